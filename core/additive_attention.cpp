@@ -1,0 +1,49 @@
+#include "additive_attention.hpp"
+
+#include <cmath>
+
+#include "errors.hpp"
+#include "limits.hpp"
+#include "linear.hpp"
+#include "softmax.hpp"
+
+namespace attention {
+
+AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
+                                   const xt::xtensor<double, 3>& keys,
+                                   const xt::xtensor<double, 3>& values,
+                                   const xt::xtensor<double, 2>& w_q, const xt::xtensor<double, 2>& w_k,
+                                   const xt::xtensor<double, 1>& w_v,
+                                   const xt::xtensor<int, 1>& valid_lens) {
+    check_attention_inputs(queries, keys, values);
+    const std::size_t h = w_v.size();
+    require_count("h", h, 1, limits::max_dimension);
+    if (w_q.shape(0) != h || w_q.shape(1) != queries.shape(2))
+        fail("Wq", "expected shape (h=", h, ", dq=", queries.shape(2), ")");
+    if (w_k.shape(0) != h || w_k.shape(1) != keys.shape(2))
+        fail("Wk", "expected shape (h=", h, ", dk=", keys.shape(2), ")");
+    require_all_finite("Wq", w_q);
+    require_all_finite("Wk", w_k);
+    require_all_finite("wv", w_v);
+    if (queries.shape(0) * queries.shape(1) * keys.shape(1) * h > 4 * limits::max_matrix_elements)
+        fail("h", "expected batch * nq * nk * h <= ", 4 * limits::max_matrix_elements);
+
+    const auto projected_q = linear(queries, w_q);  // (batch, nq, h)
+    const auto projected_k = linear(keys, w_k);     // (batch, nk, h)
+    const std::size_t batch = queries.shape(0), nq = queries.shape(1), nk = keys.shape(1);
+    xt::xtensor<double, 3> scores = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t q = 0; q < nq; ++q)
+            for (std::size_t k = 0; k < nk; ++k) {
+                double score = 0.0;
+                for (std::size_t c = 0; c < h; ++c)
+                    score += w_v(c) * std::tanh(projected_q(b, q, c) + projected_k(b, k, c));
+                scores(b, q, k) = score;
+            }
+    AttentionResult result;
+    result.weights = masked_softmax(scores, valid_lens);
+    result.output = batch_matmul(result.weights, values);
+    return result;
+}
+
+}  // namespace attention

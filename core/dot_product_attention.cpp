@@ -1,0 +1,37 @@
+#include "dot_product_attention.hpp"
+
+#include <cmath>
+
+#include "errors.hpp"
+#include "softmax.hpp"
+
+namespace attention {
+
+AttentionResult dot_product_attention(const xt::xtensor<double, 3>& queries,
+                                      const xt::xtensor<double, 3>& keys,
+                                      const xt::xtensor<double, 3>& values,
+                                      const xt::xtensor<int, 1>& valid_lens) {
+    check_attention_inputs(queries, keys, values);
+    const std::size_t d = queries.shape(2);
+    if (keys.shape(2) != d)
+        fail("keys", "expected the queries' feature size d=", d, ", got ", keys.shape(2));
+    const std::size_t batch = queries.shape(0), nq = queries.shape(1), nk = keys.shape(1);
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+    xt::xtensor<double, 3> scores = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t q = 0; q < nq; ++q) {
+            const double* query = &queries(b, q, 0);
+            for (std::size_t k = 0; k < nk; ++k) {
+                const double* key = &keys(b, k, 0);
+                double dot = 0.0;
+                for (std::size_t c = 0; c < d; ++c) dot += query[c] * key[c];
+                scores(b, q, k) = dot * scale;
+            }
+        }
+    AttentionResult result;
+    result.weights = masked_softmax(scores, valid_lens);
+    result.output = batch_matmul(result.weights, values);
+    return result;
+}
+
+}  // namespace attention

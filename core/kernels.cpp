@@ -1,0 +1,29 @@
+#include "kernels.hpp"
+
+#include "errors.hpp"
+
+namespace attention {
+namespace {
+constexpr Kernel all_kernels[] = {Kernel::gaussian, Kernel::boxcar, Kernel::constant,
+                                  Kernel::triangular, Kernel::epanechnikov};
+}
+
+const char* kernel_name(Kernel kernel) {
+    switch (kernel) {
+        case Kernel::gaussian: return "gaussian";
+        case Kernel::boxcar: return "boxcar";
+        case Kernel::constant: return "constant";
+        case Kernel::triangular: return "triangular";
+        case Kernel::epanechnikov: return "epanechnikov";
+    }
+    return "?";
+}
+
+Kernel parse_kernel(const std::string& name) {
+    for (Kernel kernel : all_kernels)
+        if (name == kernel_name(kernel)) return kernel;
+    fail("kernel", "expected one of gaussian, boxcar, constant, triangular, epanechnikov; got '",
+         name.substr(0, 40), "'");
+}
+
+}  // namespace attention

@@ -1,0 +1,71 @@
+#include "multi_head_attention.hpp"
+
+#include "dot_product_attention.hpp"
+#include "errors.hpp"
+#include "linear.hpp"
+
+namespace attention {
+
+xt::xtensor<double, 3> transpose_qkv(const xt::xtensor<double, 3>& x, std::size_t heads) {
+    const std::size_t batch = x.shape(0), n = x.shape(1), head_size = x.shape(2) / heads;
+    xt::xtensor<double, 3> result = xt::xtensor<double, 3>::from_shape({batch * heads, n, head_size});
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t h = 0; h < heads; ++h)
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t c = 0; c < head_size; ++c)
+                    result(b * heads + h, i, c) = x(b, i, h * head_size + c);
+    return result;
+}
+
+xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::size_t heads) {
+    const std::size_t batch = x.shape(0) / heads, n = x.shape(1), head_size = x.shape(2);
+    xt::xtensor<double, 3> result = xt::xtensor<double, 3>::from_shape({batch, n, heads * head_size});
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t h = 0; h < heads; ++h)
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t c = 0; c < head_size; ++c)
+                    result(b, i, h * head_size + c) = x(b * heads + h, i, c);
+    return result;
+}
+
+AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
+                                     const xt::xtensor<double, 3>& keys,
+                                     const xt::xtensor<double, 3>& values,
+                                     const xt::xtensor<double, 2>& w_q, const xt::xtensor<double, 2>& w_k,
+                                     const xt::xtensor<double, 2>& w_v, const xt::xtensor<double, 2>& w_o,
+                                     std::size_t heads, const xt::xtensor<int, 1>& valid_lens) {
+    check_attention_inputs(queries, keys, values);
+    const std::size_t hidden = queries.shape(2);
+    if (keys.shape(2) != hidden || values.shape(2) != hidden)
+        fail("keys", "expected keys and values with the hidden size ", hidden);
+    if (heads < 1 || heads > hidden || hidden % heads != 0)
+        fail("heads", "expected a divisor of the hidden size ", hidden, ", got ", heads);
+    const char* names[] = {"Wq", "Wk", "Wv", "Wo"};
+    const xt::xtensor<double, 2>* matrices[] = {&w_q, &w_k, &w_v, &w_o};
+    for (int m = 0; m < 4; ++m) {
+        if (matrices[m]->shape(0) != hidden || matrices[m]->shape(1) != hidden)
+            fail(names[m], "expected shape (hidden=", hidden, ", hidden=", hidden, ")");
+        require_all_finite(names[m], *matrices[m]);
+    }
+    // valid_lens are per batch item or per row; every head of an item shares them.
+    const std::size_t batch = queries.shape(0), nq = queries.shape(1);
+    xt::xtensor<int, 1> head_lens = xt::xtensor<int, 1>::from_shape({valid_lens.size() * heads});
+    const std::size_t per_item = valid_lens.size() / batch;
+    if (valid_lens.size() != 0 && valid_lens.size() != batch && valid_lens.size() != batch * nq)
+        fail("validLens", "expected null, ", batch, " (batch) or ", batch * nq,
+             " (batch*nq) lengths, got ", valid_lens.size());
+    for (std::size_t b = 0; b < batch && per_item > 0; ++b)
+        for (std::size_t h = 0; h < heads; ++h)
+            for (std::size_t r = 0; r < per_item; ++r)
+                head_lens((b * heads + h) * per_item + r) = valid_lens(b * per_item + r);
+
+    AttentionResult per_head = dot_product_attention(transpose_qkv(linear(queries, w_q), heads),
+                                                     transpose_qkv(linear(keys, w_k), heads),
+                                                     transpose_qkv(linear(values, w_v), heads), head_lens);
+    AttentionResult result;
+    result.output = linear(transpose_output(per_head.output, heads), w_o);
+    result.weights = std::move(per_head.weights);
+    return result;
+}
+
+}  // namespace attention

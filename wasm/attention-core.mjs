@@ -1,0 +1,148 @@
+// The JS API of the attention core: plain JS values in and out, no Embind in
+// sight. Inputs are checked for type here; sizes, shapes and values are
+// checked in C++, whose messages name the argument. A failed call throws an
+// Error and leaves the module ready for the next call.
+import createAttentionModule from 'attention-core-wasm';
+
+const typeName = (value) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : value?.constructor?.name ?? typeof value;
+
+function numbers(value, name) {
+  if (value instanceof Float64Array) return value;
+  if ((Array.isArray(value) || ArrayBuffer.isView(value)) && !(value instanceof DataView) &&
+      !(value instanceof BigInt64Array) && !(value instanceof BigUint64Array)) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (typeof value[i] !== 'number') {
+        throw new Error(`${name}: expected numbers, got ${typeName(value[i])} at index ${i}`);
+      }
+    }
+    return Float64Array.from(value);
+  }
+  throw new Error(`${name}: expected a Float64Array or an array of numbers, got ${typeName(value)}`);
+}
+
+function lengths(value, name = 'validLens') {
+  if (value === null || value === undefined) return new Int32Array(0);
+  if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
+    throw new Error(`${name}: expected null, an Int32Array or an array of whole numbers, got ${typeName(value)}`);
+  }
+  for (let i = 0; i < value.length; i += 1) {
+    if (!Number.isInteger(value[i]) || value[i] < 0 || value[i] > 2 ** 31 - 1) {
+      throw new Error(`${name}: expected whole numbers >= 0, got ${String(value[i]).slice(0, 40)} at index ${i}`);
+    }
+  }
+  return Int32Array.from(value);
+}
+
+function number(value, name) {
+  if (typeof value !== 'number') throw new Error(`${name}: expected a number, got ${typeName(value)}`);
+  return value;
+}
+
+function options(value, name) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object') throw new Error(`${name}: expected an object, got ${typeName(value)}`);
+  return value;
+}
+
+function text(value, name) {
+  if (typeof value !== 'string') throw new Error(`${name}: expected a string, got ${typeName(value)}`);
+  return value;
+}
+
+function flag(value, name) {
+  if (typeof value !== 'boolean') throw new Error(`${name}: expected true or false, got ${typeName(value)}`);
+  return value;
+}
+
+function shapeOf(value, keys) {
+  const shape = options(value, 'shape');
+  const result = {};
+  for (const key of keys) result[key] = number(shape[key], `shape.${key}`);
+  return result;
+}
+
+// Embind functions return their result, or a string: the error message.
+function unwrap(result) {
+  if (typeof result === 'string') throw new Error(result);
+  return result;
+}
+
+function wrap(core) {
+  return Object.freeze({
+    makeDataset(opts) {
+      const { n = 50, seed = 0, noise = 0.5, xMax = 5 } = options(opts, 'options');
+      return unwrap(core.makeDataset(number(n, 'n'), number(seed, 'seed'), number(noise, 'noise'), number(xMax, 'xMax')));
+    },
+    truth(x) {
+      return unwrap(core.truth(numbers(x, 'x')));
+    },
+    averagePool(values, nQueries) {
+      return unwrap(core.averagePool(numbers(values, 'values'), number(nQueries, 'nQueries')));
+    },
+    attentionWeights(queries, keys, opts) {
+      const { kernel = 'gaussian', w = 1 } = options(opts, 'options');
+      return unwrap(core.attentionWeights(numbers(queries, 'queries'), numbers(keys, 'keys'),
+        text(kernel, 'kernel'), number(w, 'w')));
+    },
+    nadarayaWatson(queries, keys, values, opts) {
+      const { kernel = 'gaussian', w = 1 } = options(opts, 'options');
+      return unwrap(core.nadarayaWatson(numbers(queries, 'queries'), numbers(keys, 'keys'),
+        numbers(values, 'values'), text(kernel, 'kernel'), number(w, 'w')));
+    },
+    trainKernelWidth(x, y, opts) {
+      const { w0 = 1, lr = 0.5, epochs = 5, leaveOneOut = true } = options(opts, 'options');
+      return unwrap(core.trainKernelWidth(numbers(x, 'x'), numbers(y, 'y'), number(w0, 'w0'),
+        number(lr, 'lr'), number(epochs, 'epochs'), flag(leaveOneOut, 'leaveOneOut')));
+    },
+    leaveOneOutLoss(x, y, ws, opts) {
+      const { leaveOneOut = true } = options(opts, 'options');
+      return unwrap(core.leaveOneOutLoss(numbers(x, 'x'), numbers(y, 'y'), numbers(ws, 'ws'),
+        flag(leaveOneOut, 'leaveOneOut')));
+    },
+    kernelWidthLoss(x, y, w, opts) {
+      const { leaveOneOut = true } = options(opts, 'options');
+      return unwrap(core.kernelWidthLoss(numbers(x, 'x'), numbers(y, 'y'), number(w, 'w'),
+        flag(leaveOneOut, 'leaveOneOut')));
+    },
+    maskedSoftmax(scores, shape, validLens = null) {
+      if (!Array.isArray(shape) || shape.length !== 3) {
+        throw new Error(`shape: expected [batch, nq, nk], got ${typeName(shape)}`);
+      }
+      return unwrap(core.maskedSoftmax(numbers(scores, 'scores'), number(shape[0], 'shape[0] (batch)'),
+        number(shape[1], 'shape[1] (nq)'), number(shape[2], 'shape[2] (nk)'), lengths(validLens)));
+    },
+    additiveAttention(args) {
+      const { queries, keys, values, shape, Wq, Wk, wv, validLens = null } = options(args, 'arguments');
+      return unwrap(core.additiveAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
+        numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'dq', 'dk', 'dv', 'h']),
+        numbers(Wq, 'Wq'), numbers(Wk, 'Wk'), numbers(wv, 'wv'), lengths(validLens)));
+    },
+    dotProductAttention(args) {
+      const { queries, keys, values, shape, validLens = null } = options(args, 'arguments');
+      return unwrap(core.dotProductAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
+        numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'd', 'dv']), lengths(validLens)));
+    },
+    multiHeadAttention(args) {
+      const { queries, keys, values, shape, Wq, Wk, Wv, Wo, validLens = null } = options(args, 'arguments');
+      return unwrap(core.multiHeadAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
+        numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'hidden', 'heads']),
+        numbers(Wq, 'Wq'), numbers(Wk, 'Wk'), numbers(Wv, 'Wv'), numbers(Wo, 'Wo'), lengths(validLens)));
+    },
+    positionalEncoding(maxLen, dim) {
+      return unwrap(core.positionalEncoding(number(maxLen, 'maxLen'), number(dim, 'dim')));
+    },
+  });
+}
+
+let loading = null;
+
+// Resolves to the API. The wasm module is instantiated once and shared by
+// every caller on the page.
+export function loadAttentionCore() {
+  loading ??= createAttentionModule().then(wrap, (error) => {
+    loading = null; // let a later call try again
+    throw error;
+  });
+  return loading;
+}

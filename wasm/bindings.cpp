@@ -1,0 +1,241 @@
+// Embind bindings: copy typed arrays in and out in bulk, call the core, and
+// turn any core error into a message the JS API throws as an Error.
+// Every function returns either its result or a string (the error message).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <array>
+#include <cmath>
+#include <exception>
+#include <string>
+
+#include "additive_attention.hpp"
+#include "dataset.hpp"
+#include "dot_product_attention.hpp"
+#include "errors.hpp"
+#include "kernel_width_training.hpp"
+#include "limits.hpp"
+#include "multi_head_attention.hpp"
+#include "pooling.hpp"
+#include "positional_encoding.hpp"
+#include "softmax.hpp"
+
+using emscripten::val;
+namespace lim = attention::limits;
+
+namespace {
+
+// Integers arrive as JS numbers; anything that is not a whole number in
+// [0, 2^31) is refused here, before it can wrap around in a size_t.
+std::size_t count(double value, const char* name) {
+    if (!std::isfinite(value) || value != std::floor(value) || value < 0 || value > 2147483647.0)
+        attention::fail(name, "expected a whole number >= 0, got ", value);
+    return static_cast<std::size_t>(value);
+}
+
+std::size_t js_length(const val& array) { return array["length"].as<std::size_t>(); }
+
+// Copies a Float64Array (the JS API guarantees the type) into a tensor of the
+// given shape, checking its length first so nothing is allocated for a bad size.
+template <std::size_t N>
+xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>& shape,
+                              const char* name) {
+    std::size_t expected = 1;
+    for (std::size_t extent : shape) expected *= extent;
+    const std::size_t length = js_length(array);
+    if (length != expected) attention::fail(name, "expected ", expected, " numbers for its shape, got ", length);
+    if (expected > 4 * lim::max_matrix_elements) attention::fail(name, "is larger than the documented limit");
+    xt::xtensor<double, N> result = xt::xtensor<double, N>::from_shape(shape);
+    val(emscripten::typed_memory_view(result.size(), result.data())).call<void>("set", array);
+    return result;
+}
+
+xt::xtensor<double, 1> vector(const val& array, const char* name) {
+    const std::size_t length = js_length(array);
+    if (length > lim::max_points)
+        attention::fail(name, "expected at most ", lim::max_points, " numbers, got ", length);
+    return tensor<1>(array, {length}, name);
+}
+
+xt::xtensor<int, 1> valid_lengths(const val& array) {
+    const std::size_t length = js_length(array);
+    if (length > lim::max_batch * lim::max_points)
+        attention::fail("validLens", "expected at most ", lim::max_batch * lim::max_points, " lengths");
+    xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({length});
+    val(emscripten::typed_memory_view(result.size(), result.data())).call<void>("set", array);
+    return result;
+}
+
+// A JS Float64Array that owns a copy of the data.
+template <class Tensor>
+val to_js(const Tensor& tensor) {
+    return val::global("Float64Array").new_(emscripten::typed_memory_view(tensor.size(), tensor.data()));
+}
+
+val attention_result(const attention::AttentionResult& result) {
+    val object = val::object();
+    object.set("output", to_js(result.output));
+    object.set("weights", to_js(result.weights));
+    return object;
+}
+
+template <class Body>
+val guarded(Body&& body) {
+    try {
+        return body();
+    } catch (const std::exception& error) {
+        return val(std::string(error.what()));
+    }
+}
+
+val make_dataset(double n, double seed, double noise, double x_max) {
+    return guarded([&] {
+        const double s = seed;
+        if (!std::isfinite(s) || s != std::floor(s) || s < 0 || s > 4294967295.0)
+            attention::fail("seed", "expected a whole number in [0, 4294967295], got ", s);
+        attention::DatasetOptions options;
+        options.n = count(n, "n");
+        options.seed = static_cast<std::uint32_t>(s);
+        options.noise = noise;
+        options.x_max = x_max;
+        const attention::Dataset data = attention::make_dataset(options);
+        val object = val::object();
+        object.set("x", to_js(data.x));
+        object.set("y", to_js(data.y));
+        return object;
+    });
+}
+
+val truth(val x) { return guarded([&] { return to_js(attention::truth(vector(x, "x"))); }); }
+
+val average_pool(val values, double n_queries) {
+    return guarded([&] {
+        return to_js(attention::average_pool(vector(values, "values"), count(n_queries, "nQueries")));
+    });
+}
+
+attention::KernelSpec kernel_spec(const std::string& kernel, double w) {
+    return {attention::parse_kernel(kernel), w};
+}
+
+val attention_weights(val queries, val keys, std::string kernel, double w) {
+    return guarded([&] {
+        return to_js(attention::attention_weights(vector(queries, "queries"), vector(keys, "keys"),
+                                                  kernel_spec(kernel, w)));
+    });
+}
+
+val nadaraya_watson(val queries, val keys, val values, std::string kernel, double w) {
+    return guarded([&] {
+        return to_js(attention::nadaraya_watson(vector(queries, "queries"), vector(keys, "keys"),
+                                                vector(values, "values"), kernel_spec(kernel, w)));
+    });
+}
+
+val train_kernel_width(val x, val y, double w0, double lr, double epochs, bool leave_one_out) {
+    return guarded([&] {
+        attention::TrainingOptions options;
+        options.w0 = w0;
+        options.lr = lr;
+        options.epochs = count(epochs, "epochs");
+        options.leave_one_out = leave_one_out;
+        const auto result = attention::train_kernel_width(vector(x, "x"), vector(y, "y"), options);
+        val object = val::object();
+        object.set("w", to_js(result.w));
+        object.set("loss", to_js(result.loss));
+        object.set("stopReason", result.stop_reason.empty() ? val::null() : val(result.stop_reason));
+        return object;
+    });
+}
+
+val leave_one_out_loss(val x, val y, val ws, bool leave_one_out) {
+    return guarded([&] {
+        return to_js(attention::kernel_width_loss_landscape(vector(x, "x"), vector(y, "y"),
+                                                            vector(ws, "ws"), leave_one_out));
+    });
+}
+
+val kernel_width_loss(val x, val y, double w, bool leave_one_out) {
+    return guarded([&] {
+        const auto result = attention::kernel_width_loss(vector(x, "x"), vector(y, "y"), w, leave_one_out);
+        val object = val::object();
+        object.set("loss", result.loss);
+        object.set("gradient", result.gradient);
+        return object;
+    });
+}
+
+val masked_softmax(val scores, double batch, double nq, double nk, val lens) {
+    return guarded([&] {
+        const std::array<std::size_t, 3> shape{count(batch, "shape[0] (batch)"),
+                                               count(nq, "shape[1] (nq)"), count(nk, "shape[2] (nk)")};
+        return to_js(attention::masked_softmax(tensor<3>(scores, shape, "scores"), valid_lengths(lens)));
+    });
+}
+
+// Shapes arrive as one object of whole numbers, read by name.
+std::size_t dim(const val& shape, const char* key, const char* name) {
+    return count(shape[key].as<double>(), name);
+}
+
+val additive_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v, val lens) {
+    return guarded([&] {
+        const std::size_t b = dim(shape, "batch", "shape.batch"), nq = dim(shape, "nq", "shape.nq"),
+                          nk = dim(shape, "nk", "shape.nk"), dq = dim(shape, "dq", "shape.dq"),
+                          dk = dim(shape, "dk", "shape.dk"), dv = dim(shape, "dv", "shape.dv"),
+                          h = dim(shape, "h", "shape.h");
+        return attention_result(attention::additive_attention(
+            tensor<3>(queries, {b, nq, dq}, "queries"), tensor<3>(keys, {b, nk, dk}, "keys"),
+            tensor<3>(values, {b, nk, dv}, "values"), tensor<2>(w_q, {h, dq}, "Wq"),
+            tensor<2>(w_k, {h, dk}, "Wk"), tensor<1>(w_v, {h}, "wv"), valid_lengths(lens)));
+    });
+}
+
+val dot_product_attention(val queries, val keys, val values, val shape, val lens) {
+    return guarded([&] {
+        const std::size_t b = dim(shape, "batch", "shape.batch"), nq = dim(shape, "nq", "shape.nq"),
+                          nk = dim(shape, "nk", "shape.nk"), d = dim(shape, "d", "shape.d"),
+                          dv = dim(shape, "dv", "shape.dv");
+        return attention_result(attention::dot_product_attention(
+            tensor<3>(queries, {b, nq, d}, "queries"), tensor<3>(keys, {b, nk, d}, "keys"),
+            tensor<3>(values, {b, nk, dv}, "values"), valid_lengths(lens)));
+    });
+}
+
+val multi_head_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v,
+                         val w_o, val lens) {
+    return guarded([&] {
+        const std::size_t b = dim(shape, "batch", "shape.batch"), nq = dim(shape, "nq", "shape.nq"),
+                          nk = dim(shape, "nk", "shape.nk"), hidden = dim(shape, "hidden", "shape.hidden"),
+                          heads = dim(shape, "heads", "shape.heads");
+        return attention_result(attention::multi_head_attention(
+            tensor<3>(queries, {b, nq, hidden}, "queries"), tensor<3>(keys, {b, nk, hidden}, "keys"),
+            tensor<3>(values, {b, nk, hidden}, "values"), tensor<2>(w_q, {hidden, hidden}, "Wq"),
+            tensor<2>(w_k, {hidden, hidden}, "Wk"), tensor<2>(w_v, {hidden, hidden}, "Wv"),
+            tensor<2>(w_o, {hidden, hidden}, "Wo"), heads, valid_lengths(lens)));
+    });
+}
+
+val positional_encoding(double max_len, double dim_) {
+    return guarded([&] {
+        return to_js(attention::positional_encoding(count(max_len, "maxLen"), count(dim_, "dim")));
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_core) {
+    emscripten::function("makeDataset", &make_dataset);
+    emscripten::function("truth", &truth);
+    emscripten::function("averagePool", &average_pool);
+    emscripten::function("attentionWeights", &attention_weights);
+    emscripten::function("nadarayaWatson", &nadaraya_watson);
+    emscripten::function("trainKernelWidth", &train_kernel_width);
+    emscripten::function("leaveOneOutLoss", &leave_one_out_loss);
+    emscripten::function("kernelWidthLoss", &kernel_width_loss);
+    emscripten::function("maskedSoftmax", &masked_softmax);
+    emscripten::function("additiveAttention", &additive_attention);
+    emscripten::function("dotProductAttention", &dot_product_attention);
+    emscripten::function("multiHeadAttention", &multi_head_attention);
+    emscripten::function("positionalEncoding", &positional_encoding);
+}
