@@ -4,6 +4,8 @@
 #include "errors.hpp"
 #include "linear.hpp"
 
+#include <xtensor/xview.hpp>
+
 namespace attention {
 
 xt::xtensor<double, 3> transpose_qkv(const xt::xtensor<double, 3>& x, std::size_t heads) {
@@ -33,7 +35,8 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
                                      const xt::xtensor<double, 3>& values,
                                      const xt::xtensor<double, 2>& w_q, const xt::xtensor<double, 2>& w_k,
                                      const xt::xtensor<double, 2>& w_v, const xt::xtensor<double, 2>& w_o,
-                                     std::size_t heads, const xt::xtensor<int, 1>& valid_lens) {
+                                     std::size_t heads, const xt::xtensor<int, 1>& valid_lens,
+                                     const std::vector<double>& head_mask) {
     check_attention_inputs(queries, keys, values);
     const std::size_t hidden = queries.shape(2);
     if (keys.shape(2) != hidden || values.shape(2) != hidden)
@@ -47,6 +50,9 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
             fail(names[m], "expected shape (hidden=", hidden, ", hidden=", hidden, ")");
         require_all_finite(names[m], *matrices[m]);
     }
+    if (!head_mask.empty() && head_mask.size() != heads)
+        fail("headMask", "expected null or ", heads, " factors (one per head), got ", head_mask.size());
+    require_all_finite("headMask", head_mask);
     // valid_lens are per batch item or per row; every head of an item shares them.
     const std::size_t batch = queries.shape(0), nq = queries.shape(1);
     xt::xtensor<int, 1> head_lens = xt::xtensor<int, 1>::from_shape({valid_lens.size() * heads});
@@ -62,6 +68,9 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
     AttentionResult per_head = dot_product_attention(transpose_qkv(linear(queries, w_q), heads),
                                                      transpose_qkv(linear(keys, w_k), heads),
                                                      transpose_qkv(linear(values, w_v), heads), head_lens);
+    if (!head_mask.empty())
+        for (std::size_t i = 0; i < per_head.output.shape(0); ++i)
+            xt::view(per_head.output, i) *= head_mask[i % heads];
     AttentionResult result;
     result.output = linear(transpose_output(per_head.output, heads), w_o);
     result.weights = std::move(per_head.weights);

@@ -4,6 +4,7 @@
 // dot-product attention per head, concatenate (transpose_output), project
 // with W_o. No biases.
 #include <cstddef>
+#include <vector>
 
 #include <xtensor/xtensor.hpp>
 
@@ -18,12 +19,15 @@ xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::si
 
 // queries (batch, nq, H), keys and values (batch, nk, H), weights (H, H);
 // valid_lens as in masked_softmax (repeated for every head).
+// head_mask (empty, or one factor per head, e.g. 0 to switch a head off)
+// scales each head's output before W_o.
 // Returns output (batch, nq, H) and weights (batch * heads, nq, nk).
 AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
                                      const xt::xtensor<double, 3>& keys,
                                      const xt::xtensor<double, 3>& values,
                                      const xt::xtensor<double, 2>& w_q, const xt::xtensor<double, 2>& w_k,
                                      const xt::xtensor<double, 2>& w_v, const xt::xtensor<double, 2>& w_o,
-                                     std::size_t heads, const xt::xtensor<int, 1>& valid_lens);
+                                     std::size_t heads, const xt::xtensor<int, 1>& valid_lens,
+                                     const std::vector<double>& head_mask = {});
 
 }  // namespace attention

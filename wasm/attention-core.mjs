@@ -124,13 +124,25 @@ function wrap(core) {
         numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'd', 'dv']), lengths(validLens)));
     },
     multiHeadAttention(args) {
-      const { queries, keys, values, shape, Wq, Wk, Wv, Wo, validLens = null } = options(args, 'arguments');
+      const { queries, keys, values, shape, Wq, Wk, Wv, Wo, validLens = null, headMask = null } =
+        options(args, 'arguments');
       return unwrap(core.multiHeadAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
         numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'hidden', 'heads']),
-        numbers(Wq, 'Wq'), numbers(Wk, 'Wk'), numbers(Wv, 'Wv'), numbers(Wo, 'Wo'), lengths(validLens)));
+        numbers(Wq, 'Wq'), numbers(Wk, 'Wk'), numbers(Wv, 'Wv'), numbers(Wo, 'Wo'), lengths(validLens),
+        headMask === null ? new Float64Array(0) : numbers(headMask, 'headMask')));
     },
     positionalEncoding(maxLen, dim) {
       return unwrap(core.positionalEncoding(number(maxLen, 'maxLen'), number(dim, 'dim')));
+    },
+    randomNormal(count, opts) {
+      const { seed = 0, std = 1 } = options(opts, 'options');
+      return unwrap(core.randomNormal(number(count, 'count'), number(seed, 'seed'), number(std, 'std')));
+    },
+    scalingStudy(opts) {
+      const { dims = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], samples = 500, keys = 10, seed = 0 } =
+        options(opts, 'options');
+      return unwrap(core.scalingStudy(numbers(dims, 'dims'), number(samples, 'samples'), number(keys, 'keys'),
+        number(seed, 'seed')));
     },
   });
 }

@@ -18,6 +18,8 @@
 #include "multi_head_attention.hpp"
 #include "pooling.hpp"
 #include "positional_encoding.hpp"
+#include "random_tensor.hpp"
+#include "scaling_study.hpp"
 #include "softmax.hpp"
 
 using emscripten::val;
@@ -31,6 +33,13 @@ std::size_t count(double value, const char* name) {
     if (!std::isfinite(value) || value != std::floor(value) || value < 0 || value > 2147483647.0)
         attention::fail(name, "expected a whole number >= 0, got ", value);
     return static_cast<std::size_t>(value);
+}
+
+// Seeds arrive as JS numbers: whole numbers in [0, 2^32).
+std::uint32_t seed_of(double seed) {
+    if (!std::isfinite(seed) || seed != std::floor(seed) || seed < 0 || seed > 4294967295.0)
+        attention::fail("seed", "expected a whole number in [0, 4294967295], got ", seed);
+    return static_cast<std::uint32_t>(seed);
 }
 
 std::size_t js_length(const val& array) { return array["length"].as<std::size_t>(); }
@@ -90,12 +99,9 @@ val guarded(Body&& body) {
 
 val make_dataset(double n, double seed, double noise, double x_max) {
     return guarded([&] {
-        const double s = seed;
-        if (!std::isfinite(s) || s != std::floor(s) || s < 0 || s > 4294967295.0)
-            attention::fail("seed", "expected a whole number in [0, 4294967295], got ", s);
         attention::DatasetOptions options;
         options.n = count(n, "n");
-        options.seed = static_cast<std::uint32_t>(s);
+        options.seed = seed_of(seed);
         options.noise = noise;
         options.x_max = x_max;
         const attention::Dataset data = attention::make_dataset(options);
@@ -203,22 +209,50 @@ val dot_product_attention(val queries, val keys, val values, val shape, val lens
 }
 
 val multi_head_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v,
-                         val w_o, val lens) {
+                         val w_o, val lens, val head_mask) {
     return guarded([&] {
         const std::size_t b = dim(shape, "batch", "shape.batch"), nq = dim(shape, "nq", "shape.nq"),
                           nk = dim(shape, "nk", "shape.nk"), hidden = dim(shape, "hidden", "shape.hidden"),
                           heads = dim(shape, "heads", "shape.heads");
+        const auto mask = tensor<1>(head_mask, {std::min<std::size_t>(js_length(head_mask), lim::max_dimension)},
+                                    "headMask");
         return attention_result(attention::multi_head_attention(
             tensor<3>(queries, {b, nq, hidden}, "queries"), tensor<3>(keys, {b, nk, hidden}, "keys"),
             tensor<3>(values, {b, nk, hidden}, "values"), tensor<2>(w_q, {hidden, hidden}, "Wq"),
             tensor<2>(w_k, {hidden, hidden}, "Wk"), tensor<2>(w_v, {hidden, hidden}, "Wv"),
-            tensor<2>(w_o, {hidden, hidden}, "Wo"), heads, valid_lengths(lens)));
+            tensor<2>(w_o, {hidden, hidden}, "Wo"), heads, valid_lengths(lens),
+            std::vector<double>(mask.begin(), mask.end())));
     });
 }
 
 val positional_encoding(double max_len, double dim_) {
     return guarded([&] {
         return to_js(attention::positional_encoding(count(max_len, "maxLen"), count(dim_, "dim")));
+    });
+}
+
+val random_normal(double count_, double seed, double std) {
+    return guarded([&] { return to_js(attention::random_normal(count(count_, "count"), seed_of(seed), std)); });
+}
+
+val scaling_study(val dims, double samples, double keys, double seed) {
+    return guarded([&] {
+        const auto dims_tensor = vector(dims, "dims");
+        std::vector<std::size_t> sizes;
+        for (double d : dims_tensor) sizes.push_back(count(d, "dims"));
+        const auto rows = attention::scaling_study(sizes, count(samples, "samples"), count(keys, "keys"),
+                                                   seed_of(seed));
+        val result = val::array();
+        for (const auto& row : rows) {
+            val item = val::object();
+            item.set("d", static_cast<double>(row.d));
+            item.set("variance", row.variance);
+            item.set("scaledVariance", row.scaled_variance);
+            item.set("maxWeight", row.max_weight);
+            item.set("scaledMaxWeight", row.scaled_max_weight);
+            result.call<void>("push", item);
+        }
+        return result;
     });
 }
 
@@ -238,4 +272,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("dotProductAttention", &dot_product_attention);
     emscripten::function("multiHeadAttention", &multi_head_attention);
     emscripten::function("positionalEncoding", &positional_encoding);
+    emscripten::function("randomNormal", &random_normal);
+    emscripten::function("scalingStudy", &scaling_study);
 }

@@ -1,0 +1,68 @@
+#include "scaling_study.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "errors.hpp"
+#include "limits.hpp"
+#include "random.hpp"
+#include "softmax.hpp"
+
+namespace attention {
+namespace {
+
+double sample_variance(const std::vector<double>& values) {
+    double mean = 0.0;
+    for (double v : values) mean += v;
+    mean /= static_cast<double>(values.size());
+    double sum = 0.0;
+    for (double v : values) sum += (v - mean) * (v - mean);
+    return sum / static_cast<double>(values.size() - 1);
+}
+
+double max_softmax_weight(std::vector<double> scores) {
+    softmax_in_place(scores.data(), scores.size());
+    return *std::max_element(scores.begin(), scores.end());
+}
+
+}  // namespace
+
+std::vector<ScalingStudyRow> scaling_study(const std::vector<std::size_t>& dims, std::size_t samples,
+                                           std::size_t keys, std::uint32_t seed) {
+    require_count("dims.length", dims.size(), 1, 64);
+    for (std::size_t d : dims) require_count("dims", d, 1, limits::max_dimension);
+    require_count("samples", samples, 2, 10000);
+    require_count("keys", keys, 1, 1000);
+    if (dims.size() * samples * keys > limits::max_matrix_elements / 4)
+        fail("samples", "expected dims.length * samples * keys <= ", limits::max_matrix_elements / 4);
+
+    std::vector<ScalingStudyRow> rows;
+    for (std::size_t d : dims) {
+        Random random(seed + static_cast<std::uint32_t>(d));
+        const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+        std::vector<double> query(d), scores(keys), first_scores;
+        double max_weight = 0.0, scaled_max_weight = 0.0;
+        for (std::size_t s = 0; s < samples; ++s) {
+            for (double& q : query) q = random.normal();
+            for (std::size_t k = 0; k < keys; ++k) {
+                double dot = 0.0;
+                for (std::size_t c = 0; c < d; ++c) dot += query[c] * random.normal();
+                scores[k] = dot;
+            }
+            first_scores.push_back(scores[0]);  // one score per query: independent samples of q.k
+            max_weight += max_softmax_weight(scores);
+            for (double& score : scores) score *= scale;
+            scaled_max_weight += max_softmax_weight(scores);
+        }
+        ScalingStudyRow row;
+        row.d = d;
+        row.variance = sample_variance(first_scores);
+        row.scaled_variance = row.variance * scale * scale;
+        row.max_weight = max_weight / static_cast<double>(samples);
+        row.scaled_max_weight = scaled_max_weight / static_cast<double>(samples);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+}  // namespace attention
