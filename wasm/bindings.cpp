@@ -49,11 +49,15 @@ std::size_t js_length(const val& array) { return array["length"].as<std::size_t>
 template <std::size_t N>
 xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>& shape,
                               const char* name) {
+    constexpr std::size_t largest = 4 * lim::max_matrix_elements;
     std::size_t expected = 1;
-    for (std::size_t extent : shape) expected *= extent;
+    for (std::size_t extent : shape) {
+        if (extent != 0 && expected > largest / extent)  // also keeps the product from overflowing
+            attention::fail(name, "its shape asks for more than ", largest, " numbers (the documented limit)");
+        expected *= extent;
+    }
     const std::size_t length = js_length(array);
     if (length != expected) attention::fail(name, "expected ", expected, " numbers for its shape, got ", length);
-    if (expected > 4 * lim::max_matrix_elements) attention::fail(name, "is larger than the documented limit");
     xt::xtensor<double, N> result = xt::xtensor<double, N>::from_shape(shape);
     val(emscripten::typed_memory_view(result.size(), result.data())).call<void>("set", array);
     return result;

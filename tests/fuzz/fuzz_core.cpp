@@ -1,0 +1,176 @@
+// libFuzzer target over the core's entry points. Each input picks one entry
+// point and feeds it sizes and numbers from the fuzzer, hostile ones included
+// (NaN, infinities, huge counts). The core may refuse with ArgumentError; any
+// other exception, a crash, a sanitizer report or a broken invariant is a bug.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "additive_attention.hpp"
+#include "dataset.hpp"
+#include "dot_product_attention.hpp"
+#include "errors.hpp"
+#include "kernel_width_training.hpp"
+#include "multi_head_attention.hpp"
+#include "pooling.hpp"
+#include "positional_encoding.hpp"
+#include "random_tensor.hpp"
+#include "scaling_study.hpp"
+#include "softmax.hpp"
+
+namespace {
+
+using attention::Kernel;
+
+// Mostly small sizes, sometimes any size at all (must be refused, not allocated).
+std::size_t size(FuzzedDataProvider& data) {
+    return data.ConsumeBool() ? data.ConsumeIntegralInRange<std::size_t>(0, 12)
+                              : data.ConsumeIntegral<std::size_t>();
+}
+
+double number(FuzzedDataProvider& data) {
+    switch (data.ConsumeIntegralInRange(0, 3)) {
+        case 0: return data.ConsumeFloatingPoint<double>();
+        case 1: return data.ConsumeFloatingPointInRange<double>(-5.0, 5.0);
+        case 2: return data.ConsumeIntegralInRange(-3, 3);
+        default: return data.ConsumeBool() ? NAN : INFINITY;
+    }
+}
+
+// Tensors are built with bounded element counts: the fuzzer targets the core's
+// checks, not the test's own allocator.
+template <std::size_t N>
+xt::xtensor<double, N> tensor(FuzzedDataProvider& data, std::array<std::size_t, N> shape) {
+    for (auto& extent : shape) extent = std::min<std::size_t>(extent, 16);
+    xt::xtensor<double, N> result = xt::xtensor<double, N>::from_shape(shape);
+    for (double& v : result) v = number(data);
+    return result;
+}
+
+xt::xtensor<int, 1> lengths(FuzzedDataProvider& data, std::size_t count) {
+    xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({std::min<std::size_t>(count, 64)});
+    for (int& v : result) v = data.ConsumeIntegralInRange(-2, 20);
+    return result;
+}
+
+void expect(bool invariant) {
+    if (!invariant) std::abort();
+}
+
+// Each row of weights sums to 1, or is all zeros (fully masked), or is NaN (no key in reach).
+void check_rows(const double* weights, std::size_t rows, std::size_t keys, bool zero_allowed) {
+    for (std::size_t r = 0; r < rows; ++r) {
+        double sum = 0.0;
+        bool nan = false;
+        for (std::size_t k = 0; k < keys; ++k) {
+            const double w = weights[r * keys + k];
+            nan = nan || std::isnan(w);
+            if (!std::isnan(w)) expect(w >= 0.0 && w <= 1.0 + 1e-12);
+            sum += w;
+        }
+        expect(nan || std::abs(sum - 1.0) < 1e-9 || (zero_allowed && sum == 0.0));
+    }
+}
+
+void run(FuzzedDataProvider& data) {
+    const Kernel kernels[] = {Kernel::gaussian, Kernel::boxcar, Kernel::constant, Kernel::triangular,
+                              Kernel::epanechnikov};
+    switch (data.ConsumeIntegralInRange(0, 10)) {
+        case 0: {
+            attention::DatasetOptions options{size(data), data.ConsumeIntegral<std::uint32_t>(), number(data),
+                                              number(data)};
+            options.n = std::min<std::size_t>(options.n, 20000);  // above the limit, below the allocator's
+            const auto set = attention::make_dataset(options);
+            for (std::size_t i = 1; i < set.x.size(); ++i) expect(set.x(i - 1) <= set.x(i));
+            break;
+        }
+        case 1: {
+            const auto queries = tensor<1>(data, {size(data)});
+            const auto keys = tensor<1>(data, {size(data)});
+            const attention::KernelSpec spec{kernels[data.ConsumeIntegralInRange(0, 4)], number(data)};
+            const auto weights = attention::attention_weights(queries, keys, spec);
+            check_rows(weights.data(), queries.size(), keys.size(), false);
+            break;
+        }
+        case 2: {
+            const std::size_t n = size(data);
+            const auto queries = tensor<1>(data, {size(data)});
+            const auto keys = tensor<1>(data, {n});
+            const auto values = tensor<1>(data, {data.ConsumeBool() ? n : size(data)});
+            const attention::KernelSpec spec{kernels[data.ConsumeIntegralInRange(0, 4)], number(data)};
+            attention::nadaraya_watson(queries, keys, values, spec);
+            break;
+        }
+        case 3: {
+            const std::size_t n = size(data);
+            attention::TrainingOptions options{number(data), number(data),
+                                               std::min<std::size_t>(size(data), 50), data.ConsumeBool()};
+            const auto result =
+                attention::train_kernel_width(tensor<1>(data, {n}), tensor<1>(data, {n}), options);
+            expect(result.w.size() == result.loss.size() + 1);
+            break;
+        }
+        case 4: {
+            const std::size_t n = size(data);
+            attention::kernel_width_loss_landscape(tensor<1>(data, {n}), tensor<1>(data, {n}),
+                                                   tensor<1>(data, {size(data)}), data.ConsumeBool());
+            break;
+        }
+        case 5: {
+            const auto scores = tensor<3>(data, {size(data), size(data), size(data)});
+            const auto weights = attention::masked_softmax(scores, lengths(data, size(data)));
+            check_rows(weights.data(), scores.shape(0) * scores.shape(1), scores.shape(2), true);
+            break;
+        }
+        case 6: {
+            const std::size_t b = size(data), nk = size(data), h = size(data);
+            const std::size_t dq = size(data), dk = size(data);
+            attention::additive_attention(tensor<3>(data, {b, size(data), dq}), tensor<3>(data, {b, nk, dk}),
+                                          tensor<3>(data, {b, nk, size(data)}), tensor<2>(data, {h, dq}),
+                                          tensor<2>(data, {h, dk}), tensor<1>(data, {h}),
+                                          lengths(data, size(data)));
+            break;
+        }
+        case 7: {
+            const std::size_t b = size(data), nk = size(data), d = size(data);
+            attention::dot_product_attention(tensor<3>(data, {b, size(data), d}), tensor<3>(data, {b, nk, d}),
+                                             tensor<3>(data, {b, nk, size(data)}), lengths(data, size(data)));
+            break;
+        }
+        case 8: {
+            const std::size_t b = size(data), nk = size(data), hidden = size(data);
+            std::vector<double> mask(data.ConsumeIntegralInRange<std::size_t>(0, 4));
+            for (double& m : mask) m = number(data);
+            attention::multi_head_attention(
+                tensor<3>(data, {b, size(data), hidden}), tensor<3>(data, {b, nk, hidden}),
+                tensor<3>(data, {b, nk, hidden}), tensor<2>(data, {hidden, hidden}),
+                tensor<2>(data, {hidden, hidden}), tensor<2>(data, {hidden, hidden}),
+                tensor<2>(data, {hidden, hidden}), size(data), lengths(data, size(data)), mask);
+            break;
+        }
+        case 9: attention::positional_encoding(size(data), size(data)); break;
+        default: {
+            std::vector<std::size_t> dims(std::min<std::size_t>(size(data), 4));
+            for (auto& d : dims) d = std::min<std::size_t>(size(data), 2000);
+            attention::scaling_study(dims, std::min<std::size_t>(size(data), 20000),
+                                     std::min<std::size_t>(size(data), 2000), data.ConsumeIntegral<std::uint32_t>());
+            attention::random_normal(std::min<std::size_t>(size(data), 1u << 25),
+                                     data.ConsumeIntegral<std::uint32_t>(), number(data));
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t length) {
+    FuzzedDataProvider data(bytes, length);
+    try {
+        run(data);
+    } catch (const attention::ArgumentError&) {
+        // A refused argument is the expected answer to most fuzz inputs.
+    }
+    return 0;
+}
