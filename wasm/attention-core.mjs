@@ -138,6 +138,9 @@ function wrap(core) {
       const { seed = 0, std = 1 } = options(opts, 'options');
       return unwrap(core.randomNormal(number(count, 'count'), number(seed, 'seed'), number(std, 'std')));
     },
+    memoryStats() {
+      return core.memoryStats();
+    },
     scalingStudy(opts) {
       const { dims = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], samples = 500, keys = 10, seed = 0 } =
         options(opts, 'options');

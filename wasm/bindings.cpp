@@ -4,6 +4,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
+
 #include <array>
 #include <cmath>
 #include <exception>
@@ -260,6 +262,17 @@ val scaling_study(val dims, double samples, double keys, double seed) {
     });
 }
 
+// For leak checks: bytes malloc holds for live allocations, and the size of
+// the wasm heap. The API hands no Embind class instances to JS, so nothing
+// else can be left alive; after every call allocatedBytes returns to its level.
+val memory_stats() {
+    const struct mallinfo info = mallinfo();
+    val stats = val::object();
+    stats.set("allocatedBytes", static_cast<double>(info.uordblks));
+    stats.set("heapBytes", val::module_property("HEAP8")["length"]);
+    return stats;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -278,4 +291,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("positionalEncoding", &positional_encoding);
     emscripten::function("randomNormal", &random_normal);
     emscripten::function("scalingStudy", &scaling_study);
+    emscripten::function("memoryStats", &memory_stats);
 }
