@@ -3,6 +3,7 @@
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
 #include "linear.hpp"
+#include "softmax.hpp"
 
 #include <xtensor/xview.hpp>
 
@@ -57,9 +58,8 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
     const std::size_t batch = queries.shape(0), nq = queries.shape(1);
     xt::xtensor<int, 1> head_lens = xt::xtensor<int, 1>::from_shape({valid_lens.size() * heads});
     const std::size_t per_item = valid_lens.size() / batch;
-    if (valid_lens.size() != 0 && valid_lens.size() != batch && valid_lens.size() != batch * nq)
-        fail("validLens", "expected null, ", batch, " (batch) or ", batch * nq,
-             " (batch*nq) lengths, got ", valid_lens.size());
+    // Checked here, before they are repeated per head, so an error names the caller's index.
+    const ValidLengths checked(valid_lens, batch, nq, keys.shape(1));
     for (std::size_t b = 0; b < batch && per_item > 0; ++b)
         for (std::size_t h = 0; h < heads; ++h)
             for (std::size_t r = 0; r < per_item; ++r)

@@ -1,0 +1,155 @@
+// Multi-head attention (d2l 10.5) against the book's PyTorch layer, the
+// transpose_qkv layout, and bad inputs.
+#include <cmath>
+#include <limits>
+
+#include "multi_head_attention.hpp"
+#include "reference.hpp"
+
+namespace {
+struct Inputs {
+    xt::xtensor<double, 3> queries, keys, values;
+    xt::xtensor<double, 2> w_q, w_k, w_v, w_o;
+    std::size_t heads;
+    xt::xtensor<int, 1> lens;
+    std::vector<double> head_mask;
+};
+
+Inputs inputs(const ref::json& model, const ref::json& c) {
+    const auto& s = c["shape"];
+    const std::size_t b = s["batch"], nq = s["nq"], nk = s["nk"], h = s["hidden"];
+    return {ref::tensor<3>(c["queries"], {b, nq, h}),
+            ref::tensor<3>(c["keys"], {b, nk, h}),
+            ref::tensor<3>(c["values"], {b, nk, h}),
+            ref::tensor<2>(model["Wq"], {h, h}),
+            ref::tensor<2>(model["Wk"], {h, h}),
+            ref::tensor<2>(model["Wv"], {h, h}),
+            ref::tensor<2>(model["Wo"], {h, h}),
+            s["heads"],
+            ref::lengths(c["validLens"]),
+            c["headMask"].is_null() ? std::vector<double>{} : ref::numbers(c["headMask"])};
+}
+
+attention::AttentionResult run(const Inputs& in) {
+    return attention::multi_head_attention(in.queries, in.keys, in.values, in.w_q, in.w_k, in.w_v, in.w_o,
+                                           in.heads, in.lens, in.head_mask);
+}
+}  // namespace
+
+TEST_CASE("multi_head_attention matches d2l's MultiHeadAttention (PyTorch)", "[multihead]") {
+    int cases = 0;
+    for (const auto& model : ref::references()["multiHeadAttention"])
+        for (const auto& c : model["cases"]) {
+            INFO(c["name"].get<std::string>() << ", hidden " << model["hidden"] << ", heads " << model["heads"]);
+            const auto result = run(inputs(model, c));
+            CHECK(result.weights.shape(0) == c["shape"]["batch"].get<std::size_t>() * model["heads"].get<std::size_t>());
+            CHECK_NEAR_REF(result.weights, c["weights"]);
+            CHECK_NEAR_REF(result.output, c["output"]);
+            ++cases;
+        }
+    CHECK(cases == 8);
+}
+
+TEST_CASE("transpose_qkv splits the hidden size into heads, item 0's heads first", "[multihead]") {
+    // x(b, i, c) = 100 b + 10 i + c, hidden 6, heads 3: head h holds columns 2h, 2h+1.
+    xt::xtensor<double, 3> x = xt::xtensor<double, 3>::from_shape({2, 3, 6});
+    for (std::size_t b = 0; b < 2; ++b)
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t c = 0; c < 6; ++c) x(b, i, c) = 100.0 * b + 10.0 * i + c;
+    const auto split = attention::transpose_qkv(x, 3);
+    REQUIRE(split.shape() == std::array<std::size_t, 3>{6, 3, 2});
+    CHECK(split(0, 1, 0) == 10.0);  // item 0, head 0, row 1, column 0
+    CHECK(split(2, 2, 1) == 25.0);  // item 0, head 2: columns 4, 5
+    CHECK(split(4, 0, 0) == 102.0); // item 1, head 1
+    CHECK_SAME_BITS(attention::transpose_output(split, 3), x);
+    CHECK_SAME_BITS(attention::transpose_output(attention::transpose_qkv(x, 1), 1), x);
+    CHECK_SAME_BITS(attention::transpose_output(attention::transpose_qkv(x, 6), 6), x);
+}
+
+TEST_CASE("multi_head_attention: self-attention is attention of X to itself", "[multihead]") {
+    const auto& model = ref::references()["multiHeadAttention"][1];
+    auto in = inputs(model, model["cases"][0]);  // the self-attention case
+    REQUIRE(ref::as_vector(in.queries) == ref::as_vector(in.keys));
+    const auto self = run(in);
+    const auto again = attention::multi_head_attention(in.queries, in.queries, in.queries, in.w_q, in.w_k, in.w_v,
+                                                       in.w_o, in.heads, in.lens);
+    CHECK_SAME_BITS(self.output, again.output);
+}
+
+TEST_CASE("multi_head_attention: a head mask scales each head's output before W_o", "[multihead]") {
+    const auto& model = ref::references()["multiHeadAttention"][1];
+    auto in = inputs(model, model["cases"][1]);
+    const auto plain = run(in);
+    in.head_mask = {1.0, 1.0, 1.0};
+    CHECK_SAME_BITS(run(in).output, plain.output);
+    in.head_mask = {0.0, 0.0, 0.0};
+    const auto silent = run(in);
+    for (double v : silent.output) REQUIRE(v == 0.0);
+    CHECK_SAME_BITS(silent.weights, plain.weights);  // the mask acts after the attention weights
+    // Linear in the mask: the output of mask (1, 0, 0) plus (0, 1, 1) is the plain output.
+    in.head_mask = {1.0, 0.0, 0.0};
+    const auto first = run(in);
+    in.head_mask = {0.0, 1.0, 1.0};
+    const auto rest = run(in);
+    const xt::xtensor<double, 3> sum = first.output + rest.output;
+    CHECK_NEAR_TOL(sum, plain.output, 1e-12);
+}
+
+TEST_CASE("multi_head_attention refuses bad inputs, naming them", "[multihead][errors]") {
+    const auto& model = ref::references()["multiHeadAttention"][1];  // hidden 12, heads 3
+    const auto good = inputs(model, model["cases"][1]);                // batch 3, nq 2, nk 5
+    auto with = [&](auto change) {
+        Inputs in = good;
+        change(in);
+        return in;
+    };
+    SECTION("heads") {
+        for (std::size_t heads : {0, 5, 7, 13, 24})
+            REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { in.heads = heads; })), "heads",
+                                        "expected a divisor of the hidden size 12, got " + std::to_string(heads));
+        for (std::size_t heads : {1, 2, 4, 6, 12}) REQUIRE_NOTHROW(run(with([&](Inputs& in) { in.heads = heads; })));
+    }
+    SECTION("hidden sizes") {
+        REQUIRE_ARGUMENT_ERROR_WITH(run(with([](Inputs& in) { in.keys = xt::zeros<double>({3, 5, 11}); })), "keys",
+                                    "keys and values with the hidden size 12");
+        REQUIRE_ARGUMENT_ERROR(run(with([](Inputs& in) { in.values = xt::zeros<double>({3, 5, 13}); })), "keys");
+        const char* names[] = {"Wq", "Wk", "Wv", "Wo"};
+        for (int m = 0; m < 4; ++m) {
+            auto matrix = [m](Inputs& in) -> xt::xtensor<double, 2>& {
+                return m == 0 ? in.w_q : m == 1 ? in.w_k : m == 2 ? in.w_v : in.w_o;
+            };
+            INFO(names[m]);
+            REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { matrix(in) = xt::zeros<double>({12, 11}); })),
+                                        names[m], "expected shape (hidden=12, hidden=12)");
+            REQUIRE_ARGUMENT_ERROR(run(with([&](Inputs& in) { matrix(in) = xt::zeros<double>({6, 12}); })), names[m]);
+            for (double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()})
+                REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { matrix(in)(2, 3) = bad; })), names[m],
+                                            "at index 27");
+        }
+    }
+    SECTION("inputs and valid lengths") {
+        const double not_a_number = std::numeric_limits<double>::quiet_NaN();
+        REQUIRE_ARGUMENT_ERROR(run(with([&](Inputs& in) { in.queries(0, 0, 0) = not_a_number; })), "queries");
+        REQUIRE_ARGUMENT_ERROR(run(with([&](Inputs& in) { in.keys(2, 4, 11) = not_a_number; })), "keys");
+        REQUIRE_ARGUMENT_ERROR(run(with([&](Inputs& in) { in.values(1, 1, 1) = not_a_number; })), "values");
+        REQUIRE_ARGUMENT_ERROR(run(with([](Inputs& in) { in.values = xt::zeros<double>({3, 4, 12}); })), "values");
+        xt::xtensor<int, 1> four = {1, 2, 3, 4};
+        REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { in.lens = four; })), "validLens",
+                                    "3 (batch) or 6 (batch*nq) lengths, got 4");
+        xt::xtensor<int, 1> too_long = {1, 6, 2};
+        // The index is the caller's, not that of the lengths repeated per head.
+        REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { in.lens = too_long; })), "validLens",
+                                    "[0, 5] (nk), got 6 at index 1");
+        REQUIRE_ARGUMENT_ERROR_WITH(run(with([](Inputs& in) { in.head_mask = {1.0, 0.5}; })), "headMask",
+                                    "expected null or 3 factors (one per head), got 2");
+        REQUIRE_ARGUMENT_ERROR(run(with([](Inputs& in) { in.head_mask = {1.0, 0.5, 1.0, 1.0}; })), "headMask");
+        REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { in.head_mask = {1.0, not_a_number, 1.0}; })), "headMask",
+                                    "NaN at index 1");
+        REQUIRE_ARGUMENT_ERROR(
+            run(with([](Inputs& in) { in.head_mask = {std::numeric_limits<double>::infinity(), 0.0, 1.0}; })),
+            "headMask");
+        xt::xtensor<int, 1> negative = {1, 2, 3, 4, -1, 0};
+        REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { in.lens = negative; })), "validLens",
+                                    "got -1 at index 4");
+    }
+}

@@ -1,0 +1,183 @@
+// Average pooling and Nadaraya-Watson pooling for every kernel, against the
+// d2l recipes in PyTorch; the NaN contract for queries with no key in reach.
+#include <cmath>
+#include <limits>
+
+#include "limits.hpp"
+#include "pooling.hpp"
+#include "reference.hpp"
+
+using attention::Kernel;
+using attention::KernelSpec;
+
+namespace {
+const auto& pooling() { return ref::references()["pooling"]; }
+const double not_a_number = std::numeric_limits<double>::quiet_NaN();
+const double infinity = std::numeric_limits<double>::infinity();
+}  // namespace
+
+TEST_CASE("average_pool gives every query the mean of the values", "[pooling]") {
+    const auto values = ref::vector(pooling()["values"]);
+    const auto average = attention::average_pool(values, pooling()["queries"].size());
+    CHECK_NEAR_REF(average, pooling()["average"]);
+    CHECK(ref::as_vector(attention::average_pool(xt::xtensor<double, 1>{4.0}, 3)) == std::vector<double>{4.0, 4.0, 4.0});
+}
+
+TEST_CASE("nadaraya_watson and attention_weights match PyTorch for every kernel and width", "[pooling]") {
+    const auto queries = ref::vector(pooling()["queries"]);
+    const auto weight_queries = ref::vector(pooling()["weightQueries"]);
+    const auto keys = ref::vector(pooling()["keys"]);
+    const auto values = ref::vector(pooling()["values"]);
+    int with_weights = 0;
+    for (const auto& c : pooling()["cases"]) {
+        const KernelSpec spec{attention::parse_kernel(c["kernel"]), c["w"]};
+        INFO(c["kernel"].get<std::string>() << " w=" << spec.w);
+        CHECK_NEAR_REF(attention::nadaraya_watson(queries, keys, values, spec), c["prediction"]);
+        if (c.contains("weights")) {
+            ++with_weights;
+            CHECK_NEAR_REF(attention::attention_weights(weight_queries, keys, spec), c["weights"]);
+        }
+    }
+    CHECK(with_weights == 20);
+}
+
+TEST_CASE("pooling properties: rows sum to 1, the sign of w is irrelevant, weights agree with predictions",
+          "[pooling]") {
+    const auto queries = ref::vector(pooling()["queries"]);
+    const auto keys = ref::vector(pooling()["keys"]);
+    const auto values = ref::vector(pooling()["values"]);
+    for (Kernel kernel : {Kernel::gaussian, Kernel::boxcar, Kernel::constant, Kernel::triangular,
+                          Kernel::epanechnikov}) {
+        for (double w : {0.0, 0.7, 3.0, 25.0}) {
+            INFO(attention::kernel_name(kernel) << " w=" << w);
+            const auto weights = attention::attention_weights(queries, keys, {kernel, w});
+            const auto prediction = attention::nadaraya_watson(queries, keys, values, {kernel, w});
+            CHECK_SAME_BITS(attention::attention_weights(queries, keys, {kernel, -w}), weights);
+            CHECK_SAME_BITS(attention::nadaraya_watson(queries, keys, values, {kernel, -w}), prediction);
+            std::vector<double> from_weights;
+            int negative = 0;
+            for (std::size_t i = 0; i < queries.size(); ++i) {
+                double sum = 0.0, weighted = 0.0;
+                for (std::size_t j = 0; j < keys.size(); ++j) {
+                    if (weights(i, j) < 0.0) ++negative;
+                    sum += weights(i, j);
+                    weighted += weights(i, j) * values(j);
+                }
+                if (!std::isnan(sum)) CHECK(sum == Approx(1.0).epsilon(1e-12));
+                from_weights.push_back(weighted);
+            }
+            CHECK(negative == 0);
+            CHECK_NEAR_TOL(prediction, from_weights, 1e-12);
+        }
+    }
+}
+
+TEST_CASE("a zero width or the constant kernel is average pooling", "[pooling]") {
+    const auto queries = ref::vector(pooling()["queries"]);
+    const auto keys = ref::vector(pooling()["keys"]);
+    const auto values = ref::vector(pooling()["values"]);
+    const auto average = attention::average_pool(values, queries.size());
+    CHECK_NEAR_TOL(attention::nadaraya_watson(queries, keys, values, {Kernel::constant, 3.0}), average, 1e-13);
+    for (Kernel kernel : {Kernel::gaussian, Kernel::boxcar, Kernel::triangular, Kernel::epanechnikov})
+        CHECK_NEAR_TOL(attention::nadaraya_watson(queries, keys, values, {kernel, 0.0}), average, 1e-13);
+}
+
+TEST_CASE("NaN contract: a query with no key in reach has a NaN row and prediction", "[pooling]") {
+    const xt::xtensor<double, 1> keys = {1.0, 2.0, 3.0};
+    const xt::xtensor<double, 1> values = {10.0, 20.0, 30.0};
+    const xt::xtensor<double, 1> queries = {1.05, 1.5, 2.95, 9.0};
+    for (Kernel kernel : {Kernel::boxcar, Kernel::triangular, Kernel::epanechnikov}) {
+        INFO(attention::kernel_name(kernel));
+        const KernelSpec spec{kernel, 5.0};  // reach 0.2 around each key
+        const auto weights = attention::attention_weights(queries, keys, spec);
+        const auto prediction = attention::nadaraya_watson(queries, keys, values, spec);
+        CHECK(weights(0, 0) == Approx(1.0).epsilon(1e-15));
+        CHECK(weights(0, 1) == 0.0);
+        CHECK(prediction(0) == Approx(10.0).epsilon(1e-15));
+        CHECK(prediction(2) == Approx(30.0).epsilon(1e-15));
+        for (std::size_t row : {1, 3}) {
+            CHECK(std::isnan(prediction(row)));
+            for (std::size_t j = 0; j < 3; ++j) CHECK(std::isnan(weights(row, j)));
+        }
+    }
+    // The Gaussian never empties a row: far away, the nearest key takes all the weight.
+    const auto far = attention::attention_weights(queries, keys, {Kernel::gaussian, 1e6});
+    const auto far_prediction = attention::nadaraya_watson(queries, keys, values, {Kernel::gaussian, 1e6});
+    CHECK(far(3, 2) == 1.0);
+    CHECK(far(3, 0) == 0.0);
+    CHECK(far_prediction(3) == 30.0);
+    CHECK(far_prediction(1) == 15.0);  // a tie between two keys halves the weight
+}
+
+TEST_CASE("pooling is deterministic", "[pooling]") {
+    const auto keys = ref::vector(pooling()["keys"]);
+    const auto values = ref::vector(pooling()["values"]);
+    const auto queries = ref::vector(pooling()["queries"]);
+    CHECK_SAME_BITS(attention::nadaraya_watson(queries, keys, values, {Kernel::gaussian, 2.5}),
+                    attention::nadaraya_watson(queries, keys, values, {Kernel::gaussian, 2.5}));
+    CHECK_SAME_BITS(attention::attention_weights(queries, keys, {Kernel::epanechnikov, 2.5}),
+                    attention::attention_weights(queries, keys, {Kernel::epanechnikov, 2.5}));
+}
+
+TEST_CASE("pooling accepts the documented limits", "[pooling]") {
+    namespace lim = attention::limits;
+    const xt::xtensor<double, 1> many = xt::linspace<double>(0.0, 5.0, lim::max_points);
+    const xt::xtensor<double, 1> one = {2.5};
+    CHECK(attention::nadaraya_watson(many, many, many, {Kernel::constant, 1.0})(0) == Approx(2.5));
+    CHECK(attention::attention_weights(many, one, {}).shape(0) == lim::max_points);
+    CHECK(attention::average_pool(one, lim::max_points).size() == lim::max_points);
+    const xt::xtensor<double, 1> n4096 = xt::linspace<double>(0.0, 5.0, 4096);  // 4096^2 = the matrix limit
+    CHECK(attention::attention_weights(n4096, n4096, {}).size() == lim::max_matrix_elements);
+}
+
+TEST_CASE("pooling refuses bad inputs, naming them", "[pooling][errors]") {
+    namespace lim = attention::limits;
+    const xt::xtensor<double, 1> good = {0.5, 1.0, 2.0};
+    const auto empty = xt::xtensor<double, 1>::from_shape({0});
+    const auto too_many = xt::xtensor<double, 1>(xt::zeros<double>({lim::max_points + 1}));
+    const KernelSpec spec{};
+
+    SECTION("average_pool") {
+        REQUIRE_ARGUMENT_ERROR_WITH(attention::average_pool(empty, 3), "values.length", "got 0");
+        REQUIRE_ARGUMENT_ERROR(attention::average_pool(too_many, 3), "values.length");
+        REQUIRE_ARGUMENT_ERROR_WITH(attention::average_pool(good, 0), "nQueries", "got 0");
+        REQUIRE_ARGUMENT_ERROR(attention::average_pool(good, lim::max_points + 1), "nQueries");
+        for (double bad : {not_a_number, infinity, -infinity}) {
+            xt::xtensor<double, 1> values = good;
+            values(1) = bad;
+            REQUIRE_ARGUMENT_ERROR_WITH(attention::average_pool(values, 3), "values", "at index 1");
+        }
+    }
+    SECTION("attention_weights and nadaraya_watson: sizes") {
+        REQUIRE_ARGUMENT_ERROR(attention::attention_weights(empty, good, spec), "queries.length");
+        REQUIRE_ARGUMENT_ERROR(attention::attention_weights(too_many, good, spec), "queries.length");
+        REQUIRE_ARGUMENT_ERROR(attention::attention_weights(good, empty, spec), "keys.length");
+        REQUIRE_ARGUMENT_ERROR(attention::attention_weights(good, too_many, spec), "keys.length");
+        REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(empty, good, good, spec), "queries.length");
+        REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(too_many, good, good, spec), "queries.length");
+        REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(good, empty, good, spec), "keys.length");
+        REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(good, too_many, good, spec), "keys.length");
+        REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(good, good, empty, spec), "values.length");
+        REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(good, good, too_many, spec), "values.length");
+        const xt::xtensor<double, 1> two = {1.0, 2.0};
+        REQUIRE_ARGUMENT_ERROR_WITH(attention::nadaraya_watson(good, good, two, spec), "values",
+                                    "expected 3 values (one per key), got 2");
+        // Each size is allowed, their product is not: 5000 x 5000 > 2^24.
+        const xt::xtensor<double, 1> n5000 = xt::linspace<double>(0.0, 5.0, 5000);
+        REQUIRE_ARGUMENT_ERROR_WITH(attention::attention_weights(n5000, n5000, spec), "queries",
+                                    "queries.length * keys.length <= 16777216");
+    }
+    SECTION("attention_weights and nadaraya_watson: values") {
+        for (double bad : {not_a_number, infinity, -infinity}) {
+            xt::xtensor<double, 1> with_bad = good;
+            with_bad(2) = bad;
+            REQUIRE_ARGUMENT_ERROR_WITH(attention::attention_weights(with_bad, good, spec), "queries", "at index 2");
+            REQUIRE_ARGUMENT_ERROR_WITH(attention::attention_weights(good, with_bad, spec), "keys", "at index 2");
+            REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(with_bad, good, good, spec), "queries");
+            REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(good, with_bad, good, spec), "keys");
+            REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(good, good, with_bad, spec), "values");
+            REQUIRE_ARGUMENT_ERROR(attention::attention_weights(good, good, {Kernel::gaussian, bad}), "w");
+            REQUIRE_ARGUMENT_ERROR(attention::nadaraya_watson(good, good, good, {Kernel::boxcar, bad}), "w");
+        }
+    }
+}

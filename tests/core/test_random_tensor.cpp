@@ -1,0 +1,45 @@
+// Seeded normal draws for the page's examples: the generator's normals scaled
+// by std, bit for bit the Python re-implementation's.
+#include <cmath>
+#include <limits>
+
+#include "limits.hpp"
+#include "random.hpp"
+#include "random_tensor.hpp"
+#include "reference.hpp"
+
+using attention::random_normal;
+
+TEST_CASE("random_normal matches the Python re-implementation bit for bit", "[random_tensor]") {
+    for (const auto& c : ref::references()["randomNormal"]) {
+        INFO("count " << c["count"] << " seed " << c["seed"] << " std " << c["std"]);
+        CHECK_SAME_BITS(random_normal(c["count"], c["seed"], c["std"]), ref::numbers(c["values"]));
+    }
+}
+
+TEST_CASE("random_normal is std times the generator's normals", "[random_tensor]") {
+    attention::Random random(77);
+    std::vector<double> expected;
+    for (int i = 0; i < 9; ++i) expected.push_back(0.3 * random.normal());
+    CHECK_SAME_BITS(random_normal(9, 77, 0.3), expected);
+    CHECK_SAME_BITS(random_normal(9, 77), random_normal(9, 77, 1.0));  // std defaults to 1
+    const auto many = random_normal(100000, 5, 2.0);
+    double sum = 0.0, sum2 = 0.0;
+    for (double v : many) {
+        sum += v;
+        sum2 += v * v;
+    }
+    CHECK(sum / 1e5 == Approx(0.0).margin(0.03));
+    CHECK(std::sqrt(sum2 / 1e5) == Approx(2.0).epsilon(0.02));
+}
+
+TEST_CASE("random_normal accepts its limits and refuses bad arguments, naming them", "[random_tensor][errors]") {
+    namespace lim = attention::limits;
+    CHECK(random_normal(lim::max_matrix_elements, 1, 1e6).size() == lim::max_matrix_elements);
+    REQUIRE_ARGUMENT_ERROR_WITH(random_normal(0, 1), "count", "got 0");
+    REQUIRE_ARGUMENT_ERROR_WITH(random_normal(lim::max_matrix_elements + 1, 1), "count", "got 16777217");
+    for (double std : {-0.1, 1e6 * 1.001, std::numeric_limits<double>::quiet_NaN(),
+                       std::numeric_limits<double>::infinity()})
+        REQUIRE_ARGUMENT_ERROR(random_normal(3, 1, std), "std");
+    REQUIRE_ARGUMENT_ERROR_WITH(random_normal(3, 1, -2.0), "std", "[0, 1000000], got -2");
+}

@@ -1,0 +1,132 @@
+// Properties of the JS API itself: results are plain Float64Arrays that own
+// their data, nothing leaks in wasm memory, the module keeps working after
+// errors; seeded examples (randomNormal, scalingStudy).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadAttentionCore } from '../../dist/attention-core.mjs';
+import {
+  api, assertArgumentError, assertClose, assertSameBits, assertStillWorks, f64, references,
+} from './helpers.mjs';
+
+const pooling = references.pooling;
+
+test('loadAttentionCore resolves to one frozen API', async () => {
+  assert.equal(await loadAttentionCore(), api);
+  assert.ok(Object.isFrozen(api));
+  for (const name of ['makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson',
+    'trainKernelWidth', 'leaveOneOutLoss', 'maskedSoftmax', 'additiveAttention', 'dotProductAttention',
+    'multiHeadAttention', 'positionalEncoding']) {
+    assert.equal(typeof api[name], 'function', name);
+  }
+});
+
+test('results are plain Float64Arrays that own their data', () => {
+  const queries = f64(pooling.queries);
+  const keys = f64(pooling.keys);
+  const values = f64(pooling.values);
+  const prediction = api.nadarayaWatson(queries, keys, values, { kernel: 'gaussian', w: 2 });
+  const weights = api.attentionWeights(queries, keys, { kernel: 'gaussian', w: 2 });
+  const data = api.makeDataset({ n: 200, seed: 5 });
+  const copies = [prediction, weights, data.x, data.y].map((a) => Float64Array.from(a));
+  for (const result of [prediction, weights, data.x, data.y]) {
+    assert.equal(Object.getPrototypeOf(result), Float64Array.prototype);
+    // Its own buffer, exactly its size: not a view into the wasm heap.
+    assert.equal(result.byteOffset, 0);
+    assert.equal(result.buffer.byteLength, result.byteLength);
+  }
+  const heapBefore = api.memoryStats().heapBytes;
+  // Big calls that grow the wasm memory (which detaches every view of the old one).
+  const big = Float64Array.from({ length: 4096 }, (_, i) => (5 * i) / 4096);
+  const bigWeights = api.attentionWeights(big, big, { kernel: 'gaussian', w: 3 });
+  assert.equal(bigWeights.length, 4096 * 4096);
+  const bigEncoding = api.positionalEncoding(10000, 1024);
+  assert.equal(bigEncoding.length, 10000 * 1024);
+  assert.ok(api.memoryStats().heapBytes > heapBefore, 'the wasm memory grew');
+  [prediction, weights, data.x, data.y].forEach((result, i) => assertSameBits(result, copies[i], `result ${i}`));
+  // Changing a result changes nothing inside the module.
+  prediction.fill(0);
+  assertSameBits(api.nadarayaWatson(queries, keys, values, { kernel: 'gaussian', w: 2 }), copies[0], 'recomputed');
+  // Inputs are not modified by a call.
+  assertSameBits(queries, f64(pooling.queries), 'queries untouched');
+});
+
+test('no wasm memory leaks: allocations return to their level after calls and errors', () => {
+  const run = () => {
+    api.makeDataset({ n: 500, seed: 1 });
+    api.nadarayaWatson(f64(pooling.queries), f64(pooling.keys), f64(pooling.values), { kernel: 'boxcar', w: 60 });
+    api.trainKernelWidth(f64(pooling.keys), f64(pooling.values), { epochs: 3 });
+    api.trainKernelWidth(f64(pooling.keys), f64(pooling.values), { lr: 1e300, epochs: 5 });
+    const m = references.multiHeadAttention[1];
+    const c = m.cases[2];
+    api.multiHeadAttention({
+      queries: c.queries, keys: c.keys, values: c.values, shape: c.shape,
+      Wq: m.Wq, Wk: m.Wk, Wv: m.Wv, Wo: m.Wo, validLens: c.validLens.flat(), headMask: [1, 0.5, 0],
+    });
+    api.scalingStudy({ dims: [2, 8], samples: 50 });
+    for (const bad of [() => api.makeDataset({ n: 0 }), () => api.maskedSoftmax([1, 2], [1, 1, 2], [3]),
+      () => api.nadarayaWatson([1], [1, 2], [1], { kernel: 'nope' }),
+      () => api.multiHeadAttention({ ...c, shape: { ...c.shape, heads: 5 }, Wq: m.Wq, Wk: m.Wk, Wv: m.Wv, Wo: m.Wo })]) {
+      assert.throws(bad);
+    }
+  };
+  run(); // warm-up: first-use allocations of the runtime
+  const before = api.memoryStats().allocatedBytes;
+  for (let i = 0; i < 20; i += 1) run();
+  assert.equal(api.memoryStats().allocatedBytes, before);
+});
+
+test('a long run of failures leaves the module intact', () => {
+  for (let i = 0; i < 200; i += 1) {
+    assert.throws(() => api.makeDataset({ n: 20000 + i }), /^Error: n: /);
+    assert.throws(() => api.positionalEncoding(i % 2 ? NaN : 0, 4), /maxLen/);
+    assert.throws(() => api.trainKernelWidth([1, 2], [1, 2], { lr: -i }), /lr/);
+  }
+  assertStillWorks();
+  assertSameBits(api.makeDataset().x, f64(references.datasets[0].x), 'data set after errors');
+});
+
+test('randomNormal matches the Python re-implementation bit for bit', () => {
+  for (const c of references.randomNormal) {
+    assertSameBits(api.randomNormal(c.count, { seed: c.seed, std: c.std }), f64(c.values), `seed ${c.seed}`);
+  }
+  assertSameBits(api.randomNormal(5), f64(references.randomNormal[0].values), 'defaults: seed 0, std 1');
+});
+
+test('scalingStudy matches the Python re-implementation', () => {
+  const study = references.scalingStudy;
+  const rows = api.scalingStudy({ dims: study.dims, samples: study.samples, keys: study.keys, seed: study.seed });
+  assert.equal(rows.length, study.rows.length);
+  rows.forEach((row, i) => {
+    const expected = study.rows[i];
+    assert.equal(row.d, expected.d);
+    assert.equal(row.variance, expected.variance, `d=${row.d} variance`);
+    assert.equal(row.scaledVariance, expected.scaledVariance, `d=${row.d} scaled variance`);
+    assertClose([row.maxWeight, row.scaledMaxWeight], [expected.maxWeight, expected.scaledMaxWeight], 1e-12,
+      `d=${row.d} max weights`);
+  });
+});
+
+test('randomNormal and scalingStudy refuse bad arguments, naming them', () => {
+  assertArgumentError(() => api.randomNormal(0), 'count', 'got 0');
+  assertArgumentError(() => api.randomNormal(2 ** 24 + 1), 'count');
+  assertArgumentError(() => api.randomNormal(2.5), 'count', 'whole number');
+  assertArgumentError(() => api.randomNormal('5'), 'count', 'String');
+  assertArgumentError(() => api.randomNormal(5, { seed: -1 }), 'seed');
+  assertArgumentError(() => api.randomNormal(5, { seed: 2 ** 32 }), 'seed');
+  assertArgumentError(() => api.randomNormal(5, { std: -1 }), 'std');
+  assertArgumentError(() => api.randomNormal(5, { std: NaN }), 'std', 'NaN');
+  assertArgumentError(() => api.randomNormal(5, null), 'options');
+  assertArgumentError(() => api.scalingStudy({ dims: [] }), 'dims.length', 'got 0');
+  assertArgumentError(() => api.scalingStudy({ dims: [4, 0] }), 'dims', 'got 0');
+  assertArgumentError(() => api.scalingStudy({ dims: [4, 2.5] }), 'dims', 'whole number');
+  assertArgumentError(() => api.scalingStudy({ dims: [1025] }), 'dims', 'got 1025');
+  assertArgumentError(() => api.scalingStudy({ dims: 'all' }), 'dims', 'String');
+  assertArgumentError(() => api.scalingStudy({ samples: 1 }), 'samples', 'got 1');
+  assertArgumentError(() => api.scalingStudy({ samples: 10001 }), 'samples');
+  assertArgumentError(() => api.scalingStudy({ keys: 0 }), 'keys', 'got 0');
+  assertArgumentError(() => api.scalingStudy({ keys: 1001 }), 'keys');
+  assertArgumentError(() => api.scalingStudy({ seed: 0.5 }), 'seed');
+  assertArgumentError(() => api.scalingStudy({ dims: [1, 2, 3, 4, 5], samples: 1000, keys: 1000 }), 'samples',
+    'dims.length * samples * keys');
+});
