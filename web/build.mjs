@@ -1,9 +1,9 @@
 // Builds dist/ with esbuild:
 //   dist/attention-core.mjs  the JS API as one ES module (wasm inlined), for Node and course pages;
-//   the page (added by the page's own build step below).
+//   dist/index.html, app.js (IIFE) and app.css: the page, which also works from file://.
 // Usage: node web/build.mjs --wasm-module <build>/wasm/attention-core-wasm.mjs --out dist
 import { build } from 'esbuild';
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -29,3 +29,47 @@ await build({
   format: 'esm',
   platform: 'neutral',
 });
+
+// The page. A classic script (IIFE), not a module: module scripts do not load
+// from file://, and the page must work opened straight from disk. The wasm is
+// already inlined in the core (SINGLE_FILE): the page loads no file but its own three.
+await build({
+  ...common,
+  entryPoints: ['web/src/main.js'],
+  outfile: path.join(out, 'app.js'),
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome100', 'firefox102', 'safari16'], // 'wasm-unsafe-eval' in the page's CSP needs these
+  minify: true,
+  // Emscripten's glue reads import.meta.url to find a .wasm file; with the
+  // wasm inlined it needs no location at all.
+  define: { 'import.meta.url': 'undefined' },
+});
+
+// KaTeX's stylesheet names each font three times (woff2, woff, ttf). Every
+// browser that runs WebAssembly reads woff2, so only woff2 is kept, inlined
+// as data: URLs that also load from file://.
+const woff2Only = {
+  name: 'katex-woff2-only',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /katex[\\/]dist[\\/]katex(\.min)?\.css$/ }, async (file) => {
+      const css = await readFile(file.path, 'utf8');
+      return {
+        contents: css.replace(/,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\("(?:woff|truetype)"\)/g, ''),
+        loader: 'css',
+        resolveDir: path.dirname(file.path),
+      };
+    });
+  },
+};
+
+await build({
+  ...common,
+  entryPoints: ['web/styles.css'],
+  outfile: path.join(out, 'app.css'),
+  minify: true,
+  loader: { '.woff2': 'dataurl' },
+  plugins: [woff2Only],
+});
+
+await copyFile('web/index.html', path.join(out, 'index.html'));

@@ -1,0 +1,105 @@
+// Controls clamp to the parameter table's bounds; a core error appears next
+// to the control that caused it and the page keeps working; the data
+// controls redraw the same picture for the same seed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, serveDist, openPage, typeInto, settled } from './harness.mjs';
+
+let browser;
+let server;
+let page;
+let context;
+let problems;
+before(async () => {
+  browser = await launchBrowser();
+  server = await serveDist();
+  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
+});
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+const numberBox = (parameter) => page.locator(`[data-param="${parameter}"] input[type="number"]`);
+const dataPoints = () => page.locator('[data-figure="data"] .layer-points circle');
+const pointPositions = () => dataPoints().evaluateAll((cs) => cs.map((c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`));
+
+test('typed values are clamped to the bounds and snapped to the step', async () => {
+  const cases = [
+    ['n', 5000, '1000'], ['n', -3, '2'], ['n', 12.7, '13'],
+    ['noise', 9, '2'], ['noise', 0.333, '0.35'],
+    ['w', 0, '0.1'], ['w', 1e9, '50'],
+    ['lr', 100, '10'], ['epochs', 0, '1'], ['query', 7, '5'],
+  ];
+  for (const [parameter, typed, shown] of cases) {
+    await typeInto(page, parameter, typed);
+    await settled(page);
+    assert.equal(await numberBox(parameter).inputValue(), shown, `${parameter} = ${typed} shows ${shown}`);
+  }
+  await typeInto(page, 'n', 5000);
+  await settled(page);
+  assert.equal(await dataPoints().count(), 1000, 'the clamped value is the one drawn');
+  for (const [parameter, value] of [['n', 50], ['noise', 0.5], ['w', 1], ['lr', 0.5], ['epochs', 5], ['query', 2.5]]) {
+    await typeInto(page, parameter, value);
+  }
+  await settled(page);
+  assert.equal(await dataPoints().count(), 50);
+});
+
+test('the slider and the number box show the same value', async () => {
+  const slider = page.locator('[data-param="noise"] input[type="range"]');
+  await slider.focus();
+  await page.keyboard.press('End');
+  await settled(page);
+  assert.equal(await numberBox('noise').inputValue(), '2');
+  await page.keyboard.press('Home');
+  await settled(page);
+  assert.equal(await numberBox('noise').inputValue(), '0');
+  await typeInto(page, 'noise', 0.5);
+  await settled(page);
+  assert.equal(await slider.inputValue(), '250', 'noise 0.5 of [0, 2] sits at a quarter of the slider');
+});
+
+test('same seed, same picture; a new sample is a new seed', async () => {
+  const first = await pointPositions();
+  await page.locator('[data-action="new-sample"]').click();
+  await settled(page);
+  assert.equal(await numberBox('seed').inputValue(), '1');
+  const second = await pointPositions();
+  assert.notDeepEqual(second, first);
+  await typeInto(page, 'seed', 0);
+  await settled(page);
+  assert.deepEqual(await pointPositions(), first, 'seed 0 again draws exactly the same points');
+});
+
+test('a core error shows next to the control that caused it, and the page keeps working', async () => {
+  const before = await pointPositions();
+  // The bounds never let noise = -1 through; this puts it past them to reach the core.
+  await page.evaluate(() => window.attentionLab.setUnchecked({ noise: -1 }));
+  await settled(page);
+  const error = page.locator('[data-error-for="noise"]');
+  assert.equal(await error.isVisible(), true);
+  assert.match(await error.innerText(), /noise/, 'the core names the argument');
+  assert.equal(await page.locator('[data-error-for="n"]').isVisible(), false, 'only the guilty control');
+  assert.deepEqual(await pointPositions(), before, 'the last good drawing stays');
+
+  await typeInto(page, 'noise', 0.3);
+  await settled(page);
+  assert.equal(await error.isVisible(), false, 'a good value clears the error');
+  const after = await pointPositions();
+  assert.equal(after.length, 50);
+  assert.notDeepEqual(after, before, 'and the page draws again');
+  await typeInto(page, 'noise', 0.5);
+  await settled(page);
+  assert.deepEqual(problems, []);
+});
+
+test('a disabled kernel choice under average pooling', async () => {
+  await page.locator('[data-param="estimator"] [data-value="average"]').click();
+  await settled(page);
+  assert.match(await page.locator('[data-param="kernel"]').getAttribute('class'), /is-disabled/);
+  await page.locator('[data-param="estimator"] [data-value="nadaraya-watson"]').click();
+  await settled(page);
+  assert.doesNotMatch(await page.locator('[data-param="kernel"]').getAttribute('class'), /is-disabled/);
+});

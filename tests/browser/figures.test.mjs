@@ -1,0 +1,220 @@
+// The figures are really drawn, from the core's numbers, and react to the
+// controls: heatmap pixels, SVG path data, the hover read-out, the dragged
+// query and the gaps where weights are undefined.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rgb } from 'd3-color';
+import { interpolateViridis } from 'd3-scale-chromatic';
+import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled, pathSegments } from './harness.mjs';
+
+let browser;
+let server;
+let page;
+let context;
+let problems;
+before(async () => {
+  browser = await launchBrowser();
+  server = await serveDist();
+  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
+  await loadDirectCore(page);
+});
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+// The pixels of a heatmap's canvas: [r, g, b, a] per cell, row-major.
+async function canvasPixels(selector) {
+  return page.evaluate((css) => {
+    const canvas = document.querySelector(css);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return { width: canvas.width, height: canvas.height, data: Array.from(data) };
+  }, selector);
+}
+
+// Viridis gets brighter from dark purple to yellow: luminance orders the weights.
+const luminance = (data, i) => 0.2126 * data[i * 4] + 0.7152 * data[i * 4 + 1] + 0.0722 * data[i * 4 + 2];
+
+async function predictionPath(figure) {
+  return page.locator(`[data-figure="${figure}"] .layer-prediction path`).getAttribute('d');
+}
+
+test('the identity heatmap of the cues section is drawn cell by cell', async () => {
+  const { width, height, data } = await canvasPixels('#cues .heatmap-canvas');
+  assert.equal(width, 10);
+  assert.equal(height, 10);
+  for (let row = 0; row < 10; row += 1) {
+    for (let col = 0; col < 10; col += 1) {
+      const i = (row * 10 + col) * 4;
+      const pixel = data.slice(i, i + 4);
+      // viridis(1) is yellow (253, 231, 37), viridis(0) dark purple (68, 1, 84)
+      assert.deepEqual(pixel, row === col ? [253, 231, 37, 255] : [68, 1, 84, 255], `cell ${row},${col}`);
+    }
+  }
+});
+
+test('the attention heatmap paints the core\'s weights, one viridis cell per weight', async () => {
+  const { width, height, data } = await canvasPixels('#heatmap .heatmap-canvas');
+  assert.equal(width, 50, 'one column per training input');
+  assert.equal(height, 50, 'one row per test query (0, 0.1, ..., 4.9)');
+  const weights = await page.evaluate(() => {
+    const { x } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
+    const queries = Array.from({ length: 50 }, (_, i) => i * 0.1);
+    return Array.from(window.directCore.attentionWeights(queries, x, { kernel: 'gaussian', w: 1 }));
+  });
+  // The oracle: the colour scale runs from 0 to the largest weight, in 256 steps of viridis.
+  const top = Math.max(...weights);
+  const colours = new Set();
+  for (let cell = 0; cell < weights.length; cell += 1) {
+    const expected = rgb(interpolateViridis(Math.round((weights[cell] / top) * 255) / 255));
+    const actual = data.slice(cell * 4, cell * 4 + 4);
+    assert.deepEqual(actual, [expected.r, expected.g, expected.b, 255], `cell ${Math.floor(cell / 50)},${cell % 50}`);
+    colours.add(actual.join());
+  }
+  assert.ok(colours.size > 40, `a smooth field of colours, got ${colours.size}`);
+  // Sorted queries and keys: the brightest cell moves right from the first row to the last.
+  const brightest = (row) => {
+    let best = 0;
+    for (let col = 1; col < 50; col += 1) if (luminance(data, row * 50 + col) > luminance(data, row * 50 + best)) best = col;
+    return best;
+  };
+  assert.ok(brightest(0) < 10 && brightest(49) > 40, 'a bright band along the diagonal');
+});
+
+test('the plots draw the truth, the points and the prediction as real SVG data', async () => {
+  const points = await page.locator('[data-figure="pooling"] .layer-points circle').evaluateAll((circles) =>
+    circles.map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
+  assert.equal(points.length, 50);
+  assert.ok(points.every(([cx, cy]) => Number.isFinite(cx) && Number.isFinite(cy)));
+  assert.ok(new Set(points.map(([cx]) => cx)).size > 40, 'points spread along x');
+
+  const [prediction] = pathSegments(await predictionPath('pooling'));
+  assert.equal(prediction.length, 501, 'the prediction is sampled on 0, 0.01, ..., 5');
+  const ys = prediction.map(([, y]) => y);
+  assert.ok(Math.max(...ys) - Math.min(...ys) > 20, 'Nadaraya-Watson follows the data: not a flat line');
+  const truth = pathSegments(await page.locator('[data-figure="pooling"] .layer-truth path').getAttribute('d'))[0];
+  assert.equal(truth.length, 501);
+  // The truth starts at f(0) = 0 and the first prediction is above it (the data's mean pulls it up).
+  assert.ok(truth[0][1] > prediction[0][1], 'f(0) = 0 is drawn below the prediction at x = 0');
+});
+
+test('average pooling draws a flat line at the mean of y', async () => {
+  await page.locator('[data-param="estimator"] [data-value="average"]').click();
+  await settled(page);
+  const [flat] = pathSegments(await predictionPath('pooling'));
+  assert.equal(new Set(flat.map(([, y]) => y)).size, 1, 'one y for every x');
+  const prediction = Number(await page.locator('[data-role="query-formula"]').getAttribute('data-prediction'));
+  const mean = await page.evaluate(() => {
+    const { y } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
+    return window.directCore.averagePool(y, 1)[0];
+  });
+  assert.equal(prediction, mean);
+  await page.locator('[data-param="estimator"] [data-value="nadaraya-watson"]').click();
+  await settled(page);
+});
+
+test('changing the kernel width changes the prediction, to the core\'s numbers', async () => {
+  const before = await predictionPath('pooling');
+  const formulaBefore = await page.locator('[data-role="query-formula"]').innerText();
+  await typeInto(page, 'w', 5);
+  await settled(page);
+  const after = await predictionPath('pooling');
+  assert.notEqual(after, before, 'the curve moved');
+  const wiggles = (d) => {
+    const ys = pathSegments(d)[0].map(([, y]) => y);
+    let turns = 0;
+    for (let i = 2; i < ys.length; i += 1) if ((ys[i] - ys[i - 1]) * (ys[i - 1] - ys[i - 2]) < 0) turns += 1;
+    return turns;
+  };
+  assert.ok(wiggles(after) > wiggles(before), 'a narrower kernel follows the noise: more turns');
+  assert.notEqual(await page.locator('[data-role="query-formula"]').innerText(), formulaBefore);
+  const shown = Number(await page.locator('[data-role="query-formula"]').getAttribute('data-prediction'));
+  const direct = await page.evaluate(() => {
+    const { x, y } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
+    return window.directCore.nadarayaWatson([2.5], x, y, { kernel: 'gaussian', w: 5 })[0];
+  });
+  assert.equal(shown, direct);
+  await typeInto(page, 'w', 1);
+  await settled(page);
+});
+
+test('hovering a heatmap cell reads out its query, key and weight', async () => {
+  const canvas = page.locator('#heatmap .heatmap-canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  // Row 30 (query 3.0), column 20: the centre of that cell.
+  await page.mouse.move(box.x + (box.width * 20.5) / 50, box.y + (box.height * 30.5) / 50);
+  const text = await page.locator('[data-role="heatmap-readout"]').innerText();
+  const expected = await page.evaluate(() => {
+    const { x } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
+    const weight = window.directCore.attentionWeights([30 * 0.1], x, { kernel: 'gaussian', w: 1 })[20];
+    return { key: x[20].toFixed(3), weight: Number(weight.toPrecision(4)).toString() };
+  });
+  assert.match(text, /query x = 3\.00/);
+  assert.ok(text.includes(`key x21 = ${expected.key}`), `${text} names key x21 = ${expected.key}`);
+  assert.ok(text.includes(`weight α = ${expected.weight}`), `${text} shows weight ${expected.weight}`);
+  assert.equal(await page.locator('#heatmap .hover-box').isVisible(), true);
+});
+
+test('dragging the query moves its row of weights and its prediction', async () => {
+  const overlay = page.locator('[data-figure="query"] .plot-overlay');
+  await overlay.scrollIntoViewIfNeeded();
+  const box = await overlay.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await settled(page);
+  const query = Number(await page.locator('[data-param="query"] input[type="number"]').inputValue());
+  assert.ok(Math.abs(query - 4) < 0.05, `the query followed the pointer to x ≈ 4, got ${query}`);
+  const formula = page.locator('[data-role="query-formula"]');
+  assert.match(await formula.innerText(), /f\(4\.\d\d\)/);
+  const direct = await page.evaluate((q) => {
+    const { x, y } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
+    const weights = window.directCore.attentionWeights([q], x, { kernel: 'gaussian', w: 1 });
+    let strongest = 0;
+    for (let i = 1; i < weights.length; i += 1) if (weights[i] > weights[strongest]) strongest = i;
+    return { prediction: window.directCore.nadarayaWatson([q], x, y, { kernel: 'gaussian', w: 1 })[0], strongest };
+  }, query);
+  assert.equal(Number(await formula.getAttribute('data-prediction')), direct.prediction);
+  // The largest dot and the tallest bar sit on the key with the largest weight.
+  const radii = await page.locator('[data-figure="query"] .layer-points circle').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('r'))));
+  assert.equal(radii.indexOf(Math.max(...radii)), direct.strongest);
+  const bars = await page.locator('[data-figure="weights"] .layer-stems line').evaluateAll((ls) =>
+    ls.map((l) => Number(l.getAttribute('y1')) - Number(l.getAttribute('y2'))));
+  assert.equal(bars.indexOf(Math.max(...bars)), direct.strongest);
+  // The heatmap marks the query's row.
+  const marker = await page.locator('#heatmap .row-marker').evaluate((line) => line.style.display !== 'none');
+  assert.ok(marker);
+});
+
+test('queries with no key in the kernel\'s support are gaps, explained', async () => {
+  await page.locator('[data-param="kernel"] [data-value="boxcar"]').click();
+  await typeInto(page, 'w', 20);
+  await settled(page);
+  const missingRows = await page.evaluate(() => {
+    const { x } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
+    const queries = Array.from({ length: 50 }, (_, i) => i * 0.1);
+    const weights = window.directCore.attentionWeights(queries, x, { kernel: 'boxcar', w: 20 });
+    return queries.map((_, row) => row).filter((row) => Number.isNaN(weights[row * 50]));
+  });
+  assert.ok(missingRows.length > 0, 'this setting leaves some queries without keys');
+  const note = page.locator('#pooling [data-role="nan-note"]');
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.innerText(), new RegExp(`^${missingRows.length} of 50 test queries`));
+  assert.ok(pathSegments(await predictionPath('pooling')).length > 1, 'the prediction curve is broken into pieces');
+  const { data } = await canvasPixels('#heatmap .heatmap-canvas');
+  for (const row of missingRows) {
+    assert.equal(data[(row * 50) * 4 + 3], 0, `row ${row} is left transparent (hatched)`);
+  }
+  const defined = [...Array(50).keys()].find((row) => !missingRows.includes(row));
+  assert.equal(data[(defined * 50) * 4 + 3], 255);
+
+  await page.locator('[data-param="kernel"] [data-value="gaussian"]').click();
+  await typeInto(page, 'w', 1);
+  await settled(page);
+  assert.equal(await note.isVisible(), false, 'the note goes when every query has keys again');
+  assert.deepEqual(problems, []);
+});

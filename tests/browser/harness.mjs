@@ -1,0 +1,86 @@
+// What every browser test needs: Debian's Chromium driven by playwright-core,
+// dist/ served over http by esbuild's own server, and a page whose console
+// errors and requests are recorded from the first byte.
+import { chromium } from 'playwright-core';
+import * as esbuild from 'esbuild';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const DIST = path.resolve('dist');
+export const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
+export const SCREENSHOTS = path.resolve('test-results', 'screenshots');
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-sync'],
+  });
+}
+
+// Serves dist/ on a free port of the loopback interface.
+export async function serveDist() {
+  const context = await esbuild.context({ logLevel: 'silent' });
+  const { port } = await context.serve({ servedir: DIST, host: '127.0.0.1', port: 0 });
+  return { origin: `http://127.0.0.1:${port}`, close: () => context.dispose() };
+}
+
+// Opens the page and waits until the core is loaded and everything is drawn.
+// `problems` collects console errors, uncaught exceptions and failed requests;
+// `requests` every URL the page asked for.
+export async function openPage(browser, url, { locale = 'en-US', viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.newContext({ locale, viewport });
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 120)}`));
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 30000 });
+  return { page, context, problems, requests };
+}
+
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// Sets a control's number box as a user would: type, then commit with Enter.
+export async function typeInto(page, parameter, value) {
+  const box = page.locator(`[data-param="${parameter}"] input[type="number"]`);
+  await box.fill(String(value));
+  await box.press('Enter');
+}
+
+// Resolves after the next redraw of the page has finished (two frames: the
+// page draws in the first; the second starts after it).
+export async function settled(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+// The numbers of an SVG path's d attribute, as [x, y] pairs per subpath.
+export function pathSegments(d) {
+  return (d ?? '').split('M').filter(Boolean).map((part) => {
+    const numbers = part.split(/[^0-9eE.+-]+/).filter(Boolean).map(Number);
+    const points = [];
+    for (let i = 0; i + 1 < numbers.length; i += 2) points.push([numbers[i], numbers[i + 1]]);
+    return points;
+  });
+}
+
+// Loads the core API straight from dist/ into the page (http only) as
+// window.directCore, a second instance beside the page's own, to compare what
+// the page shows with a direct call.
+export async function loadDirectCore(page) {
+  await page.evaluate(async () => {
+    const { loadAttentionCore } = await import('/attention-core.mjs');
+    window.directCore = await loadAttentionCore();
+  });
+}

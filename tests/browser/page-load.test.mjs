@@ -1,0 +1,83 @@
+// The page loads over http and straight from disk (file://), with no console
+// error and no request to any other host; screenshots in both languages.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, serveDist, openPage, screenshot, FILE_URL } from './harness.mjs';
+
+let browser;
+let server;
+before(async () => {
+  browser = await launchBrowser();
+  server = await serveDist();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function timeToInteractive(page) {
+  return page.evaluate(() => performance.getEntriesByName('attention-lab:interactive')[0].duration);
+}
+
+async function assertLoaded(page) {
+  assert.equal(await page.locator('#loading').isVisible(), false, 'the loading indicator is gone');
+  for (const id of ['cues', 'data', 'pooling', 'heatmap', 'training']) {
+    assert.ok((await page.locator(`#${id} h2`).innerText()).length > 3, `section ${id} has its title`);
+  }
+}
+
+test('over http: no console error, every request to the serving host', async () => {
+  const { page, context, problems, requests } = await openPage(browser, `${server.origin}/`);
+  await assertLoaded(page);
+  assert.deepEqual(problems, []);
+  const foreign = requests.filter((url) => !url.startsWith(`${server.origin}/`) && !url.startsWith('data:'));
+  assert.deepEqual(foreign, [], 'no request to any other host');
+  for (const file of ['/', '/app.js', '/app.css']) {
+    assert.ok(requests.includes(`${server.origin}${file}`), `${file} was loaded`);
+  }
+  console.log(`time to interactive over http: ${(await timeToInteractive(page)).toFixed(0)} ms`);
+  await context.close();
+});
+
+test('from file://: no console error, no request off the disk', async () => {
+  const { page, context, problems, requests } = await openPage(browser, FILE_URL);
+  await assertLoaded(page);
+  assert.deepEqual(problems, []);
+  const foreign = requests.filter((url) => !url.startsWith('file://') && !url.startsWith('data:'));
+  assert.deepEqual(foreign, [], 'nothing but files and inline data');
+  assert.ok(requests.some((url) => url.endsWith('/dist/app.js')), 'the script came from disk');
+  console.log(`time to interactive from file://: ${(await timeToInteractive(page)).toFixed(0)} ms`);
+  await context.close();
+});
+
+test('the language follows the browser and the switch changes it', async () => {
+  const { page, context, problems } = await openPage(browser, FILE_URL, { locale: 'zh-CN' });
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.equal(await page.locator('h1').innerText(), '注意力实验室');
+  assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /排序后的训练输入/);
+  const file = await screenshot(page, 'page-zh');
+  console.log(`screenshot: ${file}`);
+
+  await page.locator('[data-param="language"] [data-value="en"]').click();
+  await page.waitForFunction(() => document.querySelector('h1').textContent === 'Attention Lab');
+  assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+  assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /Sorted training inputs/);
+  assert.equal(await page.locator('[data-action="play"]').innerText(), 'Play');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('screenshots: desktop in English, a phone in Chinese', async () => {
+  const desktop = await openPage(browser, FILE_URL, { locale: 'en-GB' });
+  assert.equal(await desktop.page.locator('h1').innerText(), 'Attention Lab');
+  console.log(`screenshot: ${await screenshot(desktop.page, 'page-en')}`);
+  await desktop.context.close();
+
+  const phone = await openPage(browser, FILE_URL, { locale: 'zh-TW', viewport: { width: 375, height: 800 } });
+  // Nothing may stick out sideways on a phone.
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than a 375 px phone`);
+  console.log(`screenshot: ${await screenshot(phone.page, 'page-zh-phone')}`);
+  assert.deepEqual(phone.problems, []);
+  await phone.context.close();
+});

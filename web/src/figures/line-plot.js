@@ -1,0 +1,241 @@
+// One kind of figure: an x-y plot in SVG with D3 scales and axes, drawn as
+// named layers (lines with gaps, points, stems, vertical rules, dots). It
+// sizes itself to its container, keeps the last data of every layer and
+// redraws on resize. It knows nothing of attention: sections feed it arrays.
+import { select } from 'd3-selection';
+import { scaleLinear } from 'd3-scale';
+import { axisBottom, axisLeft } from 'd3-axis';
+import { line as lineShape } from 'd3-shape';
+
+const MARGIN = { top: 14, right: 16, bottom: 44, left: 52 };
+let nextId = 0;
+
+export function createLinePlot(container, options) {
+  const {
+    xDomain, yDomain, layers, labels = {}, aspect = 0.62, minHeight = 200, maxHeight = 400,
+    ariaKey, legend = [], xTicks = 6, yTicks = 6,
+  } = options;
+  const id = `plot-${(nextId += 1)}`;
+  const x = scaleLinear().domain(xDomain);
+  const y = scaleLinear().domain(yDomain);
+
+  const figure = select(container).append('div').attr('class', 'plot');
+  const svg = figure.append('svg').attr('class', 'plot-svg').attr('role', 'img');
+  if (ariaKey) svg.attr('data-i18n-aria', ariaKey);
+  svg.append('defs').append('clipPath').attr('id', `${id}-clip`).append('rect');
+  const frame = svg.append('rect').attr('class', 'plot-frame');
+  const gridY = svg.append('g').attr('class', 'grid grid-y');
+  const axisX = svg.append('g').attr('class', 'axis axis-x');
+  const axisY = svg.append('g').attr('class', 'axis axis-y');
+  const labelX = svg.append('text').attr('class', 'axis-label axis-label-x').attr('text-anchor', 'middle');
+  const labelY = svg.append('text').attr('class', 'axis-label axis-label-y').attr('text-anchor', 'middle');
+  if (labels.x) labelX.attr('data-i18n', labels.x);
+  if (labels.y) labelY.attr('data-i18n', labels.y);
+  const area = svg.append('g').attr('clip-path', `url(#${id}-clip)`);
+  const groups = new Map(layers.map((name) => [name, area.append('g').attr('class', `layer layer-${name}`)]));
+  const overlay = svg.append('rect').attr('class', 'plot-overlay');
+  const handles = svg.append('g').attr('class', 'handles'); // above the overlay: grabbable
+
+  if (legend.length > 0) {
+    const list = figure.append('ul').attr('class', 'legend');
+    for (const item of legend) {
+      const entry = list.append('li').attr('class', `legend-item ${item.className}`);
+      const swatch = entry.append('svg').attr('class', 'swatch').attr('width', 22).attr('height', 12)
+        .attr('aria-hidden', 'true');
+      if (item.kind === 'point') swatch.append('circle').attr('cx', 11).attr('cy', 6).attr('r', 4);
+      else if (item.kind === 'bar') swatch.append('rect').attr('x', 8).attr('y', 1).attr('width', 6).attr('height', 10);
+      else swatch.append('line').attr('x1', 1).attr('x2', 21).attr('y1', 6).attr('y2', 6);
+      entry.append('span').attr('data-i18n', item.key);
+    }
+  }
+
+  const specs = new Map();
+  let width = 0;
+  let height = 0;
+  let dragHandler = null;
+
+  // Each layer kind draws its spec. Setting an SVG attribute costs even when
+  // the value is the same, so positions are only rewritten when the data or
+  // the scales changed (`moved`); a drag only rewrites radii or bar heights.
+  const draw = {
+    line(group, spec) {
+      const path = lineShape()
+        .defined((_, i) => Number.isFinite(spec.ys[i]))
+        .x((value) => x(value))
+        .y((_, i) => y(spec.ys[i]));
+      group.selectAll('path').data([spec.xs]).join('path')
+        .attr('class', spec.className ?? '')
+        .attr('d', path);
+    },
+    points(group, spec, moved) {
+      const circles = group.selectAll('circle').data(spec.xs).join('circle');
+      if (moved) {
+        circles.attr('class', spec.className ?? '')
+          .attr('cx', (value) => x(value))
+          .attr('cy', (_, i) => y(spec.ys[i]));
+      }
+      if (moved || typeof spec.r === 'function') {
+        const radius = typeof spec.r === 'function' ? spec.r : () => spec.r ?? 3.5;
+        circles.attr('r', (_, i) => radius(i));
+      }
+    },
+    stems(group, spec, moved) {
+      const base = y(spec.baseline ?? 0);
+      const lines = group.selectAll('line').data(spec.xs).join('line');
+      if (moved) {
+        lines.attr('class', spec.className ?? '')
+          .attr('x1', (value) => x(value)).attr('x2', (value) => x(value))
+          .attr('y1', base);
+      }
+      lines.attr('y2', (_, i) => (Number.isFinite(spec.ys[i]) ? y(spec.ys[i]) : base));
+    },
+    rule(group, spec) {
+      const data = spec === null || !Number.isFinite(spec.x) ? [] : [spec];
+      group.selectAll('line').data(data).join('line')
+        .attr('class', (d) => d.className ?? '')
+        .attr('x1', (d) => x(d.x)).attr('x2', (d) => x(d.x))
+        .attr('y1', 0).attr('y2', height - MARGIN.top - MARGIN.bottom);
+    },
+    dots(group, spec) {
+      const data = spec.xs.map((value, i) => ({ x: value, y: spec.ys[i] }))
+        .filter((d) => Number.isFinite(d.x) && Number.isFinite(d.y));
+      group.selectAll('circle').data(data).join('circle')
+        .attr('class', spec.className ?? '')
+        .attr('cx', (d) => x(d.x)).attr('cy', (d) => y(d.y)).attr('r', spec.r ?? 5);
+    },
+  };
+
+  const drawn = new Map(); // layer -> the spec last drawn, to know what moved
+
+  function drawLayer(name, rescaled = false) {
+    const spec = specs.get(name);
+    const group = groups.get(name);
+    const previous = drawn.get(name);
+    if (!spec) {
+      group.selectAll('*').remove();
+      drawn.delete(name);
+      return;
+    }
+    const moved = rescaled || !previous || previous.kind !== spec.kind || previous.xs !== spec.xs ||
+      previous.ys !== spec.ys || previous.className !== spec.className ||
+      (typeof spec.r !== 'function' && previous.r !== spec.r);
+    draw[spec.kind](group, spec, moved);
+    drawn.set(name, spec);
+  }
+
+  function layout() {
+    const available = Math.max(260, container.clientWidth || 560);
+    const nextHeight = Math.round(Math.min(maxHeight, Math.max(minHeight, available * aspect)));
+    if (available === width && nextHeight === height) return false;
+    width = available;
+    height = nextHeight;
+    const innerWidth = width - MARGIN.left - MARGIN.right;
+    const innerHeight = height - MARGIN.top - MARGIN.bottom;
+    svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+    x.range([0, innerWidth]);
+    y.range([innerHeight, 0]);
+    svg.select(`#${id}-clip rect`).attr('width', innerWidth).attr('height', innerHeight);
+    for (const selection of [frame, overlay]) {
+      selection.attr('x', MARGIN.left).attr('y', MARGIN.top).attr('width', innerWidth).attr('height', innerHeight);
+    }
+    area.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+    handles.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+    labelX.attr('x', MARGIN.left + innerWidth / 2).attr('y', height - 6);
+    labelY.attr('transform', `translate(14,${MARGIN.top + innerHeight / 2}) rotate(-90)`);
+    return true;
+  }
+
+  function drawAxes() {
+    const innerWidth = width - MARGIN.left - MARGIN.right;
+    const innerHeight = height - MARGIN.top - MARGIN.bottom;
+    const xCount = Math.max(2, Math.min(xTicks, Math.floor(innerWidth / 70)));
+    axisX.attr('transform', `translate(${MARGIN.left},${MARGIN.top + innerHeight})`).call(axisBottom(x).ticks(xCount));
+    // yTicks = 0: a shape without a scale (e.g. a kernel drawn up to a constant).
+    axisY.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
+      .call(axisLeft(y).ticks(yTicks).tickValues(yTicks === 0 ? [] : null));
+    gridY.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
+      .call(axisLeft(y).ticks(yTicks).tickSize(-innerWidth).tickFormat(''));
+  }
+
+  function drawAll() {
+    drawAxes();
+    for (const name of groups.keys()) drawLayer(name, true);
+    drawHandle();
+  }
+
+  // The draggable handle of a vertical rule: a knob on top of the plot area.
+  let handleSpec = null;
+  function drawHandle() {
+    const data = handleSpec && Number.isFinite(handleSpec.x) ? [handleSpec] : [];
+    const knob = handles.selectAll('g.knob').data(data).join((enter) => {
+      const g = enter.append('g').attr('class', 'knob');
+      g.append('rect').attr('class', 'knob-hit').attr('x', -12).attr('width', 24);
+      g.append('circle').attr('class', 'knob-dot').attr('r', 7);
+      return g;
+    });
+    const innerHeight = height - MARGIN.top - MARGIN.bottom;
+    knob.attr('transform', (d) => `translate(${x(d.x)},0)`);
+    knob.select('rect').attr('y', 0).attr('height', innerHeight);
+    knob.select('circle').attr('cy', 0);
+  }
+
+  function pointerToX(event) {
+    const box = overlay.node().getBoundingClientRect();
+    const px = event.clientX - box.left;
+    return x.invert(Math.max(0, Math.min(box.width, px)));
+  }
+
+  function enableDrag(onDrag) {
+    dragHandler = onDrag;
+    overlay.classed('draggable', true);
+    const start = (event) => {
+      if (!dragHandler) return;
+      event.preventDefault();
+      const target = event.currentTarget; // null once the event is dispatched
+      target.setPointerCapture?.(event.pointerId);
+      dragHandler(pointerToX(event));
+      const move = (moveEvent) => dragHandler(pointerToX(moveEvent));
+      const end = () => {
+        target.removeEventListener('pointermove', move);
+        figure.classed('dragging', false);
+      };
+      figure.classed('dragging', true);
+      target.addEventListener('pointermove', move);
+      target.addEventListener('pointerup', end, { once: true });
+      target.addEventListener('pointercancel', end, { once: true });
+    };
+    overlay.on('pointerdown', start);
+    handles.on('pointerdown', start);
+  }
+
+  new ResizeObserver(() => {
+    if (layout()) drawAll();
+  }).observe(container);
+  layout();
+  drawAll();
+
+  return {
+    element: figure.node(),
+    svg: svg.node(),
+    x,
+    y,
+    set(name, spec) {
+      if (!groups.has(name)) throw new Error(`${name}: no such layer`);
+      if (spec === null) specs.delete(name);
+      else specs.set(name, spec);
+      drawLayer(name);
+    },
+    setHandle(spec) {
+      handleSpec = spec;
+      drawHandle();
+    },
+    setDomains({ x: xNext, y: yNext }) {
+      const same = (scale, next) => !next || (scale.domain()[0] === next[0] && scale.domain()[1] === next[1]);
+      if (same(x, xNext) && same(y, yNext)) return; // redrawing every layer is not free
+      if (xNext) x.domain(xNext);
+      if (yNext) y.domain(yNext);
+      drawAll();
+    },
+    enableDrag,
+  };
+}

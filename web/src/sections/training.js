@@ -1,0 +1,293 @@
+// Section 5: learning the width w by gradient descent (d2l 10.2.4). The core
+// trains (trainKernelWidth), measures the loss and its gradient
+// (kernelWidthLoss) and the landscape L(w) (leaveOneOutLoss); this module
+// lays the run out: loss per epoch, w moving on the landscape, the
+// prediction and the heatmap sharpening, and the leave-one-out switch.
+import { extent, max, range } from 'd3-array';
+import { scaleLinear } from 'd3-scale';
+import { setup } from '../state.js';
+import { curveQueries, testQueries } from '../computations.js';
+import { createLinePlot } from '../figures/line-plot.js';
+import { createHeatmap } from '../figures/heatmap.js';
+import { createFormula } from '../figures/formula.js';
+import { createErrorScope } from '../errors.js';
+import { createPlayer } from '../player.js';
+import { createFrameQueue } from '../frame-queue.js';
+import { element } from '../controls.js';
+import { t } from '../i18n/index.js';
+import { formatNumber, texNumber } from '../format.js';
+import { createSectionFrame, figureCell, note } from './frame.js';
+
+const MODEL_TEX =
+  'f(x) = \\sum_{i=1}^{n} \\operatorname{softmax}_i\\!\\Big(-\\tfrac{1}{2}\\big((x - x_i)\\,w\\big)^2\\Big)\\, y_i';
+const LOSS_TEX = {
+  true: 'L(w) = \\sum_{i=1}^{n} \\big(f_{-i}(x_i) - y_i\\big)^2',
+  false: 'L(w) = \\sum_{i=1}^{n} \\big(f(x_i) - y_i\\big)^2',
+};
+const W_FORMAT = '.6~g';
+const LOSS_FORMAT = '.6~g';
+
+function niceDomain(values, fallback) {
+  const [low, high] = extent(values.filter(Number.isFinite));
+  if (low === undefined) return fallback;
+  return scaleLinear().domain([Math.min(0, low), high > 0 ? high : 1]).nice().domain();
+}
+
+export function createTrainingSection({ root, store, controls }) {
+  const frame = createSectionFrame(root, { titleKey: 'training.title', leadKeys: ['training.lead'] });
+  const panel = frame.controlsPanel;
+  let lab = null;
+  let context = null; // { state, data } of the run on screen
+  let draws = 0; // how many initial w were drawn: the seed of the next draw
+
+  const drawW0 = controls.button({
+    labelKey: 'training.drawW0', className: 'button button-quiet', action: 'draw-w0',
+    onClick: () => {
+      if (!lab) return;
+      draws += 1;
+      // One uniform draw on [0, 1) from the core's seeded generator. The core has
+      // no plain uniform() yet: the input of a one-point data set on [0, 1) is one.
+      const drawn = errors.run(() => lab.core.makeDataset({ n: 1, seed: draws, noise: 0, xMax: 1 }).x[0]);
+      if (drawn !== undefined) store.set({ w0: drawn });
+    },
+  });
+  const playButton = controls.button({ labelKey: 'player.play', className: 'button button-primary', action: 'play', onClick: () => (player.state.status === 'playing' ? player.pause() : player.play()) });
+  const stepButton = controls.button({ labelKey: 'player.step', action: 'step', onClick: () => player.step() });
+  const resetButton = controls.button({ labelKey: 'player.reset', action: 'reset', onClick: () => player.reset(store.get().w0, store.get().epochs) });
+  const status = element('p', { className: 'player-status', 'aria-live': 'polite', dataset: { role: 'status' } });
+  const progress = element('progress', { className: 'player-progress', max: 1, value: 0 });
+  const wReadout = element('output', { className: 'big-number', dataset: { role: 'w' } });
+  const lossReadout = element('output', { className: 'big-number', dataset: { role: 'loss' } });
+  const gradientReadout = element('output', { className: 'small-number', dataset: { role: 'gradient' } });
+  panel.append(
+    element('div', { className: 'player' }, [resetButton, playButton, stepButton]),
+    status,
+    progress,
+    element('div', { className: 'readouts' }, [
+      element('div', { className: 'readout-cell' }, [element('span', { className: 'readout-label', dataset: { i18n: 'training.currentW' } }), wReadout]),
+      element('div', { className: 'readout-cell' }, [element('span', { className: 'readout-label', dataset: { i18n: 'training.currentLoss' } }), lossReadout, gradientReadout]),
+    ]),
+    controls.numberControl('lr', { labelKey: 'training.lr' }),
+    controls.numberControl('epochs', { labelKey: 'training.epochs' }),
+    controls.numberControl('w0', { labelKey: 'training.w0' }),
+    drawW0,
+    controls.toggleControl('leaveOneOut', { labelKey: 'training.leaveOneOut' }),
+  );
+  const zeroNote = note(panel, { key: 'training.zeroStart', className: 'note note-warning' });
+  const stopNote = note(panel, { className: 'note note-warning' });
+  stopNote.dataset.role = 'stopped';
+
+  const formulas = element('div', { className: 'formula-strip' });
+  frame.figures.append(formulas);
+  createFormula(formulas).set(MODEL_TEX);
+  const lossFormula = createFormula(formulas);
+  createFormula(formulas).set('w \\leftarrow w - \\eta\\, \\frac{\\partial L}{\\partial w}');
+  const looExplanation = note(frame.figures, { key: 'training.whyLoo', className: 'note note-callout' });
+  const looOffWarning = note(frame.figures, { key: 'training.looOff', className: 'note note-warning' });
+  looOffWarning.dataset.role = 'loo-off';
+
+  const grid = element('div', { className: 'figure-grid' });
+  frame.figures.append(grid);
+
+  const lossBody = figureCell(grid, { captionKey: 'training.lossCaption' });
+  const lossPlot = createLinePlot(lossBody, {
+    xDomain: [1, 5], yDomain: [0, 1], layers: ['loss', 'lossDots'],
+    labels: { x: 'axis.epoch', y: 'axis.loss' }, ariaKey: 'training.lossLabel', aspect: 0.62, maxHeight: 300,
+  });
+  lossPlot.element.dataset.figure = 'loss';
+  const log = element('details', { className: 'epoch-log' }, [
+    element('summary', { dataset: { i18n: 'training.logTitle' } }),
+  ]);
+  const logBody = element('tbody');
+  log.append(element('div', { className: 'log-scroll' }, [element('table', {}, [
+    element('thead', {}, [element('tr', {}, [
+      element('th', { dataset: { i18n: 'training.logEpoch' } }),
+      element('th', { dataset: { i18n: 'training.logLoss' } }),
+      element('th', { dataset: { i18n: 'training.logW' } }),
+    ])]),
+    logBody,
+  ])]));
+  lossBody.append(log);
+
+  const landscapePlot = createLinePlot(figureCell(grid, { captionKey: 'training.landscapeCaption' }), {
+    xDomain: setup.landscapeW, yDomain: [0, 1], layers: ['other', 'landscape', 'path', 'steps', 'current'],
+    labels: { x: 'axis.w', y: 'axis.loss' }, ariaKey: 'training.landscapeLabel', aspect: 0.62, maxHeight: 300,
+    legend: [
+      { key: 'legend.withLoo', className: 'landscape-loo', kind: 'line' },
+      { key: 'legend.withoutLoo', className: 'landscape-noloo', kind: 'line' },
+      { key: 'legend.steps', className: 'steps', kind: 'point' },
+      { key: 'legend.currentW', className: 'current', kind: 'point' },
+    ],
+  });
+  landscapePlot.element.dataset.figure = 'landscape';
+
+  const predictionPlot = createLinePlot(figureCell(grid, { captionKey: 'training.predictionCaption' }), {
+    xDomain: [0, setup.xMax], yDomain: setup.plotY, layers: ['truth', 'points', 'start', 'prediction'],
+    labels: { x: 'axis.x', y: 'axis.y' }, ariaKey: 'training.predictionLabel', aspect: 0.62, maxHeight: 300,
+    legend: [
+      { key: 'legend.truth', className: 'truth', kind: 'line' },
+      { key: 'legend.startPrediction', className: 'start', kind: 'line' },
+      { key: 'legend.prediction', className: 'prediction', kind: 'line' },
+    ],
+  });
+  predictionPlot.element.dataset.figure = 'training-prediction';
+
+  const heatmapBody = figureCell(grid, { captionKey: 'training.heatmapCaption' });
+  const heatmap = createHeatmap(heatmapBody, {
+    labels: { x: 'heatmap.axisX', y: 'heatmap.axisY' }, colorLabelKey: 'heatmap.colorbar',
+    ariaKey: 'training.heatmapLabel', aspect: 0.62, maxHeight: 300,
+  });
+  heatmap.element.dataset.figure = 'training-heatmap';
+
+  const errors = createErrorScope(controls, frame.errorSlot);
+  const trainingArguments = { n: 'n', noise: 'noise', seed: 'seed', lr: 'lr', epochs: 'epochs', w0: 'w0', x: 'n', y: 'n' };
+  const queue = createFrameQueue();
+  let landscape = null; // { domain, ws, loo, noLoo }
+
+  const player = createPlayer({
+    train(wStart, epochs) {
+      const { state, data } = context;
+      return errors.run(() => lab.core.trainKernelWidth(data.x, data.y,
+        { w0: wStart, lr: state.lr, epochs, leaveOneOut: state.leaveOneOut }), trainingArguments);
+    },
+    onChange: (run) => drawRun(run),
+  });
+
+  // The landscape for both settings of the switch, filled in chunk by chunk.
+  function computeLandscape(domain) {
+    const { data } = context;
+    const n = data.x.length;
+    const intervals = n <= 300 ? 120 : 60; // fewer points when each costs n^2 kernel values
+    const ws = Float64Array.from(range(intervals + 1), scaleLinear().domain([0, intervals]).range(domain));
+    landscape = { domain, ws, loo: new Float64Array(ws.length).fill(NaN), noLoo: new Float64Array(ws.length).fill(NaN) };
+    const current = landscape;
+    const chunk = Math.max(1, Math.floor(250000 / (n * n)));
+    const jobs = [];
+    for (const mode of [true, false]) {
+      for (let start = 0; start < ws.length; start += chunk) {
+        jobs.push(() => {
+          if (landscape !== current) return;
+          const part = ws.subarray(start, start + chunk);
+          const losses = errors.run(() => lab.core.leaveOneOutLoss(data.x, data.y, part, { leaveOneOut: mode }), trainingArguments);
+          if (losses) (mode ? current.loo : current.noLoo).set(losses, start);
+          drawLandscape();
+        });
+      }
+    }
+    landscapePlot.setDomains({ x: domain });
+    queue.replace(jobs);
+  }
+
+  function drawLandscape() {
+    if (!landscape || !context) return;
+    const loo = context.state.leaveOneOut;
+    const shown = loo ? landscape.loo : landscape.noLoo;
+    const other = loo ? landscape.noLoo : landscape.loo;
+    const top = max([...landscape.loo, ...landscape.noLoo].filter(Number.isFinite)) ?? 1;
+    landscapePlot.setDomains({ y: scaleLinear().domain([0, top]).nice().domain() });
+    landscapePlot.set('landscape', { kind: 'line', xs: landscape.ws, ys: shown, className: loo ? 'landscape-loo' : 'landscape-noloo' });
+    landscapePlot.set('other', { kind: 'line', xs: landscape.ws, ys: other, className: `${loo ? 'landscape-noloo' : 'landscape-loo'} inactive` });
+  }
+
+  function drawRun(run) {
+    if (!context || !lab) return;
+    const { state, data } = context;
+    const { ws, losses } = run;
+    const wNow = ws[ws.length - 1];
+    const epoch = losses.length;
+
+    playButton.dataset.i18n = run.status === 'playing' ? 'player.pause' : 'player.play';
+    playButton.textContent = t(playButton.dataset.i18n);
+    playButton.disabled = run.status === 'stopped';
+    stepButton.disabled = run.status === 'stopped' || run.status === 'done';
+    status.dataset.status = run.status;
+    status.textContent = t(`player.status.${run.status}`, { epoch, epochs: run.target });
+    progress.max = run.target;
+    progress.value = Math.min(epoch, run.target);
+    stopNote.hidden = run.status !== 'stopped';
+    stopNote.textContent = run.status === 'stopped' ? t('training.stopped', { epoch: epoch + 1 }) : '';
+
+    const now = errors.run(() => lab.core.kernelWidthLoss(data.x, data.y, wNow, { leaveOneOut: state.leaveOneOut }), trainingArguments);
+    wReadout.textContent = formatNumber(wNow, W_FORMAT);
+    wReadout.dataset.value = String(wNow);
+    lossReadout.textContent = now ? formatNumber(now.loss, LOSS_FORMAT) : '—';
+    lossReadout.dataset.value = now ? String(now.loss) : '';
+    gradientReadout.textContent = now ? t('training.gradient', { value: formatNumber(now.gradient, '.4~g') }) : '';
+
+    // Loss per epoch, and the steps of gradient descent on the landscape.
+    const epochs = Float64Array.from(losses, (_, i) => i + 1);
+    lossPlot.setDomains({
+      x: [1, Math.max(2, run.target)],
+      y: scaleLinear().domain([0, max(losses) ?? (now ? now.loss : 1)]).nice().domain(),
+    });
+    lossPlot.set('loss', { kind: 'line', xs: epochs, ys: losses, className: 'loss' });
+    lossPlot.set('lossDots', { kind: 'dots', xs: epochs, ys: losses, className: 'loss-dot', r: run.target > 60 ? 0 : 3 });
+    updateLog(ws, losses);
+
+    const wanted = niceDomain([...setup.landscapeW, ...ws], setup.landscapeW);
+    if (!landscape || wanted[0] < landscape.domain[0] || wanted[1] > landscape.domain[1]) computeLandscape(wanted);
+    const visited = ws.slice(0, losses.length);
+    landscapePlot.set('path', { kind: 'line', xs: [...visited, wNow], ys: [...losses, now ? now.loss : NaN], className: 'path' });
+    landscapePlot.set('steps', { kind: 'dots', xs: visited, ys: losses, className: 'step', r: 3 });
+    landscapePlot.set('current', { kind: 'dots', xs: [wNow], ys: [now ? now.loss : NaN], className: 'current', r: 6 });
+
+    const curve = errors.run(() => lab.core.nadarayaWatson(curveQueries, data.x, data.y, { kernel: 'gaussian', w: wNow }), trainingArguments);
+    if (curve) predictionPlot.set('prediction', { kind: 'line', xs: curveQueries, ys: curve, className: 'prediction' });
+    const weights = errors.run(() => lab.core.attentionWeights(testQueries, data.x, { kernel: 'gaussian', w: wNow }), trainingArguments);
+    if (weights) heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length });
+  }
+
+  let logged = 0;
+  function updateLog(ws, losses) {
+    if (losses.length < logged) {
+      logBody.replaceChildren();
+      logged = 0;
+    }
+    const rows = [];
+    for (let i = logged; i < losses.length; i += 1) {
+      const row = element('tr', { dataset: { epoch: i + 1, loss: String(losses[i]), w: String(ws[i + 1]) } }, [
+        element('td', {}, [String(i + 1)]),
+        element('td', {}, [formatNumber(losses[i], LOSS_FORMAT)]),
+        element('td', {}, [formatNumber(ws[i + 1], W_FORMAT)]),
+      ]);
+      rows.push(row);
+    }
+    logBody.append(...rows);
+    logged = losses.length;
+  }
+
+  const resetting = ['n', 'noise', 'seed', 'lr', 'w0', 'leaveOneOut'];
+
+  return {
+    update(state, changed, computations) {
+      lab = computations;
+      const relevant = [...resetting, 'epochs', 'language'];
+      if (!relevant.some((name) => changed.has(name))) return;
+      lossFormula.set(`${LOSS_TEX[state.leaveOneOut]},\\qquad \\eta = ${texNumber(state.lr, '.4~g')}`);
+      looOffWarning.hidden = state.leaveOneOut;
+      looExplanation.classList.toggle('is-emphasised', !state.leaveOneOut);
+      zeroNote.hidden = state.w0 !== 0;
+      errors.clear();
+      const data = errors.run(() => lab.dataset(state), trainingArguments);
+      if (!data) return;
+      const dataChanged = !context || context.data !== data;
+      context = { state, data };
+      if (dataChanged) {
+        landscape = null; // recomputed for the new data by the next drawRun
+        const truth = errors.run(() => lab.truth());
+        if (truth) predictionPlot.set('truth', { kind: 'line', xs: curveQueries, ys: truth, className: 'truth' });
+        predictionPlot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: state.n > 300 ? 2 : 3, className: 'point' });
+      }
+      if (resetting.some((name) => changed.has(name))) {
+        const start = errors.run(() => lab.core.nadarayaWatson(curveQueries, data.x, data.y, { kernel: 'gaussian', w: state.w0 }), trainingArguments);
+        predictionPlot.set('start', start ? { kind: 'line', xs: curveQueries, ys: start, className: 'start' } : null);
+        player.reset(state.w0, state.epochs);
+      } else if (changed.has('epochs')) {
+        player.setTarget(state.epochs);
+      } else {
+        drawRun(player.state); // language: re-label the read-outs
+      }
+      if (changed.has('leaveOneOut')) drawLandscape();
+    },
+  };
+}
