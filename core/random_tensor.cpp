@@ -15,4 +15,15 @@ xt::xtensor<double, 1> random_normal(std::size_t count, std::uint32_t seed, doub
     return values;
 }
 
+xt::xtensor<double, 1> random_uniform(std::size_t count, std::uint32_t seed, double low, double high) {
+    require_count("count", count, 1, limits::max_matrix_elements);
+    require_range("low", low, -1e6, 1e6);
+    require_range("high", high, -1e6, 1e6);
+    if (!(high > low)) fail("high", "expected a value above low (", low, "), got ", high);
+    Random random(seed);
+    xt::xtensor<double, 1> values = xt::xtensor<double, 1>::from_shape({count});
+    for (double& v : values) v = low + (high - low) * random.uniform();
+    return values;
+}
+
 }  // namespace attention

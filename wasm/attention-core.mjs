@@ -138,6 +138,11 @@ function wrap(core) {
       const { seed = 0, std = 1 } = options(opts, 'options');
       return unwrap(core.randomNormal(number(count, 'count'), number(seed, 'seed'), number(std, 'std')));
     },
+    randomUniform(count, opts) {
+      const { seed = 0, low = 0, high = 1 } = options(opts, 'options');
+      return unwrap(core.randomUniform(number(count, 'count'), number(seed, 'seed'), number(low, 'low'),
+        number(high, 'high')));
+    },
     memoryStats() {
       return core.memoryStats();
     },

@@ -241,6 +241,12 @@ val random_normal(double count_, double seed, double std) {
     return guarded([&] { return to_js(attention::random_normal(count(count_, "count"), seed_of(seed), std)); });
 }
 
+val random_uniform(double count_, double seed, double low, double high) {
+    return guarded([&] {
+        return to_js(attention::random_uniform(count(count_, "count"), seed_of(seed), low, high));
+    });
+}
+
 val scaling_study(val dims, double samples, double keys, double seed) {
     return guarded([&] {
         const auto dims_tensor = vector(dims, "dims");
@@ -290,6 +296,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("multiHeadAttention", &multi_head_attention);
     emscripten::function("positionalEncoding", &positional_encoding);
     emscripten::function("randomNormal", &random_normal);
+    emscripten::function("randomUniform", &random_uniform);
     emscripten::function("scalingStudy", &scaling_study);
     emscripten::function("memoryStats", &memory_stats);
 }

@@ -43,3 +43,21 @@ TEST_CASE("random_normal accepts its limits and refuses bad arguments, naming th
         REQUIRE_ARGUMENT_ERROR(random_normal(3, 1, std), "std");
     REQUIRE_ARGUMENT_ERROR_WITH(random_normal(3, 1, -2.0), "std", "[0, 1000000], got -2");
 }
+
+TEST_CASE("random_uniform is low + (high - low) times the generator's uniforms", "[random_tensor]") {
+    attention::Random random(12);
+    std::vector<double> expected;
+    for (int i = 0; i < 7; ++i) expected.push_back(-2.0 + 5.0 * random.uniform());
+    CHECK_SAME_BITS(attention::random_uniform(7, 12, -2.0, 3.0), expected);
+    for (double v : attention::random_uniform(10000, 3)) {  // defaults: U[0, 1)
+        CHECK(v >= 0.0);
+        CHECK(v < 1.0);
+    }
+}
+
+TEST_CASE("random_uniform refuses bad bounds and counts, naming them", "[random_tensor][errors]") {
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::random_uniform(0, 1), "count", "got 0");
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::random_uniform(3, 1, 1.0, 1.0), "high", "above low (1), got 1");
+    REQUIRE_ARGUMENT_ERROR(attention::random_uniform(3, 1, std::numeric_limits<double>::quiet_NaN(), 1.0), "low");
+    REQUIRE_ARGUMENT_ERROR(attention::random_uniform(3, 1, 0.0, std::numeric_limits<double>::infinity()), "high");
+}

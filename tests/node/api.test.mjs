@@ -107,6 +107,17 @@ test('scalingStudy matches the Python re-implementation', () => {
   });
 });
 
+test('randomUniform draws seeded values in [low, high) and refuses bad bounds', () => {
+  const values = api.randomUniform(1000, { seed: 4, low: -1, high: 2 });
+  assert.equal(values.length, 1000);
+  assert.ok(values.every((v) => v >= -1 && v < 2));
+  assertSameBits(api.randomUniform(1000, { seed: 4, low: -1, high: 2 }), values, 'same seed, same draws');
+  assert.notDeepEqual(api.randomUniform(5, { seed: 5 }), api.randomUniform(5, { seed: 4 }));
+  assertArgumentError(() => api.randomUniform(3, { low: 1, high: 1 }), 'high', 'above low');
+  assertArgumentError(() => api.randomUniform(3, { low: NaN }), 'low');
+  assertArgumentError(() => api.randomUniform(3, { seed: -1 }), 'seed');
+});
+
 test('randomNormal and scalingStudy refuse bad arguments, naming them', () => {
   assertArgumentError(() => api.randomNormal(0), 'count', 'got 0');
   assertArgumentError(() => api.randomNormal(2 ** 24 + 1), 'count');
