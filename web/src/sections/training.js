@@ -45,9 +45,8 @@ export function createTrainingSection({ root, store, controls }) {
     onClick: () => {
       if (!lab) return;
       draws += 1;
-      // One uniform draw on [0, 1) from the core's seeded generator. The core has
-      // no plain uniform() yet: the input of a one-point data set on [0, 1) is one.
-      const drawn = errors.run(() => lab.core.makeDataset({ n: 1, seed: draws, noise: 0, xMax: 1 }).x[0]);
+      // The book's initialisation w ~ U[0, 1), drawn by the core's seeded generator.
+      const drawn = errors.run(() => lab.core.randomUniform(1, { seed: draws })[0]);
       if (drawn !== undefined) store.set({ w0: drawn });
     },
   });
