@@ -1,10 +1,12 @@
 #include "kernel_width_training.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
+#include <vector>
 
 #include "errors.hpp"
 #include "limits.hpp"
+#include "vector_math.hpp"
 
 namespace attention {
 namespace {
@@ -20,30 +22,42 @@ void check_training_data(const xt::xtensor<double, 1>& x, const xt::xtensor<doub
 
 // Assumes validated inputs. With s_ij = -w^2 d_ij^2 / 2 and alpha = softmax_j(s_ij):
 // d y_hat_i / dw = -w (sum_j alpha_ij d_ij^2 y_j - y_hat_i sum_j alpha_ij d_ij^2).
+// One row at a time: d^2 to every point, the max-subtracted exp (the point
+// itself gets weight 0 with leave-one-out), then the four sums in one pass.
 LossAndGradient loss_and_gradient(const double* x, const double* y, std::size_t n, double w,
                                   bool leave_one_out) {
+    namespace vm = vector_math;
     const double half_w2 = 0.5 * w * w;
+    std::vector<double> d2(n), e(n);
     LossAndGradient result;
     for (std::size_t i = 0; i < n; ++i) {
-        double min_d2 = std::numeric_limits<double>::infinity();
         for (std::size_t j = 0; j < n; ++j) {
-            if (leave_one_out && j == i) continue;
             const double d = x[i] - x[j];
-            min_d2 = std::min(min_d2, d * d);
+            d2[j] = d * d;
         }
-        double sum = 0.0, sum_y = 0.0, sum_d2 = 0.0, sum_d2_y = 0.0;
-        for (std::size_t j = 0; j < n; ++j) {
-            if (leave_one_out && j == i) continue;
-            const double d = x[i] - x[j];
-            const double d2 = d * d;
-            const double e = std::exp(-half_w2 * (d2 - min_d2));
-            sum += e;
-            sum_y += e * y[j];
-            sum_d2 += e * d2;
-            sum_d2_y += e * d2 * y[j];
-        }
-        const double y_hat = sum_y / sum;
-        const double dy_hat = -w * (sum_d2_y - y_hat * sum_d2) / sum;
+        // The largest score among the points predicted from.
+        const double min_d2 = leave_one_out
+            ? std::min(vm::min(d2.data(), i), vm::min(d2.data() + i + 1, n - i - 1))
+            : vm::min(d2.data(), n);
+        // With leave-one-out the point's own weight is 0; d2[i] = min_d2 first
+        // only keeps its (discarded) exp argument at 0, inside exp_nonpositive's domain.
+        if (leave_one_out) d2[i] = min_d2;
+        for (std::size_t j = 0; j < n; ++j)
+            e[j] = vm::exp_nonpositive(-half_w2 * (d2[j] - min_d2));
+        if (leave_one_out) e[i] = 0.0;
+
+        double sum[vm::lanes] = {}, sum_y[vm::lanes] = {}, sum_d2[vm::lanes] = {},
+               sum_d2_y[vm::lanes] = {};
+        vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) {
+            const double e_d2 = e[j] * d2[j];
+            sum[lane] += e[j];
+            sum_y[lane] += e[j] * y[j];
+            sum_d2[lane] += e_d2;
+            sum_d2_y[lane] += e_d2 * y[j];
+        });
+        const double total = vm::total(sum);
+        const double y_hat = vm::total(sum_y) / total;
+        const double dy_hat = -w * (vm::total(sum_d2_y) - y_hat * vm::total(sum_d2)) / total;
         const double error = y_hat - y[i];
         result.loss += error * error;
         result.gradient += 2.0 * error * dy_hat;

@@ -6,6 +6,7 @@
 
 #include "errors.hpp"
 #include "limits.hpp"
+#include "vector_math.hpp"
 
 namespace attention {
 namespace {
@@ -20,29 +21,28 @@ void check_points(const char* name, const xt::xtensor<double, 1>& points) {
 void check_spec(const KernelSpec& spec) { require_finite("w", spec.w); }
 
 // Writes the unnormalised weights of one query into `row` and returns their sum.
-// The Gaussian is shifted by its largest score, so the sum is at least 1.
+// The Gaussian is shifted by its largest score (the smallest d^2), so that
+// weight is exp(0) = 1 and the sum is at least 1.
 double kernel_row(double query, const double* keys, std::size_t n_keys, const KernelSpec& spec,
                   double* row) {
-    double sum = 0.0;
+    namespace vm = vector_math;
     if (spec.kernel == Kernel::gaussian) {
         const double half_w2 = 0.5 * spec.w * spec.w;
-        double min_d2 = std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < n_keys; ++j) {
+        // d^2 and its minimum in one pass, then the shifted exp.
+        double lane_min[vm::lanes] = {vm::no_minimum, vm::no_minimum, vm::no_minimum, vm::no_minimum};
+        vm::for_each_lane(n_keys, [&](std::size_t j, std::size_t lane) {
             const double d = query - keys[j];
             row[j] = d * d;
-            min_d2 = std::min(min_d2, row[j]);
-        }
-        for (std::size_t j = 0; j < n_keys; ++j) {
-            row[j] = std::exp(-half_w2 * (row[j] - min_d2));
-            sum += row[j];
-        }
-        return sum;
+            vm::keep_smaller(lane_min[lane], row[j]);
+        });
+        const double min_d2 = vm::smallest(lane_min);
+        for (std::size_t j = 0; j < n_keys; ++j)
+            row[j] = vm::exp_nonpositive(-half_w2 * (row[j] - min_d2));
+    } else {
+        for (std::size_t j = 0; j < n_keys; ++j)
+            row[j] = kernel_value(spec.kernel, (query - keys[j]) * spec.w);
     }
-    for (std::size_t j = 0; j < n_keys; ++j) {
-        row[j] = kernel_value(spec.kernel, (query - keys[j]) * spec.w);
-        sum += row[j];
-    }
-    return sum;
+    return vm::sum(row, n_keys);
 }
 
 }  // namespace
@@ -90,8 +90,7 @@ xt::xtensor<double, 1> nadaraya_watson(const xt::xtensor<double, 1>& queries,
     xt::xtensor<double, 1> prediction = xt::xtensor<double, 1>::from_shape({queries.size()});
     for (std::size_t i = 0; i < queries.size(); ++i) {
         const double sum = kernel_row(queries(i), keys.data(), nk, spec, row.data());
-        double weighted = 0.0;
-        for (std::size_t j = 0; j < nk; ++j) weighted += row[j] * values(j);
+        const double weighted = vector_math::dot(row.data(), values.data(), nk);
         prediction(i) = sum > 0.0 ? weighted / sum : undefined;
     }
     return prediction;
