@@ -6,6 +6,7 @@
 
 #include "errors.hpp"
 #include "limits.hpp"
+#include "kernels.hpp"
 #include "vector_math.hpp"
 
 namespace attention {
@@ -27,7 +28,7 @@ void check_training_data(const xt::xtensor<double, 1>& x, const xt::xtensor<doub
 LossAndGradient loss_and_gradient(const double* x, const double* y, std::size_t n, double w,
                                   bool leave_one_out) {
     namespace vm = vector_math;
-    const double half_w2 = 0.5 * w * w;
+    const double half_w2 = gaussian_rate(w);
     std::vector<double> d2(n), e(n);
     LossAndGradient result;
     for (std::size_t i = 0; i < n; ++i) {

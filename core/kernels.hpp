@@ -1,7 +1,9 @@
 #pragma once
 // Similarity kernels of attention pooling by similarity (d2l 2nd edition),
 // evaluated at the scaled distance d = (query - key) * w.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace attention {
@@ -29,6 +31,13 @@ inline double kernel_value(Kernel kernel, double d) {
         case Kernel::gaussian: break;
     }
     return std::exp(-0.5 * d * d);
+}
+
+// The Gaussian's w^2 / 2, kept finite: for |w| > ~1e154 it would overflow to
+// infinity and infinity * 0 (the nearest key's distance to itself) is NaN,
+// where the limit is a one-hot row on the nearest key.
+inline double gaussian_rate(double w) {
+    return std::min(0.5 * w * w, std::numeric_limits<double>::max());
 }
 
 // Kernel and width, validated together.

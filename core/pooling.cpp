@@ -27,7 +27,7 @@ double kernel_row(double query, const double* keys, std::size_t n_keys, const Ke
                   double* row) {
     namespace vm = vector_math;
     if (spec.kernel == Kernel::gaussian) {
-        const double half_w2 = 0.5 * spec.w * spec.w;
+        const double half_w2 = gaussian_rate(spec.w);
         // d^2 and its minimum in one pass, then the shifted exp.
         double lane_min[vm::lanes] = {vm::no_minimum, vm::no_minimum, vm::no_minimum, vm::no_minimum};
         vm::for_each_lane(n_keys, [&](std::size_t j, std::size_t lane) {

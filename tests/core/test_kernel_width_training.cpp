@@ -214,3 +214,10 @@ TEST_CASE("training refuses bad inputs, naming them", "[training][errors]") {
                                     "x.length^2 * ws.length <= 1073741824");
     }
 }
+
+TEST_CASE("the loss stays finite at widths whose square overflows", "[kernel_width_training]") {
+    const xt::xtensor<double, 1> x = {0.0, 1.0, 2.5};
+    const xt::xtensor<double, 1> y = {1.0, 2.0, 4.0};
+    // Each point predicted from its nearest other point: (2-1)^2 + (1-2)^2 + (4-2)^2.
+    CHECK(attention::kernel_width_loss(x, y, 1e200).loss == 6.0);
+}

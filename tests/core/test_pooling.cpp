@@ -181,3 +181,19 @@ TEST_CASE("pooling refuses bad inputs, naming them", "[pooling][errors]") {
         }
     }
 }
+
+TEST_CASE("Gaussian pooling at widths whose square overflows is one-hot on the nearest key", "[pooling]") {
+    const xt::xtensor<double, 1> keys = {0.0, 1.0, 2.0};
+    const xt::xtensor<double, 1> values = {10.0, 20.0, 30.0};
+    for (double w : {1e155, -1e200, 1e308}) {
+        INFO("w " << w);
+        const attention::KernelSpec spec{attention::Kernel::gaussian, w};
+        const auto weights = attention::attention_weights(xt::xtensor<double, 1>{0.9, 2.0}, keys, spec);
+        CHECK(weights(0, 0) == 0.0);
+        CHECK(weights(0, 1) == 1.0);
+        CHECK(weights(1, 2) == 1.0);
+        const auto prediction = attention::nadaraya_watson(xt::xtensor<double, 1>{0.9, 2.0}, keys, values, spec);
+        CHECK(prediction(0) == 20.0);
+        CHECK(prediction(1) == 30.0);
+    }
+}
