@@ -112,7 +112,7 @@ TEST_CASE("without leave-one-out the loss keeps falling as w grows", "[training]
 
 TEST_CASE("a diverging training run stops and says why", "[training]") {
     const auto x = x_train(), y = y_train();
-    const auto result = train_kernel_width(x, y, training(1.0, 1e300, 50));
+    const auto result = train_kernel_width(x, y, training(1.0, 1e308, 50));  // the first step overflows w
     REQUIRE_FALSE(result.stop_reason.empty());
     CHECK_THAT(result.stop_reason, Catch::Contains("training stopped at epoch") &&
                                        Catch::Contains("learning rate"));

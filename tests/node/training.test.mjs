@@ -57,7 +57,7 @@ test('leaveOneOutLoss gives the loss landscape of PyTorch', () => {
 });
 
 test('a diverging training run stops and says why', () => {
-  const result = api.trainKernelWidth(x, y, { w0: 1, lr: 1e300, epochs: 50 });
+  const result = api.trainKernelWidth(x, y, { w0: 1, lr: 1e308, epochs: 50 }); // the first step overflows w
   assert.equal(typeof result.stopReason, 'string');
   assert.match(result.stopReason, /training stopped at epoch \d+: .*learning rate/);
   assert.ok(result.loss.length < 50);
