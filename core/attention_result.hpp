@@ -7,6 +7,7 @@ namespace attention {
 struct AttentionResult {
     xt::xtensor<double, 3> output;   // (batch, queries, value size)
     xt::xtensor<double, 3> weights;  // (batch [* heads], queries, keys)
+    xt::xtensor<double, 3> scores;   // (batch, queries, keys) before masking; empty for multi-head
 };
 
 // Weighted sum of values: weights (batch, nq, nk) x values (batch, nk, dv).

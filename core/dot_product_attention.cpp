@@ -31,6 +31,7 @@ AttentionResult dot_product_attention(const xt::xtensor<double, 3>& queries,
     AttentionResult result;
     result.weights = masked_softmax(scores, valid_lens);
     result.output = batch_matmul(result.weights, values);
+    result.scores = std::move(scores);
     return result;
 }
 

@@ -2,6 +2,8 @@
 // turn any core error into a message the JS API throws as an Error.
 // Every function returns either its result or a string (the error message).
 #include <emscripten/bind.h>
+#include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <malloc.h>
@@ -25,6 +27,23 @@
 #include "softmax.hpp"
 
 using emscripten::val;
+
+// Bulk transfers, one call into JS each. (Embind's own route - val
+// property reads, typed_memory_view, val method calls - takes five to seven
+// crossings per array, each decoding its names from UTF-8: about 8 us of
+// fixed cost per call of the API, as much as a 50 x 50 pooling itself; see
+// tests/benchmarks/README.md.) HEAPF64 and HEAP32 are read at each call, so
+// they are the views of the current memory even after it grew.
+EM_JS(double, attention_js_length, (emscripten::EM_VAL array), { return Emval.toValue(array).length; });
+EM_JS(void, attention_js_copy_f64, (emscripten::EM_VAL array, double* out), {
+  HEAPF64.set(Emval.toValue(array), out >> 3);
+});
+EM_JS(void, attention_js_copy_i32, (emscripten::EM_VAL array, int* out), {
+  HEAP32.set(Emval.toValue(array), out >> 2);
+});
+EM_JS(emscripten::EM_VAL, attention_js_float64_copy, (const double* data, double size), {
+  return Emval.toHandle(new Float64Array(HEAPF64.subarray(data >> 3, (data >> 3) + size)));
+});
 namespace lim = attention::limits;
 
 namespace {
@@ -44,7 +63,9 @@ std::uint32_t seed_of(double seed) {
     return static_cast<std::uint32_t>(seed);
 }
 
-std::size_t js_length(const val& array) { return array["length"].as<std::size_t>(); }
+std::size_t js_length(const val& array) {
+    return static_cast<std::size_t>(attention_js_length(array.as_handle()));
+}
 
 // Copies a Float64Array (the JS API guarantees the type) into a tensor of the
 // given shape, checking its length first so nothing is allocated for a bad size.
@@ -61,7 +82,7 @@ xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>
     const std::size_t length = js_length(array);
     if (length != expected) attention::fail(name, "expected ", expected, " numbers for its shape, got ", length);
     xt::xtensor<double, N> result = xt::xtensor<double, N>::from_shape(shape);
-    val(emscripten::typed_memory_view(result.size(), result.data())).call<void>("set", array);
+    if (length > 0) attention_js_copy_f64(array.as_handle(), result.data());
     return result;
 }
 
@@ -77,20 +98,21 @@ xt::xtensor<int, 1> valid_lengths(const val& array) {
     if (length > lim::max_batch * lim::max_points)
         attention::fail("validLens", "expected at most ", lim::max_batch * lim::max_points, " lengths");
     xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({length});
-    val(emscripten::typed_memory_view(result.size(), result.data())).call<void>("set", array);
+    if (length > 0) attention_js_copy_i32(array.as_handle(), result.data());
     return result;
 }
 
 // A JS Float64Array that owns a copy of the data.
 template <class Tensor>
 val to_js(const Tensor& tensor) {
-    return val::global("Float64Array").new_(emscripten::typed_memory_view(tensor.size(), tensor.data()));
+    return val::take_ownership(attention_js_float64_copy(tensor.data(), static_cast<double>(tensor.size())));
 }
 
 val attention_result(const attention::AttentionResult& result) {
     val object = val::object();
     object.set("output", to_js(result.output));
     object.set("weights", to_js(result.weights));
+    if (result.scores.size() > 0) object.set("scores", to_js(result.scores));
     return object;
 }
 

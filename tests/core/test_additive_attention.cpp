@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "additive_attention.hpp"
+#include "softmax.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 
@@ -39,6 +40,21 @@ TEST_CASE("additive_attention matches d2l's AdditiveAttention (PyTorch)", "[addi
         CHECK(result.output.shape(2) == c["shape"]["dv"].get<std::size_t>());
         CHECK_NEAR_REF(result.weights, c["weights"]);
         CHECK_NEAR_REF(result.output, c["output"]);
+    }
+}
+
+TEST_CASE("additive_attention returns the unmasked scores its weights come from", "[additive]") {
+    for (const auto& c : ref::references()["additiveAttention"]) {
+        INFO(c["name"].get<std::string>());
+        const Inputs in = inputs(c);
+        const auto result = run(in);
+        REQUIRE(result.scores.shape() == result.weights.shape());
+        const bool same = attention::masked_softmax(result.scores, in.lens) == result.weights;
+        CHECK(same);
+        // Scores are w_v . tanh(...), so |score| <= sum |w_v|.
+        double bound = 0.0;
+        for (double w : in.w_v) bound += std::abs(w);
+        for (double score : result.scores) CHECK(std::abs(score) <= bound);
     }
 }
 

@@ -43,6 +43,8 @@ TEST_CASE("dot_product_attention scales scores by 1/sqrt(d)", "[dot]") {
     const double w1 = std::exp(s1) / (std::exp(s1) + std::exp(s2));
     CHECK(result.weights(0, 0, 0) == Approx(w1).epsilon(1e-14));
     CHECK(result.output(0, 0, 0) == Approx(w1 - (1 - w1)).epsilon(1e-14));
+    CHECK(result.scores(0, 0, 0) == s1);  // the scores come back too, for the page to show
+    CHECK(result.scores(0, 0, 1) == s2);
 }
 
 TEST_CASE("dot_product_attention refuses bad inputs, naming them", "[dot][errors]") {
