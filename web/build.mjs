@@ -1,6 +1,9 @@
 // Builds dist/ with esbuild:
 //   dist/attention-core.mjs  the JS API as one ES module (wasm inlined), for Node and course pages;
-//   dist/index.html, app.js (IIFE) and app.css: the page, which also works from file://.
+//   dist/index.html, app.js (IIFE) and app.css: the page, which also works from file://;
+//   dist/attention-lab-element.js: the <attention-lab> element for course pages, one
+//     classic script with the core, the page's code and its CSS (for the shadow root);
+//   dist/course-example.html: a course page showing the element and the iframe mode.
 // Usage: node web/build.mjs --wasm-module <build>/wasm/attention-core-wasm.mjs --out dist
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
@@ -63,13 +66,56 @@ const woff2Only = {
   },
 };
 
+// lab.css = styles.css (with KaTeX's) + features.css (issue 5).
 await build({
   ...common,
-  entryPoints: ['web/styles.css'],
+  entryPoints: ['web/lab.css'],
   outfile: path.join(out, 'app.css'),
   minify: true,
   loader: { '.woff2': 'dataurl' },
   plugins: [woff2Only],
 });
 
+// The element's CSS as text for its shadow root. :root becomes :host (the
+// custom properties and the dark theme hang on the element). @font-face
+// rules do nothing inside a shadow root, so they are split off: the element
+// adds them (only they) to the document.
+const elementCss = await build({
+  ...common,
+  entryPoints: ['web/element.css'],
+  outfile: 'element.css',
+  write: false,
+  minify: true,
+  loader: { '.woff2': 'dataurl' },
+  plugins: [woff2Only],
+});
+const cssText = elementCss.outputFiles.find((file) => file.path.endsWith('.css')).text;
+const fontFaces = cssText.match(/@font-face\{[^}]*\}/g) ?? [];
+const shadowCss = cssText.replace(/@font-face\{[^}]*\}/g, '').replace(/:root\b/g, ':host');
+const elementCssModule = {
+  name: 'attention-lab-css',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^attention-lab:css$/ }, () => ({ path: 'css', namespace: 'attention-lab-css' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'attention-lab-css' }, () => ({
+      contents: `export const shadowCss = ${JSON.stringify(shadowCss)};\nexport const documentCss = ${JSON.stringify(fontFaces.join('\n'))};`,
+      loader: 'js',
+    }));
+  },
+};
+
+// The element: a classic script too, so a course page opened from disk works.
+await build({
+  ...common,
+  entryPoints: ['web/src/element.js'],
+  outfile: path.join(out, 'attention-lab-element.js'),
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome105', 'firefox110', 'safari16'], // container queries in the shadow root
+  minify: true,
+  define: { 'import.meta.url': 'undefined' },
+  plugins: [elementCssModule],
+});
+
 await copyFile('web/index.html', path.join(out, 'index.html'));
+await copyFile('web/course-example.html', path.join(out, 'course-example.html'));
+await copyFile('web/course-example.css', path.join(out, 'course-example.css'));

@@ -3,6 +3,7 @@
 // weights share one core call per change. No numerics happen here.
 import { range } from 'd3-array';
 import { setup } from './state.js';
+import { createAttentionComputations } from './attention-computations.js';
 
 // The book's test queries 0, 0.1, ..., 4.9 and a finer grid for smooth curves.
 export const testQueries = Float64Array.from(range(0, setup.xMax - setup.testStep / 2, setup.testStep));
@@ -41,6 +42,8 @@ export function createComputations(core) {
 
   return {
     core,
+    // The scoring, multi-head and positional-encoding sections' calls (issue 4).
+    attention: createAttentionComputations(core),
     dataset: (state) => dataset(dataKey(state), state.n, state.noise, state.seed),
     truth: () => truth('truth'),
     poolingCurve(state) {

@@ -73,8 +73,13 @@ export function createControls(store) {
       const value = state[name];
       // A slider being dragged keeps its own position: snapping it back to the
       // clamped value's position would make it stick on fine log scales.
-      if (range && document.activeElement !== range) range.value = String(Math.round(position(value)));
-      if (document.activeElement !== box) box.value = String(value);
+      // getRootNode(): inside a shadow root (the <attention-lab> element) the
+      // document's activeElement is the host, not the focused input.
+      const focused = (range ?? box).getRootNode().activeElement;
+      if (range && focused !== range) range.value = String(Math.round(position(value)));
+      // The slider's position (0-1000) means nothing to a screen reader: it reads the value.
+      range?.setAttribute('aria-valuetext', String(value));
+      if (focused !== box) box.value = String(value);
     });
     return labelled(name, labelKey, [element('div', { className: 'control-row' }, body)], hint);
   }

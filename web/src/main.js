@@ -7,36 +7,41 @@ import { detectLanguage, setLanguage, translateTree } from './i18n/index.js';
 import { createControls } from './controls.js';
 import { loadCore } from './core-client.js';
 import { createComputations } from './computations.js';
-import { createCuesSection } from './sections/cues.js';
-import { createDataSection } from './sections/data.js';
-import { createPoolingSection } from './sections/pooling.js';
-import { createAttentionHeatmapSection } from './sections/attention-heatmap.js';
-import { createTrainingSection } from './sections/training.js';
-
-const SECTIONS = [
-  ['cues', createCuesSection],
-  ['data', createDataSection],
-  ['pooling', createPoolingSection],
-  ['heatmap', createAttentionHeatmapSection],
-  ['training', createTrainingSection],
-];
+// The sections live in one list, shared with the embed mode and the
+// <attention-lab> element: add a new section there (sections/registry.js).
+import { SECTIONS } from './sections/registry.js';
+// Issue 5: state in the URL hash, the iframe mode, figure export, PyTorch snippets.
+import { parseHash, startHashSync } from './url-state.js';
+import { sectionsToShow, startEmbedMode } from './embed.js';
+import { attachSectionTools, attachFallbackExports } from './export.js';
+import { syncDisabled } from './a11y.js';
 
 async function start() {
   performance.mark('attention-lab:start');
   // Compiling the wasm runs while the page builds its sections.
   const indicator = document.getElementById('loading');
   const coreLoading = loadCore(indicator);
-  const store = createStore({ language: detectLanguage() });
+  // The hash's parameters go through the table like any control's (clamped or ignored).
+  const view = parseHash(location.hash, SECTIONS.map(([id]) => id));
+  const store = createStore({ language: detectLanguage(), ...view.params });
   setLanguage(store.get().language);
   const controls = createControls(store);
   document.querySelector('[data-slot="language"]').append(controls.choiceControl('language', {
     labelKey: 'app.language', optionKeys: { en: 'language.en', zh: 'language.zh' },
   }));
-  const sections = SECTIONS.map(([id, create]) => create({ root: document.getElementById(id), store, controls }));
+  const shown = sectionsToShow(SECTIONS, view); // all, or the one of #embed=<id>
+  startEmbedMode({ view, store });
+  const sections = shown.map(([id, create]) => create({ root: document.getElementById(id), store, controls }));
+  let computations;
+  attachSectionTools({
+    sections: shown.map(([id, , declarations]) => ({ id, root: document.getElementById(id), declarations })),
+    store,
+    getComputations: () => computations,
+  });
+  attachFallbackExports(document.getElementById('main'));
   translateTree(document.body);
   controls.sync(store.get());
 
-  let computations;
   try {
     computations = createComputations(await coreLoading);
     performance.mark('attention-lab:core-loaded');
@@ -55,8 +60,10 @@ async function start() {
     sections.forEach((section, i) => {
       const started = performance.now();
       section.update(state, changed, computations);
-      performance.measure(`attention-lab:draw:${SECTIONS[i][0]}`, { start: started, end: performance.now() });
+      performance.measure(`attention-lab:draw:${shown[i][0]}`, { start: started, end: performance.now() });
     });
+    attachFallbackExports(document.getElementById('main'));
+    syncDisabled(document.getElementById('main'));
   }
 
   let pending = new Set();
@@ -83,6 +90,8 @@ async function start() {
   document.body.classList.add('is-ready');
   document.documentElement.dataset.ready = 'true';
   performance.measure('attention-lab:interactive', { start: 0, end: performance.now() });
+  startHashSync({ store, view, sectionIds: SECTIONS.map(([id]) => id) });
+  if (view.section && !view.embed) document.getElementById(view.section)?.scrollIntoView({ block: 'start' });
 
   // For tests of the error path: a value the table's bounds would never let through.
   window.attentionLab = Object.freeze({

@@ -5,6 +5,11 @@
 export const KERNELS = ['gaussian', 'boxcar', 'constant', 'triangular', 'epanechnikov'];
 export const ESTIMATORS = ['average', 'nadaraya-watson'];
 export const LANGUAGES = ['en', 'zh'];
+// Issue 4: the scoring functions, masks and demo inputs a learner can pick.
+export const PIPELINE_SCORINGS = ['dot', 'additive'];
+export const MASK_MODES = ['1d', '2d'];
+export const SCORING_KEYS = ['ones', 'random'];
+export const ADDITIVE_QUERIES = ['20d', 'shared'];
 
 export const parameters = {
   // Data (d2l 10.2.1): n sorted inputs on [0, 5), noise of standard deviation `noise`.
@@ -23,6 +28,50 @@ export const parameters = {
   epochs: { type: 'integer', default: 5, min: 1, max: 1000, step: 1, section: 'training' },
   w0: { type: 'number', default: 1, min: 0, max: 30, step: 0.001, section: 'training' },
   leaveOneOut: { type: 'boolean', default: true, section: 'training' },
+
+  // --- Attention scoring, multi-head attention and positional encoding (issue 4) ---
+  // One query through score, softmax and weighted sum (d2l 10.3, its Fig. 10.3.1).
+  pipelineScoring: { type: 'choice', default: 'dot', options: PIPELINE_SCORINGS, section: 'pipeline' },
+  pipelineKeys: { type: 'integer', default: 5, min: 2, max: 8, step: 1, section: 'pipeline' },
+  pipelineQ1: { type: 'number', default: 1, min: -3, max: 3, step: 0.01, section: 'pipeline' },
+  pipelineQ2: { type: 'number', default: 0.5, min: -3, max: 3, step: 0.01, section: 'pipeline' },
+  pipelineSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'pipeline' },
+  // Masked softmax (d2l 10.3.1) on scores of the book's shape (2, 2, 4): valid
+  // lengths 1-D (one per batch item) or 2-D (one per query row).
+  maskMode: { type: 'choice', default: '1d', options: MASK_MODES, section: 'masking' },
+  maskLen1: { type: 'integer', default: 2, min: 0, max: 4, step: 1, section: 'masking' },
+  maskLen2: { type: 'integer', default: 3, min: 0, max: 4, step: 1, section: 'masking' },
+  maskLen11: { type: 'integer', default: 1, min: 0, max: 4, step: 1, section: 'masking' },
+  maskLen12: { type: 'integer', default: 3, min: 0, max: 4, step: 1, section: 'masking' },
+  maskLen21: { type: 'integer', default: 2, min: 0, max: 4, step: 1, section: 'masking' },
+  maskLen22: { type: 'integer', default: 4, min: 0, max: 4, step: 1, section: 'masking' },
+  maskSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'masking' },
+  // Additive vs scaled dot-product attention (d2l 10.3.2-10.3.3) on the book's
+  // demo: keys (2, 10, 2), values arange(40) as (2, 10, 4), valid lengths [2, 6].
+  scoringKeys: { type: 'choice', default: 'ones', options: SCORING_KEYS, section: 'scoring' },
+  additiveQueries: { type: 'choice', default: '20d', options: ADDITIVE_QUERIES, section: 'scoring' },
+  scoringQueries: { type: 'integer', default: 1, min: 1, max: 4, step: 1, section: 'scoring' },
+  scoringLen1: { type: 'integer', default: 2, min: 0, max: 10, step: 1, section: 'scoring' },
+  scoringLen2: { type: 'integer', default: 6, min: 0, max: 10, step: 1, section: 'scoring' },
+  additiveHidden: { type: 'integer', default: 8, min: 1, max: 64, step: 1, section: 'scoring' },
+  scoringSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'scoring' },
+  // Why divide by sqrt(d): the core's scaling study for d = 1 ... 512. One core
+  // call per d; the bounds keep the largest (d = 512) near 100 ms at most.
+  scalingKeys: { type: 'integer', default: 10, min: 2, max: 30, step: 1, section: 'scoring' },
+  scalingSamples: { type: 'integer', default: 100, min: 20, max: 100, step: 10, section: 'scoring' },
+  scalingSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'scoring' },
+  // Multi-head self-attention (d2l 10.5-10.6): hidden size, heads (a divisor of
+  // it), the heads switched off (bit i = head i + 1, the first 32 heads), seed.
+  mhaHidden: { type: 'integer', default: 100, min: 1, max: 128, step: 1, section: 'multihead' },
+  mhaHeads: { type: 'integer', default: 5, min: 1, max: 128, step: 1, section: 'multihead' },
+  mhaHeadsOff: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'multihead' },
+  mhaSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'multihead' },
+  // Positional encoding (d2l 10.6.3): positions x encoding dimension, and the
+  // first of the four columns drawn over position (the book's 6-9).
+  peLength: { type: 'integer', default: 60, min: 1, max: 200, step: 1, section: 'positional' },
+  peDim: { type: 'integer', default: 32, min: 2, max: 128, step: 1, section: 'positional' },
+  peColumn: { type: 'integer', default: 6, min: 0, max: 124, step: 1, section: 'positional' },
+  // --- end of issue 4 ---
 
   language: { type: 'choice', default: 'en', options: LANGUAGES, section: 'page' },
 };
@@ -47,7 +96,8 @@ function decimalsOf(step) {
 // parameter's domain: out-of-range numbers are clamped and snapped to the
 // step; anything unreadable gives `fallback` (the current value).
 export function clampValue(name, raw, fallback = parameters[name].default) {
-  const spec = parameters[name];
+  // Own entries only: "constructor" or "__proto__" (from a URL, say) are no parameters.
+  const spec = Object.hasOwn(parameters, name) ? parameters[name] : undefined;
   if (!spec) throw new Error(`${name}: no such parameter`);
   switch (spec.type) {
     case 'boolean':
@@ -79,7 +129,7 @@ export function defaultState() {
 export function createStore(initial = {}) {
   let state = defaultState();
   for (const [name, value] of Object.entries(initial)) {
-    if (name in parameters) state[name] = clampValue(name, value, state[name]);
+    if (Object.hasOwn(parameters, name)) state[name] = clampValue(name, value, state[name]);
   }
   const listeners = new Set();
 
@@ -97,14 +147,14 @@ export function createStore(initial = {}) {
     set(patch) {
       const next = {};
       for (const [name, value] of Object.entries(patch)) {
-        if (name in parameters) next[name] = clampValue(name, value, state[name]);
+        if (Object.hasOwn(parameters, name)) next[name] = clampValue(name, value, state[name]);
       }
       return commit(next);
     },
     // For tests of the error path only: puts a value in without the table's
     // clamping, as if the bounds had let it through.
     setUnchecked(patch) {
-      return commit(Object.fromEntries(Object.entries(patch).filter(([name]) => name in parameters)));
+      return commit(Object.fromEntries(Object.entries(patch).filter(([name]) => Object.hasOwn(parameters, name))));
     },
     subscribe(listener) {
       listeners.add(listener);

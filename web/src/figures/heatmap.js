@@ -8,6 +8,9 @@ import { axisBottom, axisLeft, axisRight } from 'd3-axis';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { rgb } from 'd3-color';
 import { max as maxOf } from 'd3-array';
+import { attachFigureExport, matrixTable } from '../export.js';
+import { t } from '../i18n/index.js';
+import { formatNumber } from '../format.js';
 
 const MARGIN = { top: 10, right: 64, bottom: 44, left: 52 };
 const COLORBAR_WIDTH = 12;
@@ -53,6 +56,18 @@ export function createHeatmap(container, options) {
   const marks = svg.append('g').attr('class', 'heatmap-marks');
   const rowMarker = marks.append('line').attr('class', 'row-marker').style('display', 'none');
   const hoverBox = marks.append('rect').attr('class', 'hover-box').style('display', 'none');
+  // Keyboard and screen readers: a focusable ARIA grid over the cells with one
+  // virtual cell (aria-rowindex / aria-colindex, aria-activedescendant). The
+  // arrow keys move the active cell, outlined like a hovered one; its text is
+  // read, and onHover gets it as from the pointer (the sections' read-outs).
+  const grid = figure.append('div').attr('class', 'heatmap-grid').attr('role', 'grid').attr('tabindex', 0)
+    .attr('aria-describedby', `${id}-keys`);
+  if (ariaKey) grid.attr('data-i18n-aria', ariaKey).attr('aria-label', t(ariaKey));
+  const gridRow = grid.append('div').attr('role', 'row').attr('class', 'visually-hidden');
+  const gridCell = gridRow.append('div').attr('role', 'gridcell').attr('id', `${id}-cell`);
+  figure.append('span').attr('id', `${id}-keys`).attr('class', 'visually-hidden')
+    .attr('data-i18n', 'a11y.heatmapKeys').text(t('a11y.heatmapKeys'));
+  let active = null; // { row, col } of the keyboard's cell
 
 
   const x = scaleLinear().domain([0, 1]);
@@ -74,9 +89,11 @@ export function createHeatmap(container, options) {
     svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
     x.range([0, innerWidth]);
     y.range([0, innerHeight]);
-    Object.assign(canvas.style, {
-      left: `${MARGIN.left}px`, top: `${MARGIN.top}px`, width: `${innerWidth}px`, height: `${innerHeight}px`,
-    });
+    for (const node of [canvas, grid.node()]) {
+      Object.assign(node.style, {
+        left: `${MARGIN.left}px`, top: `${MARGIN.top}px`, width: `${innerWidth}px`, height: `${innerHeight}px`,
+      });
+    }
     marks.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
     labelX.attr('x', MARGIN.left + innerWidth / 2).attr('y', height - 6);
     labelY.attr('transform', `translate(14,${MARGIN.top + innerHeight / 2}) rotate(-90)`);
@@ -141,8 +158,7 @@ export function createHeatmap(container, options) {
     return { row, col, value: matrix.values[row * matrix.cols + col] };
   }
 
-  canvas.addEventListener('pointermove', (event) => {
-    const cell = cellAt(event);
+  function outline(cell) {
     if (cell) {
       hoverBox.style('display', null)
         .attr('x', x(cell.col)).attr('y', y(cell.row))
@@ -150,7 +166,51 @@ export function createHeatmap(container, options) {
     } else {
       hoverBox.style('display', 'none');
     }
+  }
+
+  canvas.addEventListener('pointermove', (event) => {
+    const cell = cellAt(event);
+    outline(cell);
     onHover?.(cell);
+  });
+
+  function activate(row, col) {
+    if (!matrix) return;
+    const r = Math.max(0, Math.min(matrix.rows - 1, row));
+    const c = Math.max(0, Math.min(matrix.cols - 1, col));
+    active = { row: r, col: c };
+    const cell = { row: r, col: c, value: matrix.values[r * matrix.cols + c] };
+    outline(cell);
+    gridRow.attr('aria-rowindex', r + 1);
+    gridCell.attr('aria-colindex', c + 1).text(t(Number.isNaN(cell.value) ? 'a11y.cellUndefined' : 'a11y.cell', {
+      row: r + 1, col: c + 1, value: formatNumber(cell.value, '.4~g'),
+    }));
+    grid.attr('aria-activedescendant', `${id}-cell`);
+    onHover?.(cell);
+  }
+  grid.on('focus', () => {
+    const markerRow = rowMarkerAt === null ? 0 : Math.floor(rowMarkerAt);
+    activate(active?.row ?? markerRow, active?.col ?? 0);
+  });
+  grid.on('blur', () => {
+    grid.attr('aria-activedescendant', null);
+    outline(null);
+    onHover?.(null);
+  });
+  grid.on('keydown', (event) => {
+    if (!matrix || !active) return;
+    const { row, col } = active;
+    const page = Math.max(1, Math.round(matrix.rows / 10));
+    const moves = {
+      ArrowUp: [row - 1, col], ArrowDown: [row + 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
+      PageUp: [row - page, col], PageDown: [row + page, col],
+      Home: event.ctrlKey ? [0, 0] : [row, 0],
+      End: event.ctrlKey ? [matrix.rows - 1, matrix.cols - 1] : [row, matrix.cols - 1],
+    };
+    const next = moves[event.key];
+    if (!next) return;
+    event.preventDefault();
+    activate(next[0], next[1]);
   });
   canvas.addEventListener('pointerleave', () => {
     hoverBox.style('display', 'none');
@@ -165,14 +225,22 @@ export function createHeatmap(container, options) {
   }).observe(container);
   layout();
   drawAxes();
+  attachFigureExport(figure.node(), {
+    svg: svg.node(),
+    canvas,
+    table: () => matrix && matrixTable(matrix, { xLabel: labelX.text() || 'column', yLabel: labelY.text() || 'row' }),
+  });
 
   return {
     element: figure.node(),
     canvas,
     // values: row-major Float64Array of rows x cols; the colour domain runs
     // from 0 to the largest finite value unless `domain` fixes it.
-    setMatrix({ values, rows, cols, domain }) {
-      matrix = { values, rows, cols };
+    // rowValues / colValues (optional): what each row and column stands for
+    // (e.g. the query and key inputs), written into the CSV export.
+    setMatrix({ values, rows, cols, domain, rowValues, colValues }) {
+      matrix = { values, rows, cols, rowValues, colValues };
+      grid.attr('aria-rowcount', rows).attr('aria-colcount', cols);
       x.domain([0, cols]);
       y.domain([0, rows]);
       const top = domain ? domain[1] : maxOf(values, (v) => (Number.isNaN(v) ? undefined : v));
@@ -180,6 +248,7 @@ export function createHeatmap(container, options) {
       drawAxes();
       drawCells();
       drawMarker();
+      if (active && grid.node() === grid.node().getRootNode().activeElement) activate(active.row, active.col);
     },
     // A horizontal rule at a (fractional) row position, e.g. the dragged query.
     setRowMarker(rowPosition) {

@@ -3,9 +3,10 @@
 // sizes itself to its container, keeps the last data of every layer and
 // redraws on resize. It knows nothing of attention: sections feed it arrays.
 import { select } from 'd3-selection';
-import { scaleLinear } from 'd3-scale';
+import { scaleLinear, scaleLog } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { line as lineShape } from 'd3-shape';
+import { attachFigureExport, plotTable } from '../export.js';
 
 const MARGIN = { top: 14, right: 16, bottom: 44, left: 52 };
 let nextId = 0;
@@ -13,11 +14,13 @@ let nextId = 0;
 export function createLinePlot(container, options) {
   const {
     xDomain, yDomain, layers, labels = {}, aspect = 0.62, minHeight = 200, maxHeight = 400,
-    ariaKey, legend = [], xTicks = 6, yTicks = 6,
+    ariaKey, legend = [], xTicks = 6, yTicks = 6, xScale = 'linear', yScale = 'linear',
+    csv = {}, // export: { layers: [names], columns: [headers] } for plain columns of one layer
   } = options;
   const id = `plot-${(nextId += 1)}`;
-  const x = scaleLinear().domain(xDomain);
-  const y = scaleLinear().domain(yDomain);
+  // 'log' for quantities spanning decades (e.g. d from 1 to 512).
+  const x = (xScale === 'log' ? scaleLog().base(2) : scaleLinear()).domain(xDomain);
+  const y = (yScale === 'log' ? scaleLog() : scaleLinear()).domain(yDomain);
 
   const figure = select(container).append('div').attr('class', 'plot');
   const svg = figure.append('svg').attr('class', 'plot-svg').attr('role', 'img');
@@ -213,6 +216,7 @@ export function createLinePlot(container, options) {
   }).observe(container);
   layout();
   drawAll();
+  attachFigureExport(figure.node(), { svg: svg.node(), table: () => plotTable(specs, csv) });
 
   return {
     element: figure.node(),

@@ -22,6 +22,12 @@ export function setLanguage(language) {
   }
 }
 
+// The language of t() alone, for a lab inside another page (the
+// <attention-lab> element): the host page's <html lang> and title stay its own.
+export function useLanguage(language) {
+  current = language in catalogues ? language : 'en';
+}
+
 export function getLanguage() {
   return current;
 }

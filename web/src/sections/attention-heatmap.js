@@ -116,7 +116,7 @@ export function createAttentionHeatmapSection({ root, store, controls }) {
 
       if (weights) {
         current = { data };
-        heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length });
+        heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length, rowValues: testQueries, colValues: data.x });
         if (!readout.textContent || changed.has('language')) readout.textContent = t('heatmap.hoverHint');
       }
       heatmap.setRowMarker(rowOf(state.query));

@@ -44,6 +44,7 @@ export function createCuesSection({ root }) {
       readout.textContent = cell ? t('cues.readout', { query: cell.row, key: cell.col, weight: cell.value }) : '';
     },
   });
+  heatmap.element.dataset.figure = 'identity-heatmap';
   heatmapBody.append(readout);
 
   // The identity matrix is data, not a computation: query i attends to key i only.

@@ -31,6 +31,7 @@ export function createDataSection({ root, store, controls }) {
     layers: ['truth', 'points'],
     labels: { x: 'axis.x', y: 'axis.y' },
     ariaKey: 'data.plotLabel',
+    csv: { layers: ['points'], columns: ['x', 'y'] }, // the data set itself
     legend: [
       { key: 'legend.truth', className: 'truth', kind: 'line' },
       { key: 'legend.points', className: 'points', kind: 'point' },

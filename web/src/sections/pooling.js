@@ -45,6 +45,8 @@ export function createPoolingSection({ root, store, controls }) {
     aspect: 0.45, minHeight: 130, maxHeight: 170, yTicks: 0, xTicks: 7, ariaKey: 'pooling.shapeLabel',
   });
 
+  shapePlot.element.dataset.figure = 'kernel-shape';
+
   const plot = createLinePlot(figureCell(frame.figures, { captionKey: 'pooling.caption', className: 'cell-wide' }), {
     xDomain: [0, setup.xMax],
     yDomain: setup.plotY,

@@ -233,7 +233,7 @@ export function createTrainingSection({ root, store, controls }) {
     const curve = errors.run(() => lab.core.nadarayaWatson(curveQueries, data.x, data.y, { kernel: 'gaussian', w: wNow }), trainingArguments);
     if (curve) predictionPlot.set('prediction', { kind: 'line', xs: curveQueries, ys: curve, className: 'prediction' });
     const weights = errors.run(() => lab.core.attentionWeights(testQueries, data.x, { kernel: 'gaussian', w: wNow }), trainingArguments);
-    if (weights) heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length });
+    if (weights) heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length, rowValues: testQueries, colValues: data.x });
   }
 
   let logged = 0;

@@ -1,0 +1,246 @@
+// Issue 5, embed: the iframe mode (index.html#embed=<section>&hide=...)
+// shows one section and posts its height to the parent; the
+// <attention-lab> element renders in Shadow DOM from one script, maps its
+// attributes through the parameter table, keeps CSS from leaking either
+// way, and several elements share one wasm instance. The course example
+// shows both, over http and from file://, with no request to another host.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, serveDist, settled, screenshot } from './harness.mjs';
+import { openLab, elementsReady, foreignRequests, COURSE_FILE_URL } from './lab-helpers.mjs';
+import { parameters } from '../../web/src/state.js';
+
+let browser;
+let server;
+before(async () => {
+  browser = await launchBrowser();
+  server = await serveDist();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Counts WebAssembly compilations in the top page, and records the height
+// messages it receives (init script: runs before the page's own scripts).
+function watchTopPage() {
+  if (window !== window.top) return;
+  window.__wasmCompiles = 0;
+  window.__heights = [];
+  for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
+    const original = WebAssembly[name];
+    if (!original) continue;
+    WebAssembly[name] = function counted(...args) {
+      if (!(args[0] instanceof WebAssembly.Module)) window.__wasmCompiles += 1;
+      return original.apply(this, args);
+    };
+  }
+  window.addEventListener('message', (event) => {
+    if (event.data?.type === 'attention-lab:height') window.__heights.push(event.data);
+  });
+}
+
+const shadow = (page, id, css) => page.evaluate(([host, selector]) => {
+  const node = document.getElementById(host).shadowRoot.querySelector(selector);
+  return node ? { text: node.textContent, style: { ...Object.fromEntries(['color', 'fontFamily', 'textTransform', 'backgroundColor', 'letterSpacing'].map((p) => [p, getComputedStyle(node)[p]])) } } : null;
+}, [id, css]);
+
+test('iframe mode shows one section, hides the chosen controls and applies the state', async () => {
+  const { page, context, problems } = await openLab(browser,
+    `${server.origin}/index.html#embed=pooling&hide=kernel,w,export&estimator=nadaraya-watson&n=80&kernel=triangular`);
+  await settled(page);
+  const layout = await page.evaluate(() => ({
+    embed: document.documentElement.dataset.embed,
+    shown: [...document.querySelectorAll('main > section')].filter((s) => !s.hidden && s.offsetHeight > 0).map((s) => s.id),
+    masthead: document.querySelector('.masthead').offsetHeight,
+    toc: document.querySelector('.toc').offsetHeight,
+    otherContent: [...document.querySelectorAll('main > section:not(#pooling)')].reduce((sum, s) => sum + s.childElementCount, 0),
+  }));
+  assert.equal(layout.embed, 'pooling');
+  assert.deepEqual(layout.shown, ['pooling']);
+  assert.equal(layout.masthead, 0, 'no masthead');
+  assert.equal(layout.toc, 0, 'no table of contents');
+  assert.equal(layout.otherContent, 0, 'the other sections are not even built');
+  assert.equal(await page.locator('[data-param="kernel"]').isVisible(), false, 'kernel hidden');
+  assert.equal(await page.locator('[data-param="w"]').isVisible(), false, 'w hidden');
+  assert.equal(await page.locator('[data-param="estimator"]').isVisible(), true, 'the rest stays');
+  assert.equal(await page.locator('.figure-export').first().isVisible(), false, 'export menus hidden');
+  assert.equal(await page.locator('[data-figure="pooling"] .layer-points circle').count(), 80);
+  const state = await page.evaluate(() => window.attentionLab.state);
+  assert.equal(state.kernel, 'triangular', 'a hidden control still takes its value from the hash');
+  // The link to the full lab carries the state, not the embedding.
+  const href = await page.locator('.embed-open').evaluate((link) => {
+    link.dispatchEvent(new Event('focus'));
+    return link.getAttribute('href');
+  });
+  assert.match(href, /^index\.html#.*kernel=triangular/);
+  assert.doesNotMatch(href, /embed=|hide=/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the course page over http: elements in Shadow DOM, iframe sized by its height message, one wasm instance', async () => {
+  const { page, context, problems, requests } = await openLab(browser, `${server.origin}/course-example.html`,
+    { ready: 'attention-lab', init: watchTopPage });
+  await elementsReady(page, 2);
+  // The iframe reports its height; the element script sizes the frame to it.
+  await page.waitForFunction(() => window.__heights.some((m) => m.section === 'training'), null, { timeout: 30000 });
+  await page.waitForFunction(() => {
+    const frame = document.getElementById('frame-training');
+    const inner = frame.contentDocument?.documentElement.getBoundingClientRect().height;
+    return inner && Math.abs(frame.getBoundingClientRect().height - 2 - inner) <= 2; // 2: the frame's border
+  }, null, { timeout: 30000 });
+  const message = await page.evaluate(() => window.__heights.at(-1));
+  assert.deepEqual(Object.keys(message).sort(), ['height', 'section', 'type']);
+  assert.equal(message.type, 'attention-lab:height');
+  assert.ok(Number.isInteger(message.height) && message.height > 300, `height ${message.height}`);
+
+  // Rendered inside shadow roots, nothing in the page's own DOM.
+  assert.equal(await page.evaluate(() => document.querySelectorAll('.lab-section, .figure-cell').length), 0);
+  const counts = await page.evaluate(() => [...document.querySelectorAll('attention-lab')].map((lab) => ({
+    id: lab.id, figures: lab.shadowRoot.querySelectorAll('.figure-cell').length,
+  })));
+  assert.ok(counts.every((c) => c.figures > 0), JSON.stringify(counts));
+
+  // Attributes went through the parameter table.
+  const states = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('attention-lab')].map((lab) => [lab.id, lab.state])));
+  assert.equal(states['lab-pooling'].kernel, 'boxcar');
+  assert.equal(states['lab-pooling'].w, 2);
+  assert.equal(states['lab-heatmap'].n, 100);
+  assert.equal(states['lab-heatmap'].query, 1.5);
+  assert.equal(await page.evaluate(() => document.getElementById('lab-heatmap').shadowRoot.querySelector('.heatmap-canvas').width), 100);
+
+  // One wasm instance for both elements (the iframe is its own page).
+  assert.equal(await page.evaluate(() => window.__wasmCompiles), 1, 'the core was compiled once');
+  assert.ok(await page.evaluate(() => {
+    const [a, b] = document.querySelectorAll('attention-lab');
+    return a.core !== null && a.core === b.core;
+  }), 'both elements hold the same core object');
+
+  assert.deepEqual(foreignRequests(requests, server.origin), []);
+  assert.deepEqual(problems, []);
+  console.log(`screenshot: ${await screenshot(page, 'course-example')}`);
+  await context.close();
+});
+
+test('attributes change the element\'s state through the table: clamped, ignored or back to default', async () => {
+  const { page, context, problems } = await openLab(browser, `${server.origin}/course-example.html`, { ready: 'attention-lab' });
+  await elementsReady(page, 2);
+  const set = (name, value) => page.evaluate(([n, v]) => {
+    const lab = document.getElementById('lab-pooling');
+    if (v === null) lab.removeAttribute(n);
+    else lab.setAttribute(n, v);
+    return lab.state;
+  }, [name, value]);
+  assert.equal((await set('w', '1e9')).w, parameters.w.max, 'clamped');
+  assert.equal((await set('w', 'NaN')).w, parameters.w.max, 'ignored');
+  assert.equal((await set('kernel', '<img src=x onerror=alert(1)>')).kernel, 'boxcar', 'not an option: ignored');
+  assert.equal((await set('kernel', 'epanechnikov')).kernel, 'epanechnikov');
+  assert.equal((await set('kernel', null)).kernel, parameters.kernel.default, 'removed: the default');
+  assert.equal((await set('leave-one-out', 'false')).leaveOneOut, false, 'kebab case');
+  assert.equal((await set('leaveoneout', 'true')).leaveOneOut, true, 'lower case');
+  await settled(page);
+  const checked = await page.evaluate(() => document.getElementById('lab-pooling').shadowRoot
+    .querySelector('[data-param="kernel"] [aria-checked="true"]').dataset.value);
+  assert.equal(checked, 'gaussian', 'the controls show it');
+  // A new section: the element rebuilds itself.
+  await page.evaluate(() => document.getElementById('lab-pooling').setAttribute('section', 'data'));
+  await page.waitForFunction(() => document.getElementById('lab-pooling').shadowRoot.querySelector('[data-figure="data"]'));
+  await elementsReady(page, 2);
+  // The language: one for all the elements of the page.
+  await page.evaluate(() => document.getElementById('lab-heatmap').setAttribute('language', 'zh'));
+  await settled(page);
+  await settled(page);
+  assert.match((await shadow(page, 'lab-pooling', 'h2')).text, /一个玩具回归问题/);
+  assert.match((await shadow(page, 'lab-heatmap', 'h2')).text, /注意力权重/);
+  assert.equal(await page.evaluate(() => document.getElementById('lab-heatmap').shadowRoot.querySelector('.lab-root').lang), 'zh-CN');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the host page keeps its own language');
+  assert.match(await page.title(), /^Week 4/, 'and its title');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('no CSS leaks into or out of the element', async () => {
+  const { page, context, problems } = await openLab(browser, `${server.origin}/course-example.html`, { ready: 'attention-lab' });
+  await elementsReady(page, 2);
+  // The host page's loud rules (serif body, uppercase dark-red h2 and .section-title) stay outside.
+  const title = await shadow(page, 'lab-pooling', '.section-title');
+  assert.equal(title.style.textTransform, 'none');
+  assert.doesNotMatch(title.style.fontFamily, /Georgia|Times/);
+  assert.notEqual(title.style.color, 'rgb(140, 45, 25)');
+  assert.equal((await shadow(page, 'lab-pooling', '.prose p')).style.letterSpacing, 'normal', 'even * { letter-spacing } stops at the shadow root');
+  const panel = await shadow(page, 'lab-pooling', '.panel');
+  assert.equal(panel.style.backgroundColor, 'rgb(245, 246, 249)', 'the lab\'s .panel, not the page\'s');
+  // ... and the lab's rules stay inside: the page's own .panel keeps its look.
+  const pagePanel = await page.evaluate(() => getComputedStyle(document.querySelector('p.panel')).backgroundColor);
+  assert.equal(pagePanel, 'rgb(255, 233, 168)');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).fontFamily.includes('Georgia')), true);
+  // What the element adds to the document is font faces only (KaTeX's), nothing that styles an element.
+  const documentRules = await page.evaluate(() => document.adoptedStyleSheets.flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.constructor.name)));
+  assert.ok(documentRules.length > 0 && documentRules.every((name) => name === 'CSSFontFaceRule'), documentRules.join());
+  // KaTeX really renders with its fonts inside the shadow root.
+  const katexFont = await page.evaluate(async () => {
+    await document.fonts.ready;
+    const node = document.getElementById('lab-pooling').shadowRoot.querySelector('.katex .mathnormal');
+    return { family: getComputedStyle(node).fontFamily, loaded: document.fonts.check('16px KaTeX_Math') };
+  });
+  assert.match(katexFont.family, /KaTeX_Math/);
+  assert.equal(katexFont.loaded, true);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the course page from file://: both kinds of embedding work with no request off the disk', async () => {
+  const { page, context, problems, requests } = await openLab(browser, COURSE_FILE_URL, { ready: 'attention-lab', init: watchTopPage });
+  await elementsReady(page, 2);
+  await page.waitForFunction(() => window.__heights.some((m) => m.section === 'training' && m.height > 300), null, { timeout: 30000 });
+  await page.waitForFunction(() => document.getElementById('frame-training').getBoundingClientRect().height > 300);
+  assert.equal(await page.evaluate(() => window.__wasmCompiles), 1);
+  const frame = page.frameLocator('#frame-training');
+  await frame.locator('html[data-ready="true"]').waitFor({ state: 'attached' });
+  assert.equal(await frame.locator('#training [data-action="play"]').isVisible(), true);
+  assert.equal(await frame.locator('[data-param="seed"]').count() > 0 && await frame.locator('[data-param="seed"]').first().isVisible(), false, 'seed hidden by hide=');
+  assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
+  assert.ok(requests.some((url) => url.endsWith('/dist/attention-lab-element.js')), 'the element script came from disk');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('under a strict Content-Security-Policy header: no violation, embedding and export included', async () => {
+  // Issue 6's policy, stricter still for styles (no 'unsafe-inline'): the
+  // pages' own meta policies are taken out so that this header alone rules.
+  const policy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; font-src data:; img-src data:; connect-src data:; frame-src 'self'; base-uri 'none'; form-action 'none'";
+  const context = await browser.newContext({ acceptDownloads: true });
+  await context.route('**/*', async (route) => {
+    const response = await route.fetch();
+    let body = await response.body();
+    if (route.request().resourceType() === 'document') {
+      body = Buffer.from(body.toString('utf8').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, ''));
+    }
+    await route.fulfill({ response, body, headers: { ...response.headers(), 'content-security-policy': policy } });
+  });
+  await context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (event) => window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  for (const url of ['/', '/index.html#embed=heatmap&hide=seed', '/course-example.html']) {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    await page.goto(`${server.origin}${url}`);
+    if (url.includes('course')) await elementsReady(page, 2);
+    else await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+    const menu = page.locator('.figure-export').first();
+    await menu.locator('summary').click();
+    for (const format of ['png', 'svg']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), menu.locator(`[data-export="${format}"]`).click()]);
+      assert.ok((await download.path()) !== null);
+    }
+    assert.deepEqual(await page.evaluate(() => window.__violations), [], `${url}: no violation`);
+    assert.deepEqual(problems, [], url);
+    await page.close();
+  }
+  await context.close();
+});

@@ -1,0 +1,168 @@
+// Issue 5, two languages for every visible word. Statically: every key any
+// source file names (whatever its prefix) is in both catalogues. In the
+// browser: every data-i18n* key on the live page exists in both; and the
+// Chinese page (loaded in Chinese, switched to it, or an element set to it)
+// shows no untranslated English: no text node, label, title or alt text
+// with English words, formulas, code and numbers aside.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import en from '../../web/src/i18n/en.js';
+import zh from '../../web/src/i18n/zh.js';
+import { launchBrowser, serveDist, settled } from './harness.mjs';
+import { openLab, elementsReady } from './lab-helpers.mjs';
+
+let browser;
+let server;
+before(async () => {
+  browser = await launchBrowser();
+  server = await serveDist();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Names, units and symbols that stay as they are in Chinese text.
+const ALLOWED = new Set(['Nadaraya', 'Watson', 'Epanechnikov', 'Epanechikov', 'epanechikov', 'English', 'PyTorch',
+  'WebAssembly', 'JavaScript', 'xtensor', 'softmax', 'Softmax', 'Home', 'Page', 'Down', 'torch', 'tanh', 'Bahdanau',
+  'Transformer', 'Vaswani', 'Dive', 'into', 'Deep', 'Learning', 'sqrt', 'query', 'keys', 'values', 'heads']);
+
+async function sourceFiles(folder) {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile() && /\.(js|html)$/.test(entry.name) && !entry.parentPath.includes('i18n'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+test('every key any source file names is in both catalogues', async () => {
+  const prefixes = [...new Set(Object.keys(en).map((key) => key.split('.')[0]))];
+  const pattern = new RegExp(`(?:data-i18n(?:-rich|-aria|-title)?="|['"\`])((?:${prefixes.join('|')})\\.[\\w.-]*\\w)["'\`]`, 'g');
+  const files = [...await sourceFiles('web/src'), 'web/index.html'];
+  const named = new Map();
+  for (const file of files) {
+    for (const match of (await readFile(file, 'utf8')).matchAll(pattern)) {
+      if (!/\.(css|m?js|html|json|png|svg|csv)$/.test(match[1])) named.set(match[1], file); // file names are no keys
+    }
+  }
+  assert.ok(named.size > 150, `found ${named.size} keys`);
+  const missing = [...named].filter(([key]) => !(key in en) || !(key in zh)).map(([key, file]) => `${key} (${file})`);
+  assert.deepEqual(missing, []);
+  for (const key of Object.keys(en).filter((k) => /^(export|embed|a11y|pytorch)\./.test(k))) {
+    assert.notEqual(zh[key], en[key], `${key} is translated`);
+  }
+});
+
+// Text the learner reads (and labels a screen reader reads), minus formulas,
+// code, axis numbers and hidden parts; English words left in it.
+// hosts: a selector of elements whose shadow roots alone are read (the
+// course page's <attention-lab> elements: the page around them is the teacher's).
+async function untranslated(page, hosts = null) {
+  return page.evaluate(([allowed, hostSelector]) => {
+    const skip = (node) => node.closest?.('.katex, script, style, noscript, code, pre, .axis, [aria-hidden="true"], [hidden]');
+    // A text with Chinese in it is translated (it may quote code: valid_lens,
+    // arange, epoch); a text without any, but with English words, is not.
+    const cjk = /[\u3400-\u9fff\uf900-\ufaff]/;
+    const words = (text) => (cjk.test(text) ? [] : (text.replace(/[\w.]*[_\d][\w.]*/g, ' ').match(/[A-Za-z][A-Za-z'’]{3,}/g) ?? [])
+      .filter((word) => !allowed.includes(word)));
+    const block = (node) => node.closest('p, li, figcaption, button, label, summary, h1, h2, h3, td, th, legend, .control-label, .readout') ?? node;
+    const found = [];
+    const visit = (root) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      for (let node = walker.currentNode; node; node = walker.nextNode()) {
+        if (node.nodeType === Node.TEXT_NODE) {
+          const parent = node.parentElement;
+          if (!parent || skip(parent)) continue;
+          const bad = words(node.textContent).length > 0 && words(block(parent).textContent).length > 0;
+          if (bad) found.push(`text "${node.textContent.trim().slice(0, 80)}" in ${parent.localName}.${String(parent.className?.baseVal ?? parent.className).split(' ')[0]}`);
+        } else if (node.nodeType === Node.ELEMENT_NODE) {
+          if (skip(node)) continue;
+          for (const attribute of ['aria-label', 'title', 'alt', 'placeholder', 'aria-valuetext', 'aria-roledescription']) {
+            const value = node.getAttribute(attribute);
+            if (value && words(value).length > 0) found.push(`${attribute} "${value.slice(0, 80)}" on ${node.localName}`);
+          }
+          if (node.shadowRoot) visit(node.shadowRoot);
+        }
+      }
+    };
+    if (hostSelector) {
+      for (const host of document.querySelectorAll(hostSelector)) visit(host.shadowRoot);
+      return found;
+    }
+    visit(document.body);
+    const title = document.title;
+    if (document.documentElement.lang.startsWith('zh') && words(title).length > 0) found.push(`title "${title}"`);
+    return found;
+  }, [[...ALLOWED], hosts]);
+}
+
+async function liveKeys(page) {
+  return page.evaluate(() => {
+    const keys = new Set();
+    const visit = (root) => {
+      for (const node of root.querySelectorAll('[data-i18n], [data-i18n-rich], [data-i18n-aria], [data-i18n-title]')) {
+        for (const name of ['i18n', 'i18nRich', 'i18nAria', 'i18nTitle']) if (node.dataset[name]) keys.add(node.dataset[name]);
+      }
+      for (const host of root.querySelectorAll('*')) if (host.shadowRoot) visit(host.shadowRoot);
+    };
+    visit(document);
+    return [...keys];
+  });
+}
+
+test('the Chinese page has no English left, loaded in Chinese or switched to it', async () => {
+  const loaded = await openLab(browser, `${server.origin}/`, { locale: 'zh-CN' });
+  await settled(loaded.page);
+  const keys = await liveKeys(loaded.page);
+  assert.ok(keys.length > 150, `${keys.length} keys on the page`);
+  assert.deepEqual(keys.filter((key) => !(key in en) || !(key in zh)), [], 'every key on the page is in both catalogues');
+  assert.deepEqual(await untranslated(loaded.page), [], 'loaded in Chinese');
+  // The scan does find English: a probe paragraph and label are reported.
+  await loaded.page.evaluate(() => {
+    const probe = document.createElement('p');
+    probe.id = 'probe';
+    probe.textContent = 'Untranslated sentence';
+    probe.setAttribute('aria-label', 'Untranslated label');
+    document.querySelector('main').append(probe);
+  });
+  assert.equal((await untranslated(loaded.page)).length, 2, 'the probe is caught');
+  await loaded.page.evaluate(() => document.getElementById('probe').remove());
+  // Open a save menu, the PyTorch code, and hover a heatmap: their texts too.
+  await loaded.page.locator('[data-figure="data"] .figure-export summary').click();
+  await loaded.page.locator('[data-figure="data"] [data-export="csv"]').click();
+  await loaded.page.locator('#heatmap .heatmap-grid').focus();
+  await loaded.page.keyboard.press('ArrowRight');
+  assert.deepEqual(await untranslated(loaded.page), [], 'menus, statuses and read-outs');
+  assert.deepEqual(loaded.problems, []);
+  await loaded.context.close();
+
+  const switched = await openLab(browser, `${server.origin}/`, { locale: 'en-US' });
+  await switched.page.locator('#heatmap .heatmap-grid').focus();
+  await switched.page.keyboard.press('ArrowRight');
+  await switched.page.locator('[data-param="language"] [data-value="zh"]').click();
+  await settled(switched.page);
+  await switched.page.locator('#heatmap .heatmap-grid').focus();
+  await switched.page.keyboard.press('ArrowDown');
+  assert.deepEqual(await untranslated(switched.page), [], 'switched to Chinese');
+  assert.deepEqual(switched.problems, []);
+  await switched.context.close();
+});
+
+test('the embedded section and the element in Chinese', async () => {
+  const embedded = await openLab(browser, `${server.origin}/index.html#embed=training&language=zh`, { locale: 'en-US' });
+  assert.deepEqual(await untranslated(embedded.page), [], 'iframe mode');
+  await embedded.context.close();
+
+  const course = await openLab(browser, `${server.origin}/course-example.html`, { ready: 'attention-lab' });
+  await elementsReady(course.page, 2);
+  await course.page.evaluate(() => document.querySelector('attention-lab').setAttribute('language', 'zh'));
+  await settled(course.page);
+  await settled(course.page);
+  const languages = await course.page.evaluate(() => [...document.querySelectorAll('attention-lab')].map((lab) => lab.shadowRoot.querySelector('.lab-root').lang));
+  assert.deepEqual(languages, ['zh-CN', 'zh-CN'], 'one language attribute switched both elements');
+  const keys = await liveKeys(course.page);
+  assert.deepEqual(keys.filter((key) => !(key in zh)), []);
+  assert.deepEqual(await untranslated(course.page, 'attention-lab'), [], 'the elements speak Chinese');
+  assert.deepEqual(course.problems, []);
+  await course.context.close();
+});

@@ -1,0 +1,96 @@
+// Helpers of the issue-5 browser tests (sharing, embedding, export,
+// accessibility): a page opened with a colour scheme and permissions, the
+// axe-core audit, downloads read back, and the course example's elements.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DIST } from './harness.mjs';
+
+export const COURSE_FILE_URL = pathToFileURL(path.join(DIST, 'course-example.html')).href;
+const require = createRequire(import.meta.url);
+let axeSource = null;
+
+// Like harness.openPage, with more context options. `ready`: a selector to
+// wait for (the page's html[data-ready], or the course page's elements).
+export async function openLab(browser, url, {
+  locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
+  ready = 'html[data-ready="true"]', init = null,
+} = {}) {
+  const context = await browser.newContext({ locale, viewport, colorScheme, acceptDownloads: true });
+  if (permissions.length > 0) await context.grantPermissions(permissions);
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  const dialogs = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 120)}`));
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  if (init) await page.addInitScript(init);
+  await page.goto(url);
+  if (ready) await page.waitForSelector(ready, { timeout: 30000, state: 'attached' });
+  return { page, context, problems, requests, dialogs };
+}
+
+// Every <attention-lab> of the page has drawn.
+export async function elementsReady(page, count) {
+  await page.waitForFunction((n) => {
+    const labs = document.querySelectorAll('attention-lab');
+    return labs.length >= n && [...labs].every((lab) => lab.hasAttribute('data-ready'));
+  }, count, { timeout: 30000 });
+}
+
+// Requests that left the page's own place: not the serving origin (or the
+// file system), not inline data, not the page's own blob: downloads.
+export function foreignRequests(requests, origin) {
+  return requests.filter((url) => !(origin ? url.startsWith(`${origin}/`) : url.startsWith('file://')) &&
+    !url.startsWith('data:') && !url.startsWith('blob:'));
+}
+
+// axe-core's own source, put into the page (no request anywhere), then run
+// over the document, shadow roots included. Returns the violations.
+export async function axeViolations(page, { include } = {}) {
+  axeSource ??= await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(axeSource);
+  return page.evaluate(async (context) => {
+    const result = await window.axe.run(context ? { include: context } : document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(' ')} :: ${node.failureSummary?.split('\n').slice(1, 3).join(' ')}`),
+    }));
+  }, include ?? null);
+}
+
+export function describeViolations(violations) {
+  return violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}\n    ${v.nodes.slice(0, 4).join('\n    ')}`).join('\n');
+}
+
+// Clicks `trigger` (a locator) and returns the download's name and bytes.
+export async function downloadOf(page, trigger) {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), trigger.click()]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), bytes: await readFile(file) };
+}
+
+// Opens a figure's save menu and clicks one format.
+export async function saveFigure(page, figure, format) {
+  const menu = figure.locator('.figure-export').first();
+  if (!(await menu.evaluate((details) => details.open))) await menu.locator('summary').click();
+  return downloadOf(page, menu.locator(`[data-export="${format}"]`));
+}
+
+export function parseCsv(text) {
+  return text.replace(/^\ufeff/, '').trimEnd().split(/\r\n/).map((line) => line.split(','));
+}

@@ -1,0 +1,163 @@
+// Section 9, self-attention and multi-head attention: one map per head with
+// the core's weights, the output heatmap drawn, the heads slider over the
+// divisors of H with the live transpose_qkv shapes, a head switched off shows
+// its share of the output (the core with complementary head masks), and a
+// bad head count is reported at its control.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled } from './harness.mjs';
+import { matrixCells, values, numberValue, canvasPixels } from './attention-helpers.mjs';
+import { SALTS, TOKEN_COUNT } from '../../web/src/attention-computations.js';
+
+let browser;
+let server;
+let page;
+let context;
+let problems;
+before(async () => {
+  browser = await launchBrowser();
+  server = await serveDist();
+  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
+  await loadDirectCore(page);
+  await page.locator('#multihead').scrollIntoViewIfNeeded();
+});
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+// Self-attention of the six seeded token embeddings, called directly.
+async function direct({ hidden = 100, heads = 5, seed = 0, headMask = null } = {}) {
+  return page.evaluate(({ hidden, heads, seed, headMask, salts, n }) => {
+    const core = window.directCore;
+    const stream = (role) => (seed ^ salts[role]) >>> 0;
+    const tokens = core.randomNormal(n * hidden, { seed: stream('tokens') });
+    const projection = (role) => core.randomNormal(hidden * hidden, { seed: stream(role), std: 1 / Math.sqrt(hidden) });
+    const result = core.multiHeadAttention({
+      queries: tokens, keys: tokens, values: tokens, shape: { batch: 1, nq: n, nk: n, hidden, heads },
+      Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: projection('wo'), headMask,
+    });
+    return { weights: Array.from(result.weights), output: Array.from(result.output) };
+  }, { hidden, heads, seed, headMask, salts: SALTS, n: TOKEN_COUNT });
+}
+
+async function headWeights(count) {
+  const all = [];
+  for (let head = 1; head <= count; head += 1) all.push(...values(await matrixCells(page, `mha-head-${head}`)));
+  return all;
+}
+
+// The value a heatmap's read-out gives for one cell, by hovering it.
+async function hoverValue(figure, row, col, rows, cols) {
+  const canvas = page.locator(`[data-figure="${figure}"] .heatmap-canvas`);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + (box.width * (col + 0.5)) / cols, box.y + (box.height * (row + 0.5)) / rows);
+  return page.locator('#multihead [data-role="mha-output-readout"]').innerText();
+}
+
+test('one attention map per head, with the core\'s weights, and the output drawn', async () => {
+  const expected = await direct();
+  assert.equal(await page.locator('#multihead .head-card').count(), 5, 'the book\'s 5 heads');
+  assert.deepEqual(await headWeights(5), expected.weights, '5 heads x 6 queries x 6 keys');
+  const cells = await matrixCells(page, 'mha-head-1');
+  assert.equal(cells.length, 36);
+  assert.ok(new Set(cells.map((cell) => cell.fill)).size > 10, 'a map of colours, not one colour');
+  assert.equal(cells[0].text, expected.weights[0].toFixed(2), 'numbers written in the cells');
+  const labels = await page.locator('[data-figure="mha-head-1"] .matrix-col-labels text').allTextContents();
+  assert.deepEqual(labels, ['she', 'is', 'eating', 'a', 'green', 'apple']);
+
+  const { width, height, data } = await canvasPixels(page, '[data-figure="mha-output-full"] .heatmap-canvas');
+  assert.equal(width, 100, 'H = 100 columns');
+  assert.equal(height, 6, 'one row per token');
+  const colours = new Set();
+  for (let i = 0; i < width * height; i += 1) colours.add(data.slice(i * 4, i * 4 + 3).join());
+  assert.ok(colours.size > 100, `the output is a field of colours (${colours.size})`);
+  const text = await hoverValue('mha-output-full', 2, 40, 6, 100);
+  const value = expected.output[2 * 100 + 40];
+  assert.ok(text.includes(`“eating”`) && text.includes('unit 41'), text);
+  assert.ok(text.includes(Number(value.toFixed(4)).toString().replace('-', '−')), `${text} shows ${value}`);
+  assert.equal(await page.locator('[data-figure="mha-output-dropped"]').isVisible(), false, 'nothing switched off yet');
+});
+
+test('the heads slider stops at the divisors of H; the reshape diagram shows the live shapes', async () => {
+  const slider = page.locator('#multihead [data-role="heads-slider"]');
+  assert.equal(await slider.getAttribute('max'), '8', '100 has 9 divisors');
+  await slider.fill('4'); // 1, 2, 4, 5, 10: the fifth divisor
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaHeads'), 10);
+  assert.equal(await page.locator('#multihead .head-card').count(), 10);
+  assert.deepEqual(await headWeights(10), (await direct({ heads: 10 })).weights);
+  const shapes = await page.locator('#multihead [data-role="reshape-summary"]').getAttribute('data-shapes');
+  assert.equal(shapes, '(1, 6, 100) (1, 6, 10, 10) (1, 10, 6, 10) (10, 6, 10)');
+  assert.match(await page.locator('#multihead .reshape-diagram').innerText(), /\(10, 6, 10\)/);
+  assert.equal(await page.locator('#multihead .reshape-stage').nth(2).locator('rect').count(), 8, 'eight blocks drawn, then "+ 2"');
+
+  // A hidden size the heads do not divide: the heads move to the nearest divisor, no error.
+  await typeInto(page, 'mhaHidden', 12);
+  await settled(page);
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaHeads'), 12, '10 does not divide 12: the nearest divisor is 12');
+  assert.equal(await page.locator('[data-error-for="mhaHeads"]').isVisible(), false);
+  assert.match(await page.locator('#multihead [data-role="divisors"]').innerText(), /1, 2, 3, 4, 6, 12/);
+  assert.deepEqual(await headWeights(12), (await direct({ hidden: 12, heads: 12 })).weights);
+  await typeInto(page, 'mhaHidden', 100);
+  await typeInto(page, 'mhaHeads', 5);
+  await settled(page);
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaHeads'), 5);
+});
+
+test('switching a head off: its share and the rest, both from the core', async () => {
+  await page.locator('#multihead .head-card[data-head="1"] .switch').click();
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.attentionLab.state.mhaHeadsOff), 2, 'bit 1: head 2 off');
+  assert.match(await page.locator('#multihead .head-card[data-head="1"]').getAttribute('class'), /is-off/);
+  assert.equal(await page.locator('[data-figure="mha-output-dropped"]').isVisible(), true);
+  assert.equal(await page.locator('[data-figure="mha-output-kept"]').isVisible(), true);
+  const full = await direct();
+  const kept = await direct({ headMask: [1, 0, 1, 1, 1] });
+  const dropped = await direct({ headMask: [0, 1, 0, 0, 0] });
+  // The output is linear in the head mask: all heads = kept + dropped.
+  full.output.forEach((value, i) => assert.ok(Math.abs(value - kept.output[i] - dropped.output[i]) < 1e-12));
+  assert.deepEqual(kept.weights, full.weights, 'a switched-off head still attends; its output is dropped');
+  for (const [figure, result] of [['mha-output-kept', kept], ['mha-output-dropped', dropped]]) {
+    const text = await hoverValue(figure, 4, 7, 6, 100);
+    const value = result.output[4 * 100 + 7];
+    assert.ok(text.includes(Number(value.toFixed(4)).toString().replace('-', '−')), `${figure}: ${text} shows ${value}`);
+  }
+  // The kept output is drawn on the full output's colour scale, so it looks different.
+  const fullPixels = await canvasPixels(page, '[data-figure="mha-output-full"] .heatmap-canvas');
+  const keptPixels = await canvasPixels(page, '[data-figure="mha-output-kept"] .heatmap-canvas');
+  assert.notDeepEqual(keptPixels.data, fullPixels.data);
+
+  await page.locator('[data-action="mha-all-on"]').click();
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.attentionLab.state.mhaHeadsOff), 0);
+  assert.equal(await page.locator('[data-figure="mha-output-dropped"]').isVisible(), false);
+  assert.equal(await page.locator('#multihead [data-role="mha-off-note"]').isVisible(), true);
+});
+
+test('new projections with a new seed; a head count the core refuses is shown at its control', async () => {
+  await page.locator('[data-action="mha-new-draw"]').click();
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaSeed'), 1);
+  assert.deepEqual(await headWeights(5), (await direct({ seed: 1 })).weights);
+
+  const before = await headWeights(5);
+  await page.evaluate(() => window.attentionLab.setUnchecked({ mhaHeads: 3 }));
+  await settled(page);
+  const error = page.locator('[data-error-for="mhaHeads"]');
+  assert.equal(await error.isVisible(), true);
+  assert.match(await error.innerText(), /heads: expected a divisor of the hidden size 100, got 3/);
+  assert.deepEqual(await headWeights(5), before, 'the last good maps stay');
+  await typeInto(page, 'mhaHeads', 4);
+  await typeInto(page, 'mhaSeed', 0);
+  await settled(page);
+  assert.equal(await error.isVisible(), false);
+  assert.deepEqual(await headWeights(4), (await direct({ heads: 4 })).weights);
+  await typeInto(page, 'mhaHeads', 5);
+  await settled(page);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,186 @@
+// <attention-lab>: a section of the lab inside any page, from one classic
+// script (dist/attention-lab-element.js, works from file:// too):
+//
+//   <script src="attention-lab-element.js"></script>
+//   <attention-lab section="pooling" kernel="boxcar" w="2" hide="seed,noise"></attention-lab>
+//
+// Attributes (README.md lists them):
+//   section   a section id of the registry (default: pooling)
+//   hide      controls to hide, as the hash's hide= (parameter names, button
+//             actions, or controls / export / text)
+//   language  en or zh (else the page's <html lang>, else the browser's)
+//   any parameter of the table, by its name in lower case (leaveoneout) or
+//   in kebab case (leave-one-out); values are read exactly as from the URL
+//   hash (url-state.js readParameter): clamped, or ignored when malformed.
+//
+// Everything renders in an open shadow root: the host page's CSS does not
+// reach in (`all: initial` on the host and the lab's root) and the lab's
+// CSS does not reach out. One exception, forced by browsers: @font-face
+// rules are ignored inside shadow roots, so KaTeX's font faces (and only
+// they: nothing that styles an element) are added to the document once.
+//
+// All elements of a page share one wasm instance (loadAttentionCore caches
+// it) and one language (the strings come from one t()): setting `language`
+// on one element switches them all.
+import { parameters, createStore } from './state.js';
+import { SECTION_IDS } from './sections/registry.js';
+import { mountLab } from './mount.js';
+import { readParameter, parseHideList } from './url-state.js';
+import { detectLanguage, t, useLanguage } from './i18n/index.js';
+import { applyHide, listenForFrameHeights } from './embed.js';
+import { shadowCss, documentCss } from 'attention-lab:css';
+
+const DEFAULT_SECTION = 'pooling';
+
+// Attribute names (HTML lower-cases them) -> parameter names.
+const attributeToParameter = new Map();
+for (const name of Object.keys(parameters)) {
+  attributeToParameter.set(name.toLowerCase(), name);
+  attributeToParameter.set(name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), name);
+}
+
+let shadowSheet = null;
+function sharedSheet() {
+  if (!shadowSheet) {
+    shadowSheet = new CSSStyleSheet();
+    shadowSheet.replaceSync(shadowCss);
+    const fonts = new CSSStyleSheet();
+    fonts.replaceSync(documentCss);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, fonts];
+  }
+  return shadowSheet;
+}
+
+const instances = new Set();
+let pageLanguage = null;
+
+function explicitLanguage(element) {
+  return readParameter('language', element.getAttribute('language') ?? '');
+}
+
+function inheritedLanguage(element) {
+  const lang = element.closest('[lang]')?.getAttribute('lang') ?? '';
+  if (/^zh\b/i.test(lang)) return 'zh';
+  if (/^en\b/i.test(lang)) return 'en';
+  return detectLanguage();
+}
+
+function setPageLanguage(language) {
+  pageLanguage = language;
+  useLanguage(language);
+  for (const instance of instances) instance.store?.set({ language });
+}
+
+function loadingIndicator() {
+  const indicator = document.createElement('div');
+  indicator.className = 'loading';
+  indicator.setAttribute('role', 'status');
+  indicator.dataset.state = 'loading';
+  const parts = [['span', 'spinner'], ['span', 'loading-text', 'app.loading'], ['span', 'loading-failed', 'app.loadFailed'], ['span', 'loading-detail']];
+  for (const [tag, className, key] of parts) {
+    const node = document.createElement(tag);
+    node.className = className;
+    if (key) node.dataset.i18n = key;
+    if (className === 'spinner') node.setAttribute('aria-hidden', 'true');
+    if (className === 'loading-detail') node.dataset.role = 'load-error';
+    indicator.append(node);
+  }
+  return indicator;
+}
+
+class AttentionLabElement extends HTMLElement {
+  static get observedAttributes() {
+    return [...new Set(['section', 'hide', 'language', 'lang', ...attributeToParameter.keys()])];
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.lab = null;
+    this.store = null;
+  }
+
+  connectedCallback() {
+    instances.add(this);
+    if (!this.lab) this.render();
+  }
+
+  disconnectedCallback() {
+    instances.delete(this);
+  }
+
+  attributeChangedCallback(name, previous, value) {
+    if (!this.lab || previous === value) return;
+    if (name === 'section' || name === 'hide') {
+      this.render();
+    } else if (name === 'language' || name === 'lang') {
+      setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
+    } else if (attributeToParameter.has(name)) {
+      const parameter = attributeToParameter.get(name);
+      const next = value === null ? parameters[parameter].default : readParameter(parameter, value);
+      if (next !== undefined) this.store.set({ [parameter]: next });
+    }
+  }
+
+  // The state the attributes describe: each through the parameter table.
+  initialState() {
+    const state = {};
+    for (const { name, value } of this.attributes) {
+      const parameter = attributeToParameter.get(name);
+      if (!parameter || parameter === 'language') continue;
+      const read = readParameter(parameter, value);
+      if (read !== undefined) state[parameter] = read;
+    }
+    return state;
+  }
+
+  render() {
+    this.lab?.dispose();
+    this.removeAttribute('data-ready');
+    const requested = this.getAttribute('section');
+    const section = SECTION_IDS.includes(requested) ? requested : DEFAULT_SECTION;
+    const explicit = explicitLanguage(this);
+    const language = explicit ?? pageLanguage ?? inheritedLanguage(this);
+    if (language !== pageLanguage) setPageLanguage(language);
+    this.store = createStore({ ...this.initialState(), language });
+
+    const shadow = this.shadowRoot;
+    shadow.adoptedStyleSheets = [sharedSheet()];
+    applyHide(shadow, parseHideList(this.getAttribute('hide') ?? ''));
+    const root = document.createElement('div');
+    root.className = 'lab-root';
+    root.dataset.sectionShown = section;
+    const setLang = (value) => root.setAttribute('lang', value === 'zh' ? 'zh-CN' : 'en');
+    setLang(language);
+    const indicator = loadingIndicator();
+    root.append(indicator);
+    shadow.replaceChildren(root);
+    useLanguage(language);
+    indicator.querySelectorAll('[data-i18n]').forEach((node) => {
+      node.textContent = t(node.dataset.i18n);
+    });
+
+    this.lab = mountLab({ container: root, sectionIds: [section], store: this.store, indicator });
+    this.store.subscribe((state, changed) => {
+      if (changed.has('language')) setLang(state.language);
+    });
+    this.ready = this.lab.ready.then(() => {
+      this.setAttribute('data-ready', '');
+      this.dispatchEvent(new CustomEvent('attention-lab:ready', { bubbles: true, composed: true }));
+      return this;
+    });
+    this.ready.catch(() => {}); // shown in the element; no unhandled rejection
+  }
+
+  // The current state (a copy) and the core, for the curious and the tests.
+  get state() {
+    return { ...(this.store?.get() ?? {}) };
+  }
+
+  get core() {
+    return this.lab?.core ?? null;
+  }
+}
+
+if (!customElements.get('attention-lab')) customElements.define('attention-lab', AttentionLabElement);
+listenForFrameHeights();

@@ -1,0 +1,125 @@
+// Embedding: the iframe mode of the page (index.html#embed=<section>&...)
+// and what it shares with the <attention-lab> element: which sections to
+// build, which controls to hide, and the height message to the parent page.
+//
+// The message an embedded page posts to its parent whenever its height
+// changes (documented in README.md):
+//   { type: 'attention-lab:height', section: 'pooling', height: 812 }
+// height: the content's height in CSS pixels (a whole number).
+import { t } from './i18n/index.js';
+import { formatHash } from './url-state.js';
+
+export const HEIGHT_MESSAGE = 'attention-lab:height';
+const MAX_FRAME_HEIGHT = 20000;
+
+// The sections of the registry to build: all of them, or the embedded one.
+export function sectionsToShow(sections, view) {
+  return view.embed ? sections.filter(([id]) => id === view.embed) : sections;
+}
+
+// `hide` tokens -> CSS rules. Tokens are checked by url-state's parseHideList
+// (a letter, then letters, digits, '_' or '-'), so they cannot break out of
+// the quoted attribute selectors. CSS rather than hiding elements one by one:
+// controls a section builds later are hidden too.
+export function hideRules(hide) {
+  const rules = [];
+  for (const token of hide) {
+    if (!/^[A-Za-z][\w-]*$/.test(token)) continue;
+    if (token === 'controls') {
+      rules.push('.controls-panel { display: none !important; }',
+        '.section-body { grid-template-columns: minmax(0, 1fr) !important; }');
+    } else if (token === 'export') {
+      rules.push('.figure-export, .section-tools { display: none !important; }');
+    } else if (token === 'text') {
+      rules.push('.prose { display: none !important; }');
+    } else {
+      rules.push(`[data-param="${token}"], [data-action="${token}"] { display: none !important; }`);
+    }
+  }
+  return rules;
+}
+
+// Adds the rules to a document or shadow root as a constructed stylesheet
+// (no <style> element: nothing for a strict style-src policy to refuse).
+export function applyHide(root, hide) {
+  const rules = hideRules(hide);
+  if (rules.length === 0) return;
+  const sheet = new CSSStyleSheet();
+  for (const rule of rules) sheet.insertRule(rule, sheet.cssRules.length);
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+
+// The page in iframe mode: only the embedded section, no masthead, table
+// of contents or footer, a link to the full lab with the same state, and
+// the height posted to the parent.
+export function startEmbedMode({ view, store }) {
+  if (!view.embed) return;
+  const html = document.documentElement;
+  html.dataset.embed = view.embed;
+  for (const section of document.querySelectorAll('main > [data-section]')) {
+    if (section.dataset.section !== view.embed) {
+      section.hidden = true;
+      section.replaceChildren();
+    }
+  }
+  applyHide(document, view.hide);
+  // The masthead (and its h1) is hidden: the page keeps a title for screen readers.
+  const heading = document.createElement('h1');
+  heading.className = 'visually-hidden';
+  heading.dataset.i18n = 'app.title';
+  heading.textContent = t('app.title');
+  document.getElementById('main')?.prepend(heading);
+
+  const link = document.createElement('a');
+  link.className = 'embed-open';
+  link.target = '_blank';
+  link.rel = 'noopener';
+  link.dataset.i18n = 'embed.openFull';
+  link.textContent = t('embed.openFull');
+  const fullHref = () => `${location.pathname.split('/').pop() || 'index.html'}#${formatHash(store.get(), { section: view.embed })}`;
+  link.href = fullHref();
+  link.addEventListener('click', () => {
+    link.href = fullHref();
+  });
+  link.addEventListener('focus', () => {
+    link.href = fullHref();
+  });
+  const footer = document.createElement('p');
+  footer.className = 'embed-footer';
+  footer.append(link);
+  document.getElementById('main')?.append(footer);
+
+  reportHeight(view.embed);
+}
+
+export function reportHeight(section) {
+  if (window.parent === window) return;
+  let last = -1;
+  const post = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    // '*': the height is no secret, and a parent opened from file:// has no origin to name.
+    window.parent.postMessage({ type: HEIGHT_MESSAGE, section, height }, '*');
+  };
+  new ResizeObserver(post).observe(document.body);
+  // A frame of another origin (any, from file://) gets no rendering while it
+  // is off screen, so no ResizeObserver callback either: a timer, which
+  // still runs there, catches the height the first drawing gave it.
+  setInterval(post, 1000);
+  post();
+}
+
+// The parent's side, run by the element script (attention-lab-element.js):
+// an <iframe data-attention-lab> takes the height its page reports.
+export function listenForFrameHeights() {
+  window.addEventListener('message', (event) => {
+    const data = event.data;
+    if (!data || typeof data !== 'object' || data.type !== HEIGHT_MESSAGE) return;
+    if (typeof data.height !== 'number' || !Number.isFinite(data.height)) return;
+    const height = Math.min(MAX_FRAME_HEIGHT, Math.max(0, Math.round(data.height)));
+    for (const frame of document.querySelectorAll('iframe[data-attention-lab]')) {
+      if (frame.contentWindow === event.source) frame.style.height = `${height}px`;
+    }
+  });
+}

@@ -1,0 +1,241 @@
+// One kind of figure: a small matrix drawn as an annotated heatmap in SVG.
+// Every cell is a viridis rectangle with its number written in it, rows and
+// columns carry names, groups of rows (batch items) are set apart, and cells
+// can be marked as masked (hatched, with their own text). For matrices of a
+// few dozen cells, where reading the numbers matters more than density; the
+// canvas heatmap (heatmap.js) draws the large ones.
+import { select } from 'd3-selection';
+import { scaleSequential } from 'd3-scale';
+import { interpolateViridis } from 'd3-scale-chromatic';
+import { rgb } from 'd3-color';
+import { extent } from 'd3-array';
+import { formatNumber } from '../format.js';
+import { attachFigureExport, matrixTable } from '../export.js';
+import { t } from '../i18n/index.js';
+
+let nextId = 0;
+const GROUP_GAP = 8;
+
+// The width of a label at 11 px, near enough for layout: CJK characters are
+// about twice as wide as Latin ones.
+function labelWidthOf(text) {
+  let width = 0;
+  for (const char of String(text)) width += char.codePointAt(0) >= 0x2e80 ? 11.5 : 6.6;
+  return width;
+}
+
+// Dark cells get white text, bright ones dark text (both pass WCAG AA on viridis).
+function textColour(fill) {
+  const { r, g, b } = rgb(fill);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140 ? '#1d2330' : '#ffffff';
+}
+
+export function createMatrix(container, options = {}) {
+  const {
+    ariaKey, maxCell = 58, minCell = 14, format = '.2f', onHover, rowTitleKey, colTitleKey,
+    labelWidth = null, textMinCell = 30, rotateColumns = false,
+  } = options;
+  const id = `matrix-${(nextId += 1)}`;
+  const figure = select(container).append('div').attr('class', 'matrix');
+  const svg = figure.append('svg').attr('class', 'matrix-svg').attr('role', 'img');
+  if (ariaKey) svg.attr('data-i18n-aria', ariaKey);
+  const pattern = svg.append('defs').append('pattern').attr('id', `${id}-hatch`)
+    .attr('patternUnits', 'userSpaceOnUse').attr('width', 6).attr('height', 6).attr('patternTransform', 'rotate(45)');
+  pattern.append('rect').attr('width', 6).attr('height', 6).attr('class', 'hatch-bg');
+  pattern.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('class', 'hatch-line');
+  const colTitle = svg.append('text').attr('class', 'axis-label matrix-col-title').attr('text-anchor', 'middle');
+  if (colTitleKey) colTitle.attr('data-i18n', colTitleKey);
+  const rowTitle = svg.append('text').attr('class', 'axis-label matrix-row-title').attr('text-anchor', 'middle');
+  if (rowTitleKey) rowTitle.attr('data-i18n', rowTitleKey);
+  const colLabels = svg.append('g').attr('class', 'matrix-col-labels');
+  const rowLabels = svg.append('g').attr('class', 'matrix-row-labels');
+  const cells = svg.append('g').attr('class', 'matrix-cells');
+  const hoverBox = svg.append('rect').attr('class', 'hover-box').style('display', 'none');
+
+  const color = scaleSequential(interpolateViridis);
+  let data = null;
+  let width = 0;
+
+  function geometry() {
+    const { rows, cols, rowNames, groupRows } = data;
+    const longest = Math.max(6, ...rowNames.map(labelWidthOf));
+    const left = labelWidth ?? Math.min(130, 12 + longest) + (rowTitleKey ? 18 : 0);
+    // Long column names (tokens) stand at an angle above their column.
+    const longestCol = Math.max(6, ...data.colNames.map(labelWidthOf));
+    const top = (rotateColumns ? 10 + longestCol * 0.77 : 18) + (colTitleKey ? 18 : 0);
+    const groups = groupRows ? Math.ceil(rows / groupRows) : 1;
+    const cell = Math.max(minCell, Math.min(maxCell, Math.floor((width - left - 6) / cols)));
+    const y = (row) => top + row * cell + (groupRows ? Math.floor(row / groupRows) * GROUP_GAP : 0);
+    const height = top + rows * cell + (groups - 1) * GROUP_GAP + 4;
+    return { left, top, cell, y, height, right: left + cols * cell };
+  }
+
+  // The container's width comes from the ResizeObserver, which reports it
+  // after layout and before the first paint: reading clientWidth here would
+  // force a layout of the whole page for every matrix drawn.
+  let available = null;
+  function draw() {
+    if (!data) return;
+    width = Math.max(160, available || 320);
+    const { rows, cols, values, rowNames, colNames, masked, maskedText } = data;
+    const { left, top, cell, y, height, right } = geometry();
+    const spill = rotateColumns ? Math.max(0, (top - 18) * 0.75 - cell / 2) : 0;
+    svg.attr('width', right + 4 + spill).attr('height', height).attr('viewBox', `0 0 ${right + 4 + spill} ${height}`);
+    colTitle.attr('x', left + (cols * cell) / 2).attr('y', 12);
+    rowTitle.attr('transform', `translate(10,${top + (height - top) / 2}) rotate(-90)`);
+    const showText = cell >= textMinCell;
+    const fontSize = Math.max(9, Math.min(13, cell * 0.3));
+
+    colLabels.selectAll('text').data(colNames).join('text')
+      .attr('x', (_, c) => left + c * cell + cell / 2).attr('y', top - 5)
+      .attr('text-anchor', rotateColumns ? 'start' : 'middle').attr('class', 'matrix-label')
+      .attr('transform', (_, c) => (rotateColumns ? `rotate(-50,${left + c * cell + cell / 2},${top - 5})` : null))
+      .text((name) => name);
+    rowLabels.selectAll('text').data(rowNames).join('text')
+      .attr('x', left - 6).attr('y', (_, r) => y(r) + cell / 2).attr('dy', '0.35em')
+      .attr('text-anchor', 'end').attr('class', 'matrix-label')
+      .text((name) => name);
+
+    const items = [];
+    for (let r = 0; r < rows; r += 1) {
+      for (let c = 0; c < cols; c += 1) {
+        const index = r * cols + c;
+        const value = values[index];
+        const isMasked = masked ? Boolean(masked[index]) : false;
+        const fill = isMasked || !Number.isFinite(value) ? `url(#${id}-hatch)` : color(value);
+        items.push({ r, c, value, isMasked, fill });
+      }
+    }
+    const groups = cells.selectAll('g.cell').data(items).join((enter) => {
+      const g = enter.append('g').attr('class', 'cell');
+      g.append('rect');
+      g.append('text').attr('text-anchor', 'middle').attr('dy', '0.35em');
+      return g;
+    });
+    groups.attr('transform', (d) => `translate(${left + d.c * cell},${y(d.r)})`)
+      .classed('is-masked', (d) => d.isMasked);
+    groups.select('rect')
+      .attr('width', cell - 1).attr('height', cell - 1)
+      .attr('fill', (d) => d.fill)
+      .attr('data-row', (d) => d.r).attr('data-col', (d) => d.c)
+      .attr('data-value', (d) => String(d.value))
+      .attr('data-masked', (d) => (d.isMasked ? 'true' : null));
+    groups.select('text')
+      .attr('x', (cell - 1) / 2).attr('y', (cell - 1) / 2)
+      .style('font-size', `${fontSize}px`)
+      .attr('fill', (d) => (d.isMasked || !Number.isFinite(d.value) ? '#4a5263' : textColour(d.fill)))
+      .text((d) => {
+        if (!showText) return '';
+        if (d.isMasked) return maskedText ?? '';
+        return formatNumber(d.value, data.format ?? format);
+      });
+    hoverBox.style('display', 'none');
+    if (active && (active.row >= data.rows || active.col >= data.cols)) active = null;
+  }
+
+  function cellOf(event) {
+    const target = event.target.closest?.('g.cell');
+    if (!target) return null;
+    const d = select(target).datum();
+    return d ? { row: d.r, col: d.c, value: d.value, masked: d.isMasked, node: target } : null;
+  }
+
+  function outline(cell) {
+    if (!cell || !data) {
+      hoverBox.style('display', 'none');
+      return;
+    }
+    const { left, cell: size, y } = geometry();
+    hoverBox.style('display', null).attr('x', left + cell.col * size).attr('y', y(cell.row))
+      .attr('width', size - 1).attr('height', size - 1);
+  }
+
+  cells.on('pointermove', (event) => {
+    const cell = cellOf(event);
+    if (!cell || !data) return;
+    outline(cell);
+    onHover?.(cell);
+  });
+  cells.on('pointerleave', () => {
+    outline(null);
+    onHover?.(null);
+  });
+
+  // Keyboard: a matrix with a read-out is focusable and its cells are reached
+  // with the arrow keys (Home / End: first / last column); the section's
+  // read-out (aria-live) says the cell's value, as for the pointer.
+  let active = null;
+  if (onHover) {
+    svg.attr('tabindex', 0).attr('focusable', 'true');
+    const announce = () => {
+      if (!data || !active) return;
+      const index = active.row * data.cols + active.col;
+      const cell = { row: active.row, col: active.col, value: data.values[index], masked: Boolean(data.masked?.[index]) };
+      outline(cell);
+      onHover(cell);
+    };
+    svg.on('focus', () => {
+      active ??= { row: 0, col: 0 };
+      announce();
+    });
+    svg.on('blur', () => {
+      outline(null);
+      onHover(null);
+    });
+    svg.on('keydown', (event) => {
+      if (!data) return;
+      const moves = { ArrowRight: [0, 1], ArrowLeft: [0, -1], ArrowDown: [1, 0], ArrowUp: [-1, 0] };
+      const move = moves[event.key];
+      if (!move && event.key !== 'Home' && event.key !== 'End') return;
+      event.preventDefault();
+      active ??= { row: 0, col: 0 };
+      if (event.key === 'Home') active.col = 0;
+      else if (event.key === 'End') active.col = data.cols - 1;
+      else {
+        active.row = Math.max(0, Math.min(data.rows - 1, active.row + move[0]));
+        active.col = Math.max(0, Math.min(data.cols - 1, active.col + move[1]));
+      }
+      announce();
+    });
+  }
+
+  // PNG, SVG and CSV like every figure of the page (export.js); the CSV holds
+  // the full-precision values, masked cells included as the values drawn.
+  attachFigureExport(figure.node(), {
+    svg: svg.node(),
+    table: () => (data ? matrixTable(
+      { values: data.values, rows: data.rows, cols: data.cols, rowValues: data.rowNames, colValues: data.colNames },
+      { xLabel: colTitleKey ? t(colTitleKey) : 'column', yLabel: rowTitleKey ? t(rowTitleKey) : 'row' },
+    ) : null),
+  });
+
+  new ResizeObserver(([entry]) => {
+    const next = Math.round(entry.contentRect.width);
+    if (next === available) return;
+    available = next;
+    draw();
+  }).observe(container);
+
+  return {
+    element: figure.node(),
+    svg: svg.node(),
+    // values: row-major rows x cols; masked: optional flags per cell; the
+    // colour domain runs over the finite unmasked values unless given.
+    set({ values, rows, cols, rowNames, colNames, masked = null, maskedText = null, domain = null, groupRows = null, format: cellFormat }) {
+      data = {
+        values, rows, cols, masked, maskedText, groupRows, format: cellFormat,
+        rowNames: rowNames ?? Array.from({ length: rows }, (_, r) => String(r)),
+        colNames: colNames ?? Array.from({ length: cols }, (_, c) => String(c)),
+      };
+      let scale = domain;
+      if (!scale) {
+        const shown = Array.from(values).filter((value, i) => Number.isFinite(value) && !(masked && masked[i]));
+        const [low, high] = extent(shown);
+        scale = low === undefined ? [0, 1] : [low, high > low ? high : low + 1];
+      }
+      color.domain(scale);
+      draw();
+    },
+    domain: () => color.domain(),
+  };
+}

@@ -1,0 +1,239 @@
+// Section 7: masked softmax (d2l 10.3.1). Scores of the book's shape
+// (2, 2, 4), drawn by the core's seeded generator or typed in; valid lengths
+// per batch item (1-D) or per query row (2-D). Three matrices side by side:
+// the scores, the masked scores (d2l writes -1e6 over the padding) and the
+// weights; a fourth shows what d2l's own version returns, which differs only
+// on a fully masked row, and a note says why.
+import { MASK_MODES, parameters } from '../state.js';
+import { MASK_SHAPE, MASKED_SCORE, maskValidLens } from '../attention-computations.js';
+import { createMatrix } from '../figures/matrix.js';
+import { createFormula } from '../figures/formula.js';
+import { createErrorScope } from '../errors.js';
+import { element } from '../controls.js';
+import { t } from '../i18n/index.js';
+import { formatNumber } from '../format.js';
+import { createSectionFrame, figureCell, note } from './frame.js';
+
+const [BATCH, ROWS, KEYS] = MASK_SHAPE;
+const SCORE_LIMIT = 10; // typed scores are kept within [-10, 10]
+const LENGTHS_1D = ['maskLen1', 'maskLen2'];
+const LENGTHS_2D = ['maskLen11', 'maskLen12', 'maskLen21', 'maskLen22'];
+const MASKED_TEX = '\\operatorname{masked\\_softmax}(\\mathbf S)_{ij} = \\frac{[\\,j < \\ell_i\\,]\\, \\exp s_{ij}}{\\sum_{j\'} [\\,j\' < \\ell_i\\,]\\, \\exp s_{ij\'}}';
+const D2L_TEX = '\\text{d2l:}\\;\\; s_{ij} \\leftarrow -10^{6}\\ \\text{ for } j \\ge \\ell_i,\\ \\text{then softmax}';
+
+// The valid length of each of the four query rows (batch-major).
+function rowLengths(state) {
+  const lens = maskValidLens(state);
+  return Array.from({ length: BATCH * ROWS }, (_, r) => (state.maskMode === '1d' ? lens[Math.floor(r / ROWS)] : lens[r]));
+}
+
+export function createMaskedSoftmaxSection({ root, store, controls }) {
+  const frame = createSectionFrame(root, { titleKey: 'masking.title', leadKeys: ['masking.lead1', 'masking.lead2'] });
+  const panel = frame.controlsPanel;
+  let lab = null;
+  let edits = new Map(); // typed scores: cell index -> value, until the scores are redrawn
+  let editsSeed = null;
+
+  const redraw = controls.button({
+    labelKey: 'masking.redraw', className: 'button button-quiet', action: 'mask-redraw',
+    onClick: () => {
+      const { maskSeed } = store.get();
+      edits = new Map();
+      store.set({ maskSeed: maskSeed >= parameters.maskSeed.max ? 0 : maskSeed + 1 });
+    },
+  });
+  const lengthControls = Object.fromEntries([
+    ['maskLen1', 'masking.len1'], ['maskLen2', 'masking.len2'],
+    ['maskLen11', 'masking.len11'], ['maskLen12', 'masking.len12'], ['maskLen21', 'masking.len21'], ['maskLen22', 'masking.len22'],
+  ].map(([name, labelKey]) => [name, controls.numberControl(name, { labelKey })]));
+  panel.append(
+    controls.choiceControl('maskMode', {
+      labelKey: 'masking.mode',
+      optionKeys: Object.fromEntries(MASK_MODES.map((mode) => [mode, `masking.mode.${mode}`])),
+    }),
+    ...Object.values(lengthControls),
+    controls.numberControl('maskSeed', { labelKey: 'masking.seed', slider: false }),
+    redraw,
+  );
+
+  // The score editor: one number box per score, laid out like the tensor.
+  const editorInputs = [];
+  const editorBlocks = Array.from({ length: BATCH }, (_, b) => {
+    const grid = element('div', { className: 'score-editor-grid' });
+    for (let q = 0; q < ROWS; q += 1) {
+      for (let k = 0; k < KEYS; k += 1) {
+        const index = (b * ROWS + q) * KEYS + k;
+        const input = element('input', {
+          type: 'number', step: 0.1, min: -SCORE_LIMIT, max: SCORE_LIMIT, className: 'number score-input',
+          dataset: { index },
+        });
+        input.addEventListener('change', () => {
+          const value = Number(input.value);
+          if (input.value.trim() === '' || Number.isNaN(value)) {
+            edits.delete(index);
+          } else {
+            edits.set(index, Math.max(-SCORE_LIMIT, Math.min(SCORE_LIMIT, value)));
+          }
+          draw(store.get());
+        });
+        editorInputs.push(input);
+        grid.append(input);
+      }
+    }
+    return element('div', { className: 'score-editor-block' }, [
+      element('span', { className: 'control-label', dataset: { i18n: `masking.editItem${b + 1}` } }),
+      grid,
+    ]);
+  });
+  const undoEdits = controls.button({
+    labelKey: 'masking.undoEdits', className: 'button button-quiet', action: 'mask-undo-edits',
+    onClick: () => {
+      edits = new Map();
+      draw(store.get());
+    },
+  });
+  const editor = element('details', { className: 'score-editor' }, [
+    element('summary', { dataset: { i18n: 'masking.edit' } }),
+    element('p', { className: 'control-hint', dataset: { i18n: 'masking.editHint' } }),
+    ...editorBlocks,
+    undoEdits,
+  ]);
+  panel.append(editor);
+
+  const formulas = element('div', { className: 'formula-strip' });
+  frame.figures.append(formulas);
+  createFormula(formulas).set(MASKED_TEX);
+  createFormula(formulas).set(D2L_TEX);
+  const lensFormula = createFormula(formulas);
+  lensFormula.element.dataset.role = 'valid-lens';
+
+  const readout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'mask-readout' } });
+  const grid = element('div', { className: 'figure-grid matrix-row-3' });
+  frame.figures.append(grid);
+  let shown = null; // what the read-out needs
+  const hover = (kind) => (cell) => {
+    if (!cell || !shown) {
+      readout.textContent = t('masking.hoverHint');
+      return;
+    }
+    const index = cell.row * KEYS + cell.col;
+    readout.textContent = t('masking.readout', {
+      batch: Math.floor(cell.row / ROWS) + 1, row: (cell.row % ROWS) + 1, key: cell.col + 1,
+      length: shown.lengths[cell.row],
+      score: formatNumber(shown.scores[index], '.4~f'),
+      masked: shown.masked[index] ? '−10⁶' : formatNumber(shown.scores[index], '.4~f'),
+      weight: formatNumber(shown.weights[index], '.4~f'),
+      d2l: shown.book ? formatNumber(shown.book[index], '.4~f') : '—',
+    });
+    readout.dataset.kind = kind;
+  };
+  const matrixOptions = (kind, extra = {}) => ({ format: '.2f', onHover: hover(kind), ...extra });
+  const scoresMatrix = createMatrix(figureCell(grid, { captionKey: 'masking.scoresCaption' }),
+    matrixOptions('scores', { ariaKey: 'masking.scoresLabel', colTitleKey: 'masking.keysAxis', rowTitleKey: 'masking.rowsAxis' }));
+  scoresMatrix.element.dataset.figure = 'mask-scores';
+  const maskedMatrix = createMatrix(figureCell(grid, { captionKey: 'masking.maskedCaption' }),
+    matrixOptions('masked', { ariaKey: 'masking.maskedLabel', colTitleKey: 'masking.keysAxis', rowTitleKey: 'masking.rowsAxis' }));
+  maskedMatrix.element.dataset.figure = 'mask-masked';
+  const weightsMatrix = createMatrix(figureCell(grid, { captionKey: 'masking.weightsCaption' }),
+    matrixOptions('weights', { ariaKey: 'masking.weightsLabel', colTitleKey: 'masking.keysAxis', rowTitleKey: 'masking.rowsAxis' }));
+  weightsMatrix.element.dataset.figure = 'mask-weights';
+  frame.figures.append(readout);
+
+  const compare = element('div', { className: 'figure-grid matrix-compare' });
+  frame.figures.append(compare);
+  const bookBody = figureCell(compare, { captionKey: 'masking.bookCaption' });
+  const bookMatrix = createMatrix(bookBody, matrixOptions('book', { maxCell: 46, ariaKey: 'masking.bookLabel', colTitleKey: 'masking.keysAxis', rowTitleKey: 'masking.rowsAxis' }));
+  bookMatrix.element.dataset.figure = 'mask-book';
+  const explanation = element('div', { className: 'mask-explanation' });
+  compare.append(explanation);
+  const emptyNote = note(explanation, { key: 'masking.emptyRow', className: 'note note-callout' });
+  emptyNote.dataset.role = 'empty-row-note';
+  const emptyStatus = note(explanation, { className: 'note note-warning' });
+  emptyStatus.dataset.role = 'empty-rows';
+
+  const errors = createErrorScope(controls, frame.errorSlot);
+  const watched = ['maskMode', ...LENGTHS_1D, ...LENGTHS_2D, 'maskSeed', 'language'];
+
+  function draw(state) {
+    if (!lab) return;
+    const oneD = state.maskMode === '1d';
+    for (const name of LENGTHS_1D) lengthControls[name].hidden = !oneD;
+    for (const name of LENGTHS_2D) lengthControls[name].hidden = oneD;
+    const lens = maskValidLens(state);
+    lensFormula.set(oneD
+      ? `\\texttt{valid\\_lens} = [${lens.join(',\\ ')}]`
+      : `\\texttt{valid\\_lens} = [[${lens[0]},\\ ${lens[1]}],\\ [${lens[2]},\\ ${lens[3]}]]`);
+
+    if (editsSeed !== state.maskSeed) {
+      edits = new Map(); // new draws replace whatever was typed over the old ones
+      editsSeed = state.maskSeed;
+    }
+    errors.clear();
+    const drawn = errors.run(() => lab.attention.maskScores(state.maskSeed), { seed: 'maskSeed', count: 'maskSeed' });
+    if (!drawn) return;
+    let scores = drawn;
+    if (edits.size > 0) {
+      scores = Float64Array.from(drawn);
+      for (const [index, value] of edits) scores[index] = value;
+    }
+    const scoresKey = `${state.maskSeed}|${[...edits].join(';')}`;
+    // Which error belongs to which length control: the core names the index.
+    const lengthNames = oneD ? LENGTHS_1D : LENGTHS_2D;
+    let weights;
+    try {
+      weights = lab.attention.masked(scores, scoresKey, lens);
+    } catch (error) {
+      const index = /at index (\d+)/.exec(error.message);
+      const name = index ? lengthNames[Number(index[1])] : null;
+      errors.run(() => { throw error; }, name ? { validLens: name } : {});
+      return;
+    }
+    const lengths = rowLengths(state);
+    const masked = new Uint8Array(scores.length);
+    const maskedScores = Float64Array.from(scores);
+    for (let r = 0; r < BATCH * ROWS; r += 1) {
+      for (let k = lengths[r]; k < KEYS; k += 1) {
+        masked[r * KEYS + k] = 1;
+        maskedScores[r * KEYS + k] = MASKED_SCORE;
+      }
+    }
+    const book = errors.run(() => lab.attention.bookMasked(maskedScores, `${scoresKey}|${lengths.join(',')}`));
+    shown = { scores, masked, weights, book, lengths };
+
+    const rowNames = lengths.map((length, r) => t('masking.rowName', { batch: Math.floor(r / ROWS) + 1, row: (r % ROWS) + 1, length }));
+    const colNames = Array.from({ length: KEYS }, (_, k) => `k${k + 1}`);
+    const common = { rows: BATCH * ROWS, cols: KEYS, rowNames, colNames, groupRows: ROWS };
+    scoresMatrix.set({ ...common, values: scores });
+    maskedMatrix.set({ ...common, values: maskedScores, masked, maskedText: '−10⁶', domain: scoresMatrix.domain() });
+    weightsMatrix.set({ ...common, values: weights, domain: [0, 1], format: '.2f' });
+    if (book) bookMatrix.set({ ...common, values: book, domain: [0, 1], format: '.3f' });
+    for (const input of editorInputs) {
+      const index = Number(input.dataset.index);
+      input.setAttribute('aria-label', t('masking.editCell', {
+        batch: Math.floor(index / (ROWS * KEYS)) + 1, row: (Math.floor(index / KEYS) % ROWS) + 1, key: (index % KEYS) + 1,
+      }));
+      if (input.getRootNode().activeElement !== input) input.value = formatNumber(scores[index], '.3~f').replace('−', '-');
+      input.classList.toggle('is-edited', edits.has(index));
+    }
+    undoEdits.disabled = edits.size === 0;
+
+    const empty = lengths.map((length, r) => (length === 0 ? r : -1)).filter((r) => r >= 0);
+    emptyNote.classList.toggle('is-emphasised', empty.length > 0);
+    emptyStatus.hidden = empty.length === 0;
+    emptyStatus.textContent = empty.length === 0 ? '' : t('masking.emptyRows', {
+      rows: empty.map((r) => t('masking.rowName', { batch: Math.floor(r / ROWS) + 1, row: (r % ROWS) + 1, length: 0 })).join(', '),
+    });
+    if (!readout.textContent || readout.dataset.language !== state.language) {
+      readout.textContent = t('masking.hoverHint');
+      readout.dataset.language = state.language;
+    }
+  }
+
+  return {
+    update(state, changed, computations) {
+      lab = computations;
+      if (!watched.some((name) => changed.has(name))) return;
+      draw(state);
+    },
+  };
+}

@@ -1,0 +1,239 @@
+// Section 9: self-attention and multi-head attention (d2l 10.5-10.6). A
+// six-token sentence with seeded random embeddings X (1, 6, H) attends to
+// itself (queries = keys = values = X) through seeded random projections
+// W_q, W_k, W_v, W_o (H x H). Per-head attention maps side by side (the
+// book's exercise), a heads slider over the divisors of H, a switch per head
+// that scales its output by 0 before W_o (the core's headMask), the output
+// with all heads, the share of the switched-off heads and what is left, and
+// the transpose_qkv reshaping with the live shapes.
+import { parameters } from '../state.js';
+import { TOKEN_COUNT } from '../attention-computations.js';
+import { createMatrix } from '../figures/matrix.js';
+import { createHeatmap } from '../figures/heatmap.js';
+import { createFormula } from '../figures/formula.js';
+import { createErrorScope } from '../errors.js';
+import { element } from '../controls.js';
+import { t } from '../i18n/index.js';
+import { formatNumber } from '../format.js';
+import { createSectionFrame, figureCell, note } from './frame.js';
+import { createReshapeDiagram, headColour } from './reshape-diagram.js';
+
+const DETAILED_HEADS = 8; // up to this many heads, each map writes its numbers
+const TOGGLE_LIMIT = 32; // heads that can be switched off (bits of mhaHeadsOff)
+
+export function divisorsOf(n) {
+  const found = [];
+  for (let d = 1; d <= n; d += 1) if (n % d === 0) found.push(d);
+  return found;
+}
+
+function nearestDivisor(n, wanted) {
+  return divisorsOf(n).reduce((best, d) => (Math.abs(d - wanted) < Math.abs(best - wanted) ? d : best), 1);
+}
+
+export function createMultiHeadSection({ root, store, controls }) {
+  const frame = createSectionFrame(root, { titleKey: 'mha.title', leadKeys: ['mha.lead1', 'mha.lead2'] });
+  const panel = frame.controlsPanel;
+
+  // Heads: a slider over the divisors of H (so every position is valid) beside
+  // the table's number box, which clamps and shows the core's errors.
+  const headsControl = controls.numberControl('mhaHeads', { labelKey: 'mha.heads', hintKey: 'mha.headsHint', slider: false });
+  const headsSlider = element('input', {
+    type: 'range', min: 0, max: 1, step: 1, className: 'slider', 'aria-labelledby': 'mhaHeads-label', dataset: { role: 'heads-slider' },
+  });
+  headsControl.querySelector('.control-row').prepend(headsSlider);
+  let divisors = [1];
+  headsSlider.addEventListener('input', () => {
+    store.set({ mhaHeads: divisors[Number(headsSlider.value)], mhaHeadsOff: 0 });
+  });
+  const divisorList = element('span', { className: 'control-hint', dataset: { role: 'divisors' } });
+  headsControl.append(divisorList);
+
+  const newProjections = controls.button({
+    labelKey: 'mha.newDraw', className: 'button button-quiet', action: 'mha-new-draw',
+    onClick: () => {
+      const { mhaSeed } = store.get();
+      store.set({ mhaSeed: mhaSeed >= parameters.mhaSeed.max ? 0 : mhaSeed + 1 });
+    },
+  });
+  const allOn = controls.button({
+    labelKey: 'mha.allOn', className: 'button button-quiet', action: 'mha-all-on',
+    onClick: () => store.set({ mhaHeadsOff: 0 }),
+  });
+  panel.append(
+    controls.numberControl('mhaHidden', { labelKey: 'mha.hidden', hintKey: 'mha.hiddenHint' }),
+    headsControl,
+    controls.numberControl('mhaSeed', { labelKey: 'mha.seed', slider: false }),
+    newProjections,
+    allOn,
+  );
+  note(panel, { key: 'mha.sentenceNote', className: 'note note-muted' });
+
+  const formulas = element('div', { className: 'formula-strip' });
+  frame.figures.append(formulas);
+  createFormula(formulas).set('\\operatorname{MultiHead}(\\mathbf Q, \\mathbf K, \\mathbf V) = \\operatorname{Concat}(\\mathbf h_1, \\dots, \\mathbf h_{n_h})\\, \\mathbf W_o^\\top');
+  const headFormula = createFormula(formulas);
+
+  const diagramBody = figureCell(frame.figures, { captionKey: 'mha.reshapeCaption', className: 'cell-reshape' });
+  const diagram = createReshapeDiagram(diagramBody);
+
+  const headsBody = figureCell(frame.figures, { captionKey: 'mha.headsCaption', className: 'cell-heads' });
+  const headsGrid = element('div', { className: 'head-grid', dataset: { figure: 'mha-heads' } });
+  const headReadout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'mha-readout' } });
+  const limitNote = element('p', { className: 'note note-muted', dataset: { role: 'toggle-limit', i18n: 'mha.toggleLimit' } });
+  limitNote.hidden = true;
+  headsBody.append(headsGrid, headReadout, limitNote);
+
+  const outputGrid = element('div', { className: 'figure-grid output-grid' });
+  frame.figures.append(outputGrid);
+  const outputReadout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'mha-output-readout' } });
+  let outputs = null;
+  const outputHover = (kind) => (cell) => {
+    if (!cell || !outputs?.[kind]) {
+      outputReadout.textContent = t('mha.outputHint');
+      return;
+    }
+    outputReadout.textContent = t('mha.outputReadout', {
+      token: tokens()[cell.row], dim: cell.col + 1, value: formatNumber(cell.value, '.4~f'), which: t(`mha.output.${kind}`),
+    });
+  };
+  const outputFigure = (kind) => {
+    const body = figureCell(outputGrid, { captionKey: `mha.output.${kind}Caption` });
+    const heatmap = createHeatmap(body, {
+      labels: { x: 'mha.axisHidden', y: 'mha.axisTokens' }, colorLabelKey: 'mha.axisValue', ariaKey: `mha.output.${kind}Label`,
+      aspect: 0.22, minHeight: 130, maxHeight: 190, onHover: outputHover(kind),
+    });
+    heatmap.element.dataset.figure = `mha-output-${kind}`;
+    return { body: body.closest('figure'), heatmap };
+  };
+  const outputFull = outputFigure('full');
+  const outputDropped = outputFigure('dropped');
+  const outputKept = outputFigure('kept');
+  frame.figures.append(outputReadout);
+  const offNote = note(frame.figures, { key: 'mha.offHint', className: 'note note-callout' });
+  offNote.dataset.role = 'mha-off-note';
+
+  const errors = createErrorScope(controls, frame.errorSlot);
+  const mhaArguments = { heads: 'mhaHeads', 'shape.heads': 'mhaHeads', 'shape.hidden': 'mhaHidden', hidden: 'mhaHidden', headMask: 'mhaHeadsOff', seed: 'mhaSeed' };
+  const watched = ['mhaHidden', 'mhaHeads', 'mhaHeadsOff', 'mhaSeed', 'language'];
+  const tokens = () => t('mha.tokens').split(' ').slice(0, TOKEN_COUNT);
+
+  let cards = [];
+  let cardsDetailed = null;
+  let lastWeights = null;
+
+  function makeCard(i, detailed) {
+    const toggle = element('input', { type: 'checkbox', role: 'switch', className: 'switch-input', dataset: { head: i } });
+    toggle.disabled = i >= TOGGLE_LIMIT;
+    toggle.addEventListener('change', () => {
+      const { mhaHeadsOff } = store.get();
+      // Bit i of mhaHeadsOff is head i + 1 switched off.
+      store.set({ mhaHeadsOff: (mhaHeadsOff ^ (1 << i)) >>> 0 });
+    });
+    const title = element('span', { className: 'head-title' });
+    const header = element('label', { className: 'switch head-header' }, [
+      toggle, element('span', { className: 'switch-track', 'aria-hidden': 'true' }), title,
+    ]);
+    const body = element('div', { className: 'head-body' });
+    const card = element('div', { className: `head-card${detailed ? '' : ' is-compact'}`, dataset: { head: i } }, [header, body]);
+    card.style.setProperty('--head-colour', headColour(i));
+    headsGrid.append(card);
+    const matrix = createMatrix(body, {
+      format: '.2f', maxCell: detailed ? 40 : 12, minCell: detailed ? 16 : 6, textMinCell: detailed ? 27 : 999,
+      labelWidth: detailed ? null : 2, rotateColumns: detailed,
+      onHover: (cell) => {
+        if (!cell || !lastWeights) {
+          headReadout.textContent = t('mha.hoverHint');
+          return;
+        }
+        const names = tokens();
+        headReadout.textContent = t('mha.readout', {
+          head: i + 1, query: names[cell.row], key: names[cell.col], weight: formatNumber(cell.value, '.4~f'),
+        });
+      },
+    });
+    matrix.element.dataset.figure = `mha-head-${i + 1}`;
+    return { card, toggle, title, matrix };
+  }
+
+  // One card per head: kept when the number of heads changes (only the
+  // difference is built or removed), rebuilt when they switch between the
+  // detailed maps (with numbers) and the compact ones.
+  function buildCards(heads, detailed) {
+    if (cardsDetailed !== detailed) {
+      headsGrid.replaceChildren();
+      cards = [];
+      cardsDetailed = detailed;
+    }
+    while (cards.length > heads) cards.pop().card.remove();
+    while (cards.length < heads) cards.push(makeCard(cards.length, detailed));
+  }
+
+  return {
+    update(state, changed, lab) {
+      if (!watched.some((name) => changed.has(name))) return;
+      const hidden = state.mhaHidden;
+      divisors = divisorsOf(hidden);
+      if (hidden % state.mhaHeads !== 0 && (changed.has('mhaHidden') && !changed.has('mhaHeads'))) {
+        // A new hidden size that the heads no longer divide: move to the nearest divisor.
+        queueMicrotask(() => store.set({ mhaHeads: nearestDivisor(hidden, state.mhaHeads), mhaHeadsOff: 0 }));
+      }
+      headsSlider.max = String(divisors.length - 1);
+      const index = divisors.indexOf(state.mhaHeads);
+      if (index >= 0) headsSlider.value = String(index);
+      headsSlider.setAttribute('aria-valuetext', String(state.mhaHeads));
+      divisorList.textContent = t('mha.divisors', { hidden, list: divisors.join(', ') });
+
+      const heads = state.mhaHeads;
+      const valid = hidden % heads === 0;
+      const headSize = valid ? hidden / heads : null;
+      headFormula.set(valid
+        ? `\\mathbf h_i = \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q_i \\mathbf K_i^\\top}{\\sqrt{${headSize}}}\\Big)\\mathbf V_i,\\quad \\mathbf Q_i, \\mathbf K_i, \\mathbf V_i \\in \\mathbb R^{${TOKEN_COUNT} \\times ${headSize}},\\quad n_h = ${heads}`
+        : '\\mathbf h_i = \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q_i \\mathbf K_i^\\top}{\\sqrt{H / n_h}}\\Big)\\mathbf V_i');
+      diagram.set({ batch: 1, tokens: TOKEN_COUNT, hidden, heads: valid ? heads : null });
+
+      errors.clear();
+      const result = errors.run(() => lab.attention.mha(state), mhaArguments);
+      if (!result) return;
+      const names = tokens();
+      const detailed = heads <= DETAILED_HEADS;
+      buildCards(heads, detailed);
+      limitNote.hidden = heads <= TOGGLE_LIMIT;
+      lastWeights = result.full.weights;
+      const cellsPerHead = TOKEN_COUNT * TOKEN_COUNT;
+      cards.forEach((card, i) => {
+        const on = result.mask[i] !== 0;
+        card.toggle.checked = on;
+        card.card.classList.toggle('is-off', !on);
+        card.title.textContent = t(on ? 'mha.head' : 'mha.headOff', { head: i + 1 });
+        card.matrix.svg.setAttribute('aria-label', t('mha.headLabel', { head: i + 1 }));
+        card.matrix.set({
+          values: result.full.weights.subarray(i * cellsPerHead, (i + 1) * cellsPerHead),
+          rows: TOKEN_COUNT, cols: TOKEN_COUNT, domain: [0, 1],
+          rowNames: detailed ? names : names.map(() => ''), colNames: detailed ? names : names.map(() => ''),
+        });
+      });
+      if (!headReadout.textContent || changed.has('language')) headReadout.textContent = t('mha.hoverHint');
+
+      const anyOff = result.dropped !== null;
+      outputs = { full: result.full.output, dropped: result.dropped?.output, kept: result.kept.output };
+      let low = Infinity;
+      let high = -Infinity;
+      for (const value of result.full.output) {
+        if (value < low) low = value;
+        if (value > high) high = value;
+      }
+      const domain = [low, high > low ? high : low + 1];
+      const shape = { rows: TOKEN_COUNT, cols: hidden, domain };
+      outputFull.heatmap.setMatrix({ ...shape, values: result.full.output });
+      outputDropped.body.hidden = !anyOff;
+      outputKept.body.hidden = !anyOff;
+      if (anyOff) {
+        outputDropped.heatmap.setMatrix({ ...shape, values: result.dropped.output });
+        outputKept.heatmap.setMatrix({ ...shape, values: result.kept.output });
+      }
+      offNote.hidden = anyOff;
+      if (!outputReadout.textContent || changed.has('language')) outputReadout.textContent = t('mha.outputHint');
+    },
+  };
+}

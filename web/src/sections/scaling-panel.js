@@ -1,0 +1,161 @@
+// The "why divide by sqrt(d)" panel of section 8. For random q and k with
+// independent N(0, 1) entries, q.k has variance d: the core's scalingStudy
+// samples it for d = 1 ... 512, with and without the 1/sqrt(d) scaling, and
+// measures the mean largest softmax weight over m keys, which creeps towards
+// 1 (the softmax collapses onto one key) unless the scores are scaled. Each d
+// is one core call, run by a frame queue within a time budget per frame, so
+// the page never freezes while the study fills in.
+import { createLinePlot } from '../figures/line-plot.js';
+import { createFormula } from '../figures/formula.js';
+import { createFrameQueue } from '../frame-queue.js';
+import { createErrorScope } from '../errors.js';
+import { element } from '../controls.js';
+import { t } from '../i18n/index.js';
+import { formatNumber } from '../format.js';
+import { SCALING_DIMS } from '../attention-computations.js';
+import { figureCell, note } from './frame.js';
+
+const DIMS = Float64Array.from(SCALING_DIMS);
+const ONES = new Float64Array(SCALING_DIMS.length).fill(1);
+const WATCHED = ['scalingKeys', 'scalingSamples', 'scalingSeed'];
+
+export function createScalingPanel(parent, { controls }) {
+  const block = element('div', { className: 'subsection', dataset: { role: 'scaling-panel' } });
+  parent.append(block);
+  block.append(
+    element('h3', { className: 'subsection-title', dataset: { i18n: 'scaling.title' } }),
+    element('div', { className: 'prose' }, [element('p', { dataset: { i18nRich: 'scaling.lead' } })]),
+  );
+  const formulas = element('div', { className: 'formula-strip' });
+  block.append(formulas);
+  createFormula(formulas).set('\\operatorname{Var}(\\mathbf q^\\top \\mathbf k) = \\sum_{i=1}^{d} \\operatorname{Var}(q_i k_i) = d,\\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q^\\top \\mathbf k}{\\sqrt d}\\Big) = 1');
+
+  const errorSlot = element('p', { className: 'section-error', role: 'alert' });
+  errorSlot.hidden = true;
+  const progress = element('progress', { className: 'player-progress', max: SCALING_DIMS.length, value: 0 });
+  const status = element('p', { className: 'player-status', 'aria-live': 'polite', dataset: { role: 'scaling-status' } });
+  block.append(element('div', { className: 'inline-controls' }, [
+    controls.numberControl('scalingKeys', { labelKey: 'scaling.keys' }),
+    controls.numberControl('scalingSamples', { labelKey: 'scaling.samples' }),
+    controls.numberControl('scalingSeed', { labelKey: 'scaling.seed', slider: false }),
+    element('div', { className: 'scaling-progress' }, [status, progress]),
+  ]), errorSlot);
+
+  const grid = element('div', { className: 'figure-grid' });
+  block.append(grid);
+  const variancePlot = createLinePlot(figureCell(grid, { captionKey: 'scaling.varianceCaption' }), {
+    xDomain: [1, 512], yDomain: [0.5, 1000], xScale: 'log', yScale: 'log',
+    layers: ['theory', 'theoryScaled', 'variance', 'scaledVariance', 'varianceDots', 'scaledDots'],
+    labels: { x: 'scaling.axisD', y: 'scaling.axisVariance' }, ariaKey: 'scaling.varianceLabel',
+    aspect: 0.62, maxHeight: 300, xTicks: 10, yTicks: 5,
+    legend: [
+      { key: 'scaling.legendUnscaled', className: 'unscaled', kind: 'line' },
+      { key: 'scaling.legendScaled', className: 'scaled', kind: 'line' },
+      { key: 'scaling.legendTheory', className: 'theory', kind: 'line' },
+    ],
+  });
+  variancePlot.element.dataset.figure = 'scaling-variance';
+  const weightPlot = createLinePlot(figureCell(grid, { captionKey: 'scaling.weightCaption' }), {
+    xDomain: [1, 512], yDomain: [0, 1], xScale: 'log',
+    layers: ['maxWeight', 'scaledMaxWeight', 'maxDots', 'scaledMaxDots'],
+    labels: { x: 'scaling.axisD', y: 'scaling.axisMaxWeight' }, ariaKey: 'scaling.weightLabel',
+    aspect: 0.62, maxHeight: 300, xTicks: 10, yTicks: 5,
+    legend: [
+      { key: 'scaling.legendUnscaled', className: 'unscaled', kind: 'line' },
+      { key: 'scaling.legendScaled', className: 'scaled', kind: 'line' },
+    ],
+  });
+  weightPlot.element.dataset.figure = 'scaling-weight';
+  note(block, { key: 'scaling.collapseNote', className: 'note note-callout' });
+
+  // The study's numbers, row by row as they arrive.
+  const tableBody = element('tbody');
+  block.append(element('details', { className: 'epoch-log scaling-log' }, [
+    element('summary', { dataset: { i18n: 'scaling.tableTitle' } }),
+    element('div', { className: 'log-scroll' }, [element('table', { dataset: { role: 'scaling-table' } }, [
+      element('thead', {}, [element('tr', {}, ['scaling.colD', 'scaling.colVariance', 'scaling.colScaledVariance', 'scaling.colMax', 'scaling.colScaledMax']
+        .map((key) => element('th', { dataset: { i18n: key } })))]),
+      tableBody,
+    ])]),
+  ]));
+
+  const errors = createErrorScope(controls, errorSlot);
+  const scalingArguments = { keys: 'scalingKeys', samples: 'scalingSamples', seed: 'scalingSeed' };
+  const queue = createFrameQueue(8);
+  let study = null; // { key, rows: [row | undefined per d], done }
+
+  function drawStudy() {
+    const rows = study.rows;
+    const column = (name) => Float64Array.from(rows, (row) => (row ? row[name] : NaN));
+    const variance = column('variance');
+    const scaledVariance = column('scaledVariance');
+    const maxWeight = column('maxWeight');
+    const scaledMaxWeight = column('scaledMaxWeight');
+    variancePlot.set('variance', { kind: 'line', xs: DIMS, ys: variance, className: 'unscaled' });
+    variancePlot.set('scaledVariance', { kind: 'line', xs: DIMS, ys: scaledVariance, className: 'scaled' });
+    variancePlot.set('varianceDots', { kind: 'dots', xs: DIMS, ys: variance, className: 'unscaled-dot', r: 3 });
+    variancePlot.set('scaledDots', { kind: 'dots', xs: DIMS, ys: scaledVariance, className: 'scaled-dot', r: 3 });
+    weightPlot.set('maxWeight', { kind: 'line', xs: DIMS, ys: maxWeight, className: 'unscaled' });
+    weightPlot.set('scaledMaxWeight', { kind: 'line', xs: DIMS, ys: scaledMaxWeight, className: 'scaled' });
+    weightPlot.set('maxDots', { kind: 'dots', xs: DIMS, ys: maxWeight, className: 'unscaled-dot', r: 3 });
+    weightPlot.set('scaledMaxDots', { kind: 'dots', xs: DIMS, ys: scaledMaxWeight, className: 'scaled-dot', r: 3 });
+    const done = rows.filter(Boolean).length;
+    progress.value = done;
+    status.dataset.done = String(done === rows.length);
+    status.textContent = done === rows.length
+      ? t('scaling.done', { count: rows.length })
+      : t('scaling.running', { done, count: rows.length });
+    tableBody.replaceChildren(...rows.map((row, i) => element('tr', row ? {
+      dataset: { d: SCALING_DIMS[i], variance: String(row.variance), scaledVariance: String(row.scaledVariance), maxWeight: String(row.maxWeight), scaledMaxWeight: String(row.scaledMaxWeight) },
+    } : {}, [
+      element('td', {}, [String(SCALING_DIMS[i])]),
+      ...['variance', 'scaledVariance', 'maxWeight', 'scaledMaxWeight'].map((name) => element('td', {}, [row ? formatNumber(row[name], '.4~f') : '…'])),
+    ])));
+  }
+
+  // The theory lines are the axes' own values: Var = d (the diagonal) and Var = 1.
+  variancePlot.set('theory', { kind: 'line', xs: DIMS, ys: DIMS, className: 'theory' });
+  variancePlot.set('theoryScaled', { kind: 'line', xs: DIMS, ys: ONES, className: 'theory' });
+
+  // The study is the heaviest computation of the page (a few hundred ms, over
+  // several frames): it starts when the panel comes near the screen, not while
+  // the page loads.
+  let visible = false;
+  let waiting = null; // [state, lab] of a study asked for before the panel was seen
+  new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    visible = true;
+    if (waiting) start(...waiting);
+    waiting = null;
+  }, { rootMargin: '600px 0px' }).observe(block);
+
+  function start(state, lab) {
+    const key = `${state.scalingKeys}|${state.scalingSamples}|${state.scalingSeed}`;
+    if (study && study.key === key) {
+      drawStudy(); // the language changed: re-label the status
+      return;
+    }
+    errors.clear();
+    const current = { key, rows: SCALING_DIMS.map(() => undefined) };
+    study = current;
+    drawStudy();
+    queue.replace(SCALING_DIMS.map((d, i) => () => {
+      if (study !== current) return;
+      const row = errors.run(() => lab.attention.scaling(d, state), scalingArguments);
+      if (!row) {
+        queue.replace([]); // the same arguments fail for every d: stop here
+        return;
+      }
+      current.rows[i] = row;
+      drawStudy();
+    }));
+  }
+
+  return {
+    update(state, changed, lab) {
+      if (!WATCHED.some((name) => changed.has(name)) && !changed.has('language')) return;
+      if (visible) start(state, lab);
+      else waiting = [state, lab];
+    },
+  };
+}
