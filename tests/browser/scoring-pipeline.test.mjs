@@ -31,9 +31,11 @@ async function shown() {
   const weights = await page.locator('#pipeline [data-role="pipeline-weight"]').evaluateAll((nodes) =>
     nodes.map((node) => Number(node.dataset.value)));
   const output = Number(await page.locator('#pipeline [data-role="pipeline-output"]').getAttribute('data-value'));
+  const scores = await page.locator('#pipeline .pipeline-score .formula').evaluateAll((nodes) =>
+    nodes.map((node) => Number(node.dataset.value)));
   const radii = await page.locator('#pipeline .plane-key circle').evaluateAll((circles) =>
     circles.map((circle) => Number(circle.getAttribute('r'))));
-  return { weights, output, radii };
+  return { weights, scores, output, radii };
 }
 
 // The same call, made directly: keys, values and weights are the seeded draws
@@ -53,7 +55,7 @@ async function direct({ scoring = 'dot', m = 5, q1 = 1, q2 = 0.5, seed = 0 } = {
         Wk: core.randomUniform(h * 2, { seed: stream('wk'), low: -1 / Math.sqrt(2), high: 1 / Math.sqrt(2) }),
         wv: core.randomUniform(h, { seed: stream('wv'), low: -1 / Math.sqrt(h), high: 1 / Math.sqrt(h) }),
       });
-    return { weights: Array.from(result.weights), output: result.output[0], keys: Array.from(keys) };
+    return { weights: Array.from(result.weights), scores: Array.from(result.scores), output: result.output[0], keys: Array.from(keys) };
   }, { scoring, m, q1, q2, seed, salts: SALTS, limits: LIMITS });
 }
 
@@ -70,9 +72,12 @@ test('the plane and the pipeline are drawn with the core\'s weights and output',
   assert.equal(await page.locator('#pipeline tbody tr.is-strongest').getAttribute('data-key'), String(strongest));
   const bar = await page.locator('#pipeline tbody tr .weight-bar').nth(strongest).evaluate((node) => node.style.width);
   assert.ok(Math.abs(parseFloat(bar) - expected.weights[strongest] * 100) < 1e-3, `bar width ${bar}`);
-  // Each score is written out with the numbers of q and k_i.
+  // Each score is written out with the numbers of q and k_i, and its value from the core.
+  assert.deepEqual(page$.scores, expected.scores, 'one score per key, the core\'s');
   const score = await page.locator('#pipeline .pipeline-score').first().innerText();
   assert.match(score, /1\.00/);
+  const sign = expected.scores[0] < 0 ? '[−-]\\s*' : '';
+  assert.match(score, new RegExp(`=\\s*${sign}${Math.abs(expected.scores[0]).toFixed(3)}`), 'the score\'s value');
   assert.match(score, new RegExp(expected.keys[0].toFixed(2).replace('-', '[−-]')));
   assert.deepEqual(problems, []);
 });

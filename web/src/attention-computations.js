@@ -74,7 +74,7 @@ export function createAttentionComputations(core) {
         queries, keys, values, shape: { batch: 1, nq: 1, nk: m, dq: 2, dk: 2, dv: 1, h: LIMITS.pipelineHidden },
         Wq: draws.Wq, Wk: draws.Wk, wv: draws.wv,
       });
-    return { queries, keys, values, weights: result.weights, output: result.output[0] };
+    return { queries, keys, values, scores: result.scores, weights: result.weights, output: result.output[0] };
   });
 
   // --- 2. Masked softmax of a (2, 2, 4) score matrix.

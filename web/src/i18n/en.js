@@ -211,7 +211,7 @@ export default {
   'pipeline.colWeight': '② softmax → weight αᵢ',
   'pipeline.colValue': 'value vᵢ',
   'pipeline.colTerm': '③ αᵢ · vᵢ',
-  'pipeline.scoreNote': 'Each score is written out with the numbers of $\\mathbf q$ and $\\mathbf k_i$. The core evaluates it inside its attention call and returns the weights $\\alpha_i$ and the output $f(\\mathbf q)$ shown here.',
+  'pipeline.scoreNote': 'Each score is written out with the numbers of $\\mathbf q$ and $\\mathbf k_i$. The core evaluates it inside its attention call and returns the scores, the weights $\\alpha_i$ and the output $f(\\mathbf q)$ shown here.',
 
   'masking.title': '7 · Masked softmax',
   'masking.lead1': 'A minibatch holds sequences of different lengths, padded to one length with keys that mean nothing. The **valid length** $\\ell$ of a query row says how many keys are real: only keys $j < \\ell$ may get weight. d2l does it by writing $-10^6$ over the scores of the padded keys before the softmax, so that their exponentials vanish.',

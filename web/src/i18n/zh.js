@@ -211,7 +211,7 @@ export default {
   'pipeline.colWeight': '② softmax → 权重 αᵢ',
   'pipeline.colValue': '值 vᵢ',
   'pipeline.colTerm': '③ αᵢ · vᵢ',
-  'pipeline.scoreNote': '每个评分都代入了 $\\mathbf q$ 和 $\\mathbf k_i$ 的数值。评分由内核在注意力计算中求值，这里显示的权重 $\\alpha_i$ 和输出 $f(\\mathbf q)$ 就是内核返回的结果。',
+  'pipeline.scoreNote': '每个评分都代入了 $\\mathbf q$ 和 $\\mathbf k_i$ 的数值。评分由内核在注意力计算中求值，这里显示的评分、权重 $\\alpha_i$ 和输出 $f(\\mathbf q)$ 就是内核返回的结果。',
 
   'masking.title': '7 · 掩蔽 softmax 操作',
   'masking.lead1': '一个小批量里的序列长短不一，要用没有意义的词元填充到同样的长度。查询行的**有效长度** $\\ell$ 说明有几个键是真实的：只有 $j < \\ell$ 的键才能分到权重。d2l 的做法是在 softmax 之前把填充位置的评分替换成 $-10^6$，让它们的指数几乎为零。',

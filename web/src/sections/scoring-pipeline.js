@@ -22,11 +22,12 @@ const SCORE_TEX = {
 // A number inside TeX: negative ones in parentheses when they are factors.
 const factor = (value, spec = '.2f') => (value < 0 ? `(${texNumber(value, spec)})` : texNumber(value, spec));
 
-function scoreTex(scoring, q, k, i) {
+function scoreTex(scoring, q, k, i, score) {
+  const value = texNumber(score, '.3f');
   if (scoring === 'dot') {
-    return `\\big(${factor(q[0])} \\cdot ${factor(k[0])} + ${factor(q[1])} \\cdot ${factor(k[1])}\\big) / \\sqrt 2`;
+    return `\\big(${factor(q[0])} \\cdot ${factor(k[0])} + ${factor(q[1])} \\cdot ${factor(k[1])}\\big) / \\sqrt 2 = ${value}`;
   }
-  return `\\mathbf w_v^\\top \\tanh\\!\\big(\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k_{${i + 1}}\\big)`;
+  return `\\mathbf w_v^\\top \\tanh\\!\\big(\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k_{${i + 1}}\\big) = ${value}`;
 }
 
 export function createScoringPipelineSection({ root, store, controls }) {
@@ -128,7 +129,7 @@ export function createScoringPipelineSection({ root, store, controls }) {
       const result = errors.run(() => lab.attention.pipeline(state), pipelineArguments);
       if (!result) return;
       const m = state.pipelineKeys;
-      const { keys, values, weights, output, queries } = result;
+      const { keys, values, scores, weights, output, queries } = result;
       let strongest = 0;
       for (let i = 1; i < m; i += 1) if (weights[i] > weights[strongest]) strongest = i;
 
@@ -142,7 +143,8 @@ export function createScoringPipelineSection({ root, store, controls }) {
         const k = [keys[2 * i], keys[2 * i + 1]];
         part.row.classList.toggle('is-strongest', i === strongest);
         part.key.set(`\\mathbf k_{${i + 1}}\\ (${texNumber(k[0], '.2f')},\\, ${texNumber(k[1], '.2f')})`);
-        part.score.set(scoreTex(state.pipelineScoring, queries, k, i));
+        part.score.set(scoreTex(state.pipelineScoring, queries, k, i, scores[i]));
+        part.score.element.dataset.value = String(scores[i]);
         part.bar.style.width = `${Math.max(0, Math.min(1, weights[i])) * 100}%`;
         part.weightText.textContent = formatNumber(weights[i], '.3f');
         part.weightText.dataset.value = String(weights[i]);
