@@ -1,25 +1,13 @@
 // Controls clamp to the parameter table's bounds; a core error appears next
 // to the control that caused it and the page keeps working; the data
 // controls redraw the same picture for the same seed.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, typeInto, settled } from './harness.mjs';
+import { typeInto, settled, usePage } from './harness.mjs';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ opened: (lab) => ({ page, problems } = lab) });
 
 const numberBox = (parameter) => page.locator(`[data-param="${parameter}"] input[type="number"]`);
 const dataPoints = () => page.locator('[data-figure="data"] .layer-points circle');

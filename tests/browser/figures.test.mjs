@@ -1,28 +1,15 @@
 // The figures are really drawn, from the core's numbers, and react to the
 // controls: heatmap pixels, SVG path data, the hover read-out, the dragged
 // query and the gaps where weights are undefined.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rgb } from 'd3-color';
 import { interpolateViridis } from 'd3-scale-chromatic';
-import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled, pathSegments } from './harness.mjs';
+import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-  await loadDirectCore(page);
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 // The pixels of a heatmap's canvas: [r, g, b, a] per cell, row-major.
 async function canvasPixels(selector) {

@@ -1,6 +1,7 @@
 // What every browser test needs: Debian's Chromium driven by playwright-core,
 // dist/ served over http by esbuild's own server, and a page whose console
 // errors and requests are recorded from the first byte.
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import * as esbuild from 'esbuild';
 import { mkdir } from 'node:fs/promises';
@@ -83,4 +84,27 @@ export async function loadDirectCore(page) {
     const { loadAttentionCore } = await import('/attention-core.mjs');
     window.directCore = await loadAttentionCore();
   });
+}
+
+// One browser, server and page for a whole test file: opened before its first
+// test, closed after its last. `section`: scrolled into view; `directCore`:
+// the page also gets its own core instance for direct comparisons; `opened`
+// receives { page, problems, ... } (node:test may start a file's other
+// top-level `before` hooks without waiting for this one).
+export function usePage({ section = null, directCore = false, opened = () => {} } = {}) {
+  const lab = {};
+  before(async () => {
+    lab.browser = await launchBrowser();
+    lab.server = await serveDist();
+    Object.assign(lab, await openPage(lab.browser, `${lab.server.origin}/`));
+    if (directCore) await loadDirectCore(lab.page);
+    if (section) await lab.page.locator(section).scrollIntoViewIfNeeded();
+    opened(lab);
+  });
+  after(async () => {
+    await lab.context?.close();
+    await lab.browser?.close();
+    await lab.server?.close();
+  });
+  return lab;
 }

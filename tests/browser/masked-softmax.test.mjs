@@ -2,28 +2,14 @@
 // from the core's numbers, react to the valid lengths (1-D and 2-D), to the
 // seed and to typed scores; a fully masked row gives zeros here and d2l's
 // uniform row beside it, explained; a core error shows at the guilty length.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled } from './harness.mjs';
+import { typeInto, settled, usePage } from './harness.mjs';
 import { matrixCells, values, numberValue } from './attention-helpers.mjs';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-  await loadDirectCore(page);
-  await page.locator('#masking').scrollIntoViewIfNeeded();
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ section: '#masking', directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 // The core's own answer: scores drawn with the seed (or given), masked softmax with the lengths.
 async function direct({ seed = 0, lens, scores = null }) {

@@ -3,29 +3,15 @@
 // divisors of H with the live transpose_qkv shapes, a head switched off shows
 // its share of the output (the core with complementary head masks), and a
 // bad head count is reported at its control.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled } from './harness.mjs';
+import { typeInto, settled, usePage } from './harness.mjs';
 import { matrixCells, values, numberValue, canvasPixels } from './attention-helpers.mjs';
 import { SALTS, TOKEN_COUNT } from '../../web/src/attention-computations.js';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-  await loadDirectCore(page);
-  await page.locator('#multihead').scrollIntoViewIfNeeded();
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ section: '#multihead', directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 // Self-attention of the six seeded token embeddings, called directly.
 async function direct({ hidden = 100, heads = 5, seed = 0, headMask = null } = {}) {

@@ -2,28 +2,14 @@
 // positionalEncoding cell by cell, the curves of columns 6-9 follow its
 // columns, the dimension, length and column controls redraw both, the hover
 // read-out gives P[i, j], and the binary-counting table counts.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled, pathSegments } from './harness.mjs';
+import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
 import { matrixCells, canvasPixels, viridisPixel } from './attention-helpers.mjs';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-  await loadDirectCore(page);
-  await page.locator('#positional').scrollIntoViewIfNeeded();
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ section: '#positional', directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 const encoding = (length, dim) => page.evaluate(([l, d]) => Array.from(window.directCore.positionalEncoding(l, d)), [length, dim]);
 const curve = async (i) => pathSegments(await page.locator(`[data-figure="pe-curves"] .layer-col${i} path`).getAttribute('d'))[0] ?? [];

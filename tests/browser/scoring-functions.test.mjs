@@ -3,29 +3,15 @@
 // direct core call's, the controls (keys, queries, valid lengths, h, seed)
 // change them as the core says, and the scaling study fills in frame by
 // frame with the core's numbers.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled, pathSegments } from './harness.mjs';
+import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
 import { matrixCells, values, numberValue } from './attention-helpers.mjs';
 import { SALTS, LIMITS, SCALING_DIMS } from '../../web/src/attention-computations.js';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-  await loadDirectCore(page);
-  await page.locator('#scoring').scrollIntoViewIfNeeded();
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ section: '#scoring', directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 const DEFAULTS = { seed: 0, keys: 'ones', queries: '20d', nq: 1, lens: [2, 6], h: 8 };
 

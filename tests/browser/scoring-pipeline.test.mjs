@@ -2,29 +2,15 @@
 // table are drawn, the query follows the pointer and the arrow keys, and the
 // weights and the output shown are those of a direct core call
 // (dotProductAttention or additiveAttention on the same seeded draws).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled } from './harness.mjs';
+import { typeInto, settled, usePage } from './harness.mjs';
 import { numberValue } from './attention-helpers.mjs';
 import { SALTS, LIMITS } from '../../web/src/attention-computations.js';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-  await loadDirectCore(page);
-  await page.locator('#pipeline').scrollIntoViewIfNeeded();
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ section: '#pipeline', directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 // What the page shows: the weight of every row (full precision) and the output.
 async function shown() {

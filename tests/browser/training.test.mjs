@@ -1,27 +1,13 @@
 // Training w on the page: the loss falls, every number shown is the core's
 // trainKernelWidth, reset returns to the same w0, and the leave-one-out
 // switch changes the outcome the way the book says.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, loadDirectCore, typeInto, settled, pathSegments } from './harness.mjs';
+import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
 
-let browser;
-let server;
 let page;
-let context;
 let problems;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  ({ page, context, problems } = await openPage(browser, `${server.origin}/`));
-  await loadDirectCore(page);
-  await page.locator('#training').scrollIntoViewIfNeeded();
-});
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+usePage({ section: '#training', directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 const section = (css) => page.locator(`#training ${css}`);
 
