@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace attention {
@@ -36,20 +37,24 @@ void append(std::string& message, Number value) {
     }
 }
 
+// The checks take the argument's name as a string_view: nothing is built on
+// the success path (in the wasm build every call that may throw, such as a
+// std::string constructor, costs a trip through JS; see wasm/bindings.cpp).
 template <class... Parts>
-[[noreturn]] void fail(const std::string& argument, const Parts&... parts) {
-    std::string message = argument + ": ";
+[[noreturn]] void fail(std::string_view argument, const Parts&... parts) {
+    std::string message(argument);
+    message += ": ";
     (append(message, parts), ...);
     throw ArgumentError(message);
 }
 
-inline void require_finite(const std::string& argument, double value) {
+inline void require_finite(std::string_view argument, double value) {
     if (!std::isfinite(value)) fail(argument, "expected a finite number, got ", value);
 }
 
 // Checks every element of a contiguous container (xtensor or std::vector).
 template <class Container>
-void require_all_finite(const std::string& argument, const Container& values) {
+void require_all_finite(std::string_view argument, const Container& values) {
     std::size_t index = 0;
     for (double value : values) {
         if (!std::isfinite(value))
@@ -58,13 +63,13 @@ void require_all_finite(const std::string& argument, const Container& values) {
     }
 }
 
-inline void require_range(const std::string& argument, double value, double low, double high) {
+inline void require_range(std::string_view argument, double value, double low, double high) {
     require_finite(argument, value);
     if (value < low || value > high)
         fail(argument, "expected a value in [", low, ", ", high, "], got ", value);
 }
 
-inline void require_count(const std::string& argument, std::size_t value, std::size_t low,
+inline void require_count(std::string_view argument, std::size_t value, std::size_t low,
                           std::size_t high) {
     if (value < low || value > high)
         fail(argument, "expected a count in [", low, ", ", high, "], got ", value);

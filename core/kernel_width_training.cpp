@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "errors.hpp"
 #include "limits.hpp"
 #include "kernels.hpp"
 #include "vector_math.hpp"
+#include "wasm_simd.hpp"  // empty unless the build targets wasm SIMD
 
 namespace attention {
 namespace {
@@ -21,44 +23,99 @@ void check_training_data(const xt::xtensor<double, 1>& x, const xt::xtensor<doub
     require_all_finite("y", y);
 }
 
+// min over j != i (or over every j without leave-one-out) of d_ij^2, for
+// every i, from x sorted once: the nearest other point is next to x_i's place
+// among them (x_i - x_j is monotonic in x_j, as is its rounding), so this is
+// the same number a pass over the row would find.
+std::vector<double> nearest_d2(const double* x, std::size_t n, bool leave_one_out) {
+    std::vector<double> result(n, 0.0);  // without leave-one-out, d_ii^2 = 0
+    if (!leave_one_out) return result;
+    std::vector<double> sorted(x, x + n);
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto [low, high] = std::equal_range(sorted.begin(), sorted.end(), x[i]);
+        if (high - low >= 2) continue;  // another point at the same place: 0
+        double best = std::numeric_limits<double>::infinity();
+        if (high != sorted.end()) {
+            const double d = x[i] - *high;
+            best = d * d;
+        }
+        if (low != sorted.begin()) {
+            const double d = x[i] - *(low - 1);
+            best = std::min(best, d * d);
+        }
+        result[i] = best;
+    }
+    return result;
+}
+
+struct RowSums {
+    double sum[vector_math::lanes] = {}, sum_y[vector_math::lanes] = {}, sum_d2[vector_math::lanes] = {},
+           sum_d2_y[vector_math::lanes] = {};
+};
+
+// The portable loops for row i (the native build): d^2, the shifted exp2,
+// then the four sums, point j into lane j % 4, point `skip` left out (its
+// weight is 0). Compilers vectorise each loop. d2 and e are scratch rows.
+[[maybe_unused]] void row_sums_portable(double xi, const double* x, const double* y, std::size_t n,
+                                        std::size_t skip, double factor, double min_d2, double* d2, double* e,
+                                        RowSums& sums) noexcept {
+    namespace vm = vector_math;
+    for (std::size_t j = 0; j < n; ++j) {
+        const double d = xi - x[j];
+        d2[j] = d * d;
+    }
+    // The left-out point's exponent is set to 0 (inside exp2_nonpositive's domain), then its weight to 0.
+    if (skip < n) d2[skip] = min_d2;
+    for (std::size_t j = 0; j < n; ++j) e[j] = vm::exp2_nonpositive(factor * (d2[j] - min_d2));
+    if (skip < n) e[skip] = 0.0;
+    vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) {
+        const double e_d2 = e[j] * d2[j];
+        sums.sum[lane] += e[j];
+        sums.sum_y[lane] += e[j] * y[j];
+        sums.sum_d2[lane] += e_d2;
+        sums.sum_d2_y[lane] += e_d2 * y[j];
+    });
+}
+
 // Assumes validated inputs. With s_ij = -w^2 d_ij^2 / 2 and alpha = softmax_j(s_ij):
 // d y_hat_i / dw = -w (sum_j alpha_ij d_ij^2 y_j - y_hat_i sum_j alpha_ij d_ij^2).
-// One row at a time: d^2 to every point, the max-subtracted exp (the point
-// itself gets weight 0 with leave-one-out), then the four sums in one pass.
+// One row at a time: the max-subtracted weights (in base 2, see
+// vector_math::exp2_nonpositive; the point itself gets weight 0 with
+// leave-one-out) and the four sums, in one pass with wasm SIMD.
 LossAndGradient loss_and_gradient(const double* x, const double* y, std::size_t n, double w,
                                   bool leave_one_out) {
     namespace vm = vector_math;
-    const double half_w2 = gaussian_rate(w);
-    std::vector<double> d2(n), e(n);
+    const double factor = vm::gaussian_exp2_factor(gaussian_rate(w));
+    const std::vector<double> min_d2 = nearest_d2(x, n, leave_one_out);
+#ifndef ATTENTION_WASM_SIMD
+    std::vector<double> d2(n), e(n);  // scratch rows of the portable loops
+#endif
     LossAndGradient result;
     for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t skip = leave_one_out ? i : n;
+        RowSums sums;
+#ifdef ATTENTION_WASM_SIMD
+        // Every point but a last odd one with wasm SIMD (which clears the lane of `skip`), that one here.
+        for (std::size_t j = wasm_simd::training_sums(x[i], x, y, n, skip, factor, min_d2[i], sums.sum, sums.sum_y,
+                                                      sums.sum_d2, sums.sum_d2_y);
+             j < n; ++j) {
+            if (j == skip) continue;  // weight 0: adds nothing
             const double d = x[i] - x[j];
-            d2[j] = d * d;
+            const double d2_j = d * d;
+            const double e_j = vm::exp2_nonpositive(factor * (d2_j - min_d2[i]));
+            const double e_d2 = e_j * d2_j;
+            sums.sum[j % vm::lanes] += e_j;
+            sums.sum_y[j % vm::lanes] += e_j * y[j];
+            sums.sum_d2[j % vm::lanes] += e_d2;
+            sums.sum_d2_y[j % vm::lanes] += e_d2 * y[j];
         }
-        // The largest score among the points predicted from.
-        const double min_d2 = leave_one_out
-            ? std::min(vm::min(d2.data(), i), vm::min(d2.data() + i + 1, n - i - 1))
-            : vm::min(d2.data(), n);
-        // With leave-one-out the point's own weight is 0; d2[i] = min_d2 first
-        // only keeps its (discarded) exp argument at 0, inside exp_nonpositive's domain.
-        if (leave_one_out) d2[i] = min_d2;
-        for (std::size_t j = 0; j < n; ++j)
-            e[j] = vm::exp_nonpositive(-half_w2 * (d2[j] - min_d2));
-        if (leave_one_out) e[i] = 0.0;
-
-        double sum[vm::lanes] = {}, sum_y[vm::lanes] = {}, sum_d2[vm::lanes] = {},
-               sum_d2_y[vm::lanes] = {};
-        vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) {
-            const double e_d2 = e[j] * d2[j];
-            sum[lane] += e[j];
-            sum_y[lane] += e[j] * y[j];
-            sum_d2[lane] += e_d2;
-            sum_d2_y[lane] += e_d2 * y[j];
-        });
-        const double total = vm::total(sum);
-        const double y_hat = vm::total(sum_y) / total;
-        const double dy_hat = -w * (vm::total(sum_d2_y) - y_hat * vm::total(sum_d2)) / total;
+#else
+        row_sums_portable(x[i], x, y, n, skip, factor, min_d2[i], d2.data(), e.data(), sums);
+#endif
+        const double total = vm::total(sums.sum);
+        const double y_hat = vm::total(sums.sum_y) / total;
+        const double dy_hat = -w * (vm::total(sums.sum_d2_y) - y_hat * vm::total(sums.sum_d2)) / total;
         const double error = y_hat - y[i];
         result.loss += error * error;
         result.gradient += 2.0 * error * dy_hat;

@@ -1,5 +1,6 @@
 #include "pooling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "errors.hpp"
 #include "limits.hpp"
 #include "vector_math.hpp"
+#include "wasm_simd.hpp"  // empty unless the build targets wasm SIMD
 
 namespace attention {
 namespace {
@@ -14,35 +16,91 @@ namespace {
 constexpr double undefined = std::numeric_limits<double>::quiet_NaN();
 
 void check_points(const char* name, const xt::xtensor<double, 1>& points) {
-    require_count(std::string(name) + ".length", points.size(), 1, limits::max_points);
+    if (points.size() < 1 || points.size() > limits::max_points)  // the name is only built to fail
+        require_count(std::string(name) + ".length", points.size(), 1, limits::max_points);
     require_all_finite(name, points);
 }
 
 void check_spec(const KernelSpec& spec) { require_finite("w", spec.w); }
 
-// Writes the unnormalised weights of one query into `row` and returns their sum.
-// The Gaussian is shifted by its largest score (the smallest d^2), so that
-// weight is exp(0) = 1 and the sum is at least 1.
-double kernel_row(double query, const double* keys, std::size_t n_keys, const KernelSpec& spec,
-                  double* row) {
-    namespace vm = vector_math;
-    if (spec.kernel == Kernel::gaussian) {
-        const double half_w2 = gaussian_rate(spec.w);
-        // d^2 and its minimum in one pass, then the shifted exp.
-        double lane_min[vm::lanes] = {vm::no_minimum, vm::no_minimum, vm::no_minimum, vm::no_minimum};
-        vm::for_each_lane(n_keys, [&](std::size_t j, std::size_t lane) {
-            const double d = query - keys[j];
-            row[j] = d * d;
-            vm::keep_smaller(lane_min[lane], row[j]);
-        });
-        const double min_d2 = vm::smallest(lane_min);
-        for (std::size_t j = 0; j < n_keys; ++j)
-            row[j] = vm::exp_nonpositive(-half_w2 * (row[j] - min_d2));
-    } else {
-        for (std::size_t j = 0; j < n_keys; ++j)
-            row[j] = kernel_value(spec.kernel, (query - keys[j]) * spec.w);
+// The Gaussian rows are max-subtracted: every weight is
+// 2^(factor * (d^2 - min d^2)), so the nearest key's weight is 1 and a row's
+// sum is at least 1. min d^2 comes from the keys sorted once per call: the
+// nearest key to q is next to q's place among them (q - k is monotonic in k,
+// as is its rounding), so no pass over the row is needed for it, and it is the
+// same number a pass would find.
+double nearest_d2(double query, const std::vector<double>& sorted_keys) noexcept {
+    const auto above = std::lower_bound(sorted_keys.begin(), sorted_keys.end(), query);
+    double best = std::numeric_limits<double>::infinity();
+    if (above != sorted_keys.end()) {
+        const double d = query - *above;
+        best = d * d;
     }
-    return vm::sum(row, n_keys);
+    if (above != sorted_keys.begin()) {
+        const double d = query - *(above - 1);
+        best = std::min(best, d * d);
+    }
+    return best;
+}
+
+// The portable loops (the native build): the Gaussian weights e_j of one
+// query into row[j], and their sum into the lane partials (key j into lane
+// j % 4). Compilers vectorise each loop; fused into one they do not.
+[[maybe_unused]] void gaussian_row_portable(double query, const double* keys, std::size_t n, double factor,
+                                            double min_d2, double* row, double (&sum)[vector_math::lanes]) noexcept {
+    namespace vm = vector_math;
+    for (std::size_t j = 0; j < n; ++j) {
+        const double d = query - keys[j];
+        row[j] = vm::exp2_nonpositive(factor * (d * d - min_d2));
+    }
+    vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) { sum[lane] += row[j]; });
+}
+
+// The whole Gaussian row of one query into `row`; returns the lane partials' total.
+double gaussian_row(double query, const double* keys, std::size_t n, double factor, double min_d2,
+                    double* row) noexcept {
+    namespace vm = vector_math;
+    double sum[vm::lanes] = {};
+#ifdef ATTENTION_WASM_SIMD
+    for (std::size_t j = wasm_simd::gaussian_row(query, keys, n, factor, min_d2, row, sum); j < n; ++j) {
+        const double d = query - keys[j];
+        row[j] = vm::exp2_nonpositive(factor * (d * d - min_d2));
+        sum[j % vm::lanes] += row[j];
+    }
+#else
+    gaussian_row_portable(query, keys, n, factor, min_d2, row, sum);
+#endif
+    return vm::total(sum);
+}
+
+// Nadaraya-Watson with the Gaussian, one query: sum_j e_j values[j] / sum_j e_j.
+// `row` is scratch space for the portable loops.
+double gaussian_prediction(double query, const double* keys, const double* values, std::size_t n, double factor,
+                           double min_d2, double* row) noexcept {
+    namespace vm = vector_math;
+    double sum[vm::lanes] = {}, weighted[vm::lanes] = {};
+#ifdef ATTENTION_WASM_SIMD
+    (void)row;
+    for (std::size_t j = wasm_simd::gaussian_sums(query, keys, values, n, factor, min_d2, sum, weighted); j < n;
+         ++j) {
+        const double d = query - keys[j];
+        const double e = vm::exp2_nonpositive(factor * (d * d - min_d2));
+        sum[j % vm::lanes] += e;
+        weighted[j % vm::lanes] += e * values[j];
+    }
+#else
+    gaussian_row_portable(query, keys, n, factor, min_d2, row, sum);
+    vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) { weighted[lane] += row[j] * values[j]; });
+#endif
+    const double total = vm::total(sum);
+    return total > 0.0 ? vm::total(weighted) / total : undefined;
+}
+
+// The other kernels: unnormalised weights of one query into `row`, and their sum.
+double kernel_row(double query, const double* keys, std::size_t n_keys, const KernelSpec& spec,
+                  double* row) noexcept {
+    for (std::size_t j = 0; j < n_keys; ++j) row[j] = kernel_value(spec.kernel, (query - keys[j]) * spec.w);
+    return vector_math::sum(row, n_keys);
 }
 
 }  // namespace
@@ -67,9 +125,15 @@ xt::xtensor<double, 2> attention_weights(const xt::xtensor<double, 1>& queries,
              ", got ", queries.size() * keys.size());
     const std::size_t nk = keys.size();
     xt::xtensor<double, 2> weights = xt::xtensor<double, 2>::from_shape({queries.size(), nk});
+    const bool gaussian = spec.kernel == Kernel::gaussian;
+    std::vector<double> sorted_keys(keys.begin(), keys.begin() + (gaussian ? nk : 0));
+    std::sort(sorted_keys.begin(), sorted_keys.end());
+    const double factor = vector_math::gaussian_exp2_factor(gaussian_rate(spec.w));
     for (std::size_t i = 0; i < queries.size(); ++i) {
         double* row = &weights(i, 0);
-        const double sum = kernel_row(queries(i), keys.data(), nk, spec, row);
+        const double sum = gaussian
+            ? gaussian_row(queries(i), keys.data(), nk, factor, nearest_d2(queries(i), sorted_keys), row)
+            : kernel_row(queries(i), keys.data(), nk, spec, row);
         const double inverse = sum > 0.0 ? 1.0 / sum : undefined;
         for (std::size_t j = 0; j < nk; ++j) row[j] *= inverse;
     }
@@ -88,6 +152,15 @@ xt::xtensor<double, 1> nadaraya_watson(const xt::xtensor<double, 1>& queries,
     const std::size_t nk = keys.size();
     std::vector<double> row(nk);
     xt::xtensor<double, 1> prediction = xt::xtensor<double, 1>::from_shape({queries.size()});
+    if (spec.kernel == Kernel::gaussian) {
+        std::vector<double> sorted_keys(keys.begin(), keys.end());
+        std::sort(sorted_keys.begin(), sorted_keys.end());
+        const double factor = vector_math::gaussian_exp2_factor(gaussian_rate(spec.w));
+        for (std::size_t i = 0; i < queries.size(); ++i)
+            prediction(i) = gaussian_prediction(queries(i), keys.data(), values.data(), nk, factor,
+                                                nearest_d2(queries(i), sorted_keys), row.data());
+        return prediction;
+    }
     for (std::size_t i = 0; i < queries.size(); ++i) {
         const double sum = kernel_row(queries(i), keys.data(), nk, spec, row.data());
         const double weighted = vector_math::dot(row.data(), values.data(), nk);

@@ -6,7 +6,7 @@
 //  - exp from + - * and exact scaling by powers of two, inlined: a libm call
 //    would stop vectorisation (it is most of the cost of these loops), and
 //    glibc and Emscripten's musl may round differently;
-//  - sums and minima kept in `lanes` interleaved partials added in a fixed
+//  - sums kept in `lanes` interleaved partials added in a fixed
 //    order: a plain running sum is a serial chain that compilers may not
 //    reorder, while independent partials map onto vector registers.
 // With -ffp-contract=off (no fused multiply-add) the results are the same
@@ -32,47 +32,63 @@ inline double from_bits(std::uint64_t b) {
 }
 }  // namespace detail
 
-// exp(x) for x <= 0, the exponent of a max-subtracted softmax score: within
-// about 1 ulp of the correctly rounded value (measured worst 4.3e-16 relative
-// to std::exp on [-707, 0]); subnormal results (x < -708) are right too, and
-// x < -1000 gives 0. exp(NaN) is NaN, exp(-inf) is 0. (It stays exact up to
-// x = 15; beyond that the scaling below overflows, so x > 0 is outside the
-// contract.) Branch-free, so loops over it vectorise.
-//  - x = k ln2 + r with |r| <= ln2/2 (Cody-Waite: ln2_hi has 32 significant
-//    bits, so k * ln2_hi is exact for every k that occurs);
-//  - exp(r) by the degree-11 Chebyshev interpolant on [-ln2/2, ln2/2]
-//    (mpmath: chebyfit(exp, [-log(2)/2, log(2)/2], 12) at 50 digits, rounded
-//    to double; coefficients within 0.3% of 1/n!, error 1.7e-17 relative,
-//    against 6e-15 for the Taylor polynomial of the same degree), evaluated by
-//    Estrin's scheme for short dependency chains;
-//  - times 2^(k + 1000), written into the exponent bits (a normal number for
-//    every k from -1443, x = -1000, up to 23), then times 2^-1000: exact for
-//    normal results, one correct rounding for subnormal ones.
-inline double exp_nonpositive(double x) {
+// 2^x for x <= 0, the exponent of a max-subtracted Gaussian weight: the rows
+// compute their exponents in base 2, x = (d^2 - min d^2) * (-w^2/2 * log2 e),
+// so log2 e is folded into one constant per call and the reduction needs no
+// Cody-Waite split: x = k + r with k an integer, |r| <= 1/2, r = x - k exact.
+// (An exp in base e cost four more operations an element, about 15% of a row
+// in wasm.)
+// - 2^r by the degree-11 Chebyshev interpolant on [-1/2, 1/2] (mpmath
+//   chebyfit at 50 digits, rounded to double; c0 = 1 exactly; within 3e-18 of
+//   2^r), evaluated by Estrin's scheme for short dependency chains;
+// - times 2^(k + 1000), written into the exponent bits (a normal number for
+//   every k from -1100 to 0), then times 2^-1000: exact for normal results,
+//   one correct rounding for subnormal ones.
+// Within 4.3e-16 of std::exp2 (measured). The exponent x carries its own
+// rounding (relative 1e-16, as any computed exponent), a relative error of
+// about |x| 1e-16 in 2^x: under 1e-14 for every weight above 1e-30 of the
+// row's largest. x < -1075 gives 0, 2^-inf = 0, 2^NaN = NaN.
+// Branch-free and inlined, so loops over it vectorise; the wasm SIMD version
+// (wasm_simd.hpp) does the same operations in the same order, so both builds
+// compute the same bits.
+namespace detail {
+inline constexpr double exp2_shift = 0x1.8p52;  // x + shift rounds x to an integer, held in the low bits
+inline constexpr std::uint64_t exp2_biased_exponent = std::uint64_t{1023 + 1000} << 52;
+inline constexpr double exp2_c1 = 0x1.62e42fefa39efp-1, exp2_c2 = 0x1.ebfbdff82c5aep-3,
+                        exp2_c3 = 0x1.c6b08d704a0c6p-5, exp2_c4 = 0x1.3b2ab6fb9f1a5p-7,
+                        exp2_c5 = 0x1.5d87fe78a3f9cp-10, exp2_c6 = 0x1.430913112c61bp-13,
+                        exp2_c7 = 0x1.ffcbfc6da6ed1p-17, exp2_c8 = 0x1.62bfc2c86d700p-20,
+                        exp2_c9 = 0x1.b524ebd13a55fp-24, exp2_c10 = 0x1.e6228acd1c6e5p-28,
+                        exp2_c11 = 0x1.e9ec1fcb69a7fp-32;  // c0 = 1
+inline constexpr double exp2_floor = -1100.0;  // 2^-1100 rounds to 0
+}  // namespace detail
+
+inline double exp2_nonpositive(double x) {
     assert(!(x > 0.0));
-    constexpr double log2e = 1.4426950408889634074;
-    constexpr double ln2_hi = 6.93147180369123816490e-01;
-    constexpr double ln2_lo = 1.90821492927058770002e-10;
-    constexpr double shift = 0x1.8p52;  // y + shift rounds y to an integer, held in the low bits
-    constexpr std::uint64_t biased_exponent = std::uint64_t{1023 + 1000} << 52;
-    constexpr double c2 = 0x1.0000000000011p-1, c3 = 0x1.555555555555ap-3,
-                     c4 = 0x1.555555554f0cfp-5, c5 = 0x1.111111110f225p-7,
-                     c6 = 0x1.6c16c187fbe02p-10, c7 = 0x1.a01a01b14378fp-13,
-                     c8 = 0x1.a01991ac8730ap-16, c9 = 0x1.71ddf5749d126p-19,
-                     c10 = 0x1.28b4057f44145p-22, c11 = 0x1.af631d0059becp-26;  // c0 = c1 = 1
-
-    const double t = x * log2e + shift;
-    const double k = t - shift;
-    const double r = (x - k * ln2_hi) - k * ln2_lo;
-
+    using namespace detail;
+    // Below -1100 (and -inf) the result rounds to 0 anyway: clamping there is
+    // one operation where a select would be two; NaN stays NaN.
+    x = x < exp2_floor ? exp2_floor : x;
+    const double t = x + exp2_shift;
+    const double k = t - exp2_shift;
+    const double r = x - k;
     const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-    const double exp_r = (((1.0 + r) + r2 * (c2 + r * c3)) + r4 * ((c4 + r * c5) + r2 * (c6 + r * c7))) +
-                         r8 * ((c8 + r * c9) + r2 * (c10 + r * c11));
+    const double p = (((1.0 + r * exp2_c1) + r2 * (exp2_c2 + r * exp2_c3)) +
+                      r4 * ((exp2_c4 + r * exp2_c5) + r2 * (exp2_c6 + r * exp2_c7))) +
+                     r8 * ((exp2_c8 + r * exp2_c9) + r2 * (exp2_c10 + r * exp2_c11));
+    // 2^(k+1000) in the exponent bits (a normal number for every k from -1100 to 0), then 2^-1000:
+    // exact for normal results, one correct rounding for subnormal ones (and 0 below 2^-1075).
+    const double scale = from_bits((bits(t) << 52) + exp2_biased_exponent);
+    return (p * scale) * 0x1p-1000;
+}
 
-    // bits(t) is bits(shift) + k, and the low 52 bits of bits(shift) are 0:
-    // shifted left by 52, it leaves k in the exponent field.
-    const double scale = detail::from_bits((detail::bits(t) << 52) + biased_exponent);  // 2^(k+1000)
-    return x < -1000.0 ? 0.0 : (exp_r * scale) * 0x1p-1000;
+// The factor that turns d^2 - min d^2 into the base-2 exponent of a Gaussian
+// row: -w^2/2 * log2 e, kept finite (see gaussian_rate) so that 0 * factor
+// is 0, not NaN.
+inline double gaussian_exp2_factor(double half_w2) {
+    constexpr double log2e = 1.4426950408889634074;
+    const double rate = half_w2 * log2e;
+    return -(rate < std::numeric_limits<double>::max() ? rate : std::numeric_limits<double>::max());
 }
 
 inline constexpr std::size_t lanes = 4;
@@ -103,25 +119,6 @@ inline double dot(const double* a, const double* b, std::size_t n) {
     double partial[lanes] = {};
     for_each_lane(n, [&](std::size_t j, std::size_t lane) { partial[lane] += a[j] * b[j]; });
     return total(partial);
-}
-
-// Running minima, one a lane: start from `no_minimum`, fold values in with
-// keep_smaller (NaN is never kept), and read the result with smallest.
-inline constexpr double no_minimum = std::numeric_limits<double>::infinity();
-inline void keep_smaller(double& partial, double value) { partial = value < partial ? value : partial; }
-inline double smallest(const double (&partial)[lanes]) {
-    double m01 = partial[0], m23 = partial[2];
-    keep_smaller(m01, partial[1]);
-    keep_smaller(m23, partial[3]);
-    keep_smaller(m01, m23);
-    return m01;
-}
-
-// min_j a[j], +inf for n = 0 (NaN entries are skipped).
-inline double min(const double* a, std::size_t n) {
-    double partial[lanes] = {no_minimum, no_minimum, no_minimum, no_minimum};
-    for_each_lane(n, [&](std::size_t j, std::size_t lane) { keep_smaller(partial[lane], a[j]); });
-    return smallest(partial);
 }
 
 }  // namespace attention::vector_math

@@ -1,7 +1,8 @@
-// Native side of the issue-2 benchmark: Nadaraya-Watson pooling (Gaussian
-// kernel) at 2000 queries x 2000 keys, and one leave-one-out training epoch
-// at n = 2000. tests/benchmarks/bench.mjs runs this executable, times the
-// wasm module and a plain-JS loop the same way, and prints the comparison.
+// Native side of the benchmark (issues 2 and 6): Nadaraya-Watson pooling
+// (Gaussian kernel) at n queries x n keys, the n x n attention weights, and
+// one leave-one-out training epoch at n. tests/benchmarks/bench.mjs runs this
+// executable once per size, times the wasm module, plain-JS loops and
+// TensorFlow.js the same way, and prints the comparison.
 //
 // Timing: one call of the whole entry point at a time, a few untimed warm-up
 // calls, and the median of N timed calls, both on the wall clock
@@ -17,9 +18,13 @@
 // Alone it prints its medians. With --serve (used by bench.mjs) it prints one
 // JSON line with the data set and the results (17 significant digits, so the
 // caller can check that all implementations agree), then answers each input
-// line "pooling" or "epoch" with "<wall ms> <cpu ms>" of one timed call,
-// until "quit" or end of input. The caller can so interleave native, wasm and
-// JS samples.
+// line "pooling", "weights" or "epoch", optionally followed by a count k,
+// with "<wall ms> <cpu ms>" of k back-to-back calls timed together (k = 1 by
+// default; small sizes use more, so one sample is long enough for the
+// clocks), until "quit" or end of input. The caller can so interleave native,
+// wasm, JS and TensorFlow.js samples. The weights are checked on three rows
+// (first, middle, last), printed as "weightRows"; at sizes whose n x n matrix
+// exceeds the core's limit (n > 4096) there is no "weights" path.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -34,6 +39,7 @@
 
 #include "dataset.hpp"
 #include "kernel_width_training.hpp"
+#include "limits.hpp"
 #include "pooling.hpp"
 
 namespace {
@@ -87,13 +93,13 @@ struct Sample {
 };
 
 template <class Body>
-std::vector<Sample> time_calls(int warmup, int repetitions, Body&& body) {
+std::vector<Sample> time_calls(int warmup, int repetitions, Body&& body, long calls = 1) {
     for (int k = 0; k < warmup; ++k) sink = sink + body();
     std::vector<Sample> samples;
     for (int k = 0; k < repetitions; ++k) {
         const std::clock_t cpu_start = std::clock();
         const auto start = std::chrono::steady_clock::now();
-        sink = sink + body();
+        for (long call = 0; call < calls; ++call) sink = sink + body();
         const auto stop = std::chrono::steady_clock::now();
         const std::clock_t cpu_stop = std::clock();
         samples.push_back({std::chrono::duration<double, std::milli>(stop - start).count(),
@@ -138,11 +144,17 @@ int run(const Config& config) {
     training.w0 = config.w;
     training.epochs = 1;
 
+    // The n x n weights only where the core allows the matrix.
+    const bool has_weights = config.n * config.n <= attention::limits::max_matrix_elements;
+
     const auto prediction = attention::nadaraya_watson(queries, data.x, data.y, spec);
     const auto trained = attention::train_kernel_width(data.x, data.y, training);
 
     const std::function<double()> pooling = [&] {
         return attention::nadaraya_watson(queries, data.x, data.y, spec)(0);
+    };
+    const std::function<double()> weights = [&] {
+        return attention::attention_weights(queries, data.x, spec)(config.n - 1, 0);
     };
     const std::function<double()> epoch = [&] {
         return attention::train_kernel_width(data.x, data.y, training).w.back();
@@ -156,6 +168,11 @@ int run(const Config& config) {
         std::printf("                              wall clock   CPU time\n");
         std::printf("  Nadaraya-Watson %5zu x %-5zu %10.2f %10.2f\n", config.n, config.n,
                     median(pooling_samples, &Sample::wall_ms), median(pooling_samples, &Sample::cpu_ms));
+        if (has_weights) {
+            const auto weight_samples = time_calls(config.warmup, config.repetitions, weights);
+            std::printf("  attention weights %5zu x %-5zu%8.2f %10.2f\n", config.n, config.n,
+                        median(weight_samples, &Sample::wall_ms), median(weight_samples, &Sample::cpu_ms));
+        }
         std::printf("  one training epoch          %10.2f %10.2f\n", median(epoch_samples, &Sample::wall_ms),
                     median(epoch_samples, &Sample::cpu_ms));
         return 0;
@@ -172,15 +189,31 @@ int run(const Config& config) {
     print_array("w", trained.w.data(), trained.w.size());
     std::printf(",");
     print_array("loss", trained.loss.data(), trained.loss.size());
+    if (has_weights) {
+        const auto matrix = attention::attention_weights(queries, data.x, spec);
+        const std::size_t rows[] = {0, config.n / 2, config.n - 1};
+        std::printf(",\"weightRows\":{\"index\":[%zu,%zu,%zu],", rows[0], rows[1], rows[2]);
+        std::vector<double> values;
+        for (std::size_t row : rows) values.insert(values.end(), &matrix(row, 0), &matrix(row, 0) + config.n);
+        print_array("values", values.data(), values.size());
+        std::printf("}");
+    }
     std::printf("}}\n");
     std::fflush(stdout);
 
-    for (std::string command; std::getline(std::cin, command) && command != "quit";) {
-        if (command == "pooling" || command == "epoch") {
-            const Sample sample = time_calls(0, 1, command == "pooling" ? pooling : epoch)[0];
+    for (std::string line; std::getline(std::cin, line) && line != "quit";) {
+        const std::size_t space = line.find(' ');
+        const std::string command = line.substr(0, space);
+        const long calls = space == std::string::npos ? 1 : std::strtol(line.c_str() + space + 1, nullptr, 10);
+        const std::function<double()>* body = command == "pooling" ? &pooling
+                                              : command == "epoch"  ? &epoch
+                                              : command == "weights" && has_weights ? &weights
+                                                                                    : nullptr;
+        if (body && calls >= 1) {
+            const Sample sample = time_calls(0, 1, *body, calls)[0];
             std::printf("%.6f %.6f\n", sample.wall_ms, sample.cpu_ms);
         } else {
-            std::printf("error: unknown command '%s'\n", command.c_str());
+            std::printf("error: unknown command '%s'\n", line.c_str());
         }
         std::fflush(stdout);
     }

@@ -221,3 +221,50 @@ TEST_CASE("the loss stays finite at widths whose square overflows", "[kernel_wid
     // Each point predicted from its nearest other point: (2-1)^2 + (1-2)^2 + (4-2)^2.
     CHECK(attention::kernel_width_loss(x, y, 1e200).loss == 6.0);
 }
+
+// The leave-one-out shift comes from x sorted once: points in any order,
+// repeated points (whose nearest other point is at distance 0), odd sizes;
+// against a plain long-double computation of the loss and its gradient.
+TEST_CASE("kernel_width_loss: unsorted and repeated points, odd sizes", "[training]") {
+    for (const std::size_t n : {2u, 3u, 4u, 5u, 7u, 9u, 33u, 100u}) {
+        xt::xtensor<double, 1> x = xt::xtensor<double, 1>::from_shape({n});
+        xt::xtensor<double, 1> y = xt::xtensor<double, 1>::from_shape({n});
+        for (std::size_t j = 0; j < n; ++j) {
+            x(j) = std::fmod(3.77 * static_cast<double>(j * j + 1), 5.0);
+            y(j) = std::cos(0.9 * static_cast<double>(j)) + 0.1 * static_cast<double>(j % 3);
+        }
+        if (n > 3) x(n - 2) = x(0);  // a repeated point
+        for (const bool leave_one_out : {true, false}) {
+            for (const double w : {0.2, 1.0, 3.0, 12.0}) {
+                INFO("n=" << n << " w=" << w << " leave_one_out=" << leave_one_out);
+                long double loss = 0, gradient = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    long double best = INFINITY;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        if (leave_one_out && j == i) continue;
+                        const long double d = static_cast<long double>(x(i)) - x(j);
+                        best = std::min(best, d * d);
+                    }
+                    long double s = 0, sy = 0, sd = 0, sdy = 0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        if (leave_one_out && j == i) continue;
+                        const long double d = static_cast<long double>(x(i)) - x(j);
+                        const long double e = std::exp(-0.5L * w * w * (d * d - best));
+                        s += e;
+                        sy += e * y(j);
+                        sd += e * d * d;
+                        sdy += e * d * d * y(j);
+                    }
+                    const long double y_hat = sy / s;
+                    const long double dy_hat = -w * (sdy - y_hat * sd) / s;
+                    loss += (y_hat - y(i)) * (y_hat - y(i));
+                    gradient += 2 * (y_hat - y(i)) * dy_hat;
+                }
+                const auto result = attention::kernel_width_loss(x, y, w, leave_one_out);
+                CHECK(std::abs(result.loss - static_cast<double>(loss)) <= 1e-13 * std::max(1.0L, std::abs(loss)));
+                CHECK(std::abs(result.gradient - static_cast<double>(gradient)) <=
+                      1e-12 * std::max(1.0L, std::abs(gradient)));
+            }
+        }
+    }
+}

@@ -197,3 +197,43 @@ TEST_CASE("Gaussian pooling at widths whose square overflows is one-hot on the n
         CHECK(prediction(1) == 30.0);
     }
 }
+
+// The row loops shift each Gaussian row by its nearest key, found among the
+// keys sorted once per call; against a plain long-double softmax with keys in
+// any order, repeated keys, and queries far outside the keys.
+TEST_CASE("Gaussian pooling: unsorted and repeated keys, far queries, odd sizes", "[pooling]") {
+    for (const std::size_t n : {1u, 2u, 3u, 5u, 8u, 9u, 31u, 64u, 101u}) {
+        xt::xtensor<double, 1> keys = xt::xtensor<double, 1>::from_shape({n});
+        xt::xtensor<double, 1> values = xt::xtensor<double, 1>::from_shape({n});
+        for (std::size_t j = 0; j < n; ++j) {
+            keys(j) = std::fmod(7.31 * static_cast<double>(j * j), 5.0) - 1.0;  // unsorted, some repeated
+            values(j) = std::sin(1.7 * static_cast<double>(j));
+        }
+        if (n > 2) keys(n - 1) = keys(1);
+        const xt::xtensor<double, 1> queries{-40.0, -1.0, 0.3, 2.0, 3.999, 25.0};
+        for (const double w : {0.3, 1.0, 4.0, 30.0}) {
+            INFO("n=" << n << " w=" << w);
+            const KernelSpec spec{Kernel::gaussian, w};
+            const auto prediction = attention::nadaraya_watson(queries, keys, values, spec);
+            const auto weights = attention::attention_weights(queries, keys, spec);
+            for (std::size_t i = 0; i < queries.size(); ++i) {
+                long double best = INFINITY;
+                for (std::size_t j = 0; j < n; ++j) {
+                    const long double d = static_cast<long double>(queries(i)) - keys(j);
+                    best = std::min(best, d * d);
+                }
+                long double sum = 0, weighted = 0;
+                std::vector<long double> e(n);
+                for (std::size_t j = 0; j < n; ++j) {
+                    const long double d = static_cast<long double>(queries(i)) - keys(j);
+                    e[j] = std::exp(-0.5L * w * w * (d * d - best));
+                    sum += e[j];
+                    weighted += e[j] * values(j);
+                }
+                CHECK(std::abs(prediction(i) - static_cast<double>(weighted / sum)) < 1e-13);
+                for (std::size_t j = 0; j < n; ++j)
+                    CHECK(std::abs(weights(i, j) - static_cast<double>(e[j] / sum)) < 1e-15);
+            }
+        }
+    }
+}
