@@ -39,10 +39,26 @@ function number(value, name) {
   return value;
 }
 
+// An options object (undefined: every default). Arrays and typed arrays are
+// refused: read as options they would silently give the defaults.
 function options(value, name) {
   if (value === undefined) return {};
-  if (value === null || typeof value !== 'object') throw new Error(`${name}: expected an object, got ${typeName(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
+    throw new Error(`${name}: expected an object, got ${typeName(value)}`);
+  }
   return value;
+}
+
+// The one object the layer functions take: required.
+function required(value, name) {
+  if (value === undefined) throw new Error(`${name}: expected an object, got undefined`);
+  return options(value, name);
+}
+
+// An array to write a result into: null (a new one), or a Float64Array.
+function target(value, name) {
+  if (value === null || value instanceof Float64Array) return value;
+  throw new Error(`${name}: expected null or a Float64Array, got ${typeName(value)}`);
 }
 
 function text(value, name) {
@@ -81,9 +97,9 @@ function wrap(core) {
       return unwrap(core.averagePool(numbers(values, 'values'), number(nQueries, 'nQueries')));
     },
     attentionWeights(queries, keys, opts) {
-      const { kernel = 'gaussian', w = 1 } = options(opts, 'options');
+      const { kernel = 'gaussian', w = 1, out = null } = options(opts, 'options');
       return unwrap(core.attentionWeights(numbers(queries, 'queries'), numbers(keys, 'keys'),
-        text(kernel, 'kernel'), number(w, 'w')));
+        text(kernel, 'kernel'), number(w, 'w'), target(out, 'out')));
     },
     nadarayaWatson(queries, keys, values, opts) {
       const { kernel = 'gaussian', w = 1 } = options(opts, 'options');
@@ -113,19 +129,19 @@ function wrap(core) {
         number(shape[1], 'shape[1] (nq)'), number(shape[2], 'shape[2] (nk)'), lengths(validLens)));
     },
     additiveAttention(args) {
-      const { queries, keys, values, shape, Wq, Wk, wv, validLens = null } = options(args, 'arguments');
+      const { queries, keys, values, shape, Wq, Wk, wv, validLens = null } = required(args, 'arguments');
       return unwrap(core.additiveAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
         numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'dq', 'dk', 'dv', 'h']),
         numbers(Wq, 'Wq'), numbers(Wk, 'Wk'), numbers(wv, 'wv'), lengths(validLens)));
     },
     dotProductAttention(args) {
-      const { queries, keys, values, shape, validLens = null } = options(args, 'arguments');
+      const { queries, keys, values, shape, validLens = null } = required(args, 'arguments');
       return unwrap(core.dotProductAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
         numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'd', 'dv']), lengths(validLens)));
     },
     multiHeadAttention(args) {
       const { queries, keys, values, shape, Wq, Wk, Wv, Wo, validLens = null, headMask = null } =
-        options(args, 'arguments');
+        required(args, 'arguments');
       return unwrap(core.multiHeadAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
         numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'hidden', 'heads']),
         numbers(Wq, 'Wq'), numbers(Wk, 'Wk'), numbers(Wv, 'Wv'), numbers(Wo, 'Wo'), lengths(validLens),
@@ -143,8 +159,12 @@ function wrap(core) {
       return unwrap(core.randomUniform(number(count, 'count'), number(seed, 'seed'), number(low, 'low'),
         number(high, 'high')));
     },
+    // liveHandles: JS values C++ holds through Embind (emval handles) once
+    // the call is over; the API keeps none between calls, so it stays at its
+    // baseline unless something leaks them.
     memoryStats() {
-      return core.memoryStats();
+      const { allocatedBytes, heapBytes } = core.memoryStats();
+      return { allocatedBytes, heapBytes, liveHandles: core.count_emval_handles() };
     },
     scalingStudy(opts) {
       const { dims = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], samples = 500, keys = 10, seed = 0 } =

@@ -30,20 +30,36 @@ using emscripten::val;
 
 // Bulk transfers, one call into JS each. (Embind's own route - val
 // property reads, typed_memory_view, val method calls - takes five to seven
-// crossings per array, each decoding its names from UTF-8: about 8 us of
-// fixed cost per call of the API, as much as a 50 x 50 pooling itself; see
-// tests/benchmarks/README.md.) HEAPF64 and HEAP32 are read at each call, so
-// they are the views of the current memory even after it grew.
-EM_JS(double, attention_js_length, (emscripten::EM_VAL array), { return Emval.toValue(array).length; });
-EM_JS(void, attention_js_copy_f64, (emscripten::EM_VAL array, double* out), {
+// crossings per array, each decoding its names from UTF-8; with the invoke_*
+// trampolines below, about 8 us of fixed cost per call of the API, as much
+// as a 50 x 50 pooling; see tests/benchmarks/README.md.) HEAPF64 and HEAP32
+// are read at each call, so they are the views of the current memory even
+// after it grew.
+//
+// Declared noexcept: with Emscripten's JS exception handling every call that
+// may throw inside a try block (all of guarded() below) goes through an
+// invoke_* trampoline in JS, about 0.2 us each. These cannot throw (the JS
+// API hands them Float64Arrays and Int32Arrays only), so they are imported
+// under a second, noexcept declaration: EM_JS's own has no exception
+// specification, and the unused `_js` name is never imported.
+#define ATTENTION_JS(ret, name, params, ...)                                  \
+    _EM_JS(ret, name##_js, name, params, #__VA_ARGS__)                        \
+    extern "C" ret name params noexcept __attribute__((import_module("env"), import_name(#name)));
+
+ATTENTION_JS(double, attention_js_length, (emscripten::EM_VAL array), { return Emval.toValue(array).length; })
+ATTENTION_JS(void, attention_js_copy_f64, (emscripten::EM_VAL array, double* out), {
   HEAPF64.set(Emval.toValue(array), out >> 3);
-});
-EM_JS(void, attention_js_copy_i32, (emscripten::EM_VAL array, int* out), {
+})
+ATTENTION_JS(void, attention_js_copy_i32, (emscripten::EM_VAL array, int* out), {
   HEAP32.set(Emval.toValue(array), out >> 2);
-});
-EM_JS(emscripten::EM_VAL, attention_js_float64_copy, (const double* data, double size), {
+})
+ATTENTION_JS(emscripten::EM_VAL, attention_js_float64_copy, (const double* data, double size), {
   return Emval.toHandle(new Float64Array(HEAPF64.subarray(data >> 3, (data >> 3) + size)));
-});
+})
+ATTENTION_JS(void, attention_js_copy_into, (const double* data, double size, emscripten::EM_VAL out), {
+  Emval.toValue(out).set(HEAPF64.subarray(data >> 3, (data >> 3) + size));
+})
+
 namespace lim = attention::limits;
 
 namespace {
@@ -54,6 +70,13 @@ std::size_t count(double value, const char* name) {
     if (!std::isfinite(value) || value != std::floor(value) || value < 0 || value > 2147483647.0)
         attention::fail(name, "expected a whole number >= 0, got ", value);
     return static_cast<std::size_t>(value);
+}
+
+// A shape extent: a count in [1, high].
+std::size_t extent(double value, const char* name, std::size_t high) {
+    const std::size_t result = count(value, name);
+    attention::require_count(name, result, 1, high);
+    return result;
 }
 
 // Seeds arrive as JS numbers: whole numbers in [0, 2^32).
@@ -108,6 +131,14 @@ val to_js(const Tensor& tensor) {
     return val::take_ownership(attention_js_float64_copy(tensor.data(), static_cast<double>(tensor.size())));
 }
 
+// The data copied into the caller's Float64Array `out` (its length checked
+// beforehand), which is returned: no new array per call.
+template <class Tensor>
+val copy_into(const Tensor& tensor, const val& out) {
+    attention_js_copy_into(tensor.data(), static_cast<double>(tensor.size()), out.as_handle());
+    return out;
+}
+
 val attention_result(const attention::AttentionResult& result) {
     val object = val::object();
     object.set("output", to_js(result.output));
@@ -152,10 +183,18 @@ attention::KernelSpec kernel_spec(const std::string& kernel, double w) {
     return {attention::parse_kernel(kernel), w};
 }
 
-val attention_weights(val queries, val keys, std::string kernel, double w) {
+// `out`: null, or a Float64Array of nq * nk numbers to write the weights into
+// (a page redrawing a heatmap reuses one array instead of allocating n^2
+// doubles each time; see tests/benchmarks/README.md).
+val attention_weights(val queries, val keys, std::string kernel, double w, val out) {
     return guarded([&] {
-        return to_js(attention::attention_weights(vector(queries, "queries"), vector(keys, "keys"),
-                                                  kernel_spec(kernel, w)));
+        const auto q = vector(queries, "queries");
+        const auto k = vector(keys, "keys");
+        if (out.isNull()) return to_js(attention::attention_weights(q, k, kernel_spec(kernel, w)));
+        const std::size_t length = js_length(out);
+        if (length != q.size() * k.size())
+            attention::fail("out", "expected ", q.size() * k.size(), " numbers (queries x keys), got ", length);
+        return copy_into(attention::attention_weights(q, k, kernel_spec(kernel, w)), out);
     });
 }
 
@@ -201,23 +240,40 @@ val kernel_width_loss(val x, val y, double w, bool leave_one_out) {
 
 val masked_softmax(val scores, double batch, double nq, double nk, val lens) {
     return guarded([&] {
-        const std::array<std::size_t, 3> shape{count(batch, "shape[0] (batch)"),
-                                               count(nq, "shape[1] (nq)"), count(nk, "shape[2] (nk)")};
+        const std::array<std::size_t, 3> shape{extent(batch, "shape[0] (batch)", lim::max_batch),
+                                               extent(nq, "shape[1] (nq)", lim::max_points),
+                                               extent(nk, "shape[2] (nk)", lim::max_points)};
         return to_js(attention::masked_softmax(tensor<3>(scores, shape, "scores"), valid_lengths(lens)));
     });
 }
 
-// Shapes arrive as one object of whole numbers, read by name.
-std::size_t dim(const val& shape, const char* key, const char* name) {
-    return count(shape[key].as<double>(), name);
+// Shapes arrive as one object of whole numbers, read by name. Each extent is
+// checked against its documented limit here, under the name the caller
+// used, before any array is copied (the core checks them again).
+std::size_t dim(const val& shape, const char* key, const char* name, std::size_t high) {
+    return extent(shape[key].as<double>(), name, high);
+}
+
+// The limits on products of extents, under the caller's names, before any copy.
+void check_attention_shape(std::size_t batch, std::size_t nq, std::size_t nk) {
+    if (batch * nq * nk > lim::max_matrix_elements)
+        attention::fail("shape.nk", "expected batch * nq * nk <= ", lim::max_matrix_elements, ", got ",
+                        batch * nq * nk);
 }
 
 val additive_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v, val lens) {
     return guarded([&] {
-        const std::size_t b = dim(shape, "batch", "shape.batch"), nq = dim(shape, "nq", "shape.nq"),
-                          nk = dim(shape, "nk", "shape.nk"), dq = dim(shape, "dq", "shape.dq"),
-                          dk = dim(shape, "dk", "shape.dk"), dv = dim(shape, "dv", "shape.dv"),
-                          h = dim(shape, "h", "shape.h");
+        const std::size_t b = dim(shape, "batch", "shape.batch", lim::max_batch),
+                          nq = dim(shape, "nq", "shape.nq", lim::max_points),
+                          nk = dim(shape, "nk", "shape.nk", lim::max_points),
+                          dq = dim(shape, "dq", "shape.dq", lim::max_dimension),
+                          dk = dim(shape, "dk", "shape.dk", lim::max_dimension),
+                          dv = dim(shape, "dv", "shape.dv", lim::max_dimension),
+                          h = dim(shape, "h", "shape.h", lim::max_dimension);
+        check_attention_shape(b, nq, nk);
+        if (b * nq * nk * h > 4 * lim::max_matrix_elements)
+            attention::fail("shape.h", "expected batch * nq * nk * h <= ", 4 * lim::max_matrix_elements, ", got ",
+                            b * nq * nk * h);
         return attention_result(attention::additive_attention(
             tensor<3>(queries, {b, nq, dq}, "queries"), tensor<3>(keys, {b, nk, dk}, "keys"),
             tensor<3>(values, {b, nk, dv}, "values"), tensor<2>(w_q, {h, dq}, "Wq"),
@@ -227,9 +283,12 @@ val additive_attention(val queries, val keys, val values, val shape, val w_q, va
 
 val dot_product_attention(val queries, val keys, val values, val shape, val lens) {
     return guarded([&] {
-        const std::size_t b = dim(shape, "batch", "shape.batch"), nq = dim(shape, "nq", "shape.nq"),
-                          nk = dim(shape, "nk", "shape.nk"), d = dim(shape, "d", "shape.d"),
-                          dv = dim(shape, "dv", "shape.dv");
+        const std::size_t b = dim(shape, "batch", "shape.batch", lim::max_batch),
+                          nq = dim(shape, "nq", "shape.nq", lim::max_points),
+                          nk = dim(shape, "nk", "shape.nk", lim::max_points),
+                          d = dim(shape, "d", "shape.d", lim::max_dimension),
+                          dv = dim(shape, "dv", "shape.dv", lim::max_dimension);
+        check_attention_shape(b, nq, nk);
         return attention_result(attention::dot_product_attention(
             tensor<3>(queries, {b, nq, d}, "queries"), tensor<3>(keys, {b, nk, d}, "keys"),
             tensor<3>(values, {b, nk, dv}, "values"), valid_lengths(lens)));
@@ -239,9 +298,17 @@ val dot_product_attention(val queries, val keys, val values, val shape, val lens
 val multi_head_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v,
                          val w_o, val lens, val head_mask) {
     return guarded([&] {
-        const std::size_t b = dim(shape, "batch", "shape.batch"), nq = dim(shape, "nq", "shape.nq"),
-                          nk = dim(shape, "nk", "shape.nk"), hidden = dim(shape, "hidden", "shape.hidden"),
-                          heads = dim(shape, "heads", "shape.heads");
+        const std::size_t b = dim(shape, "batch", "shape.batch", lim::max_batch),
+                          nq = dim(shape, "nq", "shape.nq", lim::max_points),
+                          nk = dim(shape, "nk", "shape.nk", lim::max_points),
+                          hidden = dim(shape, "hidden", "shape.hidden", lim::max_dimension),
+                          heads = dim(shape, "heads", "shape.heads", lim::max_dimension);
+        check_attention_shape(b, nq, nk);
+        if (hidden % heads != 0)
+            attention::fail("shape.heads", "expected a divisor of the hidden size ", hidden, ", got ", heads);
+        // The heads run as one batch of batch * heads items, under the batch limit.
+        if (b * heads > lim::max_batch)
+            attention::fail("shape.heads", "expected batch * heads <= ", lim::max_batch, ", got ", b * heads);
         const auto mask = tensor<1>(head_mask, {std::min<std::size_t>(js_length(head_mask), lim::max_dimension)},
                                     "headMask");
         return attention_result(attention::multi_head_attention(

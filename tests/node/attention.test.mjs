@@ -87,11 +87,11 @@ test('maskedSoftmax refuses bad inputs, naming them', () => {
   assertArgumentError(ms(scores, ['2', 3, 4]), 'shape[0] (batch)', 'String');
   assertArgumentError(ms(scores, [2, -3, -4]), 'shape[1] (nq)');
   assertArgumentError(ms(scores, [2, NaN, 4]), 'shape[1] (nq)', 'NaN');
-  assertArgumentError(ms(new Float64Array(0), [0, 3, 4]), 'batch', 'got 0');
-  assertArgumentError(ms(new Float64Array(65), [65, 1, 1]), 'batch', '[1, 64], got 65');
-  assertArgumentError(ms(new Float64Array(0), [1, 0, 4]), 'nq', 'got 0');
-  assertArgumentError(ms(new Float64Array(0), [1, 4, 0]), 'nk', 'got 0');
-  assertArgumentError(ms(new Float64Array(10001), [1, 1, 10001]), 'nk', 'got 10001');
+  assertArgumentError(ms(new Float64Array(0), [0, 3, 4]), 'shape[0] (batch)', 'got 0');
+  assertArgumentError(ms(new Float64Array(65), [65, 1, 1]), 'shape[0] (batch)', '[1, 64], got 65');
+  assertArgumentError(ms(new Float64Array(0), [1, 0, 4]), 'shape[1] (nq)', 'got 0');
+  assertArgumentError(ms(new Float64Array(0), [1, 4, 0]), 'shape[2] (nk)', 'got 0');
+  assertArgumentError(ms(new Float64Array(10001), [1, 1, 10001]), 'shape[2] (nk)', 'got 10001');
   const withNaN = scores.slice();
   withNaN[13] = NaN;
   assertArgumentError(ms(withNaN, [2, 3, 4]), 'scores', 'NaN at index 13');
@@ -121,7 +121,7 @@ test('additiveAttention refuses bad inputs, naming them', () => {
   assertArgumentError(call((a) => { a.Wq = new Float64Array(8 * 19); }), 'Wq', 'expected 160 numbers');
   assertArgumentError(call((a) => { a.Wk = new Float64Array(15); }), 'Wk', 'expected 16 numbers');
   assertArgumentError(call((a) => { a.wv = new Float64Array(7); }), 'wv', 'expected 8 numbers');
-  assertArgumentError(call((a) => { a.shape.h = 0; a.Wq = []; a.Wk = []; a.wv = []; }), 'h', 'got 0');
+  assertArgumentError(call((a) => { a.shape.h = 0; a.Wq = []; a.Wk = []; a.wv = []; }), 'shape.h', 'got 0');
   assertArgumentError(call((a) => { a.shape.dq = 19; }), 'queries', 'expected 38 numbers');
   assertArgumentError(call((a) => { delete a.shape.h; }), 'shape.h', 'undefined');
   assertArgumentError(call((a) => { a.shape.nk = '10'; }), 'shape.nk', 'String');
@@ -139,7 +139,7 @@ test('additiveAttention refuses bad inputs, naming them', () => {
   assertArgumentError(call((a) => { a.validLens = [2]; }), 'validLens', '2 (batch) or 2 (batch*nq) lengths, got 1');
   assertArgumentError(call((a) => { a.validLens = [-1, 2]; }), 'validLens');
   assertArgumentError(() => api.additiveAttention(null), 'arguments', 'null');
-  assertArgumentError(() => api.additiveAttention(), 'queries', 'undefined');
+  assertArgumentError(() => api.additiveAttention(), 'arguments', 'undefined');
 });
 
 test('dotProductAttention refuses bad inputs, naming them', () => {
@@ -152,8 +152,8 @@ test('dotProductAttention refuses bad inputs, naming them', () => {
   assertArgumentError(call((a) => { a.keys = new Float64Array(3 * 5 * 5); }), 'keys', 'expected 90 numbers');
   assertArgumentError(call((a) => { a.values = new Float64Array(3 * 4 * 3); }), 'values', 'expected 45 numbers');
   assertArgumentError(call((a) => { a.shape.nq = 5; }), 'queries', 'expected 90 numbers for its shape, got 72');
-  assertArgumentError(call((a) => { a.shape.d = 0; a.queries = []; a.keys = []; }), 'feature size', 'got 0');
-  assertArgumentError(call((a) => { a.shape.batch = 65; a.queries = new Float64Array(65 * 24); a.keys = new Float64Array(65 * 30); a.values = new Float64Array(65 * 15); }), 'batch', 'got 65');
+  assertArgumentError(call((a) => { a.shape.d = 0; a.queries = []; a.keys = []; }), 'shape.d', 'got 0');
+  assertArgumentError(call((a) => { a.shape.batch = 65; a.queries = new Float64Array(65 * 24); a.keys = new Float64Array(65 * 30); a.values = new Float64Array(65 * 15); }), 'shape.batch', 'got 65');
   assertArgumentError(call((a) => { a.queries[71] = NaN; }), 'queries', 'NaN at index 71');
   assertArgumentError(call((a) => { a.keys[0] = -Infinity; }), 'keys');
   assertArgumentError(call((a) => { a.values[2] = NaN; }), 'values');
@@ -172,8 +172,9 @@ test('multiHeadAttention refuses bad inputs, naming them', () => {
     change(args);
     return api.multiHeadAttention(args);
   };
-  for (const heads of [0, 5, 7, 13]) {
-    assertArgumentError(call((a) => { a.shape.heads = heads; }), 'heads',
+  assertArgumentError(call((a) => { a.shape.heads = 0; }), 'shape.heads', 'got 0');
+  for (const heads of [5, 7, 13]) {
+    assertArgumentError(call((a) => { a.shape.heads = heads; }), 'shape.heads',
       `expected a divisor of the hidden size 12, got ${heads}`);
   }
   assertArgumentError(call((a) => { a.shape.heads = 1.5; }), 'shape.heads', 'whole number');
@@ -183,7 +184,7 @@ test('multiHeadAttention refuses bad inputs, naming them', () => {
     assertArgumentError(call((a) => { a[name][27] = NaN; }), name, 'NaN at index 27');
     assertArgumentError(call((a) => { a[name] = undefined; }), name, 'undefined');
   }
-  assertArgumentError(call((a) => { a.shape.hidden = 11; }), 'queries', 'expected 66 numbers');
+  assertArgumentError(call((a) => { a.shape.hidden = 11; a.shape.heads = 1; }), 'queries', 'expected 66 numbers');
   assertArgumentError(call((a) => { a.keys = a.keys.subarray(12); }), 'keys', 'expected 180 numbers');
   assertArgumentError(call((a) => { a.values[0] = Infinity; }), 'values', 'Infinity');
   assertArgumentError(call((a) => { a.validLens = [1, 2, 3, 4]; }), 'validLens', '3 (batch) or 6 (batch*nq) lengths, got 4');

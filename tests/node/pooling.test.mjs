@@ -31,6 +31,24 @@ test('nadarayaWatson and attentionWeights match PyTorch for every kernel and wid
   assert.equal(pooling.cases.length, 35);
 });
 
+test('attentionWeights writes into `out` when given, returns it, and leaves it alone on error', () => {
+  const weightQueries = f64(pooling.weightQueries);
+  const n = weightQueries.length * keys.length;
+  const out = new Float64Array(n).fill(-7);
+  for (const c of pooling.cases.filter((c) => c.weights)) {
+    const options = { kernel: c.kernel, w: c.w };
+    const returned = api.attentionWeights(weightQueries, keys, { ...options, out });
+    assert.equal(returned, out, 'the same array comes back');
+    assertClose(out, c.weights, 1e-9, `${c.kernel} w=${c.w} into out`);
+    assertSameBits(out, api.attentionWeights(weightQueries, keys, options), `${c.kernel} w=${c.w}: as a fresh array`);
+  }
+  const before = out.slice();
+  assert.throws(() => api.attentionWeights(weightQueries, keys, { w: NaN, out }), /^Error: w: /);
+  assert.throws(() => api.attentionWeights(weightQueries, keys.subarray(1), { out }),
+    new RegExp(`^Error: out: expected ${n - weightQueries.length} numbers \\(queries x keys\\), got ${n}$`));
+  assertSameBits(out, before, 'out untouched by failed calls');
+});
+
 test('defaults: the Gaussian kernel with w = 1', () => {
   const gaussian = pooling.cases.find((c) => c.kernel === 'gaussian' && c.w === 1);
   assertClose(api.nadarayaWatson(queries, keys, values), gaussian.prediction, 1e-9, 'no options');

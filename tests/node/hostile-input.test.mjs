@@ -1,0 +1,424 @@
+// Hostile input, table-driven: every function of the JS API (wasm/attention-core.mjs)
+// gets NaN, infinities, negative, fractional and huge sizes, sizes just over
+// the documented limits, mismatched shapes, empty arrays and wrong types
+// (strings, objects, null, undefined, booleans, BigInt, symbols, nested and
+// sparse arrays, typed arrays of the wrong kind) in each argument. Every row
+// must throw an Error whose message starts with the argument's name, and the
+// module must still compute correct results afterwards (checked after every
+// row). Rows over a documented size limit must be refused before anything is
+// allocated: they run first, while the wasm heap is still at its initial
+// size, and neither the heap nor malloc's live bytes may grow.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { api, assertStillWorks } from './helpers.mjs';
+
+// Every function of the API, so a new one cannot go untested.
+const API_FUNCTIONS = [
+  'makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson', 'trainKernelWidth',
+  'leaveOneOutLoss', 'kernelWidthLoss', 'maskedSoftmax', 'additiveAttention', 'dotProductAttention',
+  'multiHeadAttention', 'positionalEncoding', 'randomNormal', 'randomUniform', 'memoryStats', 'scalingStudy',
+];
+
+const LIMIT = { points: 10000, matrix: 2 ** 24, dimension: 1024, batch: 64, epochs: 10000, sequence: 10000 };
+
+// Values that are not numbers, for every place a number belongs. (undefined is
+// a default for option fields; the positional rows add it.)
+const NOT_NUMBERS = [
+  ['a string', '1'], ['an empty string', ''], ['an object', {}], ['an array', [1]], ['null', null],
+  ['true', true], ['false', false], ['a BigInt', 1n], ['a symbol', Symbol('n')], ['a boxed number', Object(1)],
+  ['a function', () => 1],
+];
+const NON_FINITE = [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]];
+// Sizes that are no count: refused whatever the limit.
+const BAD_COUNTS = [
+  ['-1', -1], ['2.5', 2.5], ['1e9', 1e9], ['2**53', 2 ** 53], ['-2**53', -(2 ** 53)], ['2**31', 2 ** 31],
+  ['Number.MAX_VALUE', Number.MAX_VALUE], ...NON_FINITE,
+];
+// Values that are no array of numbers, for every place an array belongs.
+// Seeds are whole numbers in [0, 2^32): 1e9 and 2^31 are good seeds.
+const BAD_SEEDS = [
+  ['-1', -1], ['2.5', 2.5], ['2**32', 2 ** 32], ['2**53', 2 ** 53], ['Number.MAX_VALUE', Number.MAX_VALUE], ...NON_FINITE,
+];
+const NOT_ARRAYS = [
+  ['a string', '1,2'], ['a number', 5], ['an object', { length: 2, 0: 1, 1: 2 }], ['null', null],
+  ['true', true], ['a BigInt', 3n], ['a symbol', Symbol('a')], ['a BigInt64Array', new BigInt64Array(2)],
+  ['a DataView', new DataView(new ArrayBuffer(16))], ['an ArrayBuffer', new ArrayBuffer(16)],
+  ['a function', () => [1, 2]],
+];
+// Arrays with something else than numbers inside.
+const BAD_ELEMENTS = [
+  ['a nested array', [[1, 2], [3, 4]]], ['a string element', [1, '2']], ['a null element', [1, null]],
+  ['an undefined element', [1, undefined]], ['a sparse array', [1, , 3]], // eslint-disable-line no-sparse-arrays
+  ['a BigInt element', [1, 2n]], ['a boolean element', [true, 1]], ['an object element', [1, {}]],
+];
+const NOT_OPTIONS = [
+  ['a number', 5], ['a string', 'gaussian'], ['null', null], ['true', true], ['a BigInt', 1n],
+  ['an array', [1, 2]], ['a symbol', Symbol('o')], ['a function', () => ({})],
+];
+
+// ---- valid arguments, one set per function ----
+const f = (list) => Float64Array.from(list);
+const grid = (n, low = 0, high = 5) => Float64Array.from({ length: n }, (_, i) => low + ((high - low) * i) / n);
+const x6 = grid(6);
+const y6 = f([0.5, 1.5, 2.0, 1.0, 0.2, -0.3]);
+const additive = () => ({
+  queries: grid(1 * 2 * 3), keys: grid(1 * 4 * 3), values: grid(1 * 4 * 2),
+  shape: { batch: 1, nq: 2, nk: 4, dq: 3, dk: 3, dv: 2, h: 5 },
+  Wq: grid(5 * 3, -1, 1), Wk: grid(5 * 3, -1, 1), wv: grid(5, -1, 1), validLens: null,
+});
+const dot = () => ({
+  queries: grid(2 * 2 * 3), keys: grid(2 * 4 * 3), values: grid(2 * 4 * 2),
+  shape: { batch: 2, nq: 2, nk: 4, d: 3, dv: 2 }, validLens: [2, 3],
+});
+const multi = () => ({
+  queries: grid(1 * 2 * 4), keys: grid(1 * 3 * 4), values: grid(1 * 3 * 4),
+  shape: { batch: 1, nq: 2, nk: 3, hidden: 4, heads: 2 },
+  Wq: grid(16, -1, 1), Wk: grid(16, -1, 1), Wv: grid(16, -1, 1), Wo: grid(16, -1, 1), validLens: null, headMask: null,
+});
+
+// ---- the table ----
+// Each row: the function, what is wrong, the call, the argument the message
+// must start with (a string, or a RegExp for the part before ': '), and
+// `over: true` for sizes over a documented limit.
+const rows = [];
+function row(fn, what, call, argument, { over = false, detail } = {}) {
+  rows.push({ fn, what, call, argument, over, detail });
+}
+// One row per bad value of a family.
+function each(fn, family, label, make, argument, options) {
+  for (const [name, value] of family) row(fn, `${label}: ${name}`, () => make(value), argument, options);
+}
+
+// makeDataset({n, seed, noise, xMax})
+each('makeDataset', NOT_OPTIONS, 'options', (v) => api.makeDataset(v), 'options');
+each('makeDataset', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], 'n', (v) => api.makeDataset({ n: v }), 'n');
+row('makeDataset', 'n over the limit', () => api.makeDataset({ n: LIMIT.points + 1 }), 'n', { over: true });
+each('makeDataset', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.makeDataset({ seed: v }), 'seed');
+each('makeDataset', [...NOT_NUMBERS, ...NON_FINITE, ['-1', -1], ['101', 101], ['1e308', 1e308]], 'noise',
+  (v) => api.makeDataset({ noise: v }), 'noise');
+each('makeDataset', [...NOT_NUMBERS, ...NON_FINITE, ['0', 0], ['-5', -5], ['1001', 1001]], 'xMax',
+  (v) => api.makeDataset({ xMax: v }), 'xMax');
+
+// truth(x)
+each('truth', [...NOT_ARRAYS, ['undefined', undefined]], 'x', (v) => api.truth(v), 'x');
+each('truth', BAD_ELEMENTS, 'x', (v) => api.truth(v), 'x');
+each('truth', [...NON_FINITE, ['-1', -1]], 'x element', (v) => api.truth([1, v]), 'x');
+row('truth', 'x over the limit', () => api.truth(new Float64Array(LIMIT.points + 1)), 'x', { over: true });
+
+// averagePool(values, nQueries)
+each('averagePool', [...NOT_ARRAYS, ['undefined', undefined]], 'values', (v) => api.averagePool(v, 3), 'values');
+each('averagePool', BAD_ELEMENTS, 'values', (v) => api.averagePool(v, 3), 'values');
+row('averagePool', 'values empty', () => api.averagePool([], 3), 'values.length');
+each('averagePool', NON_FINITE, 'values element', (v) => api.averagePool([1, v], 3), 'values');
+each('averagePool', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['0', 0]], 'nQueries',
+  (v) => api.averagePool([1, 2], v), 'nQueries');
+row('averagePool', 'nQueries over the limit', () => api.averagePool([1, 2], LIMIT.points + 1), 'nQueries', { over: true });
+row('averagePool', 'values over the limit', () => api.averagePool(new Float64Array(LIMIT.points + 1), 2), 'values',
+  { over: true });
+
+// attentionWeights(queries, keys, {kernel, w}) and nadarayaWatson(queries, keys, values, {kernel, w})
+const pooling = {
+  attentionWeights: (q, k, v, o) => api.attentionWeights(q, k, o),
+  nadarayaWatson: (q, k, v, o) => api.nadarayaWatson(q, k, v, o),
+};
+for (const [fn, call] of Object.entries(pooling)) {
+  const args = ['queries', 'keys', ...(fn === 'nadarayaWatson' ? ['values'] : [])];
+  for (const name of args) {
+    const with_ = (value) => {
+      const a = { queries: x6, keys: x6, values: y6, [name]: value };
+      return call(a.queries, a.keys, a.values, { w: 1 });
+    };
+    each(fn, [...NOT_ARRAYS, ['undefined', undefined]], name, with_, name);
+    each(fn, BAD_ELEMENTS, name, with_, name);
+    each(fn, NON_FINITE, `${name} element`, (v) => with_(f([1, 2, v, 4, 5, 6])), name);
+    const over = new Float64Array(LIMIT.points + 1);
+    row(fn, `${name} over the limit`, () => with_(over), name, { over: true });
+    // Every array must match: an empty one is refused by its own name.
+    if (name !== 'values') row(fn, `${name} empty`, () => with_(new Float64Array(0)), `${name}.length`);
+  }
+  if (fn === 'nadarayaWatson') {
+    row(fn, 'values shorter than keys', () => api.nadarayaWatson(x6, x6, y6.subarray(0, 5)), 'values');
+    row(fn, 'values longer than keys', () => api.nadarayaWatson(x6, x6, f([...y6, 1])), 'values');
+    row(fn, 'values empty', () => api.nadarayaWatson(x6, x6, []), /^values(\.length)?$/);
+  }
+  each(fn, NOT_OPTIONS, 'options', (v) => call(x6, x6, y6, v), 'options');
+  each(fn, [...NOT_NUMBERS, ...NON_FINITE], 'w', (v) => call(x6, x6, y6, { w: v }), 'w');
+  each(fn, [['a number', 1], ['null', null], ['an object', {}], ['an array', ['gaussian']], ['true', true],
+    ['an unknown name', 'gauss'], ['an empty string', ''], ['a different case', 'Gaussian'],
+    ['a name with a NUL', 'gaussian\0'], ['a long string', 'x'.repeat(100000)]], 'kernel',
+  (v) => call(x6, x6, y6, { kernel: v }), 'kernel');
+}
+// attentionWeights' `out`: null or a Float64Array of exactly nq x nk numbers.
+each('attentionWeights', [['a Float32Array', new Float32Array(36)], ['an array', new Array(36).fill(0)],
+  ['a number', 36], ['a string', 'out'], ['an object', { length: 36 }], ['true', true], ['an ArrayBuffer', new ArrayBuffer(288)],
+  ['a Float64Array too short', new Float64Array(35)], ['a Float64Array too long', new Float64Array(37)],
+  ['an empty Float64Array', new Float64Array(0)]], 'out', (v) => api.attentionWeights(x6, x6, { out: v }), 'out');
+{
+  // The n x n result over 2^24 numbers, from sizes each within the limit.
+  const big = grid(4097);
+  row('attentionWeights', 'queries x keys over 2^24', () => api.attentionWeights(big, big), /^(queries|keys)$/,
+    { over: true });
+}
+
+// trainKernelWidth(x, y, {w0, lr, epochs, leaveOneOut}), kernelWidthLoss(x, y, w, {leaveOneOut}),
+// leaveOneOutLoss(x, y, ws, {leaveOneOut})
+const training = {
+  trainKernelWidth: (x, y, o) => api.trainKernelWidth(x, y, o),
+  kernelWidthLoss: (x, y, o) => api.kernelWidthLoss(x, y, 1, o),
+  leaveOneOutLoss: (x, y, o) => api.leaveOneOutLoss(x, y, [0.5, 1, 2], o),
+};
+for (const [fn, call] of Object.entries(training)) {
+  for (const name of ['x', 'y']) {
+    const with_ = (value, options) => {
+      const a = { x: x6, y: y6, [name]: value };
+      return call(a.x, a.y, options);
+    };
+    each(fn, [...NOT_ARRAYS, ['undefined', undefined]], name, with_, name);
+    each(fn, BAD_ELEMENTS, name, with_, name);
+    each(fn, NON_FINITE, `${name} element`, (v) => with_(f([1, 2, v, 4, 5, 6])), name);
+    row(fn, `${name} over the limit`, () => with_(new Float64Array(LIMIT.points + 1)), name, { over: true });
+  }
+  row(fn, 'x empty', () => call(new Float64Array(0), new Float64Array(0)), 'x.length');
+  row(fn, 'one point with leave-one-out', () => call(f([1]), f([2])), 'x.length');
+  row(fn, 'y shorter than x', () => call(x6, y6.subarray(0, 5)), 'y');
+  row(fn, 'y longer than x', () => call(x6, f([...y6, 1])), 'y');
+  row(fn, 'y empty', () => call(x6, []), 'y');
+  each(fn, NOT_OPTIONS, 'options', (v) => call(x6, y6, v), 'options');
+  each(fn, [['a string', 'true'], ['a number', 1], ['null', null], ['an object', {}], ['a BigInt', 1n]],
+    'leaveOneOut', (v) => call(x6, y6, { leaveOneOut: v }), 'leaveOneOut');
+}
+each('trainKernelWidth', [...NOT_NUMBERS, ...NON_FINITE], 'w0', (v) => api.trainKernelWidth(x6, y6, { w0: v }), 'w0');
+each('trainKernelWidth', [...NOT_NUMBERS, ...NON_FINITE, ['0', 0], ['-0.5', -0.5]], 'lr',
+  (v) => api.trainKernelWidth(x6, y6, { lr: v }), 'lr');
+each('trainKernelWidth', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], 'epochs',
+  (v) => api.trainKernelWidth(x6, y6, { epochs: v }), 'epochs');
+row('trainKernelWidth', 'epochs over the limit', () => api.trainKernelWidth(x6, y6, { epochs: LIMIT.epochs + 1 }),
+  'epochs', { over: true });
+each('kernelWidthLoss', [...NOT_NUMBERS, ['undefined', undefined], ...NON_FINITE], 'w',
+  (v) => api.kernelWidthLoss(x6, y6, v), 'w');
+each('leaveOneOutLoss', [...NOT_ARRAYS, ['undefined', undefined]], 'ws', (v) => api.leaveOneOutLoss(x6, y6, v), 'ws');
+each('leaveOneOutLoss', BAD_ELEMENTS, 'ws', (v) => api.leaveOneOutLoss(x6, y6, v), 'ws');
+each('leaveOneOutLoss', NON_FINITE, 'ws element', (v) => api.leaveOneOutLoss(x6, y6, [1, v]), 'ws');
+row('leaveOneOutLoss', 'ws empty', () => api.leaveOneOutLoss(x6, y6, []), 'ws.length');
+row('leaveOneOutLoss', 'ws over the limit', () => api.leaveOneOutLoss(x6, y6, new Float64Array(LIMIT.points + 1)),
+  'ws', { over: true });
+row('leaveOneOutLoss', 'x^2 * ws over the work limit', () => api.leaveOneOutLoss(grid(10000), grid(10000), grid(11)),
+  'ws.length', { over: true });
+
+// maskedSoftmax(scores, [batch, nq, nk], validLens)
+const scores6 = grid(6);
+each('maskedSoftmax', [...NOT_ARRAYS, ['undefined', undefined]], 'scores',
+  (v) => api.maskedSoftmax(v, [1, 2, 3]), 'scores');
+each('maskedSoftmax', BAD_ELEMENTS, 'scores', (v) => api.maskedSoftmax(v, [1, 1, 2]), 'scores');
+each('maskedSoftmax', NON_FINITE, 'scores element', (v) => api.maskedSoftmax([1, 2, 3, 4, 5, v], [1, 2, 3]), 'scores');
+row('maskedSoftmax', 'scores empty', () => api.maskedSoftmax([], [1, 2, 3]), 'scores');
+row('maskedSoftmax', 'scores shorter than the shape', () => api.maskedSoftmax(scores6, [1, 2, 4]), 'scores');
+row('maskedSoftmax', 'scores longer than the shape', () => api.maskedSoftmax(scores6, [1, 1, 3]), 'scores');
+each('maskedSoftmax', [['a number', 6], ['an object', { 0: 1, 1: 2, 2: 3, length: 3 }], ['null', null],
+  ['a string', '1,2,3'], ['two entries', [2, 3]], ['four entries', [1, 1, 2, 3]], ['undefined', undefined],
+  ['a typed array', Int32Array.of(1, 2, 3)]], 'shape', (v) => api.maskedSoftmax(scores6, v), 'shape');
+for (const [index, name] of [[0, 'batch'], [1, 'nq'], [2, 'nk']]) {
+  const argument = `shape[${index}] (${name})`;
+  const shapeWith = (v) => Object.assign([1, 2, 3], { [index]: v });
+  each('maskedSoftmax', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['0', 0]], `shape[${index}]`,
+    (v) => api.maskedSoftmax(scores6, shapeWith(v)), argument);
+}
+row('maskedSoftmax', 'batch over the limit', () => api.maskedSoftmax(new Float64Array(LIMIT.batch + 1), [LIMIT.batch + 1, 1, 1]),
+  'shape[0] (batch)', { over: true });
+row('maskedSoftmax', 'nk over the limit', () => api.maskedSoftmax(new Float64Array(LIMIT.points + 1), [1, 1, LIMIT.points + 1]),
+  'shape[2] (nk)', { over: true });
+row('maskedSoftmax', 'a shape asking for 2^53 numbers', () => api.maskedSoftmax(scores6, [64, 2 ** 31 - 1, 2 ** 31 - 1]),
+  /^shape\[\d\] \((batch|nq|nk)\)$/, { over: true });
+each('maskedSoftmax', [['a string', '1,2'], ['a number', 2], ['an object', {}], ['true', true], ['a BigInt', 2n],
+  ['a Float64Array of fractions', f([1.5])], ['a negative length', [-1]], ['NaN', [NaN]], ['Infinity', [Infinity]],
+  ['2**31', [2 ** 31]], ['a string element', ['1']], ['a nested array', [[1]]], ['a BigInt element', [1n]],
+  ['a BigInt64Array', new BigInt64Array(1)]], 'validLens', (v) => api.maskedSoftmax(scores6, [1, 2, 3], v), 'validLens');
+row('maskedSoftmax', 'validLens above nk', () => api.maskedSoftmax(scores6, [1, 2, 3], [4]), 'validLens');
+row('maskedSoftmax', 'validLens of the wrong count', () => api.maskedSoftmax(scores6, [1, 2, 3], [1, 1, 1]), 'validLens');
+row('maskedSoftmax', 'validLens over the limit', () => api.maskedSoftmax(scores6, [1, 2, 3], new Int32Array(LIMIT.batch * LIMIT.points + 1)),
+  'validLens', { over: true });
+
+// additiveAttention, dotProductAttention, multiHeadAttention({..., shape, ...})
+const layers = {
+  additiveAttention: { make: additive, arrays: ['queries', 'keys', 'values', 'Wq', 'Wk', 'wv'],
+    dims: ['batch', 'nq', 'nk', 'dq', 'dk', 'dv', 'h'] },
+  dotProductAttention: { make: dot, arrays: ['queries', 'keys', 'values'], dims: ['batch', 'nq', 'nk', 'd', 'dv'] },
+  multiHeadAttention: { make: multi, arrays: ['queries', 'keys', 'values', 'Wq', 'Wk', 'Wv', 'Wo'],
+    dims: ['batch', 'nq', 'nk', 'hidden', 'heads'] },
+};
+const dimensionLimit = { batch: LIMIT.batch, nq: LIMIT.points, nk: LIMIT.points };
+for (const [fn, { make, arrays, dims }] of Object.entries(layers)) {
+  const call = (args) => api[fn](args);
+  each(fn, [...NOT_OPTIONS, ['undefined', undefined]], 'arguments', call, 'arguments');
+  for (const name of arrays) {
+    const with_ = (value) => call({ ...make(), [name]: value });
+    each(fn, [...NOT_ARRAYS, ['undefined (missing)', undefined]], name, with_, name);
+    each(fn, BAD_ELEMENTS, name, with_, name);
+    row(fn, `${name} empty`, () => with_(new Float64Array(0)), name);
+    row(fn, `${name} one too long`, () => with_(f([...make()[name], 1])), name);
+    row(fn, `${name} one too short`, () => with_(make()[name].subarray(1)), name);
+    row(fn, `${name} with NaN`, () => with_(make()[name].map((v, i) => (i === 1 ? NaN : v))), name);
+    row(fn, `${name} with -Infinity`, () => with_(make()[name].map((v, i) => (i === 0 ? -Infinity : v))), name);
+  }
+  each(fn, [['a number', 3], ['null', null], ['a string', 'batch=1'], ['an array', [1, 2, 3, 4, 5, 6, 7]],
+    ['undefined (missing)', undefined]], 'shape', (v) => call({ ...make(), shape: v }), /^shape(\.batch)?$/);
+  for (const dim of dims) {
+    const with_ = (value) => call({ ...make(), shape: { ...make().shape, [dim]: value } });
+    each(fn, [...NOT_NUMBERS, ['undefined (missing)', undefined], ...BAD_COUNTS, ['0', 0]], `shape.${dim}`, with_,
+      `shape.${dim}`);
+    // Just over its limit, with arrays that match the shape, so only the limit can refuse it.
+    const limit = dimensionLimit[dim] ?? LIMIT.dimension;
+    row(fn, `shape.${dim} over the limit`, () => {
+      const args = make();
+      const shape = { ...args.shape, [dim]: limit + 1 };
+      return call(resize(fn, args, shape));
+    }, `shape.${dim}`, { over: true });
+  }
+  row(fn, 'validLens of the wrong count', () => call({ ...make(), validLens: [1, 1, 1, 1, 1] }), 'validLens');
+  row(fn, 'validLens above nk', () => call({ ...make(), validLens: fn === 'dotProductAttention' ? [2, 5] : [5] }),
+    'validLens');
+  each(fn, [['a string', '1'], ['a number', 1], ['an object', {}], ['NaN', [NaN]], ['a negative length', [-1]],
+    ['a fraction', [1.5]], ['a BigInt element', [1n]]], 'validLens', (v) => call({ ...make(), validLens: v }), 'validLens');
+}
+row('additiveAttention', 'Wq of the wrong shape', () => api.additiveAttention({ ...additive(), Wq: grid(4 * 3) }), 'Wq');
+row('dotProductAttention', 'all sizes at the limit but their product', () => api.dotProductAttention({
+  ...dot(), shape: { batch: 64, nq: 10000, nk: 10000, d: 1, dv: 1 },
+}), /^(queries|keys|values|shape\.\w+|nk)$/, { over: true });
+row('multiHeadAttention', 'batch * heads over the batch limit', () => api.multiHeadAttention(resize('multiHeadAttention',
+  multi(), { batch: 2, nq: 2, nk: 3, hidden: 64, heads: 64 })), 'shape.heads', { over: true });
+row('multiHeadAttention', 'heads not dividing hidden', () => api.multiHeadAttention({
+  ...multi(), shape: { ...multi().shape, heads: 3 } }), 'shape.heads');
+each('multiHeadAttention', [['a string', '1,0'], ['a number', 1], ['an object', {}], ['three factors', [1, 0, 1]],
+  ['NaN', [1, NaN]], ['Infinity', [Infinity, 1]], ['a string element', ['1', 0]]], 'headMask',
+(v) => api.multiHeadAttention({ ...multi(), headMask: v }), 'headMask');
+
+// positionalEncoding(maxLen, dim)
+each('positionalEncoding', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['0', 0]], 'maxLen',
+  (v) => api.positionalEncoding(v, 4), 'maxLen');
+each('positionalEncoding', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['0', 0]], 'dim',
+  (v) => api.positionalEncoding(4, v), 'dim');
+row('positionalEncoding', 'maxLen over the limit', () => api.positionalEncoding(LIMIT.sequence + 1, 1024), 'maxLen',
+  { over: true });
+row('positionalEncoding', 'dim over the limit', () => api.positionalEncoding(10000, LIMIT.dimension + 1), 'dim',
+  { over: true });
+
+// randomNormal(count, {seed, std}), randomUniform(count, {seed, low, high})
+for (const fn of ['randomNormal', 'randomUniform']) {
+  each(fn, [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['0', 0]], 'count', (v) => api[fn](v), 'count');
+  row(fn, 'count over the limit', () => api[fn](LIMIT.matrix + 1), 'count', { over: true });
+  each(fn, NOT_OPTIONS, 'options', (v) => api[fn](3, v), 'options');
+  each(fn, [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api[fn](3, { seed: v }), 'seed');
+}
+each('randomNormal', [...NOT_NUMBERS, ...NON_FINITE, ['-1', -1], ['1e7', 1e7]], 'std',
+  (v) => api.randomNormal(3, { std: v }), 'std');
+each('randomUniform', [...NOT_NUMBERS, ...NON_FINITE, ['-1e7', -1e7]], 'low', (v) => api.randomUniform(3, { low: v }), 'low');
+each('randomUniform', [...NOT_NUMBERS, ...NON_FINITE, ['1e7', 1e7], ['equal to low', 0], ['below low', -1]], 'high',
+  (v) => api.randomUniform(3, { high: v }), 'high');
+
+// scalingStudy({dims, samples, keys, seed})
+each('scalingStudy', NOT_OPTIONS, 'options', (v) => api.scalingStudy(v), 'options');
+each('scalingStudy', NOT_ARRAYS, 'dims', (v) => api.scalingStudy({ dims: v }), 'dims');
+each('scalingStudy', BAD_ELEMENTS, 'dims', (v) => api.scalingStudy({ dims: v }), 'dims');
+each('scalingStudy', [...NON_FINITE, ['-1', -1], ['2.5', 2.5], ['1e9', 1e9], ['0', 0]], 'dims element',
+  (v) => api.scalingStudy({ dims: [4, v] }), 'dims');
+row('scalingStudy', 'dims empty', () => api.scalingStudy({ dims: [] }), 'dims.length');
+row('scalingStudy', 'dims over the limit', () => api.scalingStudy({ dims: [LIMIT.dimension + 1] }), 'dims', { over: true });
+row('scalingStudy', 'dims with more entries than points allow', () => api.scalingStudy({ dims: new Float64Array(LIMIT.points + 1).fill(1) }),
+  'dims', { over: true });
+for (const name of ['samples', 'keys']) {
+  each('scalingStudy', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], name, (v) => api.scalingStudy({ [name]: v }), name);
+}
+each('scalingStudy', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.scalingStudy({ seed: v }), 'seed');
+row('scalingStudy', 'samples x keys over the limit', () => api.scalingStudy({ dims: [1, 2, 4, 8, 16], samples: 10000, keys: 1000 }),
+  'samples', { over: true });
+
+// ---- running the table ----
+
+test('the table covers every function of the API', () => {
+  assert.deepEqual(Object.keys(api).sort(), [...API_FUNCTIONS].sort(),
+    'the API changed: add its functions to API_FUNCTIONS and rows for them');
+  const covered = new Set(rows.map((r) => r.fn));
+  for (const name of API_FUNCTIONS.filter((n) => n !== 'memoryStats')) assert.ok(covered.has(name), `no rows for ${name}`);
+});
+
+// Runs a row: an Error naming the argument, then correct results again.
+function check({ call, argument, detail }) {
+  let caught = null;
+  try {
+    call();
+  } catch (error) {
+    caught = error;
+  }
+  assert.ok(caught, 'expected an error, but the call returned');
+  assert.ok(caught instanceof Error, `expected an Error, got ${typeof caught}: ${String(caught)}`);
+  const colon = caught.message.indexOf(': ');
+  const named = colon > 0 ? caught.message.slice(0, colon) : '';
+  if (argument instanceof RegExp) {
+    assert.match(named, argument, `expected the message to name ${argument}, got "${caught.message}"`);
+  } else {
+    assert.equal(named, argument, `expected the message to name ${argument}, got "${caught.message}"`);
+  }
+  assert.ok(caught.message.length <= 400, `the message is ${caught.message.length} characters long`);
+  if (detail !== undefined) assert.ok(caught.message.includes(detail), `expected "${detail}" in "${caught.message}"`);
+  assertStillWorks();
+}
+
+// Over-limit rows first, while the wasm heap is at its initial size.
+const overRows = rows.filter((r) => r.over);
+test(`${overRows.length} sizes over the documented limits are refused before anything is allocated`, async (t) => {
+  for (const r of overRows) {
+    await t.test(`${r.fn}: ${r.what}`, () => {
+      const before = api.memoryStats();
+      check(r);
+      const after = api.memoryStats();
+      assert.equal(after.heapBytes, before.heapBytes, 'the wasm heap grew');
+      assert.equal(after.allocatedBytes, before.allocatedBytes, 'malloc holds more bytes than before');
+    });
+  }
+});
+
+test(`${rows.length - overRows.length} bad arguments throw an Error naming the argument; the module keeps working`, async (t) => {
+  for (const r of rows.filter((x) => !x.over)) await t.test(`${r.fn}: ${r.what}`, () => check(r));
+});
+
+test('memoryStats takes no arguments and ignores any it is given', () => {
+  for (const junk of [NaN, 'x', null, {}, 1n, Symbol('m')]) {
+    const stats = api.memoryStats(junk);
+    assert.equal(typeof stats.allocatedBytes, 'number');
+    assert.ok(Number.isInteger(stats.heapBytes) && stats.heapBytes > 0);
+  }
+  assertStillWorks();
+});
+
+test('no memory is held after all the refusals', () => {
+  const before = api.memoryStats().allocatedBytes;
+  for (const r of rows) {
+    try {
+      r.call();
+    } catch {
+      // expected
+    }
+  }
+  assert.equal(api.memoryStats().allocatedBytes, before);
+});
+
+// Rebuilds the arrays of a layer's arguments for a new shape (filled with
+// small numbers), so only the shape's own limits can refuse it.
+function resize(fn, args, shape) {
+  const sized = (n) => grid(Math.min(n, 2 ** 27)); // never more than 1 GB here, whatever the shape
+  const { batch, nq, nk } = shape;
+  if (fn === 'additiveAttention') {
+    const { dq, dk, dv, h } = shape;
+    return { ...args, shape, queries: sized(batch * nq * dq), keys: sized(batch * nk * dk), values: sized(batch * nk * dv),
+      Wq: sized(h * dq), Wk: sized(h * dk), wv: sized(h) };
+  }
+  if (fn === 'dotProductAttention') {
+    const { d, dv } = shape;
+    return { ...args, shape, queries: sized(batch * nq * d), keys: sized(batch * nk * d), values: sized(batch * nk * dv) };
+  }
+  const { hidden } = shape;
+  return { ...args, shape, queries: sized(batch * nq * hidden), keys: sized(batch * nk * hidden),
+    values: sized(batch * nk * hidden), Wq: sized(hidden * hidden), Wk: sized(hidden * hidden),
+    Wv: sized(hidden * hidden), Wo: sized(hidden * hidden) };
+}
