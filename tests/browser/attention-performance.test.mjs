@@ -5,25 +5,12 @@
 // "attention-lab:draw:<section>" for that section's own work), plus the time
 // until the next frame starts, after the paint. Written to
 // test-results/attention-performance.json as well.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { launchBrowser, serveDist, openPage, typeInto, settled } from './harness.mjs';
+import { useBrowser, openPage, typeInto, settled } from './harness.mjs';
 
-let browser;
-let server;
 const figures = {};
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await mkdir('test-results', { recursive: true });
-  await writeFile(path.join('test-results', 'attention-performance.json'), `${JSON.stringify(figures, null, 2)}\n`);
-});
+const web = useBrowser({ report: ['attention-performance.json', figures] });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => `${value.toFixed(1)} ms`;
@@ -64,7 +51,7 @@ const CASES = [
 ];
 
 test('redraw after a change of each new section\'s heaviest control', async () => {
-  const { page, context, problems } = await openPage(browser, `${server.origin}/`);
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   await page.locator('[data-param="scoringKeys"] [data-value="random"]').click();
   const rows = [];
   for (const [section, label, actions, setup] of CASES) {
@@ -99,7 +86,7 @@ test('redraw after a change of each new section\'s heaviest control', async () =
 });
 
 test('time for the "why divide by sqrt(d)" study to fill in, and its longest frame', async () => {
-  const { page, context } = await openPage(browser, `${server.origin}/`);
+  const { page, context } = await openPage(web.browser, `${web.server.origin}/`);
   await page.locator('#scoring').scrollIntoViewIfNeeded();
   await page.waitForSelector('#scoring [data-role="scaling-status"][data-done="true"]', { timeout: 60000 });
   for (const keys of [10, 30]) {

@@ -3,29 +3,24 @@
 // re-labels them and keeps every number), on a phone without sideways
 // overflow, and a screenshot of each in English and Chinese
 // (test-results/screenshots/section-<id>-<language>.png).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { launchBrowser, serveDist, openPage, settled, SCREENSHOTS, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, settled, SCREENSHOTS, FILE_URL } from './harness.mjs';
 import { matrixCells, values } from './attention-helpers.mjs';
 
 const IDS = ['pipeline', 'masking', 'scoring', 'multihead', 'positional'];
-let browser;
-let server;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = useBrowser({ opened: () => mkdir(SCREENSHOTS, { recursive: true }) });
 
 async function shoot(page, language) {
   // The sticky navigation would cover the top of each section's picture.
-  await page.addStyleTag({ content: '.toc { position: static !important; }' });
+  // (A constructed stylesheet: the page's policy refuses inline <style>.)
+  await page.evaluate(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('.toc { position: static !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  });
   for (const id of IDS) {
     const section = page.locator(`#${id}`);
     await section.scrollIntoViewIfNeeded();
@@ -37,7 +32,7 @@ async function shoot(page, language) {
 }
 
 test('the new sections follow the training section, in the book\'s order, each drawn and titled', async () => {
-  const { page, context, problems } = await openPage(browser, `${server.origin}/`);
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   const order = await page.locator('main > section').evaluateAll((sections) => sections.map((s) => s.id));
   assert.deepEqual(order.slice(order.indexOf('training') + 1, order.indexOf('training') + 6), IDS);
   const titles = await Promise.all(IDS.map((id) => page.locator(`#${id} h2`).innerText()));
@@ -56,7 +51,7 @@ test('the new sections follow the training section, in the book\'s order, each d
 });
 
 test('Chinese: every visible word of the new sections from the catalogue; a switch keeps the numbers', async () => {
-  const { page, context, problems } = await openPage(browser, FILE_URL, { locale: 'zh-CN' });
+  const { page, context, problems } = await openPage(web.browser, FILE_URL, { locale: 'zh-CN' });
   assert.match(await page.locator('#masking h2').innerText(), /掩蔽 softmax/);
   assert.match(await page.locator('#multihead h2').innerText(), /多头注意力/);
   const tokens = await page.locator('[data-figure="mha-head-1"] .matrix-col-labels text').allTextContents();
@@ -83,7 +78,7 @@ test('Chinese: every visible word of the new sections from the catalogue; a swit
 });
 
 test('on a 375 px phone the new sections stay within the screen', async () => {
-  const { page, context, problems } = await openPage(browser, FILE_URL, { locale: 'zh-CN', viewport: { width: 375, height: 800 } });
+  const { page, context, problems } = await openPage(web.browser, FILE_URL, { locale: 'zh-CN', viewport: { width: 375, height: 800 } });
   for (const id of IDS) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     await settled(page);

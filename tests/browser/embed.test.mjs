@@ -4,22 +4,14 @@
 // attributes through the parameter table, keeps CSS from leaking either
 // way, and several elements share one wasm instance. The course example
 // shows both, over http and from file://, with no request to another host.
-import { test, before, after } from 'node:test';
+// (The same pages under a strict CSP header: csp.test.mjs.)
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, settled, screenshot } from './harness.mjs';
+import { useBrowser, settled, screenshot } from './harness.mjs';
 import { openLab, elementsReady, foreignRequests, COURSE_FILE_URL } from './lab-helpers.mjs';
 import { parameters } from '../../web/src/state.js';
 
-let browser;
-let server;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = useBrowser();
 
 // Counts WebAssembly compilations in the top page, and records the height
 // messages it receives (init script: runs before the page's own scripts).
@@ -46,8 +38,8 @@ const shadow = (page, id, css) => page.evaluate(([host, selector]) => {
 }, [id, css]);
 
 test('iframe mode shows one section, hides the chosen controls and applies the state', async () => {
-  const { page, context, problems } = await openLab(browser,
-    `${server.origin}/index.html#embed=pooling&hide=kernel,w,export&estimator=nadaraya-watson&n=80&kernel=triangular`);
+  const { page, context, problems } = await openLab(web.browser,
+    `${web.server.origin}/index.html#embed=pooling&hide=kernel,w,export&estimator=nadaraya-watson&n=80&kernel=triangular`);
   await settled(page);
   const layout = await page.evaluate(() => ({
     embed: document.documentElement.dataset.embed,
@@ -80,7 +72,7 @@ test('iframe mode shows one section, hides the chosen controls and applies the s
 });
 
 test('the course page over http: elements in Shadow DOM, iframe sized by its height message, one wasm instance', async () => {
-  const { page, context, problems, requests } = await openLab(browser, `${server.origin}/course-example.html`,
+  const { page, context, problems, requests } = await openLab(web.browser, `${web.server.origin}/course-example.html`,
     { ready: 'attention-lab', init: watchTopPage });
   await elementsReady(page, 2);
   // The iframe reports its height; the element script sizes the frame to it.
@@ -117,14 +109,14 @@ test('the course page over http: elements in Shadow DOM, iframe sized by its hei
     return a.core !== null && a.core === b.core;
   }), 'both elements hold the same core object');
 
-  assert.deepEqual(foreignRequests(requests, server.origin), []);
+  assert.deepEqual(foreignRequests(requests, web.server.origin), []);
   assert.deepEqual(problems, []);
   console.log(`screenshot: ${await screenshot(page, 'course-example')}`);
   await context.close();
 });
 
 test('attributes change the element\'s state through the table: clamped, ignored or back to default', async () => {
-  const { page, context, problems } = await openLab(browser, `${server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(page, 2);
   const set = (name, value) => page.evaluate(([n, v]) => {
     const lab = document.getElementById('lab-pooling');
@@ -161,7 +153,7 @@ test('attributes change the element\'s state through the table: clamped, ignored
 });
 
 test('no CSS leaks into or out of the element', async () => {
-  const { page, context, problems } = await openLab(browser, `${server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(page, 2);
   // The host page's loud rules (serif body, uppercase dark-red h2 and .section-title) stay outside.
   const title = await shadow(page, 'lab-pooling', '.section-title');
@@ -191,7 +183,7 @@ test('no CSS leaks into or out of the element', async () => {
 });
 
 test('the course page from file://: both kinds of embedding work with no request off the disk', async () => {
-  const { page, context, problems, requests } = await openLab(browser, COURSE_FILE_URL, { ready: 'attention-lab', init: watchTopPage });
+  const { page, context, problems, requests } = await openLab(web.browser, COURSE_FILE_URL, { ready: 'attention-lab', init: watchTopPage });
   await elementsReady(page, 2);
   await page.waitForFunction(() => window.__heights.some((m) => m.section === 'training' && m.height > 300), null, { timeout: 30000 });
   await page.waitForFunction(() => document.getElementById('frame-training').getBoundingClientRect().height > 300);
@@ -203,44 +195,5 @@ test('the course page from file://: both kinds of embedding work with no request
   assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
   assert.ok(requests.some((url) => url.endsWith('/dist/attention-lab-element.js')), 'the element script came from disk');
   assert.deepEqual(problems, []);
-  await context.close();
-});
-
-test('under a strict Content-Security-Policy header: no violation, embedding and export included', async () => {
-  // Issue 6's policy, stricter still for styles (no 'unsafe-inline'): the
-  // pages' own meta policies are taken out so that this header alone rules.
-  const policy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; font-src data:; img-src data:; connect-src data:; frame-src 'self'; base-uri 'none'; form-action 'none'";
-  const context = await browser.newContext({ acceptDownloads: true });
-  await context.route('**/*', async (route) => {
-    const response = await route.fetch();
-    let body = await response.body();
-    if (route.request().resourceType() === 'document') {
-      body = Buffer.from(body.toString('utf8').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, ''));
-    }
-    await route.fulfill({ response, body, headers: { ...response.headers(), 'content-security-policy': policy } });
-  });
-  await context.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (event) => window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`));
-  });
-  for (const url of ['/', '/index.html#embed=heatmap&hide=seed', '/course-example.html']) {
-    const page = await context.newPage();
-    const problems = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    await page.goto(`${server.origin}${url}`);
-    if (url.includes('course')) await elementsReady(page, 2);
-    else await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
-    const menu = page.locator('.figure-export').first();
-    await menu.locator('summary').click();
-    for (const format of ['png', 'svg']) {
-      const [download] = await Promise.all([page.waitForEvent('download'), menu.locator(`[data-export="${format}"]`).click()]);
-      assert.ok((await download.path()) !== null);
-    }
-    assert.deepEqual(await page.evaluate(() => window.__violations), [], `${url}: no violation`);
-    assert.deepEqual(problems, [], url);
-    await page.close();
-  }
   await context.close();
 });

@@ -3,30 +3,23 @@
 // from Playwright's download event), and "Copy as PyTorch" copies the book's
 // code for the current state (read back from the clipboard; run with
 // Debian's PyTorch, /usr/bin/python3, and compared with the core).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { launchBrowser, serveDist, loadDirectCore, typeInto, settled, FILE_URL } from './harness.mjs';
-import { openLab, saveFigure, parseCsv, foreignRequests, elementsReady } from './lab-helpers.mjs';
+import { useBrowser, loadDirectCore, typeInto, settled, FILE_URL } from './harness.mjs';
+import { openLab, saveFigure, parseCsv, foreignRequests, elementsReady, evaluateInBlankPage } from './lab-helpers.mjs';
 
 const run = promisify(execFile);
-let browser;
-let server;
 let lab; // one page for most tests: { page, context, problems, requests }
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-  lab = await openLab(browser, `${server.origin}/`, { permissions: ['clipboard-read', 'clipboard-write'] });
-  await loadDirectCore(lab.page);
-});
-after(async () => {
-  await lab?.context.close();
-  await browser?.close();
-  await server?.close();
+const web = useBrowser({
+  opened: async ({ browser, server }) => {
+    lab = await openLab(browser, `${server.origin}/`, { permissions: ['clipboard-read', 'clipboard-write'] });
+    await loadDirectCore(lab.page);
+  },
 });
 
 const figure = (name) => lab.page.locator(`[data-figure="${name}"]`);
@@ -101,7 +94,7 @@ test('a plot saves as a standalone SVG with its data and legend, and as a PNG', 
   assert.equal(name, 'attention-lab-pooling.svg');
   const text = bytes.toString('utf8');
   const onScreen = await figure('pooling').locator('.layer-prediction path').getAttribute('d');
-  const parsed = await lab.page.evaluate((source) => {
+  const parsed = await evaluateInBlankPage(lab.page, (source) => {
     const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
     return {
       error: doc.querySelector('parsererror')?.textContent ?? null,
@@ -135,7 +128,8 @@ test('a heatmap saves as SVG with its cells as an exact image, and as PNG', asyn
   const text = bytes.toString('utf8');
   assert.match(text, /<image [^>]*href="data:image\/png;base64,/);
   assert.match(text, /Sorted training inputs/);
-  const cells = await lab.page.evaluate(async (source) => {
+  const cells = [[0, 0], [10, 12], [30, 20], [49, 49]];
+  const exported = await evaluateInBlankPage(lab.page, async ({ source, cells }) => {
     const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
     const href = doc.querySelector('image').getAttribute('href');
     const bitmap = await createImageBitmap(await (await fetch(href)).blob());
@@ -145,13 +139,14 @@ test('a heatmap saves as SVG with its cells as an exact image, and as PNG', asyn
     const kx = bitmap.width / 50;
     const ky = bitmap.height / 50;
     const pixel = (row, col) => Array.from(context.getImageData(Math.floor((col + 0.5) * kx), Math.floor((row + 0.5) * ky), 1, 1).data);
+    return { integral: Number.isInteger(kx) && Number.isInteger(ky), pixels: cells.map(([r, c]) => pixel(r, c)) };
+  }, { source: text, cells });
+  const onScreen = await lab.page.evaluate((cells) => {
     const shown = document.querySelector('[data-figure="pooling-heatmap"] canvas').getContext('2d');
-    const onScreen = (row, col) => Array.from(shown.getImageData(col, row, 1, 1).data);
-    const pairs = [[0, 0], [10, 12], [30, 20], [49, 49]].map(([r, c]) => [pixel(r, c), onScreen(r, c)]);
-    return { integral: Number.isInteger(kx) && Number.isInteger(ky), pairs };
-  }, text);
-  assert.ok(cells.integral, 'each cell is a whole block of pixels');
-  for (const [exported, shown] of cells.pairs) assert.deepEqual(exported, shown, 'the cell colours of the screen');
+    return cells.map(([row, col]) => Array.from(shown.getImageData(col, row, 1, 1).data));
+  }, cells);
+  assert.ok(exported.integral, 'each cell is a whole block of pixels');
+  assert.deepEqual(exported.pixels, onScreen, 'the cell colours of the screen');
   const png = await saveFigure(lab.page, figure('pooling-heatmap'), 'png');
   pngSize(png.bytes);
   assert.ok(await pngColours(lab.page, png.bytes) > 30);
@@ -239,7 +234,7 @@ test('the PyTorch snippets run and give the core\'s numbers', async () => {
 });
 
 test('downloads work offline from file://, and from inside the element\'s shadow root', async () => {
-  const fromDisk = await openLab(browser, FILE_URL);
+  const fromDisk = await openLab(web.browser, FILE_URL);
   const { name, bytes } = await saveFigure(fromDisk.page, fromDisk.page.locator('[data-figure="data"]'), 'csv');
   assert.equal(name, 'attention-lab-data.csv');
   assert.equal(parseCsv(bytes.toString('utf8')).length, 51);
@@ -249,7 +244,7 @@ test('downloads work offline from file://, and from inside the element\'s shadow
   assert.deepEqual(fromDisk.problems, []);
   await fromDisk.context.close();
 
-  const course = await openLab(browser, `${server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const course = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(course.page, 2);
   const heatmap = course.page.locator('#lab-heatmap [data-figure="pooling-heatmap"]');
   const csv = await saveFigure(course.page, heatmap, 'csv');
@@ -258,7 +253,7 @@ test('downloads work offline from file://, and from inside the element\'s shadow
   assert.equal(rows[0].length, 101, 'n = 100 from the element\'s attribute');
   const png = await saveFigure(course.page, heatmap, 'png');
   pngSize(png.bytes);
-  assert.deepEqual(foreignRequests(course.requests, server.origin), []);
+  assert.deepEqual(foreignRequests(course.requests, web.server.origin), []);
   assert.deepEqual(course.problems, []);
   await course.context.close();
 });

@@ -4,7 +4,7 @@
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import * as esbuild from 'esbuild';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -84,6 +84,31 @@ export async function loadDirectCore(page) {
     const { loadAttentionCore } = await import('/attention-core.mjs');
     window.directCore = await loadAttentionCore();
   });
+}
+
+// One browser and server for a whole test file: `serve` starts the server
+// (dist/ by default); `opened` is awaited with { browser, server } before the
+// first test (node:test may start a file's other top-level `before` hooks
+// without waiting for this one); `report`, a [file name, object] pair, is
+// written to test-results/ after the last test (ctest hides the output of
+// passing tests).
+export function useBrowser({ serve = serveDist, opened = () => {}, report = null } = {}) {
+  const shared = {};
+  before(async () => {
+    shared.browser = await launchBrowser();
+    shared.server = await serve();
+    await opened(shared);
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+    if (report) {
+      const [name, figures] = report;
+      await mkdir('test-results', { recursive: true });
+      await writeFile(path.join('test-results', name), `${JSON.stringify(figures, null, 2)}\n`);
+    }
+  });
+  return shared;
 }
 
 // One browser, server and page for a whole test file: opened before its first

@@ -4,25 +4,16 @@
 // Chinese page (loaded in Chinese, switched to it, or an element set to it)
 // shows no untranslated English: no text node, label, title or alt text
 // with English words, formulas, code and numbers aside.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
-import { launchBrowser, serveDist, settled } from './harness.mjs';
+import { useBrowser, settled } from './harness.mjs';
 import { openLab, elementsReady } from './lab-helpers.mjs';
 
-let browser;
-let server;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = useBrowser();
 
 // Names, units and symbols that stay as they are in Chinese text.
 const ALLOWED = new Set(['Nadaraya', 'Watson', 'Epanechnikov', 'Epanechikov', 'epanechikov', 'English', 'PyTorch',
@@ -111,7 +102,7 @@ async function liveKeys(page) {
 }
 
 test('the Chinese page has no English left, loaded in Chinese or switched to it', async () => {
-  const loaded = await openLab(browser, `${server.origin}/`, { locale: 'zh-CN' });
+  const loaded = await openLab(web.browser, `${web.server.origin}/`, { locale: 'zh-CN' });
   await settled(loaded.page);
   const keys = await liveKeys(loaded.page);
   assert.ok(keys.length > 150, `${keys.length} keys on the page`);
@@ -136,7 +127,7 @@ test('the Chinese page has no English left, loaded in Chinese or switched to it'
   assert.deepEqual(loaded.problems, []);
   await loaded.context.close();
 
-  const switched = await openLab(browser, `${server.origin}/`, { locale: 'en-US' });
+  const switched = await openLab(web.browser, `${web.server.origin}/`, { locale: 'en-US' });
   await switched.page.locator('#heatmap .heatmap-grid').focus();
   await switched.page.keyboard.press('ArrowRight');
   await switched.page.locator('[data-param="language"] [data-value="zh"]').click();
@@ -149,11 +140,11 @@ test('the Chinese page has no English left, loaded in Chinese or switched to it'
 });
 
 test('the embedded section and the element in Chinese', async () => {
-  const embedded = await openLab(browser, `${server.origin}/index.html#embed=training&language=zh`, { locale: 'en-US' });
+  const embedded = await openLab(web.browser, `${web.server.origin}/index.html#embed=training&language=zh`, { locale: 'en-US' });
   assert.deepEqual(await untranslated(embedded.page), [], 'iframe mode');
   await embedded.context.close();
 
-  const course = await openLab(browser, `${server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const course = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(course.page, 2);
   await course.page.evaluate(() => document.querySelector('attention-lab').setAttribute('language', 'zh'));
   await settled(course.page);

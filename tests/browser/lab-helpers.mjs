@@ -94,3 +94,15 @@ export async function saveFigure(page, figure, format) {
 export function parseCsv(text) {
   return text.replace(/^\ufeff/, '').trimEnd().split(/\r\n/).map((line) => line.split(','));
 }
+
+// Runs page-side code in a blank page of `page`'s context, for what the lab's
+// own pages refuse under their policy (parsing an exported SVG string with
+// DOMParser needs a Trusted Types policy, and the lab allows none).
+export async function evaluateInBlankPage(page, code, argument) {
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate(code, argument);
+  } finally {
+    await blank.close();
+  }
+}

@@ -1,19 +1,10 @@
 // The page loads over http and straight from disk (file://), with no console
 // error and no request to any other host; screenshots in both languages.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist, openPage, screenshot, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, screenshot, FILE_URL } from './harness.mjs';
 
-let browser;
-let server;
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = useBrowser();
 
 async function timeToInteractive(page) {
   return page.evaluate(() => performance.getEntriesByName('attention-lab:interactive')[0].duration);
@@ -27,20 +18,20 @@ async function assertLoaded(page) {
 }
 
 test('over http: no console error, every request to the serving host', async () => {
-  const { page, context, problems, requests } = await openPage(browser, `${server.origin}/`);
+  const { page, context, problems, requests } = await openPage(web.browser, `${web.server.origin}/`);
   await assertLoaded(page);
   assert.deepEqual(problems, []);
-  const foreign = requests.filter((url) => !url.startsWith(`${server.origin}/`) && !url.startsWith('data:'));
+  const foreign = requests.filter((url) => !url.startsWith(`${web.server.origin}/`) && !url.startsWith('data:'));
   assert.deepEqual(foreign, [], 'no request to any other host');
   for (const file of ['/', '/app.js', '/app.css']) {
-    assert.ok(requests.includes(`${server.origin}${file}`), `${file} was loaded`);
+    assert.ok(requests.includes(`${web.server.origin}${file}`), `${file} was loaded`);
   }
   console.log(`time to interactive over http: ${(await timeToInteractive(page)).toFixed(0)} ms`);
   await context.close();
 });
 
 test('from file://: no console error, no request off the disk', async () => {
-  const { page, context, problems, requests } = await openPage(browser, FILE_URL);
+  const { page, context, problems, requests } = await openPage(web.browser, FILE_URL);
   await assertLoaded(page);
   assert.deepEqual(problems, []);
   const foreign = requests.filter((url) => !url.startsWith('file://') && !url.startsWith('data:'));
@@ -51,7 +42,7 @@ test('from file://: no console error, no request off the disk', async () => {
 });
 
 test('the language follows the browser and the switch changes it', async () => {
-  const { page, context, problems } = await openPage(browser, FILE_URL, { locale: 'zh-CN' });
+  const { page, context, problems } = await openPage(web.browser, FILE_URL, { locale: 'zh-CN' });
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
   assert.equal(await page.locator('h1').innerText(), '注意力实验室');
   assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /排序后的训练输入/);
@@ -68,12 +59,12 @@ test('the language follows the browser and the switch changes it', async () => {
 });
 
 test('screenshots: desktop in English, a phone in Chinese', async () => {
-  const desktop = await openPage(browser, FILE_URL, { locale: 'en-GB' });
+  const desktop = await openPage(web.browser, FILE_URL, { locale: 'en-GB' });
   assert.equal(await desktop.page.locator('h1').innerText(), 'Attention Lab');
   console.log(`screenshot: ${await screenshot(desktop.page, 'page-en')}`);
   await desktop.context.close();
 
-  const phone = await openPage(browser, FILE_URL, { locale: 'zh-TW', viewport: { width: 375, height: 800 } });
+  const phone = await openPage(web.browser, FILE_URL, { locale: 'zh-TW', viewport: { width: 375, height: 800 } });
   // Nothing may stick out sideways on a phone.
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow} px wider than a 375 px phone`);

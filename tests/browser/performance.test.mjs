@@ -5,25 +5,13 @@
 // input event to the end of the drawing (it includes the wait for the next
 // animation frame), "attention-lab:draw" is the drawing work alone; the
 // test adds the time until the next frame starts, after the paint.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { launchBrowser, serveDist, openPage, typeInto, settled, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, typeInto, settled, FILE_URL } from './harness.mjs';
 
-let browser;
-let server;
-const figures = {}; // written to test-results/performance.json as well: ctest hides the output of passing tests
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await mkdir('test-results', { recursive: true });
-  await writeFile(path.join('test-results', 'performance.json'), `${JSON.stringify(figures, null, 2)}\n`);
-});
+const figures = {};
+const web = useBrowser({ report: ['performance.json', figures] });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => `${value.toFixed(1)} ms`;
@@ -66,7 +54,7 @@ async function sliderRedraws(page, repeats) {
 }
 
 test('redraw after a width-slider change, at n = 50 and n = 1000', async () => {
-  const { page, context, problems } = await openPage(browser, `${server.origin}/`);
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   const report = [];
   for (const n of [50, 1000]) {
     await typeInto(page, 'n', n);
@@ -86,10 +74,10 @@ test('redraw after a width-slider change, at n = 50 and n = 1000', async () => {
 
 test('time until the page is interactive', async () => {
   const results = {};
-  for (const [name, url] of [['http', `${server.origin}/`], ['file://', FILE_URL]]) {
+  for (const [name, url] of [['http', `${web.server.origin}/`], ['file://', FILE_URL]]) {
     const times = [];
     for (let i = 0; i < 3; i += 1) {
-      const { page, context } = await openPage(browser, url);
+      const { page, context } = await openPage(web.browser, url);
       times.push(await page.evaluate(() => performance.getEntriesByName('attention-lab:interactive')[0].duration));
       await context.close();
     }

@@ -73,7 +73,10 @@ export function createPositionalEncodingSection({ root, controls }) {
     swatch.setAttribute('width', '22');
     swatch.setAttribute('height', '12');
     swatch.setAttribute('aria-hidden', 'true');
-    swatch.innerHTML = '<line x1="1" x2="21" y1="6" y2="6"></line>';
+    // Built node by node, not by innerHTML: the page runs under Trusted Types.
+    const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+    for (const [name, value] of Object.entries({ x1: 1, x2: 21, y1: 6, y2: 6 })) line.setAttribute(name, String(value));
+    swatch.append(line);
     const item = element('li', { className: `legend-item pe-col-${i}` }, [swatch, label]);
     legend.append(item);
     return { item, label };
