@@ -254,23 +254,27 @@ std::size_t dim(const val& shape, const char* key, const char* name, std::size_t
     return extent(shape[key].as<double>(), name, high);
 }
 
-// The limits on products of extents, under the caller's names, before any copy.
-void check_attention_shape(std::size_t batch, std::size_t nq, std::size_t nk) {
-    if (batch * nq * nk > lim::max_matrix_elements)
+// shape.batch, shape.nq and shape.nk of an attention call, each within its
+// limit and their product (the weights) within the matrix limit.
+struct AttentionExtents {
+    std::size_t batch, nq, nk;
+};
+AttentionExtents attention_extents(const val& shape) {
+    const AttentionExtents e{dim(shape, "batch", "shape.batch", lim::max_batch),
+                             dim(shape, "nq", "shape.nq", lim::max_points), dim(shape, "nk", "shape.nk", lim::max_points)};
+    if (e.batch * e.nq * e.nk > lim::max_matrix_elements)
         attention::fail("shape.nk", "expected batch * nq * nk <= ", lim::max_matrix_elements, ", got ",
-                        batch * nq * nk);
+                        e.batch * e.nq * e.nk);
+    return e;
 }
 
 val additive_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v, val lens) {
     return guarded([&] {
-        const std::size_t b = dim(shape, "batch", "shape.batch", lim::max_batch),
-                          nq = dim(shape, "nq", "shape.nq", lim::max_points),
-                          nk = dim(shape, "nk", "shape.nk", lim::max_points),
-                          dq = dim(shape, "dq", "shape.dq", lim::max_dimension),
+        const auto [b, nq, nk] = attention_extents(shape);
+        const std::size_t dq = dim(shape, "dq", "shape.dq", lim::max_dimension),
                           dk = dim(shape, "dk", "shape.dk", lim::max_dimension),
                           dv = dim(shape, "dv", "shape.dv", lim::max_dimension),
                           h = dim(shape, "h", "shape.h", lim::max_dimension);
-        check_attention_shape(b, nq, nk);
         if (b * nq * nk * h > 4 * lim::max_matrix_elements)
             attention::fail("shape.h", "expected batch * nq * nk * h <= ", 4 * lim::max_matrix_elements, ", got ",
                             b * nq * nk * h);
@@ -283,12 +287,9 @@ val additive_attention(val queries, val keys, val values, val shape, val w_q, va
 
 val dot_product_attention(val queries, val keys, val values, val shape, val lens) {
     return guarded([&] {
-        const std::size_t b = dim(shape, "batch", "shape.batch", lim::max_batch),
-                          nq = dim(shape, "nq", "shape.nq", lim::max_points),
-                          nk = dim(shape, "nk", "shape.nk", lim::max_points),
-                          d = dim(shape, "d", "shape.d", lim::max_dimension),
+        const auto [b, nq, nk] = attention_extents(shape);
+        const std::size_t d = dim(shape, "d", "shape.d", lim::max_dimension),
                           dv = dim(shape, "dv", "shape.dv", lim::max_dimension);
-        check_attention_shape(b, nq, nk);
         return attention_result(attention::dot_product_attention(
             tensor<3>(queries, {b, nq, d}, "queries"), tensor<3>(keys, {b, nk, d}, "keys"),
             tensor<3>(values, {b, nk, dv}, "values"), valid_lengths(lens)));
@@ -298,12 +299,9 @@ val dot_product_attention(val queries, val keys, val values, val shape, val lens
 val multi_head_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v,
                          val w_o, val lens, val head_mask) {
     return guarded([&] {
-        const std::size_t b = dim(shape, "batch", "shape.batch", lim::max_batch),
-                          nq = dim(shape, "nq", "shape.nq", lim::max_points),
-                          nk = dim(shape, "nk", "shape.nk", lim::max_points),
-                          hidden = dim(shape, "hidden", "shape.hidden", lim::max_dimension),
+        const auto [b, nq, nk] = attention_extents(shape);
+        const std::size_t hidden = dim(shape, "hidden", "shape.hidden", lim::max_dimension),
                           heads = dim(shape, "heads", "shape.heads", lim::max_dimension);
-        check_attention_shape(b, nq, nk);
         if (hidden % heads != 0)
             attention::fail("shape.heads", "expected a divisor of the hidden size ", hidden, ", got ", heads);
         // The heads run as one batch of batch * heads items, under the batch limit.
