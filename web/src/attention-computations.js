@@ -7,6 +7,8 @@
 // Each random input has its own stream: the section's seed mixed with a
 // fixed salt per role, so that e.g. W_q and W_k are not the same draws.
 // (Integer mixing of a seed, not arithmetic on data.)
+import { remember } from './remember.js';
+
 export const SALTS = Object.freeze({
   keys: 0x1b873593, values: 0x2545f491, wq: 0x6c078965, wk: 0x5bd1e995, wv: 0x7feb352d,
   wo: 0x3243f6a9, queries: 0x19660d11, queries20: 0x41c64e6d, tokens: 0x68e31da4,
@@ -31,18 +33,6 @@ export const linearBound = (fanIn) => 1 / Math.sqrt(fanIn);
 export const TOKEN_COUNT = 6;
 // d from 1 to 512 for the "why divide by sqrt(d)" panel, one core call per d.
 export const SCALING_DIMS = Object.freeze([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512]);
-
-function remember(compute) {
-  let lastKey = null;
-  let lastValue;
-  return (key, ...args) => {
-    if (key !== lastKey) {
-      lastValue = compute(...args);
-      lastKey = key; // only after success: a failed call is tried again
-    }
-    return lastValue;
-  };
-}
 
 export function maskValidLens(state) {
   return state.maskMode === '1d'

@@ -4,22 +4,11 @@
 import { range } from 'd3-array';
 import { setup } from './state.js';
 import { createAttentionComputations } from './attention-computations.js';
+import { remember } from './remember.js';
 
 // The book's test queries 0, 0.1, ..., 4.9 and a finer grid for smooth curves.
 export const testQueries = Float64Array.from(range(0, setup.xMax - setup.testStep / 2, setup.testStep));
 export const curveQueries = Float64Array.from(range(0, setup.xMax + setup.curveStep / 2, setup.curveStep));
-
-function remember(compute) {
-  let lastKey = null;
-  let lastValue;
-  return (key, ...args) => {
-    if (key !== lastKey) {
-      lastValue = compute(...args);
-      lastKey = key; // set only after success, so a failed call is tried again
-    }
-    return lastValue;
-  };
-}
 
 export function createComputations(core) {
   const dataset = remember((n, noise, seed) => core.makeDataset({ n, noise, seed, xMax: setup.xMax }));
