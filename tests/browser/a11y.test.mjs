@@ -5,8 +5,8 @@
 // the layout from 360 px wide, and the dark theme of the system setting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, settled, screenshot } from './harness.mjs';
-import { openLab, elementsReady, axeViolations, describeViolations } from './lab-helpers.mjs';
+import { useBrowser, openPage, settled, screenshot } from './harness.mjs';
+import { elementsReady, axeViolations, describeViolations } from './lab-helpers.mjs';
 
 const audit = {};
 const web = useBrowser({ report: ['a11y.json', audit] });
@@ -24,7 +24,7 @@ test('axe-core finds no violation: light and dark, English and Chinese', async (
     for (const colorScheme of ['light', 'dark']) {
       for (const locale of ['en-US', 'zh-CN']) {
         const course = name === 'course';
-        const { page, context, problems } = await openLab(web.browser, `${web.server.origin}${url}`,
+        const { page, context, problems } = await openPage(web.browser, `${web.server.origin}${url}`,
           { colorScheme, locale, ready: course ? 'attention-lab' : 'html[data-ready="true"]' });
         if (course) {
           await elementsReady(page, 2);
@@ -81,7 +81,7 @@ async function tabStops(page, limit = 400) {
 }
 
 test('every control is reached by the keyboard and shows its focus', async () => {
-  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/#embed=pooling`);
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#embed=pooling`);
   const stops = await tabStops(page);
   const invisible = stops.filter((stop) => !stop.visible);
   assert.deepEqual(invisible, [], 'every focused element shows a focus outline');
@@ -96,7 +96,7 @@ test('every control is reached by the keyboard and shows its focus', async () =>
   assert.ok(stops.some((s) => s.action === 'copy-pytorch'), 'copy as PyTorch');
 
   // The full page: every section's controls, the heatmaps' grids and the player.
-  const full = await openLab(web.browser, `${web.server.origin}/`);
+  const full = await openPage(web.browser, `${web.server.origin}/`);
   const all = await tabStops(full.page, 600);
   assert.deepEqual(all.filter((stop) => !stop.visible), [], 'focus visible everywhere');
   for (const action of ['new-sample', 'play', 'step', 'reset', 'draw-w0']) {
@@ -111,7 +111,7 @@ test('every control is reached by the keyboard and shows its focus', async () =>
 });
 
 test('sliders say their value, not their position', async () => {
-  const { page, context } = await openLab(web.browser, `${web.server.origin}/#w=2.5&lr=0.01`);
+  const { page, context } = await openPage(web.browser, `${web.server.origin}/#w=2.5&lr=0.01`);
   for (const [name, value] of [['w', '2.5'], ['lr', '0.01'], ['noise', '0.5']]) {
     const slider = page.locator(`[data-param="${name}"] input[type="range"]`);
     assert.equal(await slider.getAttribute('aria-valuetext'), value);
@@ -127,7 +127,7 @@ test('sliders say their value, not their position', async () => {
 });
 
 test('a heatmap cell is reached by the arrow keys and its value announced', async () => {
-  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/`);
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   const grid = page.locator('#heatmap .heatmap-grid');
   await grid.focus();
   // The grid starts on the dragged query's row (2.5 -> row 25), first column.
@@ -166,7 +166,7 @@ test('a heatmap cell is reached by the arrow keys and its value announced', asyn
 });
 
 test('the element\'s heatmap works by keyboard inside its shadow root', async () => {
-  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(page, 2);
   const grid = page.locator('#lab-heatmap .heatmap-grid');
   await grid.focus();
@@ -184,7 +184,7 @@ test('from 360 px phones to wide screens nothing sticks out sideways', async () 
   ];
   for (const [url, width, locale] of cases) {
     const course = url.includes('course');
-    const { page, context, problems } = await openLab(web.browser, `${web.server.origin}${url}`,
+    const { page, context, problems } = await openPage(web.browser, `${web.server.origin}${url}`,
       { viewport: { width, height: 800 }, locale, ready: course ? 'attention-lab' : 'html[data-ready="true"]' });
     if (course) await elementsReady(page, 2);
     await settled(page);
@@ -201,7 +201,7 @@ test('from 360 px phones to wide screens nothing sticks out sideways', async () 
 test('a dark theme follows the system setting', async () => {
   const colours = {};
   for (const colorScheme of ['light', 'dark']) {
-    const { page, context } = await openLab(web.browser, `${web.server.origin}/`, { colorScheme });
+    const { page, context } = await openPage(web.browser, `${web.server.origin}/`, { colorScheme });
     colours[colorScheme] = await page.evaluate(() => ({
       body: getComputedStyle(document.body).backgroundColor,
       ink: getComputedStyle(document.body).color,

@@ -7,8 +7,8 @@
 // (The same pages under a strict CSP header: csp.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, settled, screenshot } from './harness.mjs';
-import { openLab, elementsReady, foreignRequests, COURSE_FILE_URL } from './lab-helpers.mjs';
+import { useBrowser, openPage, settled, screenshot } from './harness.mjs';
+import { elementsReady, foreignRequests, COURSE_FILE_URL } from './lab-helpers.mjs';
 import { parameters } from '../../web/src/state.js';
 
 const web = useBrowser();
@@ -38,7 +38,7 @@ const shadow = (page, id, css) => page.evaluate(([host, selector]) => {
 }, [id, css]);
 
 test('iframe mode shows one section, hides the chosen controls and applies the state', async () => {
-  const { page, context, problems } = await openLab(web.browser,
+  const { page, context, problems } = await openPage(web.browser,
     `${web.server.origin}/index.html#embed=pooling&hide=kernel,w,export&estimator=nadaraya-watson&n=80&kernel=triangular`);
   await settled(page);
   const layout = await page.evaluate(() => ({
@@ -72,7 +72,7 @@ test('iframe mode shows one section, hides the chosen controls and applies the s
 });
 
 test('the course page over http: elements in Shadow DOM, iframe sized by its height message, one wasm instance', async () => {
-  const { page, context, problems, requests } = await openLab(web.browser, `${web.server.origin}/course-example.html`,
+  const { page, context, problems, requests } = await openPage(web.browser, `${web.server.origin}/course-example.html`,
     { ready: 'attention-lab', init: watchTopPage });
   await elementsReady(page, 2);
   // The iframe reports its height; the element script sizes the frame to it.
@@ -116,7 +116,7 @@ test('the course page over http: elements in Shadow DOM, iframe sized by its hei
 });
 
 test('attributes change the element\'s state through the table: clamped, ignored or back to default', async () => {
-  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(page, 2);
   const set = (name, value) => page.evaluate(([n, v]) => {
     const lab = document.getElementById('lab-pooling');
@@ -153,7 +153,7 @@ test('attributes change the element\'s state through the table: clamped, ignored
 });
 
 test('no CSS leaks into or out of the element', async () => {
-  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(page, 2);
   // The host page's loud rules (serif body, uppercase dark-red h2 and .section-title) stay outside.
   const title = await shadow(page, 'lab-pooling', '.section-title');
@@ -183,7 +183,7 @@ test('no CSS leaks into or out of the element', async () => {
 });
 
 test('the course page from file://: both kinds of embedding work with no request off the disk', async () => {
-  const { page, context, problems, requests } = await openLab(web.browser, COURSE_FILE_URL, { ready: 'attention-lab', init: watchTopPage });
+  const { page, context, problems, requests } = await openPage(web.browser, COURSE_FILE_URL, { ready: 'attention-lab', init: watchTopPage });
   await elementsReady(page, 2);
   await page.waitForFunction(() => window.__heights.some((m) => m.section === 'training' && m.height > 300), null, { timeout: 30000 });
   await page.waitForFunction(() => document.getElementById('frame-training').getBoundingClientRect().height > 300);

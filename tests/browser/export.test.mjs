@@ -10,14 +10,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useBrowser, loadDirectCore, typeInto, settled, FILE_URL } from './harness.mjs';
-import { openLab, saveFigure, parseCsv, foreignRequests, elementsReady, evaluateInBlankPage } from './lab-helpers.mjs';
+import { useBrowser, openPage, loadDirectCore, typeInto, settled, FILE_URL } from './harness.mjs';
+import { saveFigure, parseCsv, foreignRequests, elementsReady, evaluateInBlankPage } from './lab-helpers.mjs';
 
 const run = promisify(execFile);
 let lab; // one page for most tests: { page, context, problems, requests }
 const web = useBrowser({
   opened: async ({ browser, server }) => {
-    lab = await openLab(browser, `${server.origin}/`, { permissions: ['clipboard-read', 'clipboard-write'] });
+    lab = await openPage(browser, `${server.origin}/`, { permissions: ['clipboard-read', 'clipboard-write'] });
     await loadDirectCore(lab.page);
   },
 });
@@ -234,7 +234,7 @@ test('the PyTorch snippets run and give the core\'s numbers', async () => {
 });
 
 test('downloads work offline from file://, and from inside the element\'s shadow root', async () => {
-  const fromDisk = await openLab(web.browser, FILE_URL);
+  const fromDisk = await openPage(web.browser, FILE_URL);
   const { name, bytes } = await saveFigure(fromDisk.page, fromDisk.page.locator('[data-figure="data"]'), 'csv');
   assert.equal(name, 'attention-lab-data.csv');
   assert.equal(parseCsv(bytes.toString('utf8')).length, 51);
@@ -244,7 +244,7 @@ test('downloads work offline from file://, and from inside the element\'s shadow
   assert.deepEqual(fromDisk.problems, []);
   await fromDisk.context.close();
 
-  const course = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const course = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(course.page, 2);
   const heatmap = course.page.locator('#lab-heatmap [data-figure="pooling-heatmap"]');
   const csv = await saveFigure(course.page, heatmap, 'csv');

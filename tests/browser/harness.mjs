@@ -27,23 +27,36 @@ export async function serveDist() {
   return { origin: `http://127.0.0.1:${port}`, close: () => context.dispose() };
 }
 
-// Opens the page and waits until the core is loaded and everything is drawn.
-// `problems` collects console errors, uncaught exceptions and failed requests;
-// `requests` every URL the page asked for.
-export async function openPage(browser, url, { locale = 'en-US', viewport = { width: 1280, height: 900 } } = {}) {
-  const context = await browser.newContext({ locale, viewport });
+// Opens a page in a fresh context and waits for `ready` (the page's
+// html[data-ready]: the core is loaded and everything is drawn; the course
+// page passes its elements' selector). `problems` collects console errors
+// and warnings, uncaught exceptions and failed requests; `requests` every URL
+// the page asked for; `dialogs` the message of every dialog (dismissed).
+// `init`: a script run in the page before its own.
+export async function openPage(browser, url, {
+  locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
+  ready = 'html[data-ready="true"]', init = null,
+} = {}) {
+  const context = await browser.newContext({ locale, viewport, colorScheme, acceptDownloads: true });
+  if (permissions.length > 0) await context.grantPermissions(permissions);
   const page = await context.newPage();
   const problems = [];
   const requests = [];
+  const dialogs = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (request) => requests.push(request.url()));
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 120)}`));
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  if (init) await page.addInitScript(init);
   await page.goto(url);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 30000 });
-  return { page, context, problems, requests };
+  if (ready) await page.waitForSelector(ready, { timeout: 30000, state: 'attached' });
+  return { page, context, problems, requests, dialogs };
 }
 
 export async function screenshot(page, name) {

@@ -10,8 +10,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
-import { useBrowser, settled } from './harness.mjs';
-import { openLab, elementsReady } from './lab-helpers.mjs';
+import { useBrowser, openPage, settled } from './harness.mjs';
+import { elementsReady } from './lab-helpers.mjs';
 
 const web = useBrowser();
 
@@ -102,7 +102,7 @@ async function liveKeys(page) {
 }
 
 test('the Chinese page has no English left, loaded in Chinese or switched to it', async () => {
-  const loaded = await openLab(web.browser, `${web.server.origin}/`, { locale: 'zh-CN' });
+  const loaded = await openPage(web.browser, `${web.server.origin}/`, { locale: 'zh-CN' });
   await settled(loaded.page);
   const keys = await liveKeys(loaded.page);
   assert.ok(keys.length > 150, `${keys.length} keys on the page`);
@@ -127,7 +127,7 @@ test('the Chinese page has no English left, loaded in Chinese or switched to it'
   assert.deepEqual(loaded.problems, []);
   await loaded.context.close();
 
-  const switched = await openLab(web.browser, `${web.server.origin}/`, { locale: 'en-US' });
+  const switched = await openPage(web.browser, `${web.server.origin}/`, { locale: 'en-US' });
   await switched.page.locator('#heatmap .heatmap-grid').focus();
   await switched.page.keyboard.press('ArrowRight');
   await switched.page.locator('[data-param="language"] [data-value="zh"]').click();
@@ -140,11 +140,11 @@ test('the Chinese page has no English left, loaded in Chinese or switched to it'
 });
 
 test('the embedded section and the element in Chinese', async () => {
-  const embedded = await openLab(web.browser, `${web.server.origin}/index.html#embed=training&language=zh`, { locale: 'en-US' });
+  const embedded = await openPage(web.browser, `${web.server.origin}/index.html#embed=training&language=zh`, { locale: 'en-US' });
   assert.deepEqual(await untranslated(embedded.page), [], 'iframe mode');
   await embedded.context.close();
 
-  const course = await openLab(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+  const course = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(course.page, 2);
   await course.page.evaluate(() => document.querySelector('attention-lab').setAttribute('language', 'zh'));
   await settled(course.page);

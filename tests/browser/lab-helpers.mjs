@@ -1,6 +1,6 @@
 // Helpers of the issue-5 browser tests (sharing, embedding, export,
-// accessibility): a page opened with a colour scheme and permissions, the
-// axe-core audit, downloads read back, and the course example's elements.
+// accessibility): the axe-core audit, downloads read back, and the course
+// example's elements.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -10,34 +10,6 @@ import { DIST } from './harness.mjs';
 export const COURSE_FILE_URL = pathToFileURL(path.join(DIST, 'course-example.html')).href;
 const require = createRequire(import.meta.url);
 let axeSource = null;
-
-// Like harness.openPage, with more context options. `ready`: a selector to
-// wait for (the page's html[data-ready], or the course page's elements).
-export async function openLab(browser, url, {
-  locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
-  ready = 'html[data-ready="true"]', init = null,
-} = {}) {
-  const context = await browser.newContext({ locale, viewport, colorScheme, acceptDownloads: true });
-  if (permissions.length > 0) await context.grantPermissions(permissions);
-  const page = await context.newPage();
-  const problems = [];
-  const requests = [];
-  const dialogs = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 120)}`));
-  page.on('dialog', async (dialog) => {
-    dialogs.push(dialog.message());
-    await dialog.dismiss();
-  });
-  if (init) await page.addInitScript(init);
-  await page.goto(url);
-  if (ready) await page.waitForSelector(ready, { timeout: 30000, state: 'attached' });
-  return { page, context, problems, requests, dialogs };
-}
 
 // Every <attention-lab> of the page has drawn.
 export async function elementsReady(page, count) {

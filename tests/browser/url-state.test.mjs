@@ -3,8 +3,7 @@
 // executed or injected, and the page keeps working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, typeInto, settled } from './harness.mjs';
-import { openLab } from './lab-helpers.mjs';
+import { useBrowser, openPage, typeInto, settled } from './harness.mjs';
 import { parameters, clampValue } from '../../web/src/state.js';
 import { formatHash, parseHash, readParameter } from '../../web/src/url-state.js';
 
@@ -49,7 +48,7 @@ test('the hash parser reads the table and nothing else (no browser)', () => {
 test('every entry of the parameter table goes into the hash and comes back', async () => {
   const wanted = Object.fromEntries(Object.keys(parameters).map((name) => [name, otherValue(name)]));
   const hash = formatHash(wanted, {});
-  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/#${hash}`);
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#${hash}`);
   await settled(page);
   const state = await stateOf(page);
   for (const name of Object.keys(parameters)) assert.deepEqual(state[name], wanted[name], `${name} came back from the hash`);
@@ -66,7 +65,7 @@ test('every entry of the parameter table goes into the hash and comes back', asy
 });
 
 test('a learner\'s changes are shared by the link, the language too', async () => {
-  const first = await openLab(web.browser, `${web.server.origin}/`);
+  const first = await openPage(web.browser, `${web.server.origin}/`);
   const { page } = first;
   assert.equal(await page.evaluate(() => location.hash), '', 'an untouched page keeps a clean URL');
   await page.locator('[data-param="kernel"] [data-value="boxcar"]').click();
@@ -82,7 +81,7 @@ test('a learner\'s changes are shared by the link, the language too', async () =
   assert.deepEqual(first.problems, []);
   await first.context.close();
 
-  const second = await openLab(web.browser, link, { locale: 'en-US' });
+  const second = await openPage(web.browser, link, { locale: 'en-US' });
   const other = second.page;
   assert.equal(await other.locator('html').getAttribute('lang'), 'zh-CN', 'the link\'s language wins over the web.browser\'s');
   assert.equal(await other.locator('[data-param="kernel"] [data-value="boxcar"]').getAttribute('aria-checked'), 'true');
@@ -95,7 +94,7 @@ test('a learner\'s changes are shared by the link, the language too', async () =
 });
 
 test('the table of contents scrolls without losing the state, and the hash follows the section', async () => {
-  const { page, context, problems } = await openLab(web.browser, `${web.server.origin}/#kernel=triangular`);
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#kernel=triangular`);
   await page.locator('.toc a[href="#training"]').click();
   await waitForHash(page, /section=training/);
   const hash = await hashOf(page);
@@ -146,7 +145,7 @@ const HOSTILE = [
 
 test('hostile hashes are clamped or ignored: no dialog, no error, nothing injected', async () => {
   for (const [hash, check] of HOSTILE) {
-    const { page, context, problems, dialogs } = await openLab(web.browser, `${web.server.origin}/#${hash}`);
+    const { page, context, problems, dialogs } = await openPage(web.browser, `${web.server.origin}/#${hash}`);
     await settled(page);
     const label = hash.slice(0, 80);
     const report = await page.evaluate(() => ({
@@ -184,7 +183,7 @@ test('hostile hashes are clamped or ignored: no dialog, no error, nothing inject
 });
 
 test('a hostile hash typed into a loaded page changes nothing it should not', async () => {
-  const { page, context, problems, dialogs } = await openLab(web.browser, `${web.server.origin}/`);
+  const { page, context, problems, dialogs } = await openPage(web.browser, `${web.server.origin}/`);
   for (const [hash] of HOSTILE.slice(0, 12)) {
     await page.evaluate((text) => {
       location.hash = text;
