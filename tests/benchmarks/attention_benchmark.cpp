@@ -1,4 +1,4 @@
-// Native side of the benchmark (issues 2 and 6): Nadaraya-Watson pooling
+// Native side of the speed benchmark: Nadaraya-Watson pooling
 // (Gaussian kernel) at n queries x n keys, the n x n attention weights, and
 // one leave-one-out training epoch at n. tests/benchmarks/bench.mjs runs this
 // executable once per size, times the wasm module, plain-JS loops and

@@ -1,5 +1,5 @@
-// The benchmark of issues 2 and 6 (a benchmark, not a timed test: it reports,
-// it does not fail on a missed budget).
+// The speed benchmark: wasm against native, plain JS and TF.js (a benchmark,
+// not a timed test: it reports, it does not fail on a missed budget).
 //
 // Three heavy paths of the core, at n = 50, 500, 2000 and 5000:
 //   Nadaraya-Watson pooling, Gaussian kernel, n queries x n keys;
@@ -74,10 +74,10 @@ if (!(Number.isInteger(config.warmup) && config.warmup >= 0 && Number.isInteger(
   console.error('bench: --warmup must be a whole number >= 0 and --repetitions one >= 1');
   process.exit(2);
 }
-// Issue 6, at every size: wasm within 1.25x of native, ahead of plain JS and
-// of TensorFlow.js. Issue 2, at n = 2000: wasm/native <= 1.3 (implied by the
-// above) and JS/wasm >= 2.
-const budgets = { wasmOverNative: 1.25, jsOverWasm: 1, tfjsOverWasm: 1, issue2: { n: 2000, jsOverWasm: 2 } };
+// At every size: wasm within 1.25x of native, ahead of plain JS and of
+// TensorFlow.js. At n = 2000 also (for pooling and the epoch) wasm at least
+// twice as fast as plain JS: the plain-JS budget.
+const budgets = { wasmOverNative: 1.25, jsOverWasm: 1, tfjsOverWasm: 1, plainJs: { n: 2000, jsOverWasm: 2 } };
 const tolerance = 1e-9; // |a - b| <= tolerance * max(1, |a|), float64 implementations
 const tfjsTolerance = 1e-3; // the same against TensorFlow.js (float32)
 const maxMatrixElements = 2 ** 24; // core/limits.hpp: no n x n weights beyond it
@@ -486,7 +486,7 @@ for (const n of config.sizes) {
     }
     const verdicts = [ratioOf(key, 'wasm', 'native') <= budgets.wasmOverNative, ratioOf(key, 'js', 'wasm') > budgets.jsOverWasm];
     if (tensorFlow) verdicts.push(ratioOf(key, 'tfjs', 'wasm') > budgets.tfjsOverWasm);
-    if (n === budgets.issue2.n && key !== 'weights') verdicts.push(ratioOf(key, 'js', 'wasm') >= budgets.issue2.jsOverWasm);
+    if (n === budgets.plainJs.n && key !== 'weights') verdicts.push(ratioOf(key, 'js', 'wasm') >= budgets.plainJs.jsOverWasm);
     const met = verdicts.every(Boolean);
     if (!met) failed = true;
     console.log(`${labels[key].padEnd(26)}${who.map((w) => ` ${cell(key, w)}`).join('')}  ` +
@@ -516,8 +516,8 @@ for (const key of paths) {
     console.log(`${`${labels[key]}, ${names[w]}`.padEnd(34)}${cells.join('')}  ${exponent.padStart(8)}`);
   }
 }
-console.log(`\nbudgets (issue 6, every size, CPU time): wasm/native <= ${budgets.wasmOverNative}, ` +
+console.log(`\nbudgets (every size, CPU time): wasm/native <= ${budgets.wasmOverNative}, ` +
   `JS/wasm > ${budgets.jsOverWasm}, TF.js/wasm > ${budgets.tfjsOverWasm}; ` +
-  `(issue 2, n = ${budgets.issue2.n}, pooling and epoch): JS/wasm >= ${budgets.issue2.jsOverWasm}.`);
+  `(n = ${budgets.plainJs.n}, pooling and epoch): JS/wasm >= ${budgets.plainJs.jsOverWasm}.`);
 if (tensorFlow) console.log('TensorFlow.js computes in float32, the others in float64.');
 console.log(failed ? 'Some budgets missed (this is a report, not a test).' : 'All budgets met.');
