@@ -2,8 +2,9 @@
 
 #include <cmath>
 
+#include "attention_checks.hpp"
+#include "batch_matmul.hpp"
 #include "errors.hpp"
-#include "limits.hpp"
 #include "linear.hpp"
 #include "softmax.hpp"
 
@@ -15,18 +16,16 @@ AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
                                    const xt::xtensor<double, 2>& w_q, const xt::xtensor<double, 2>& w_k,
                                    const xt::xtensor<double, 1>& w_v,
                                    const xt::xtensor<int, 1>& valid_lens) {
-    check_attention_inputs(queries, keys, values);
     const std::size_t h = w_v.size();
-    require_count("h", h, 1, limits::max_dimension);
+    check_additive_shape({extents_of(queries, keys), queries.shape(2), keys.shape(2), values.shape(2), h});
+    check_attention_tensors(queries, keys, values);
     if (w_q.shape(0) != h || w_q.shape(1) != queries.shape(2))
-        fail("Wq", "expected shape (h=", h, ", dq=", queries.shape(2), ")");
+        fail("Wq", text("shape (h=", h, ", dq=", queries.shape(2), ")"));
     if (w_k.shape(0) != h || w_k.shape(1) != keys.shape(2))
-        fail("Wk", "expected shape (h=", h, ", dk=", keys.shape(2), ")");
+        fail("Wk", text("shape (h=", h, ", dk=", keys.shape(2), ")"));
     require_all_finite("Wq", w_q);
     require_all_finite("Wk", w_k);
     require_all_finite("wv", w_v);
-    if (queries.shape(0) * queries.shape(1) * keys.shape(1) * h > 4 * limits::max_matrix_elements)
-        fail("h", "expected batch * nq * nk * h <= ", 4 * limits::max_matrix_elements);
 
     const auto projected_q = linear(queries, w_q);  // (batch, nq, h)
     const auto projected_k = linear(keys, w_k);     // (batch, nk, h)

@@ -10,13 +10,4 @@ struct AttentionResult {
     xt::xtensor<double, 3> scores;   // (batch, queries, keys) before masking; empty for multi-head
 };
 
-// Weighted sum of values: weights (batch, nq, nk) x values (batch, nk, dv).
-xt::xtensor<double, 3> batch_matmul(const xt::xtensor<double, 3>& weights,
-                                    const xt::xtensor<double, 3>& values);
-
-// Checks the shapes shared by all attention layers: same batch, one value per key,
-// finite inputs, sizes within the limits.
-void check_attention_inputs(const xt::xtensor<double, 3>& queries, const xt::xtensor<double, 3>& keys,
-                            const xt::xtensor<double, 3>& values);
-
 }  // namespace attention

@@ -13,7 +13,7 @@ Dataset make_dataset(const DatasetOptions& options) {
     require_count("n", options.n, 1, limits::max_points);
     require_range("noise", options.noise, 0.0, limits::max_noise);
     require_range("xMax", options.x_max, 0.0, limits::max_x);
-    if (options.x_max <= 0.0) fail("xMax", "expected a positive number, got ", options.x_max);
+    if (options.x_max <= 0.0) fail("xMax", "a positive number", options.x_max);
 
     // Draw order follows the book: all inputs first, then all noise terms.
     Random random(options.seed);
@@ -27,7 +27,7 @@ Dataset make_dataset(const DatasetOptions& options) {
 }
 
 double truth(double x) {
-    if (!(x >= 0.0) || !std::isfinite(x)) fail("x", "expected finite numbers >= 0, got ", x);
+    if (!(x >= 0.0) || !std::isfinite(x)) fail("x", "finite numbers >= 0", x);
     return 2.0 * portable::sin(x) + portable::pow(x, 0.8);
 }
 

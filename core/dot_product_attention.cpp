@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "attention_checks.hpp"
+#include "batch_matmul.hpp"
 #include "errors.hpp"
 #include "softmax.hpp"
 
@@ -11,10 +13,10 @@ AttentionResult dot_product_attention(const xt::xtensor<double, 3>& queries,
                                       const xt::xtensor<double, 3>& keys,
                                       const xt::xtensor<double, 3>& values,
                                       const xt::xtensor<int, 1>& valid_lens) {
-    check_attention_inputs(queries, keys, values);
     const std::size_t d = queries.shape(2);
-    if (keys.shape(2) != d)
-        fail("keys", "expected the queries' feature size d=", d, ", got ", keys.shape(2));
+    check_dot_product_shape({extents_of(queries, keys), d, values.shape(2)});
+    if (keys.shape(2) != d) fail("keys", text("the queries' feature size d=", d), keys.shape(2));
+    check_attention_tensors(queries, keys, values);
     const std::size_t batch = queries.shape(0), nq = queries.shape(1), nk = keys.shape(1);
     const double scale = 1.0 / std::sqrt(static_cast<double>(d));
     xt::xtensor<double, 3> scores = xt::xtensor<double, 3>::from_shape({batch, nq, nk});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -18,7 +19,7 @@ void check_training_data(const xt::xtensor<double, 1>& x, const xt::xtensor<doub
                          bool leave_one_out) {
     // Leave-one-out needs at least one other point to predict from.
     require_count("x.length", x.size(), leave_one_out ? 2 : 1, limits::max_points);
-    if (y.size() != x.size()) fail("y", "expected ", x.size(), " values (one per x), got ", y.size());
+    if (y.size() != x.size()) fail("y", text(x.size(), " values (one per x)"), y.size());
     require_all_finite("x", x);
     require_all_finite("y", y);
 }
@@ -137,7 +138,7 @@ TrainingResult train_kernel_width(const xt::xtensor<double, 1>& x, const xt::xte
     check_training_data(x, y, options.leave_one_out);
     require_finite("w0", options.w0);
     require_finite("lr", options.lr);
-    if (!(options.lr > 0.0)) fail("lr", "expected a positive learning rate, got ", options.lr);
+    if (!(options.lr > 0.0)) fail("lr", "a positive learning rate", options.lr);
     require_count("epochs", options.epochs, 1, limits::max_epochs);
 
     TrainingResult result;
@@ -159,16 +160,15 @@ TrainingResult train_kernel_width(const xt::xtensor<double, 1>& x, const xt::xte
     return result;
 }
 
-xt::xtensor<double, 1> kernel_width_loss_landscape(const xt::xtensor<double, 1>& x,
-                                                   const xt::xtensor<double, 1>& y,
-                                                   const xt::xtensor<double, 1>& ws,
-                                                   bool leave_one_out) {
+xt::xtensor<double, 1> loss_landscape(const xt::xtensor<double, 1>& x, const xt::xtensor<double, 1>& y,
+                                      const xt::xtensor<double, 1>& ws, bool leave_one_out) {
     check_training_data(x, y, leave_one_out);
     require_count("ws.length", ws.size(), 1, limits::max_points);
     require_all_finite("ws", ws);
-    if (x.size() * x.size() * ws.size() > 64 * limits::max_matrix_elements)
-        fail("ws.length", "expected x.length^2 * ws.length <= ", 64 * limits::max_matrix_elements,
-             ", got ", x.size() * x.size() * ws.size());
+    // In 64 bits: in wasm32 the size_t product can wrap around (8192^2 * 64 = 2^32).
+    const std::uint64_t work = std::uint64_t{x.size()} * x.size() * ws.size();
+    if (work > 64 * limits::max_matrix_elements)
+        fail("ws.length", text("x.length^2 * ws.length <= ", 64 * limits::max_matrix_elements), work);
     xt::xtensor<double, 1> losses = xt::xtensor<double, 1>::from_shape({ws.size()});
     for (std::size_t k = 0; k < ws.size(); ++k)
         losses(k) = loss_and_gradient(x.data(), y.data(), x.size(), ws(k), leave_one_out).loss;

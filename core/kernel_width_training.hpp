@@ -39,10 +39,8 @@ struct TrainingResult {
 TrainingResult train_kernel_width(const xt::xtensor<double, 1>& x, const xt::xtensor<double, 1>& y,
                                   const TrainingOptions& options);
 
-// The loss landscape L(w), one loss per w.
-xt::xtensor<double, 1> kernel_width_loss_landscape(const xt::xtensor<double, 1>& x,
-                                                   const xt::xtensor<double, 1>& y,
-                                                   const xt::xtensor<double, 1>& ws,
-                                                   bool leave_one_out = true);
+// The loss landscape: L(w) for each w in ws, with or without leave-one-out.
+xt::xtensor<double, 1> loss_landscape(const xt::xtensor<double, 1>& x, const xt::xtensor<double, 1>& y,
+                                      const xt::xtensor<double, 1>& ws, bool leave_one_out = true);
 
 }  // namespace attention

@@ -1,17 +1,25 @@
 #pragma once
 // Documented size limits. They keep a hostile or mistyped size from asking
 // the browser for gigabytes; every entry point checks them before allocating.
+// The JS API hands them to the page as `limits` (see wasm/bindings.cpp), and
+// README.md's table lists them.
 #include <cstddef>
+#include <cstdint>
 
 namespace attention::limits {
 
 inline constexpr std::size_t max_points = 10000;             // data set, queries, keys
 inline constexpr std::size_t max_matrix_elements = 1u << 24;  // any result matrix (16.7 M doubles)
 inline constexpr std::size_t max_dimension = 1024;           // feature / hidden sizes
-inline constexpr std::size_t max_batch = 64;
+inline constexpr std::size_t max_batch = 64;                 // also batch * heads in multi-head attention
 inline constexpr std::size_t max_epochs = 10000;
 inline constexpr std::size_t max_sequence = 10000;           // positional encoding length
 inline constexpr double max_x = 1000.0;                      // data set xMax
 inline constexpr double max_noise = 100.0;
+inline constexpr std::uint32_t max_seed = 4294967295u;       // seeds are whole numbers in [0, 2^32)
+inline constexpr double max_random_magnitude = 1e6;          // randomNormal's std, randomUniform's bounds
+inline constexpr std::size_t max_study_dims = 64;            // scaling study: entries of dims
+inline constexpr std::size_t max_study_samples = 10000;      // scaling study: queries per d
+inline constexpr std::size_t max_study_keys = 1000;          // scaling study: keys per query
 
 }  // namespace attention::limits

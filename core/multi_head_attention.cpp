@@ -1,9 +1,10 @@
 #include "multi_head_attention.hpp"
 
+#include "attention_checks.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
 #include "linear.hpp"
-#include "softmax.hpp"
+#include "masking.hpp"
 
 #include <xtensor/xview.hpp>
 
@@ -38,21 +39,20 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
                                      const xt::xtensor<double, 2>& w_v, const xt::xtensor<double, 2>& w_o,
                                      std::size_t heads, const xt::xtensor<int, 1>& valid_lens,
                                      const std::vector<double>& head_mask) {
-    check_attention_inputs(queries, keys, values);
     const std::size_t hidden = queries.shape(2);
+    check_multi_head_shape({extents_of(queries, keys), hidden, heads});
     if (keys.shape(2) != hidden || values.shape(2) != hidden)
-        fail("keys", "expected keys and values with the hidden size ", hidden);
-    if (heads < 1 || heads > hidden || hidden % heads != 0)
-        fail("heads", "expected a divisor of the hidden size ", hidden, ", got ", heads);
+        fail("keys", text("keys and values with the hidden size ", hidden));
+    check_attention_tensors(queries, keys, values);
     const char* names[] = {"Wq", "Wk", "Wv", "Wo"};
     const xt::xtensor<double, 2>* matrices[] = {&w_q, &w_k, &w_v, &w_o};
     for (int m = 0; m < 4; ++m) {
         if (matrices[m]->shape(0) != hidden || matrices[m]->shape(1) != hidden)
-            fail(names[m], "expected shape (hidden=", hidden, ", hidden=", hidden, ")");
+            fail(names[m], text("shape (hidden=", hidden, ", hidden=", hidden, ")"));
         require_all_finite(names[m], *matrices[m]);
     }
     if (!head_mask.empty() && head_mask.size() != heads)
-        fail("headMask", "expected null or ", heads, " factors (one per head), got ", head_mask.size());
+        fail("headMask", text("null or ", heads, " factors (one per head)"), head_mask.size());
     require_all_finite("headMask", head_mask);
     // valid_lens are per batch item or per row; every head of an item shares them.
     const std::size_t batch = queries.shape(0), nq = queries.shape(1);

@@ -121,8 +121,8 @@ xt::xtensor<double, 2> attention_weights(const xt::xtensor<double, 1>& queries,
     check_points("keys", keys);
     check_spec(spec);
     if (queries.size() * keys.size() > limits::max_matrix_elements)
-        fail("queries", "expected queries.length * keys.length <= ", limits::max_matrix_elements,
-             ", got ", queries.size() * keys.size());
+        fail("queries", text("queries.length * keys.length <= ", limits::max_matrix_elements),
+             queries.size() * keys.size());
     const std::size_t nk = keys.size();
     xt::xtensor<double, 2> weights = xt::xtensor<double, 2>::from_shape({queries.size(), nk});
     const bool gaussian = spec.kernel == Kernel::gaussian;
@@ -148,7 +148,7 @@ xt::xtensor<double, 1> nadaraya_watson(const xt::xtensor<double, 1>& queries,
     check_points("values", values);
     check_spec(spec);
     if (values.size() != keys.size())
-        fail("values", "expected ", keys.size(), " values (one per key), got ", values.size());
+        fail("values", text(keys.size(), " values (one per key)"), values.size());
     const std::size_t nk = keys.size();
     std::vector<double> row(nk);
     xt::xtensor<double, 1> prediction = xt::xtensor<double, 1>::from_shape({queries.size()});

@@ -11,7 +11,7 @@ xt::xtensor<double, 2> positional_encoding(std::size_t max_len, std::size_t dim)
     require_count("maxLen", max_len, 1, limits::max_sequence);
     require_count("dim", dim, 1, limits::max_dimension);
     if (max_len * dim > limits::max_matrix_elements)
-        fail("maxLen", "expected maxLen * dim <= ", limits::max_matrix_elements);
+        fail("maxLen", text("maxLen * dim <= ", limits::max_matrix_elements));
     xt::xtensor<double, 2> encoding = xt::xtensor<double, 2>::from_shape({max_len, dim});
     for (std::size_t j = 0; 2 * j < dim; ++j) {
         const double divisor = std::pow(10000.0, static_cast<double>(2 * j) / static_cast<double>(dim));

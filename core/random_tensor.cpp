@@ -6,21 +6,22 @@
 
 namespace attention {
 
-xt::xtensor<double, 1> random_normal(std::size_t count, std::uint32_t seed, double std) {
+xt::xtensor<double, 1> random_normal(std::size_t count, const NormalOptions& options) {
     require_count("count", count, 1, limits::max_matrix_elements);
-    require_range("std", std, 0.0, 1e6);
-    Random random(seed);
+    require_range("std", options.std, 0.0, limits::max_random_magnitude);
+    Random random(options.seed);
     xt::xtensor<double, 1> values = xt::xtensor<double, 1>::from_shape({count});
-    for (double& v : values) v = std * random.normal();
+    for (double& v : values) v = options.std * random.normal();
     return values;
 }
 
-xt::xtensor<double, 1> random_uniform(std::size_t count, std::uint32_t seed, double low, double high) {
+xt::xtensor<double, 1> random_uniform(std::size_t count, const UniformOptions& options) {
+    const double low = options.low, high = options.high;
     require_count("count", count, 1, limits::max_matrix_elements);
-    require_range("low", low, -1e6, 1e6);
-    require_range("high", high, -1e6, 1e6);
-    if (!(high > low)) fail("high", "expected a value above low (", low, "), got ", high);
-    Random random(seed);
+    require_range("low", low, -limits::max_random_magnitude, limits::max_random_magnitude);
+    require_range("high", high, -limits::max_random_magnitude, limits::max_random_magnitude);
+    if (!(high > low)) fail("high", text("a value above low (", low, ")"), high);
+    Random random(options.seed);
     xt::xtensor<double, 1> values = xt::xtensor<double, 1>::from_shape({count});
     for (double& v : values) v = low + (high - low) * random.uniform();
     return values;

@@ -8,11 +8,22 @@
 
 namespace attention {
 
-// `count` draws from N(0, std^2), the same for the same seed on every platform.
-xt::xtensor<double, 1> random_normal(std::size_t count, std::uint32_t seed, double std = 1.0);
+// The defaults here are the JS API's too (its `defaults`).
+struct NormalOptions {
+    std::uint32_t seed = 0;
+    double std = 1.0;
+};
 
-// `count` draws from U[low, high), e.g. the book's initial w ~ U[0, 1).
-xt::xtensor<double, 1> random_uniform(std::size_t count, std::uint32_t seed, double low = 0.0,
-                                      double high = 1.0);
+struct UniformOptions {
+    std::uint32_t seed = 0;
+    double low = 0.0;  // e.g. the book's initial w ~ U[0, 1)
+    double high = 1.0;
+};
+
+// `count` draws from N(0, std^2), the same for the same seed on every platform.
+xt::xtensor<double, 1> random_normal(std::size_t count, const NormalOptions& options = {});
+
+// `count` draws from U[low, high).
+xt::xtensor<double, 1> random_uniform(std::size_t count, const UniformOptions& options = {});
 
 }  // namespace attention

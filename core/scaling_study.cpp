@@ -27,14 +27,16 @@ double max_softmax_weight(std::vector<double> scores) {
 
 }  // namespace
 
-std::vector<ScalingStudyRow> scaling_study(const std::vector<std::size_t>& dims, std::size_t samples,
-                                           std::size_t keys, std::uint32_t seed) {
-    require_count("dims.length", dims.size(), 1, 64);
+std::vector<ScalingStudyRow> scaling_study(const ScalingStudyOptions& options) {
+    const auto& dims = options.dims;
+    const std::size_t samples = options.samples, keys = options.keys;
+    const std::uint32_t seed = options.seed;
+    require_count("dims.length", dims.size(), 1, limits::max_study_dims);
     for (std::size_t d : dims) require_count("dims", d, 1, limits::max_dimension);
-    require_count("samples", samples, 2, 10000);
-    require_count("keys", keys, 1, 1000);
+    require_count("samples", samples, 2, limits::max_study_samples);
+    require_count("keys", keys, 1, limits::max_study_keys);
     if (dims.size() * samples * keys > limits::max_matrix_elements / 4)
-        fail("samples", "expected dims.length * samples * keys <= ", limits::max_matrix_elements / 4);
+        fail("samples", text("dims.length * samples * keys <= ", limits::max_matrix_elements / 4));
 
     std::vector<ScalingStudyRow> rows;
     for (std::size_t d : dims) {

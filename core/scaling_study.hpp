@@ -16,8 +16,15 @@ struct ScalingStudyRow {
     double scaled_max_weight = 0.0;
 };
 
+// The defaults are the JS API's too (its `defaults`).
+struct ScalingStudyOptions {
+    std::vector<std::size_t> dims = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+    std::size_t samples = 500;  // queries per d
+    std::size_t keys = 10;      // keys per query
+    std::uint32_t seed = 0;
+};
+
 // For each d: `samples` queries, each scored against `keys` random keys.
-std::vector<ScalingStudyRow> scaling_study(const std::vector<std::size_t>& dims, std::size_t samples,
-                                           std::size_t keys, std::uint32_t seed);
+std::vector<ScalingStudyRow> scaling_study(const ScalingStudyOptions& options = {});
 
 }  // namespace attention

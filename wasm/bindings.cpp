@@ -1,6 +1,8 @@
 // Embind bindings: copy typed arrays in and out in bulk, call the core, and
-// turn any core error into a message the JS API throws as an Error.
-// Every function returns either its result or a string (the error message).
+// turn any core error into an error record the JS API throws as an Error.
+// Every function returns either its result or an error record: an object
+// {message, argument, expected, got, index} marked with
+// Symbol.for('attention-core.error'), a key no result has.
 #include <emscripten/bind.h>
 #include <emscripten/em_js.h>
 #include <emscripten/emscripten.h>
@@ -8,17 +10,25 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "additive_attention.hpp"
+#include "attention_checks.hpp"
 #include "dataset.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
 #include "kernel_width_training.hpp"
+#include "kernels.hpp"
 #include "limits.hpp"
+#include "masking.hpp"
 #include "multi_head_attention.hpp"
 #include "pooling.hpp"
 #include "positional_encoding.hpp"
@@ -59,6 +69,16 @@ ATTENTION_JS(emscripten::EM_VAL, attention_js_float64_copy, (const double* data,
 ATTENTION_JS(void, attention_js_copy_into, (const double* data, double size, emscripten::EM_VAL out), {
   Emval.toValue(out).set(HEAPF64.subarray(data >> 3, (data >> 3) + size));
 })
+ATTENTION_JS(emscripten::EM_VAL, attention_js_int32_copy, (const int* data, double size), {
+  return Emval.toHandle(new Int32Array(HEAP32.subarray(data >> 2, (data >> 2) + size)));
+})
+ATTENTION_JS(emscripten::EM_VAL, attention_js_uint8_copy, (const unsigned char* data, double size), {
+  return Emval.toHandle(new Uint8Array(HEAPU8.subarray(data, data + size)));
+})
+// The mark of an error record (see guarded() below).
+ATTENTION_JS(void, attention_js_mark_error, (emscripten::EM_VAL record), {
+  Emval.toValue(record)[Symbol.for('attention-core.error')] = true;
+})
 
 namespace lim = attention::limits;
 
@@ -66,23 +86,16 @@ namespace {
 
 // Integers arrive as JS numbers; anything that is not a whole number in
 // [0, 2^31) is refused here, before it can wrap around in a size_t.
-std::size_t count(double value, const char* name) {
+std::size_t count(double value, std::string_view name) {
     if (!std::isfinite(value) || value != std::floor(value) || value < 0 || value > 2147483647.0)
-        attention::fail(name, "expected a whole number >= 0, got ", value);
+        attention::fail(name, "a whole number >= 0", value);
     return static_cast<std::size_t>(value);
-}
-
-// A shape extent: a count in [1, high].
-std::size_t extent(double value, const char* name, std::size_t high) {
-    const std::size_t result = count(value, name);
-    attention::require_count(name, result, 1, high);
-    return result;
 }
 
 // Seeds arrive as JS numbers: whole numbers in [0, 2^32).
 std::uint32_t seed_of(double seed) {
-    if (!std::isfinite(seed) || seed != std::floor(seed) || seed < 0 || seed > 4294967295.0)
-        attention::fail("seed", "expected a whole number in [0, 4294967295], got ", seed);
+    if (!std::isfinite(seed) || seed != std::floor(seed) || seed < 0 || seed > lim::max_seed)
+        attention::fail("seed", attention::text("a whole number in [0, ", lim::max_seed, "]"), seed);
     return static_cast<std::uint32_t>(seed);
 }
 
@@ -98,12 +111,17 @@ xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>
     constexpr std::size_t largest = 4 * lim::max_matrix_elements;
     std::size_t expected = 1;
     for (std::size_t extent : shape) {
-        if (extent != 0 && expected > largest / extent)  // also keeps the product from overflowing
-            attention::fail(name, "its shape asks for more than ", largest, " numbers (the documented limit)");
+        if (extent != 0 && expected > largest / extent) {  // also keeps the product from overflowing
+            attention::ArgumentFields fields{name, attention::text("at most ", largest, " numbers for its shape"),
+                                             attention::text("more than ", largest), std::nullopt};
+            const std::string message =
+                attention::text(name, ": its shape asks for more than ", largest, " numbers (the documented limit)");
+            throw attention::ArgumentError(std::move(fields), message);
+        }
         expected *= extent;
     }
     const std::size_t length = js_length(array);
-    if (length != expected) attention::fail(name, "expected ", expected, " numbers for its shape, got ", length);
+    if (length != expected) attention::fail(name, attention::text(expected, " numbers for its shape"), length);
     xt::xtensor<double, N> result = xt::xtensor<double, N>::from_shape(shape);
     if (length > 0) attention_js_copy_f64(array.as_handle(), result.data());
     return result;
@@ -112,14 +130,14 @@ xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>
 xt::xtensor<double, 1> vector(const val& array, const char* name) {
     const std::size_t length = js_length(array);
     if (length > lim::max_points)
-        attention::fail(name, "expected at most ", lim::max_points, " numbers, got ", length);
+        attention::fail(name, attention::text("at most ", lim::max_points, " numbers"), length);
     return tensor<1>(array, {length}, name);
 }
 
 xt::xtensor<int, 1> valid_lengths(const val& array) {
     const std::size_t length = js_length(array);
     if (length > lim::max_batch * lim::max_points)
-        attention::fail("validLens", "expected at most ", lim::max_batch * lim::max_points, " lengths");
+        attention::fail("validLens", attention::text("at most ", lim::max_batch * lim::max_points, " lengths"));
     xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({length});
     if (length > 0) attention_js_copy_i32(array.as_handle(), result.data());
     return result;
@@ -129,6 +147,13 @@ xt::xtensor<int, 1> valid_lengths(const val& array) {
 template <class Tensor>
 val to_js(const Tensor& tensor) {
     return val::take_ownership(attention_js_float64_copy(tensor.data(), static_cast<double>(tensor.size())));
+}
+// The same for an Int32Array and a Uint8Array.
+val to_js_int32(const xt::xtensor<int, 2>& tensor) {
+    return val::take_ownership(attention_js_int32_copy(tensor.data(), static_cast<double>(tensor.size())));
+}
+val to_js_uint8(const xt::xtensor<std::uint8_t, 3>& tensor) {
+    return val::take_ownership(attention_js_uint8_copy(tensor.data(), static_cast<double>(tensor.size())));
 }
 
 // The data copied into the caller's Float64Array `out` (its length checked
@@ -147,12 +172,28 @@ val attention_result(const attention::AttentionResult& result) {
     return object;
 }
 
+// An error record: the message, and an argument error's fields (index only
+// when there is one). Anything else (std::bad_alloc, ...) has only a message.
+// Not inlined: every binding's catch handler calls this one copy.
+__attribute__((noinline)) val error_record(const std::exception& error) {
+    val record = val::object();
+    record.set("message", std::string(error.what()));
+    if (const auto* argument_error = dynamic_cast<const attention::ArgumentError*>(&error)) {
+        record.set("argument", argument_error->argument());
+        record.set("expected", argument_error->expected());
+        record.set("got", argument_error->got());
+        if (argument_error->index()) record.set("index", static_cast<double>(*argument_error->index()));
+    }
+    attention_js_mark_error(record.as_handle());
+    return record;
+}
+
 template <class Body>
 val guarded(Body&& body) {
     try {
         return body();
     } catch (const std::exception& error) {
-        return val(std::string(error.what()));
+        return error_record(error);
     }
 }
 
@@ -193,7 +234,7 @@ val attention_weights(val queries, val keys, std::string kernel, double w, val o
         if (out.isNull()) return to_js(attention::attention_weights(q, k, kernel_spec(kernel, w)));
         const std::size_t length = js_length(out);
         if (length != q.size() * k.size())
-            attention::fail("out", "expected ", q.size() * k.size(), " numbers (queries x keys), got ", length);
+            attention::fail("out", attention::text(q.size() * k.size(), " numbers (queries x keys)"), length);
         return copy_into(attention::attention_weights(q, k, kernel_spec(kernel, w)), out);
     });
 }
@@ -221,10 +262,9 @@ val train_kernel_width(val x, val y, double w0, double lr, double epochs, bool l
     });
 }
 
-val leave_one_out_loss(val x, val y, val ws, bool leave_one_out) {
+val loss_landscape(val x, val y, val ws, bool leave_one_out) {
     return guarded([&] {
-        return to_js(attention::kernel_width_loss_landscape(vector(x, "x"), vector(y, "y"),
-                                                            vector(ws, "ws"), leave_one_out));
+        return to_js(attention::loss_landscape(vector(x, "x"), vector(y, "y"), vector(ws, "ws"), leave_one_out));
     });
 }
 
@@ -238,46 +278,58 @@ val kernel_width_loss(val x, val y, double w, bool leave_one_out) {
     });
 }
 
+// The scores of maskedSoftmax and maskScores, of shape [batch, nq, nk]: the
+// core's checks of the shape under the caller's names, then the copy.
+xt::xtensor<double, 3> scores_tensor(const val& scores, double batch, double nq, double nk) {
+    constexpr attention::ExtentNames names{"shape[0] (batch)", "shape[1] (nq)", "shape[2] (nk)"};
+    const attention::AttentionExtents e{count(batch, names.batch), count(nq, names.nq), count(nk, names.nk)};
+    attention::check_attention_extents(e, names);
+    return tensor<3>(scores, {e.batch, e.nq, e.nk}, "scores");
+}
+
 val masked_softmax(val scores, double batch, double nq, double nk, val lens) {
     return guarded([&] {
-        const std::array<std::size_t, 3> shape{extent(batch, "shape[0] (batch)", lim::max_batch),
-                                               extent(nq, "shape[1] (nq)", lim::max_points),
-                                               extent(nk, "shape[2] (nk)", lim::max_points)};
-        return to_js(attention::masked_softmax(tensor<3>(scores, shape, "scores"), valid_lengths(lens)));
+        return to_js(attention::masked_softmax(scores_tensor(scores, batch, nq, nk), valid_lengths(lens)));
     });
 }
 
-// Shapes arrive as one object of whole numbers, read by name. Each extent is
-// checked against its documented limit here, under the name the caller
-// used, before any array is copied (the core checks them again).
-std::size_t dim(const val& shape, const char* key, const char* name, std::size_t high) {
-    return extent(shape[key].as<double>(), name, high);
+val mask_scores(val scores, double batch, double nq, double nk, val lens) {
+    return guarded([&] {
+        const auto masked = attention::mask_scores(scores_tensor(scores, batch, nq, nk), valid_lengths(lens));
+        val object = val::object();
+        object.set("maskedScores", to_js(masked.scores));
+        object.set("masked", to_js_uint8(masked.masked));
+        object.set("rowLengths", to_js_int32(masked.row_lengths));
+        return object;
+    });
 }
 
-// shape.batch, shape.nq and shape.nk of an attention call, each within its
-// limit and their product (the weights) within the matrix limit.
-struct AttentionExtents {
-    std::size_t batch, nq, nk;
-};
-AttentionExtents attention_extents(const val& shape) {
-    const AttentionExtents e{dim(shape, "batch", "shape.batch", lim::max_batch),
-                             dim(shape, "nq", "shape.nq", lim::max_points), dim(shape, "nk", "shape.nk", lim::max_points)};
-    if (e.batch * e.nq * e.nk > lim::max_matrix_elements)
-        attention::fail("shape.nk", "expected batch * nq * nk <= ", lim::max_matrix_elements, ", got ",
-                        e.batch * e.nq * e.nk);
-    return e;
+// Shapes arrive as one object of whole numbers, read by name. The core checks
+// them (attention_checks.hpp) under the names the caller used, before any
+// array is copied.
+std::size_t dim(const val& shape, const char* key, std::string_view name) {
+    return count(shape[key].as<double>(), name);
+}
+
+// The names of the JS API's shape object, for the core's messages.
+constexpr attention::ExtentNames shape_names{"shape.batch", "shape.nq", "shape.nk"};
+constexpr attention::AdditiveNames additive_names{shape_names, "shape.dq", "shape.dk", "shape.dv", "shape.h"};
+constexpr attention::DotProductNames dot_product_names{shape_names, "shape.d", "shape.dv"};
+constexpr attention::MultiHeadNames multi_head_names{shape_names, "shape.hidden", "shape.heads"};
+
+attention::AttentionExtents attention_extents(const val& shape) {
+    return {dim(shape, "batch", shape_names.batch), dim(shape, "nq", shape_names.nq), dim(shape, "nk", shape_names.nk)};
 }
 
 val additive_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v, val lens) {
     return guarded([&] {
-        const auto [b, nq, nk] = attention_extents(shape);
-        const std::size_t dq = dim(shape, "dq", "shape.dq", lim::max_dimension),
-                          dk = dim(shape, "dk", "shape.dk", lim::max_dimension),
-                          dv = dim(shape, "dv", "shape.dv", lim::max_dimension),
-                          h = dim(shape, "h", "shape.h", lim::max_dimension);
-        if (b * nq * nk * h > 4 * lim::max_matrix_elements)
-            attention::fail("shape.h", "expected batch * nq * nk * h <= ", 4 * lim::max_matrix_elements, ", got ",
-                            b * nq * nk * h);
+        const auto& names = additive_names;
+        const attention::AdditiveShape s{attention_extents(shape), dim(shape, "dq", names.dq),
+                                         dim(shape, "dk", names.dk), dim(shape, "dv", names.dv),
+                                         dim(shape, "h", names.h)};
+        attention::check_additive_shape(s, names);
+        const auto [b, nq, nk] = s.extents;
+        const std::size_t dq = s.dq, dk = s.dk, dv = s.dv, h = s.h;
         return attention_result(attention::additive_attention(
             tensor<3>(queries, {b, nq, dq}, "queries"), tensor<3>(keys, {b, nk, dk}, "keys"),
             tensor<3>(values, {b, nk, dv}, "values"), tensor<2>(w_q, {h, dq}, "Wq"),
@@ -287,9 +339,12 @@ val additive_attention(val queries, val keys, val values, val shape, val w_q, va
 
 val dot_product_attention(val queries, val keys, val values, val shape, val lens) {
     return guarded([&] {
-        const auto [b, nq, nk] = attention_extents(shape);
-        const std::size_t d = dim(shape, "d", "shape.d", lim::max_dimension),
-                          dv = dim(shape, "dv", "shape.dv", lim::max_dimension);
+        const auto& names = dot_product_names;
+        const attention::DotProductShape s{attention_extents(shape), dim(shape, "d", names.d),
+                                           dim(shape, "dv", names.dv)};
+        attention::check_dot_product_shape(s, names);
+        const auto [b, nq, nk] = s.extents;
+        const std::size_t d = s.d, dv = s.dv;
         return attention_result(attention::dot_product_attention(
             tensor<3>(queries, {b, nq, d}, "queries"), tensor<3>(keys, {b, nk, d}, "keys"),
             tensor<3>(values, {b, nk, dv}, "values"), valid_lengths(lens)));
@@ -299,14 +354,12 @@ val dot_product_attention(val queries, val keys, val values, val shape, val lens
 val multi_head_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v,
                          val w_o, val lens, val head_mask) {
     return guarded([&] {
-        const auto [b, nq, nk] = attention_extents(shape);
-        const std::size_t hidden = dim(shape, "hidden", "shape.hidden", lim::max_dimension),
-                          heads = dim(shape, "heads", "shape.heads", lim::max_dimension);
-        if (hidden % heads != 0)
-            attention::fail("shape.heads", "expected a divisor of the hidden size ", hidden, ", got ", heads);
-        // The heads run as one batch of batch * heads items, under the batch limit.
-        if (b * heads > lim::max_batch)
-            attention::fail("shape.heads", "expected batch * heads <= ", lim::max_batch, ", got ", b * heads);
+        const auto& names = multi_head_names;
+        const attention::MultiHeadShape s{attention_extents(shape), dim(shape, "hidden", names.hidden),
+                                          dim(shape, "heads", names.heads)};
+        attention::check_multi_head_shape(s, names);
+        const auto [b, nq, nk] = s.extents;
+        const std::size_t hidden = s.hidden, heads = s.heads;
         const auto mask = tensor<1>(head_mask, {std::min<std::size_t>(js_length(head_mask), lim::max_dimension)},
                                     "headMask");
         return attention_result(attention::multi_head_attention(
@@ -325,22 +378,25 @@ val positional_encoding(double max_len, double dim_) {
 }
 
 val random_normal(double count_, double seed, double std) {
-    return guarded([&] { return to_js(attention::random_normal(count(count_, "count"), seed_of(seed), std)); });
+    return guarded([&] { return to_js(attention::random_normal(count(count_, "count"), {seed_of(seed), std})); });
 }
 
 val random_uniform(double count_, double seed, double low, double high) {
     return guarded([&] {
-        return to_js(attention::random_uniform(count(count_, "count"), seed_of(seed), low, high));
+        return to_js(attention::random_uniform(count(count_, "count"), {seed_of(seed), low, high}));
     });
 }
 
 val scaling_study(val dims, double samples, double keys, double seed) {
     return guarded([&] {
         const auto dims_tensor = vector(dims, "dims");
-        std::vector<std::size_t> sizes;
-        for (double d : dims_tensor) sizes.push_back(count(d, "dims"));
-        const auto rows = attention::scaling_study(sizes, count(samples, "samples"), count(keys, "keys"),
-                                                   seed_of(seed));
+        attention::ScalingStudyOptions options;
+        options.dims.clear();
+        for (double d : dims_tensor) options.dims.push_back(count(d, "dims"));
+        options.samples = count(samples, "samples");
+        options.keys = count(keys, "keys");
+        options.seed = seed_of(seed);
+        const auto rows = attention::scaling_study(options);
         val result = val::array();
         for (const auto& row : rows) {
             val item = val::object();
@@ -366,6 +422,84 @@ val memory_stats() {
     return stats;
 }
 
+// One property of a contract object, one call each: inlined, the val::set
+// temporaries and their exception cleanups made contract() 12 KB of wasm.
+__attribute__((noinline)) void put(val& object, const char* key, const val& value) { object.set(key, value); }
+__attribute__((noinline)) void put(val& object, const char* key, double value) { object.set(key, value); }
+
+// The core's contract, read once by the JS API: the documented limits
+// (limits.hpp) and the defaults of its options (the option structs), so the
+// JS side holds no number of its own.
+val contract() {
+    val limits = val::object();
+    put(limits, "maxPoints", lim::max_points);
+    put(limits, "maxMatrixElements", lim::max_matrix_elements);
+    put(limits, "maxDimension", lim::max_dimension);
+    put(limits, "maxBatch", lim::max_batch);
+    put(limits, "maxEpochs", lim::max_epochs);
+    put(limits, "maxSequence", lim::max_sequence);
+    put(limits, "maxX", lim::max_x);
+    put(limits, "maxNoise", lim::max_noise);
+    put(limits, "maxSeed", lim::max_seed);
+    put(limits, "maxRandomMagnitude", lim::max_random_magnitude);
+    put(limits, "maxStudyDims", lim::max_study_dims);
+    put(limits, "maxStudySamples", lim::max_study_samples);
+    put(limits, "maxStudyKeys", lim::max_study_keys);
+
+    const attention::DatasetOptions data;
+    val dataset = val::object();
+    put(dataset, "n", data.n);
+    put(dataset, "seed", data.seed);
+    put(dataset, "noise", data.noise);
+    put(dataset, "xMax", data.x_max);
+
+    const attention::KernelSpec spec;
+    val kernel = val::object();
+    put(kernel, "kernel", val(std::string(attention::kernel_name(spec.kernel))));
+    put(kernel, "w", spec.w);
+
+    const attention::TrainingOptions train;
+    val training = val::object();
+    put(training, "w0", train.w0);
+    put(training, "lr", train.lr);
+    put(training, "epochs", train.epochs);
+    put(training, "leaveOneOut", val(train.leave_one_out));
+
+    const attention::ScalingStudyOptions study;
+    val dims = val::array();
+    for (std::size_t d : study.dims) dims.call<void>("push", static_cast<double>(d));
+    val scaling = val::object();
+    put(scaling, "dims", dims);
+    put(scaling, "samples", study.samples);
+    put(scaling, "keys", study.keys);
+    put(scaling, "seed", study.seed);
+
+    const attention::NormalOptions normal_options;
+    val normal = val::object();
+    put(normal, "seed", normal_options.seed);
+    put(normal, "std", normal_options.std);
+
+    const attention::UniformOptions uniform_options;
+    val uniform = val::object();
+    put(uniform, "seed", uniform_options.seed);
+    put(uniform, "low", uniform_options.low);
+    put(uniform, "high", uniform_options.high);
+
+    val defaults = val::object();
+    put(defaults, "dataset", dataset);
+    put(defaults, "kernel", kernel);
+    put(defaults, "training", training);
+    put(defaults, "scalingStudy", scaling);
+    put(defaults, "randomNormal", normal);
+    put(defaults, "randomUniform", uniform);
+    put(defaults, "maskedScore", attention::masked_score);
+
+    val result = val::object();
+    put(result, "limits", limits);
+    put(result, "defaults", defaults);
+    return result;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -375,9 +509,10 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("attentionWeights", &attention_weights);
     emscripten::function("nadarayaWatson", &nadaraya_watson);
     emscripten::function("trainKernelWidth", &train_kernel_width);
-    emscripten::function("leaveOneOutLoss", &leave_one_out_loss);
+    emscripten::function("lossLandscape", &loss_landscape);
     emscripten::function("kernelWidthLoss", &kernel_width_loss);
     emscripten::function("maskedSoftmax", &masked_softmax);
+    emscripten::function("maskScores", &mask_scores);
     emscripten::function("additiveAttention", &additive_attention);
     emscripten::function("dotProductAttention", &dot_product_attention);
     emscripten::function("multiHeadAttention", &multi_head_attention);
@@ -386,4 +521,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("randomUniform", &random_uniform);
     emscripten::function("scalingStudy", &scaling_study);
     emscripten::function("memoryStats", &memory_stats);
+    emscripten::function("contract", &contract);
 }

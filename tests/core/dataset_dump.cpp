@@ -2,8 +2,9 @@
 // float.hex() string, so the Node tests can check that the wasm build draws
 // the same bits.
 //
-// Usage: dataset_dump [n,seed,noise,xMax ...]
-// Without arguments it prints the fixed list below.
+// Usage: dataset_dump [n,seed,noise,xMax ... | --defaults]
+// Without arguments it prints the fixed list below; with --defaults, the data
+// set of DatasetOptions' defaults (the JS API's `defaults.dataset` must match).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -47,7 +48,12 @@ void print_array(const attention::Dataset& data, bool x) {
 
 int main(int argc, char** argv) {
     std::vector<Request> requests;
-    for (int i = 1; i < argc; ++i) {
+    if (argc == 2 && std::string(argv[1]) == "--defaults") {
+        const attention::DatasetOptions defaults;
+        requests.push_back({static_cast<double>(defaults.n), static_cast<double>(defaults.seed), defaults.noise,
+                            defaults.x_max});
+    }
+    for (int i = requests.empty() ? 1 : argc; i < argc; ++i) {
         Request request{};
         if (!parse_request(argv[i], request) || !whole(request.n, 1e9) || !whole(request.seed, 4294967295.0)) {
             std::fprintf(stderr, "dataset_dump: expected n,seed,noise,xMax, got '%s'\n", argv[i]);

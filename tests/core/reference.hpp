@@ -62,8 +62,6 @@ std::vector<double> as_vector(const Container& values) {
     return std::vector<double>(values.begin(), values.end());
 }
 
-}  // namespace ref
-
 // One assertion per array, with the first differing element in the message.
 #define CHECK_NEAR_REF(actual, expected) \
     CHECK(::ref::mismatch(::ref::as_vector(actual), ::ref::numbers(expected)) == std::string())
@@ -72,16 +70,43 @@ std::vector<double> as_vector(const Container& values) {
 #define CHECK_SAME_BITS(actual, expected) \
     CHECK(::ref::bit_mismatch(::ref::as_vector(actual), ::ref::as_vector(expected)) == std::string())
 
-// The call throws attention::ArgumentError whose message starts with "<argument>: "
-// (and, for the second form, also contains `detail`: the expected value).
-#define REQUIRE_ARGUMENT_ERROR(expression, argument)                                      \
-    do {                                                                                  \
-        REQUIRE_THROWS_AS(expression, ::attention::ArgumentError);                        \
-        REQUIRE_THROWS_WITH(expression, Catch::StartsWith(std::string(argument) + ": ")); \
+// The fields of the ArgumentError `call` throws. Fails the test if it throws
+// nothing or something else, or if its message disagrees with its fields:
+// "<argument>: expected <expected>", then got and " at index <index>" when set.
+template <class Call>
+attention::ArgumentFields argument_error_of(Call&& call) {
+    try {
+        call();
+    } catch (const attention::ArgumentError& error) {
+        const attention::ArgumentFields fields{error.argument(), error.expected(), error.got(), error.index()};
+        const std::string message = error.what();
+        INFO("message: " << message);
+        CHECK(message.rfind(fields.argument + ": expected " + fields.expected, 0) == 0);
+        CHECK((fields.got.empty() || message.find(fields.got) != std::string::npos));
+        const std::string at = fields.index ? " at index " + std::to_string(*fields.index) : "";
+        CHECK((fields.index ? message.size() >= at.size() && message.compare(message.size() - at.size(), at.size(), at) == 0
+                            : message.find(" at index ") == std::string::npos));
+        return fields;
+    }
+    FAIL("expected an attention::ArgumentError");
+    return {};
+}
+
+}  // namespace ref
+
+// The call throws attention::ArgumentError whose message starts with "<name>: "
+// (and, for the second form, also contains `detail`: the expected value), and
+// whose argument field is `name`.
+#define REQUIRE_ARGUMENT_ERROR(expression, name)                                                    \
+    do {                                                                                            \
+        REQUIRE_THROWS_AS(expression, ::attention::ArgumentError);                                  \
+        REQUIRE_THROWS_WITH(expression, Catch::StartsWith(std::string(name) + ": "));               \
+        REQUIRE(::ref::argument_error_of([&] { (void)(expression); }).argument == std::string(name)); \
     } while (false)
-#define REQUIRE_ARGUMENT_ERROR_WITH(expression, argument, detail)                          \
-    do {                                                                                   \
-        REQUIRE_THROWS_AS(expression, ::attention::ArgumentError);                         \
-        REQUIRE_THROWS_WITH(expression, Catch::StartsWith(std::string(argument) + ": ") && \
-                                            Catch::Contains(std::string(detail)));         \
+#define REQUIRE_ARGUMENT_ERROR_WITH(expression, name, detail)                                       \
+    do {                                                                                            \
+        REQUIRE_THROWS_AS(expression, ::attention::ArgumentError);                                  \
+        REQUIRE_THROWS_WITH(expression, Catch::StartsWith(std::string(name) + ": ") &&              \
+                                            Catch::Contains(std::string(detail)));                  \
+        REQUIRE(::ref::argument_error_of([&] { (void)(expression); }).argument == std::string(name)); \
     } while (false)

@@ -43,6 +43,17 @@ TEST_CASE("make_dataset draws the reference data sets bit for bit", "[dataset]")
     }
 }
 
+TEST_CASE("the data set's defaults are the book's: n 50, seed 0, noise 0.5, xMax 5", "[dataset]") {
+    const DatasetOptions defaults;
+    CHECK(defaults.n == 50);
+    CHECK(defaults.seed == 0);
+    CHECK(defaults.noise == 0.5);
+    CHECK(defaults.x_max == 5.0);
+    const auto& book = ref::references()["datasets"][0];  // the book's own settings
+    REQUIRE(book["n"] == 50);
+    CHECK_SAME_BITS(make_dataset(defaults).x, ref::numbers(book["x"]));
+}
+
 TEST_CASE("to_hex writes what Python's float.hex() writes", "[dataset]") {
     using attention::testing::from_hex;
     using attention::testing::to_hex;

@@ -124,18 +124,26 @@ TEST_CASE("a diverging training run stops and says why", "[training]") {
     CHECK_THAT(result.stop_reason, Catch::Contains(epoch));
 }
 
-TEST_CASE("kernel_width_loss_landscape matches PyTorch and the loss itself", "[training]") {
+TEST_CASE("loss_landscape matches PyTorch and the loss itself", "[training]") {
     const auto x = x_train(), y = y_train();
     const auto& landscape = section()["landscape"];
     const auto ws = ref::vector(landscape["ws"]);
-    const auto with = attention::kernel_width_loss_landscape(x, y, ws, true);
-    const auto without = attention::kernel_width_loss_landscape(x, y, ws, false);
+    const auto with = attention::loss_landscape(x, y, ws, true);
+    const auto without = attention::loss_landscape(x, y, ws, false);
     CHECK_NEAR_REF(with, landscape["leaveOneOut"]);
     CHECK_NEAR_REF(without, landscape["noLeaveOneOut"]);
     for (std::size_t k = 0; k < ws.size(); ++k) {
         CHECK(with(k) == kernel_width_loss(x, y, ws(k)).loss);
         CHECK(without(k) == kernel_width_loss(x, y, ws(k), false).loss);
     }
+}
+
+TEST_CASE("training's defaults are the book's: w0 1, lr 0.5, 5 epochs, leave-one-out", "[training]") {
+    const TrainingOptions defaults;
+    CHECK(defaults.w0 == 1.0);
+    CHECK(defaults.lr == 0.5);
+    CHECK(defaults.epochs == 5);
+    CHECK(defaults.leave_one_out);
 }
 
 TEST_CASE("training and the landscape are deterministic", "[training]") {
@@ -156,7 +164,7 @@ TEST_CASE("training accepts its smallest inputs and the documented limits", "[tr
     const auto run = train_kernel_width(two_x, two_y, training(1.0, 0.5, lim::max_epochs));
     CHECK(run.loss.size() == lim::max_epochs);
     const xt::xtensor<double, 1> ws = xt::linspace<double>(-5.0, 5.0, lim::max_points);
-    CHECK(attention::kernel_width_loss_landscape(two_x, two_y, ws).size() == lim::max_points);
+    CHECK(attention::loss_landscape(two_x, two_y, ws).size() == lim::max_points);
 }
 
 TEST_CASE("training refuses bad inputs, naming them", "[training][errors]") {
@@ -175,8 +183,8 @@ TEST_CASE("training refuses bad inputs, naming them", "[training][errors]") {
         REQUIRE_ARGUMENT_ERROR_WITH(kernel_width_loss(x, short_y, 1.0), "y", "expected 50 values (one per x), got 49");
         REQUIRE_ARGUMENT_ERROR(train_kernel_width(one, one, training(1.0, 0.5, 5)), "x.length");
         REQUIRE_ARGUMENT_ERROR(train_kernel_width(x, short_y, training(1.0, 0.5, 5)), "y");
-        REQUIRE_ARGUMENT_ERROR(attention::kernel_width_loss_landscape(one, one, ws), "x.length");
-        REQUIRE_ARGUMENT_ERROR(attention::kernel_width_loss_landscape(x, short_y, ws), "y");
+        REQUIRE_ARGUMENT_ERROR(attention::loss_landscape(one, one, ws), "x.length");
+        REQUIRE_ARGUMENT_ERROR(attention::loss_landscape(x, short_y, ws), "y");
     }
     SECTION("non-finite data") {
         for (double bad : {not_a_number, infinity, -infinity}) {
@@ -187,13 +195,13 @@ TEST_CASE("training refuses bad inputs, naming them", "[training][errors]") {
             REQUIRE_ARGUMENT_ERROR_WITH(kernel_width_loss(x, bad_y, 1.0), "y", "at index 9");
             REQUIRE_ARGUMENT_ERROR(train_kernel_width(bad_x, y, training(1.0, 0.5, 5)), "x");
             REQUIRE_ARGUMENT_ERROR(train_kernel_width(x, bad_y, training(1.0, 0.5, 5, false)), "y");
-            REQUIRE_ARGUMENT_ERROR(attention::kernel_width_loss_landscape(bad_x, y, ws), "x");
-            REQUIRE_ARGUMENT_ERROR(attention::kernel_width_loss_landscape(x, bad_y, ws), "y");
+            REQUIRE_ARGUMENT_ERROR(attention::loss_landscape(bad_x, y, ws), "x");
+            REQUIRE_ARGUMENT_ERROR(attention::loss_landscape(x, bad_y, ws), "y");
             REQUIRE_ARGUMENT_ERROR(kernel_width_loss(x, y, bad), "w");
             REQUIRE_ARGUMENT_ERROR(train_kernel_width(x, y, training(bad, 0.5, 5)), "w0");
             REQUIRE_ARGUMENT_ERROR(train_kernel_width(x, y, training(1.0, bad, 5)), "lr");
             xt::xtensor<double, 1> bad_ws = {1.0, bad};
-            REQUIRE_ARGUMENT_ERROR_WITH(attention::kernel_width_loss_landscape(x, y, bad_ws), "ws", "at index 1");
+            REQUIRE_ARGUMENT_ERROR_WITH(attention::loss_landscape(x, y, bad_ws), "ws", "at index 1");
         }
     }
     SECTION("learning rate and epochs") {
@@ -205,12 +213,12 @@ TEST_CASE("training refuses bad inputs, naming them", "[training][errors]") {
                                     "got 10001");
     }
     SECTION("landscape grid") {
-        REQUIRE_ARGUMENT_ERROR_WITH(attention::kernel_width_loss_landscape(x, y, empty), "ws.length", "got 0");
-        REQUIRE_ARGUMENT_ERROR(attention::kernel_width_loss_landscape(x, y, too_many), "ws.length");
+        REQUIRE_ARGUMENT_ERROR_WITH(attention::loss_landscape(x, y, empty), "ws.length", "got 0");
+        REQUIRE_ARGUMENT_ERROR(attention::loss_landscape(x, y, too_many), "ws.length");
         // n^2 * grid size is bounded: 10000 points allow at most 10 widths.
         const xt::xtensor<double, 1> big_x = xt::linspace<double>(0.0, 5.0, lim::max_points);
         const xt::xtensor<double, 1> eleven = xt::linspace<double>(0.5, 1.5, 11);
-        REQUIRE_ARGUMENT_ERROR_WITH(attention::kernel_width_loss_landscape(big_x, big_x, eleven), "ws.length",
+        REQUIRE_ARGUMENT_ERROR_WITH(attention::loss_landscape(big_x, big_x, eleven), "ws.length",
                                     "x.length^2 * ws.length <= 1073741824");
     }
 }

@@ -78,19 +78,6 @@ TEST_CASE("masked_softmax: masked keys get exactly 0, valid length 0 gives a zer
     }
 }
 
-TEST_CASE("ValidLengths reads lengths per item or per row", "[softmax]") {
-    const auto per_item = lens({2, 5});
-    const attention::ValidLengths items(per_item, 2, 3, 5);
-    CHECK(items.of_row(0, 2) == 2);
-    CHECK(items.of_row(1, 0) == 5);
-    const auto per_row = lens({0, 1, 2, 3, 4, 5});
-    const attention::ValidLengths rows(per_row, 2, 3, 5);
-    CHECK(rows.of_row(0, 2) == 2);
-    CHECK(rows.of_row(1, 1) == 4);
-    const attention::ValidLengths none(no_mask, 2, 3, 5);
-    CHECK(none.of_row(1, 2) == 5);
-}
-
 TEST_CASE("masked_softmax refuses bad shapes, values and lengths", "[softmax][errors]") {
     namespace lim = attention::limits;
     using shape = std::array<std::size_t, 3>;
@@ -115,6 +102,12 @@ TEST_CASE("masked_softmax refuses bad shapes, values and lengths", "[softmax][er
                                 "expected lengths in [0, 4] (nk), got 5 at index 1");
     REQUIRE_ARGUMENT_ERROR_WITH(masked_softmax(scores, lens({-1, 2})), "validLens", "got -1 at index 0");
     REQUIRE_ARGUMENT_ERROR(masked_softmax(scores, lens({1, 2, 3, 4, 5, 1})), "validLens");
+}
+
+TEST_CASE("masked_softmax bounds batch * nq * nk like every result matrix", "[softmax][errors]") {
+    // Each extent allowed, their product (2^24 + 2^14) not.
+    const auto scores = xt::xtensor<double, 3>(xt::zeros<double>({std::size_t{64}, std::size_t{513}, std::size_t{512}}));
+    REQUIRE_ARGUMENT_ERROR_WITH(masked_softmax(scores, no_mask), "nk", "batch * nq * nk <= 16777216, got 16809984");
 }
 
 TEST_CASE("masked_softmax accepts the documented limits", "[softmax]") {

@@ -14,6 +14,7 @@
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
 #include "kernel_width_training.hpp"
+#include "masking.hpp"
 #include "multi_head_attention.hpp"
 #include "pooling.hpp"
 #include "positional_encoding.hpp"
@@ -115,14 +116,30 @@ void run(FuzzedDataProvider& data) {
         }
         case 4: {
             const std::size_t n = size(data);
-            attention::kernel_width_loss_landscape(tensor<1>(data, {n}), tensor<1>(data, {n}),
-                                                   tensor<1>(data, {size(data)}), data.ConsumeBool());
+            attention::loss_landscape(tensor<1>(data, {n}), tensor<1>(data, {n}), tensor<1>(data, {size(data)}),
+                                      data.ConsumeBool());
             break;
         }
         case 5: {
             const auto scores = tensor<3>(data, {size(data), size(data), size(data)});
-            const auto weights = attention::masked_softmax(scores, lengths(data, size(data)));
-            check_rows(weights.data(), scores.shape(0) * scores.shape(1), scores.shape(2), true);
+            const auto lens = lengths(data, size(data));
+            if (data.ConsumeBool()) {
+                const auto weights = attention::masked_softmax(scores, lens);
+                check_rows(weights.data(), scores.shape(0) * scores.shape(1), scores.shape(2), true);
+                break;
+            }
+            // The masking itself: each row masked from its valid length on, with -1e6.
+            const auto masked = attention::mask_scores(scores, lens);
+            const std::size_t keys = scores.shape(2);
+            for (std::size_t row = 0; row < masked.row_lengths.size(); ++row) {
+                const auto valid = static_cast<std::size_t>(masked.row_lengths.data()[row]);
+                expect(valid <= keys);
+                for (std::size_t k = 0; k < keys; ++k) {
+                    const std::size_t i = row * keys + k;
+                    expect(masked.masked.data()[i] == (k >= valid ? 1 : 0));
+                    expect(masked.scores.data()[i] == (k >= valid ? attention::masked_score : scores.data()[i]));
+                }
+            }
             break;
         }
         case 6: {
@@ -155,10 +172,12 @@ void run(FuzzedDataProvider& data) {
         default: {
             std::vector<std::size_t> dims(std::min<std::size_t>(size(data), 4));
             for (auto& d : dims) d = std::min<std::size_t>(size(data), 2000);
-            attention::scaling_study(dims, std::min<std::size_t>(size(data), 20000),
-                                     std::min<std::size_t>(size(data), 2000), data.ConsumeIntegral<std::uint32_t>());
+            attention::scaling_study({dims, std::min<std::size_t>(size(data), 20000),
+                                      std::min<std::size_t>(size(data), 2000), data.ConsumeIntegral<std::uint32_t>()});
             attention::random_normal(std::min<std::size_t>(size(data), 1u << 25),
-                                     data.ConsumeIntegral<std::uint32_t>(), number(data));
+                                     {data.ConsumeIntegral<std::uint32_t>(), number(data)});
+            attention::random_uniform(std::min<std::size_t>(size(data), 1u << 25),
+                                      {data.ConsumeIntegral<std::uint32_t>(), number(data), number(data)});
         }
     }
 }

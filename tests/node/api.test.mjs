@@ -1,6 +1,6 @@
 // Properties of the JS API itself: results are plain Float64Arrays that own
-// their data, nothing leaks in wasm memory, the module keeps working after
-// errors; seeded examples (randomNormal, scalingStudy).
+// their data, nothing leaks in wasm memory, errors carry fields and the module
+// keeps working after them; seeded examples (randomNormal, scalingStudy).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -15,7 +15,7 @@ test('loadAttentionCore resolves to one frozen API', async () => {
   assert.equal(await loadAttentionCore(), api);
   assert.ok(Object.isFrozen(api));
   for (const name of ['makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson',
-    'trainKernelWidth', 'leaveOneOutLoss', 'maskedSoftmax', 'additiveAttention', 'dotProductAttention',
+    'trainKernelWidth', 'lossLandscape', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
     'multiHeadAttention', 'positionalEncoding']) {
     assert.equal(typeof api[name], 'function', name);
   }
@@ -74,6 +74,59 @@ test('no wasm memory leaks: allocations return to their level after calls and er
   const before = api.memoryStats().allocatedBytes;
   for (let i = 0; i < 20; i += 1) run();
   assert.equal(api.memoryStats().allocatedBytes, before);
+});
+
+// The error a call throws (the test fails if it throws none).
+function errorOf(call) {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  return assert.fail('expected an error');
+}
+const fieldsOf = ({ argument, expected, got, index }) => ({ argument, expected, got, index });
+
+test('errors carry fields: argument, expected, got, index', () => {
+  // From the core, about one element.
+  const lens = errorOf(() => api.maskedSoftmax(new Float64Array(2 * 3 * 10), [2, 3, 10], [4, 11]));
+  assert.ok(lens instanceof Error);
+  assert.equal(lens.message, 'validLens: expected lengths in [0, 10] (nk), got 11 at index 1');
+  assert.deepEqual(fieldsOf(lens), { argument: 'validLens', expected: 'lengths in [0, 10] (nk)', got: '11', index: 1 });
+  assert.deepEqual(fieldsOf(errorOf(() => api.truth([Infinity]))),
+    { argument: 'x', expected: 'finite numbers >= 0', got: 'Infinity', index: undefined });
+  assert.deepEqual(fieldsOf(errorOf(() => api.nadarayaWatson([1], [NaN, 2], [1, 2]))),
+    { argument: 'keys', expected: 'finite numbers', got: 'NaN', index: 0 });
+  // From the core, with nothing got.
+  const tooMany = errorOf(() => api.maskedSoftmax([1], [1, 1, 1], new Int32Array(64 * 10000 + 1)));
+  assert.equal(tooMany.message, 'validLens: expected at most 640000 lengths');
+  assert.deepEqual(fieldsOf(tooMany), { argument: 'validLens', expected: 'at most 640000 lengths', got: '', index: undefined });
+  // A shape under the caller's name.
+  assert.deepEqual(fieldsOf(errorOf(() => api.dotProductAttention({
+    queries: [], keys: [], values: [], shape: { batch: 64, nq: 600, nk: 600, d: 1, dv: 1 },
+  }))), { argument: 'shape.nk', expected: 'batch * nq * nk <= 16777216', got: '23040000', index: undefined });
+  // The kernel, worded on its own, its name quoted.
+  const kernel = errorOf(() => api.attentionWeights([1], [1], { kernel: '' }));
+  assert.equal(kernel.message, "kernel: expected one of gaussian, boxcar, constant, triangular, epanechnikov; got ''");
+  assert.deepEqual(fieldsOf(kernel), {
+    argument: 'kernel', expected: 'one of gaussian, boxcar, constant, triangular, epanechnikov', got: "''",
+    index: undefined,
+  });
+  // From the JS side's type checks: the same fields.
+  const type = errorOf(() => api.truth([1, 'a']));
+  assert.equal(type.message, 'x: expected numbers, got String at index 1');
+  assert.deepEqual(fieldsOf(type), { argument: 'x', expected: 'numbers', got: 'String', index: 1 });
+  assert.deepEqual(fieldsOf(errorOf(() => api.makeDataset({ n: '5' }))),
+    { argument: 'n', expected: 'a number', got: 'String', index: undefined });
+  assert.deepEqual(fieldsOf(errorOf(() => api.maskedSoftmax([1], null))),
+    { argument: 'shape', expected: '[batch, nq, nk]', got: 'null', index: undefined });
+  assert.deepEqual(fieldsOf(errorOf(() => api.dotProductAttention())),
+    { argument: 'arguments', expected: 'an object', got: 'undefined', index: undefined });
+  // Own properties, even when undefined, so a router can read them all.
+  for (const error of [lens, tooMany, kernel, type]) {
+    assert.deepEqual(Object.keys(error).sort(), ['argument', 'expected', 'got', 'index']);
+  }
+  assertStillWorks();
 });
 
 test('a long run of failures leaves the module intact', () => {

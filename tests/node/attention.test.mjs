@@ -30,6 +30,76 @@ test('maskedSoftmax matches d2l\'s masked_softmax (zero rows for valid length 0)
   assertClose(api.maskedSoftmax([1, 2, 3, 4], [1, 1, 4]), api.maskedSoftmax([1, 2, 3, 4], [1, 1, 4], null), 0);
 });
 
+// The valid length of each (batch item, query) row by d2l's rule: none -> nk,
+// 1-D -> the item's, 2-D -> the row's own.
+function rowLengthsOf({ shape: [batch, nq, nk], validLens }) {
+  if (validLens === null) return new Array(batch * nq).fill(nk);
+  if (!Array.isArray(validLens[0])) return validLens.flatMap((length) => new Array(nq).fill(length));
+  return validLens.flat();
+}
+
+test('maskScores masks like d2l: -1e6 from each row\'s valid length on', () => {
+  for (const c of references.maskedSoftmax) {
+    const [, , nk] = c.shape;
+    const scores = f64(c.scores);
+    const { maskedScores, masked, rowLengths } = api.maskScores(scores, c.shape, flat(c.validLens));
+    assert.ok(maskedScores instanceof Float64Array && masked instanceof Uint8Array && rowLengths instanceof Int32Array);
+    const expectedLengths = rowLengthsOf(c);
+    assert.deepEqual(Array.from(rowLengths), expectedLengths, `${c.name}: rowLengths`);
+    assert.equal(masked.length, scores.length);
+    for (let i = 0; i < scores.length; i += 1) {
+      const isMasked = i % nk >= expectedLengths[Math.floor(i / nk)];
+      assert.equal(masked[i], isMasked ? 1 : 0, `${c.name}: masked[${i}]`);
+      assert.ok(Object.is(maskedScores[i], isMasked ? -1e6 : scores[i]), `${c.name}: maskedScores[${i}]`);
+    }
+    // d2l's masked_softmax is the plain softmax of the masked scores: PyTorch's
+    // weights on every row with a valid key; uniform on a row of length 0,
+    // where the lab's maskedSoftmax gives zeros.
+    const book = api.maskedSoftmax(maskedScores, c.shape);
+    const reference = f64(c.weights);
+    let emptyRows = 0;
+    for (let row = 0; row < rowLengths.length; row += 1) {
+      const part = (array) => array.subarray(row * nk, (row + 1) * nk);
+      if (rowLengths[row] === 0) {
+        emptyRows += 1;
+        assertClose(part(book), new Float64Array(nk).fill(1 / nk), 1e-15, `${c.name} row ${row} (d2l: uniform)`);
+        assert.ok(part(reference).every((w) => w === 0), `${c.name} row ${row}: the lab's zeros`);
+      } else {
+        assertClose(part(book), part(reference), 1e-9, `${c.name} row ${row}`);
+      }
+    }
+    if (c.name.startsWith('valid length 0')) assert.ok(emptyRows > 0, `${c.name} has rows of length 0`);
+  }
+});
+
+test('maskScores: plain arrays, no lengths, one query per item', () => {
+  const none = api.maskScores([3, 1, 2, 5, 4, 6], [2, 1, 3]);
+  assert.deepEqual(Array.from(none.maskedScores), [3, 1, 2, 5, 4, 6]);
+  assert.deepEqual(Array.from(none.masked), [0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(Array.from(none.rowLengths), [3, 3]);
+  const lens = api.maskScores([3, 1, 2, 5, 4, 6], [2, 1, 3], Int32Array.of(0, 2));
+  assert.deepEqual(Array.from(lens.maskedScores), [-1e6, -1e6, -1e6, 5, 4, -1e6]);
+  assert.deepEqual(Array.from(lens.rowLengths), [0, 2]);
+});
+
+test('maskScores refuses what maskedSoftmax refuses, with the same errors', () => {
+  const scores = new Float64Array(24); // 2 x 3 x 4
+  const bad = [
+    [scores, [2, 3, 5], null], [scores, [2, 3], null], [scores, [2, 3, 4.5], null], [scores, [0, 3, 4], null],
+    [scores, [2, 3, 4], [2, 5]], [scores, [2, 3, 4], [1, 2, 3]], [scores, [2, 3, 4], [2, '3']],
+    [[1, NaN, 3, 4], [1, 1, 4], null], [scores, [64, 600, 600], null],
+  ];
+  for (const args of bad) {
+    let ours = null;
+    let theirs = null;
+    try { api.maskScores(...args); } catch (error) { ours = error; }
+    try { api.maskedSoftmax(...args); } catch (error) { theirs = error; }
+    assert.ok(ours && theirs, `both refuse ${JSON.stringify(args.slice(1))}`);
+    assert.deepEqual({ message: ours.message, ...ours }, { message: theirs.message, ...theirs });
+  }
+  assertArgumentError(() => api.maskScores(scores, [2, 3, 4], [2, 5]), 'validLens', '[0, 4] (nk), got 5 at index 1');
+});
+
 test('additiveAttention matches d2l\'s AdditiveAttention', () => {
   for (const c of references.additiveAttention) {
     const { output, weights } = api.additiveAttention(additiveArgs(c));

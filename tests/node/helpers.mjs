@@ -87,8 +87,32 @@ export function assertStillWorks() {
   assertClose(dot.output, canaryDot.output, 1e-9, 'canary dotProductAttention');
 }
 
-// The call throws an Error whose message starts with "<argument>: " (and
-// contains `detail` if given); then the module still returns correct results.
+// The fields of an error of the API agree with its message: argument and
+// expected open it ("<argument>: expected <expected>"; the one error worded
+// otherwise, "<name>: its shape asks for more than ...", still opens with its
+// argument), got is in it (or '', when it names no value), and index is the
+// number after "at index", or undefined when the message has none.
+export function assertErrorFields(error, label = '') {
+  const { message } = error;
+  assert.equal(typeof error.argument, 'string', `${label}: no argument field on "${message}"`);
+  assert.ok(message.startsWith(`${error.argument}: `), `${label}: "${message}" does not open with ${error.argument}`);
+  assert.ok(typeof error.expected === 'string' && error.expected !== '', `${label}: no expected field`);
+  if (message.startsWith(`${error.argument}: expected `)) {
+    assert.ok(message.startsWith(`${error.argument}: expected ${error.expected}`),
+      `${label}: expected "${error.expected}" does not follow "${error.argument}: expected" in "${message}"`);
+  }
+  assert.equal(typeof error.got, 'string', `${label}: got is not a string`);
+  if (error.got !== '') assert.ok(message.includes(error.got), `${label}: got "${error.got}" not in "${message}"`);
+  const at = / at index (\d+)$/.exec(message);
+  assert.equal(error.index, at ? Number(at[1]) : undefined, `${label}: index of "${message}"`);
+  for (const field of ['argument', 'expected', 'got', 'index']) {
+    assert.ok(Object.hasOwn(error, field), `${label}: ${field} is not an own property`);
+  }
+}
+
+// The call throws an Error whose message starts with "<argument>: " and whose
+// argument field is <argument> (and whose message contains `detail` if
+// given); then the module still returns correct results.
 export function assertArgumentError(call, argument, detail) {
   let caught = null;
   try {
@@ -100,6 +124,8 @@ export function assertArgumentError(call, argument, detail) {
   assert.ok(caught instanceof Error, `expected an Error, got ${typeof caught}: ${caught}`);
   assert.ok(caught.message.startsWith(`${argument}: `),
     `expected the message to name ${argument}, got "${caught.message}"`);
+  assert.equal(caught.argument, argument, `the argument field of "${caught.message}"`);
+  assertErrorFields(caught, argument);
   if (detail !== undefined) {
     assert.ok(caught.message.includes(detail), `expected "${detail}" in "${caught.message}"`);
   }

@@ -3,22 +3,25 @@
 // the documented limits, mismatched shapes, empty arrays and wrong types
 // (strings, objects, null, undefined, booleans, BigInt, symbols, nested and
 // sparse arrays, typed arrays of the wrong kind) in each argument. Every row
-// must throw an Error whose message starts with the argument's name, and the
-// module must still compute correct results afterwards (checked after every
-// row). Rows over a documented size limit must be refused before anything is
+// must throw an Error whose message starts with the argument's name and whose
+// fields say the same (argument, expected, got, index: see assertErrorFields),
+// and the module must still compute correct results afterwards (checked after
+// every row). Rows over a documented size limit must be refused before anything is
 // allocated: they run first, while the wasm heap is still at its initial
 // size, and neither the heap nor malloc's live bytes may grow.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { api, assertStillWorks } from './helpers.mjs';
+import { api, assertErrorFields, assertStillWorks } from './helpers.mjs';
 
 // Every function of the API, so a new one cannot go untested.
 const API_FUNCTIONS = [
   'makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson', 'trainKernelWidth',
-  'leaveOneOutLoss', 'kernelWidthLoss', 'maskedSoftmax', 'additiveAttention', 'dotProductAttention',
+  'lossLandscape', 'kernelWidthLoss', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
   'multiHeadAttention', 'positionalEncoding', 'randomNormal', 'randomUniform', 'memoryStats', 'scalingStudy',
 ];
+// And its data: the core's contract (frozen, no arguments to take).
+const API_DATA = ['defaults', 'limits'];
 
 const LIMIT = { points: 10000, matrix: 2 ** 24, dimension: 1024, batch: 64, epochs: 10000, sequence: 10000 };
 
@@ -162,11 +165,11 @@ each('attentionWeights', [['a Float32Array', new Float32Array(36)], ['an array',
 }
 
 // trainKernelWidth(x, y, {w0, lr, epochs, leaveOneOut}), kernelWidthLoss(x, y, w, {leaveOneOut}),
-// leaveOneOutLoss(x, y, ws, {leaveOneOut})
+// lossLandscape(x, y, ws, {leaveOneOut})
 const training = {
   trainKernelWidth: (x, y, o) => api.trainKernelWidth(x, y, o),
   kernelWidthLoss: (x, y, o) => api.kernelWidthLoss(x, y, 1, o),
-  leaveOneOutLoss: (x, y, o) => api.leaveOneOutLoss(x, y, [0.5, 1, 2], o),
+  lossLandscape: (x, y, o) => api.lossLandscape(x, y, [0.5, 1, 2], o),
 };
 for (const [fn, call] of Object.entries(training)) {
   for (const name of ['x', 'y']) {
@@ -197,47 +200,57 @@ row('trainKernelWidth', 'epochs over the limit', () => api.trainKernelWidth(x6, 
   'epochs', { over: true });
 each('kernelWidthLoss', [...NOT_NUMBERS, ['undefined', undefined], ...NON_FINITE], 'w',
   (v) => api.kernelWidthLoss(x6, y6, v), 'w');
-each('leaveOneOutLoss', [...NOT_ARRAYS, ['undefined', undefined]], 'ws', (v) => api.leaveOneOutLoss(x6, y6, v), 'ws');
-each('leaveOneOutLoss', BAD_ELEMENTS, 'ws', (v) => api.leaveOneOutLoss(x6, y6, v), 'ws');
-each('leaveOneOutLoss', NON_FINITE, 'ws element', (v) => api.leaveOneOutLoss(x6, y6, [1, v]), 'ws');
-row('leaveOneOutLoss', 'ws empty', () => api.leaveOneOutLoss(x6, y6, []), 'ws.length');
-row('leaveOneOutLoss', 'ws over the limit', () => api.leaveOneOutLoss(x6, y6, new Float64Array(LIMIT.points + 1)),
+each('lossLandscape', [...NOT_ARRAYS, ['undefined', undefined]], 'ws', (v) => api.lossLandscape(x6, y6, v), 'ws');
+each('lossLandscape', BAD_ELEMENTS, 'ws', (v) => api.lossLandscape(x6, y6, v), 'ws');
+each('lossLandscape', NON_FINITE, 'ws element', (v) => api.lossLandscape(x6, y6, [1, v]), 'ws');
+row('lossLandscape', 'ws empty', () => api.lossLandscape(x6, y6, []), 'ws.length');
+row('lossLandscape', 'ws over the limit', () => api.lossLandscape(x6, y6, new Float64Array(LIMIT.points + 1)),
   'ws', { over: true });
-row('leaveOneOutLoss', 'x^2 * ws over the work limit', () => api.leaveOneOutLoss(grid(10000), grid(10000), grid(11)),
+row('lossLandscape', 'x^2 * ws over the work limit', () => api.lossLandscape(grid(10000), grid(10000), grid(11)),
   'ws.length', { over: true });
+// 8192^2 * 64 = 2^32: a product that a 32-bit size_t would wrap around to 0.
+row('lossLandscape', 'x^2 * ws at 2^32', () => api.lossLandscape(grid(8192), grid(8192), grid(64)),
+  'ws.length', { over: true, detail: 'got 4294967296' });
 
-// maskedSoftmax(scores, [batch, nq, nk], validLens)
+// maskedSoftmax(scores, [batch, nq, nk], validLens) and maskScores (the same arguments, the same checks)
 const scores6 = grid(6);
-each('maskedSoftmax', [...NOT_ARRAYS, ['undefined', undefined]], 'scores',
-  (v) => api.maskedSoftmax(v, [1, 2, 3]), 'scores');
-each('maskedSoftmax', BAD_ELEMENTS, 'scores', (v) => api.maskedSoftmax(v, [1, 1, 2]), 'scores');
-each('maskedSoftmax', NON_FINITE, 'scores element', (v) => api.maskedSoftmax([1, 2, 3, 4, 5, v], [1, 2, 3]), 'scores');
-row('maskedSoftmax', 'scores empty', () => api.maskedSoftmax([], [1, 2, 3]), 'scores');
-row('maskedSoftmax', 'scores shorter than the shape', () => api.maskedSoftmax(scores6, [1, 2, 4]), 'scores');
-row('maskedSoftmax', 'scores longer than the shape', () => api.maskedSoftmax(scores6, [1, 1, 3]), 'scores');
-each('maskedSoftmax', [['a number', 6], ['an object', { 0: 1, 1: 2, 2: 3, length: 3 }], ['null', null],
-  ['a string', '1,2,3'], ['two entries', [2, 3]], ['four entries', [1, 1, 2, 3]], ['undefined', undefined],
-  ['a typed array', Int32Array.of(1, 2, 3)]], 'shape', (v) => api.maskedSoftmax(scores6, v), 'shape');
-for (const [index, name] of [[0, 'batch'], [1, 'nq'], [2, 'nk']]) {
-  const argument = `shape[${index}] (${name})`;
-  const shapeWith = (v) => Object.assign([1, 2, 3], { [index]: v });
-  each('maskedSoftmax', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['0', 0]], `shape[${index}]`,
-    (v) => api.maskedSoftmax(scores6, shapeWith(v)), argument);
+for (const fn of ['maskedSoftmax', 'maskScores']) {
+  each(fn, [...NOT_ARRAYS, ['undefined', undefined]], 'scores',
+    (v) => api[fn](v, [1, 2, 3]), 'scores');
+  each(fn, BAD_ELEMENTS, 'scores', (v) => api[fn](v, [1, 1, 2]), 'scores');
+  each(fn, NON_FINITE, 'scores element', (v) => api[fn]([1, 2, 3, 4, 5, v], [1, 2, 3]), 'scores');
+  row(fn, 'scores empty', () => api[fn]([], [1, 2, 3]), 'scores');
+  row(fn, 'scores shorter than the shape', () => api[fn](scores6, [1, 2, 4]), 'scores');
+  row(fn, 'scores longer than the shape', () => api[fn](scores6, [1, 1, 3]), 'scores');
+  each(fn, [['a number', 6], ['an object', { 0: 1, 1: 2, 2: 3, length: 3 }], ['null', null],
+    ['a string', '1,2,3'], ['two entries', [2, 3]], ['four entries', [1, 1, 2, 3]], ['undefined', undefined],
+    ['a typed array', Int32Array.of(1, 2, 3)]], 'shape', (v) => api[fn](scores6, v), 'shape');
+  for (const [index, name] of [[0, 'batch'], [1, 'nq'], [2, 'nk']]) {
+    const argument = `shape[${index}] (${name})`;
+    const shapeWith = (v) => Object.assign([1, 2, 3], { [index]: v });
+    each(fn, [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['0', 0]], `shape[${index}]`,
+      (v) => api[fn](scores6, shapeWith(v)), argument);
+  }
+  row(fn, 'batch over the limit', () => api[fn](new Float64Array(LIMIT.batch + 1), [LIMIT.batch + 1, 1, 1]),
+    'shape[0] (batch)', { over: true });
+  row(fn, 'nk over the limit', () => api[fn](new Float64Array(LIMIT.points + 1), [1, 1, LIMIT.points + 1]),
+    'shape[2] (nk)', { over: true });
+  row(fn, 'a shape asking for 2^53 numbers', () => api[fn](scores6, [64, 2 ** 31 - 1, 2 ** 31 - 1]),
+    /^shape\[\d\] \((batch|nq|nk)\)$/, { over: true });
+  each(fn, [['a string', '1,2'], ['a number', 2], ['an object', {}], ['true', true], ['a BigInt', 2n],
+    ['a Float64Array of fractions', f([1.5])], ['a negative length', [-1]], ['NaN', [NaN]], ['Infinity', [Infinity]],
+    ['2**31', [2 ** 31]], ['a string element', ['1']], ['a nested array', [[1]]], ['a BigInt element', [1n]],
+    ['a BigInt64Array', new BigInt64Array(1)]], 'validLens', (v) => api[fn](scores6, [1, 2, 3], v), 'validLens');
+  row(fn, 'validLens above nk', () => api[fn](scores6, [1, 2, 3], [4]), 'validLens');
+  row(fn, 'validLens of the wrong count', () => api[fn](scores6, [1, 2, 3], [1, 1, 1]), 'validLens');
+  row(fn, 'validLens over the limit', () => api[fn](scores6, [1, 2, 3], new Int32Array(LIMIT.batch * LIMIT.points + 1)),
+    'validLens', { over: true });
+  row(fn, 'batch * nq * nk over 2^24', () => api[fn](scores6, [64, 10000, 27]), 'shape[2] (nk)',
+    { over: true, detail: 'batch * nq * nk <= 16777216, got 17280000' });
+  // 64 * 8192 * 8192 = 2^32: a product that a 32-bit size_t would wrap around to 0.
+  row(fn, 'batch * nq * nk at 2^32', () => api[fn](scores6, [64, 8192, 8192]), 'shape[2] (nk)',
+    { over: true, detail: 'got 4294967296' });
 }
-row('maskedSoftmax', 'batch over the limit', () => api.maskedSoftmax(new Float64Array(LIMIT.batch + 1), [LIMIT.batch + 1, 1, 1]),
-  'shape[0] (batch)', { over: true });
-row('maskedSoftmax', 'nk over the limit', () => api.maskedSoftmax(new Float64Array(LIMIT.points + 1), [1, 1, LIMIT.points + 1]),
-  'shape[2] (nk)', { over: true });
-row('maskedSoftmax', 'a shape asking for 2^53 numbers', () => api.maskedSoftmax(scores6, [64, 2 ** 31 - 1, 2 ** 31 - 1]),
-  /^shape\[\d\] \((batch|nq|nk)\)$/, { over: true });
-each('maskedSoftmax', [['a string', '1,2'], ['a number', 2], ['an object', {}], ['true', true], ['a BigInt', 2n],
-  ['a Float64Array of fractions', f([1.5])], ['a negative length', [-1]], ['NaN', [NaN]], ['Infinity', [Infinity]],
-  ['2**31', [2 ** 31]], ['a string element', ['1']], ['a nested array', [[1]]], ['a BigInt element', [1n]],
-  ['a BigInt64Array', new BigInt64Array(1)]], 'validLens', (v) => api.maskedSoftmax(scores6, [1, 2, 3], v), 'validLens');
-row('maskedSoftmax', 'validLens above nk', () => api.maskedSoftmax(scores6, [1, 2, 3], [4]), 'validLens');
-row('maskedSoftmax', 'validLens of the wrong count', () => api.maskedSoftmax(scores6, [1, 2, 3], [1, 1, 1]), 'validLens');
-row('maskedSoftmax', 'validLens over the limit', () => api.maskedSoftmax(scores6, [1, 2, 3], new Int32Array(LIMIT.batch * LIMIT.points + 1)),
-  'validLens', { over: true });
 
 // additiveAttention, dotProductAttention, multiHeadAttention({..., shape, ...})
 const layers = {
@@ -285,6 +298,13 @@ row('additiveAttention', 'Wq of the wrong shape', () => api.additiveAttention({ 
 row('dotProductAttention', 'all sizes at the limit but their product', () => api.dotProductAttention({
   ...dot(), shape: { batch: 64, nq: 10000, nk: 10000, d: 1, dv: 1 },
 }), /^(queries|keys|values|shape\.\w+|nk)$/, { over: true });
+// 64 * 8192 * 8192 = 2^32 weights, with arrays that match the shape: a
+// product that a 32-bit size_t would wrap around to 0.
+row('dotProductAttention', 'batch * nq * nk at 2^32', () => api.dotProductAttention(resize('dotProductAttention', dot(),
+  { batch: 64, nq: 8192, nk: 8192, d: 1, dv: 1 })), 'shape.nk', { over: true, detail: 'got 4294967296' });
+row('additiveAttention', 'batch * nq * nk * h over the work limit', () => api.additiveAttention(resize('additiveAttention',
+  additive(), { batch: 1, nq: 1000, nk: 1000, dq: 1, dk: 1, dv: 1, h: 100 })), 'shape.h',
+{ over: true, detail: 'batch * nq * nk * h <= 67108864, got 100000000' });
 row('multiHeadAttention', 'batch * heads over the batch limit', () => api.multiHeadAttention(resize('multiHeadAttention',
   multi(), { batch: 2, nq: 2, nk: 3, hidden: 64, heads: 64 })), 'shape.heads', { over: true });
 row('multiHeadAttention', 'heads not dividing hidden', () => api.multiHeadAttention({
@@ -336,13 +356,16 @@ row('scalingStudy', 'samples x keys over the limit', () => api.scalingStudy({ di
 // ---- running the table ----
 
 test('the table covers every function of the API', () => {
-  assert.deepEqual(Object.keys(api).sort(), [...API_FUNCTIONS].sort(),
+  assert.deepEqual(Object.keys(api).sort(), [...API_FUNCTIONS, ...API_DATA].sort(),
     'the API changed: add its functions to API_FUNCTIONS and rows for them');
+  for (const name of API_FUNCTIONS) assert.equal(typeof api[name], 'function', name);
+  for (const name of API_DATA) assert.ok(Object.isFrozen(api[name]), `${name} is frozen`);
   const covered = new Set(rows.map((r) => r.fn));
   for (const name of API_FUNCTIONS.filter((n) => n !== 'memoryStats')) assert.ok(covered.has(name), `no rows for ${name}`);
 });
 
-// Runs a row: an Error naming the argument, then correct results again.
+// Runs a row: an Error naming the argument, in its message and in its
+// fields, then correct results again.
 function check({ call, argument, detail }) {
   let caught = null;
   try {
@@ -359,6 +382,9 @@ function check({ call, argument, detail }) {
   } else {
     assert.equal(named, argument, `expected the message to name ${argument}, got "${caught.message}"`);
   }
+  // The field names the same argument, and the other fields agree with the message.
+  assert.equal(caught.argument, named, `the argument field of "${caught.message}"`);
+  assertErrorFields(caught);
   assert.ok(caught.message.length <= 400, `the message is ${caught.message.length} characters long`);
   if (detail !== undefined) assert.ok(caught.message.includes(detail), `expected "${detail}" in "${caught.message}"`);
   assertStillWorks();

@@ -50,10 +50,10 @@ test('trainKernelWidth defaults: the book\'s lr 0.5 and 5 epochs with leave-one-
   assertClose(api.trainKernelWidth(x, y).loss, book.loss, 1e-9, 'all defaults');
 });
 
-test('leaveOneOutLoss gives the loss landscape of PyTorch', () => {
+test('lossLandscape gives the loss landscape of PyTorch', () => {
   const { ws, leaveOneOut, noLeaveOneOut } = section.landscape;
-  assertClose(api.leaveOneOutLoss(x, y, f64(ws)), leaveOneOut, 1e-9, 'leave-one-out');
-  assertClose(api.leaveOneOutLoss(x, y, ws, { leaveOneOut: false }), noLeaveOneOut, 1e-9, 'without');
+  assertClose(api.lossLandscape(x, y, f64(ws)), leaveOneOut, 1e-9, 'leave-one-out');
+  assertClose(api.lossLandscape(x, y, ws, { leaveOneOut: false }), noLeaveOneOut, 1e-9, 'without');
 });
 
 test('a diverging training run stops and says why', () => {
@@ -99,14 +99,14 @@ test('training refuses bad inputs, naming them', () => {
   assertArgumentError(() => api.kernelWidthLoss(x, y), 'w', 'undefined');
   assertArgumentError(() => api.kernelWidthLoss([1], [1], 1), 'x.length');
 
-  assertArgumentError(() => api.leaveOneOutLoss(x, y, []), 'ws.length', 'got 0');
-  assertArgumentError(() => api.leaveOneOutLoss(x, y, [1, NaN]), 'ws', 'NaN at index 1');
-  assertArgumentError(() => api.leaveOneOutLoss(x, y, [1, '2']), 'ws', 'String at index 1');
-  assertArgumentError(() => api.leaveOneOutLoss(x, y, null), 'ws', 'null');
-  assertArgumentError(() => api.leaveOneOutLoss(x, y, new Float64Array(10001)), 'ws', 'at most 10000');
-  assertArgumentError(() => api.leaveOneOutLoss(x, y.subarray(2), [1]), 'y');
+  assertArgumentError(() => api.lossLandscape(x, y, []), 'ws.length', 'got 0');
+  assertArgumentError(() => api.lossLandscape(x, y, [1, NaN]), 'ws', 'NaN at index 1');
+  assertArgumentError(() => api.lossLandscape(x, y, [1, '2']), 'ws', 'String at index 1');
+  assertArgumentError(() => api.lossLandscape(x, y, null), 'ws', 'null');
+  assertArgumentError(() => api.lossLandscape(x, y, new Float64Array(10001)), 'ws', 'at most 10000');
+  assertArgumentError(() => api.lossLandscape(x, y.subarray(2), [1]), 'y');
   const big = Float64Array.from({ length: 10000 }, (_, i) => i / 2000);
-  assertArgumentError(() => api.leaveOneOutLoss(big, big, new Float64Array(11)), 'ws.length',
+  assertArgumentError(() => api.lossLandscape(big, big, new Float64Array(11)), 'ws.length',
     'x.length^2 * ws.length');
-  assertArgumentError(() => api.leaveOneOutLoss(x, y, [1], { leaveOneOut: null }), 'leaveOneOut');
+  assertArgumentError(() => api.lossLandscape(x, y, [1], { leaveOneOut: null }), 'leaveOneOut');
 });

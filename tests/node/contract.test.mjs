@@ -1,0 +1,127 @@
+// The core's contract as the JS API exposes it: `limits` (core/limits.hpp)
+// and `defaults` (the C++ option structs), frozen; the limits are those of
+// README.md's table and the ones the calls enforce; the defaults are the
+// book's and what a call without options does.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { api, assertArgumentError, assertSameBits, f64, fromHex, references } from './helpers.mjs';
+
+const { limits, defaults } = api;
+
+test('limits and defaults are frozen all the way down', () => {
+  for (const value of [limits, defaults, ...Object.values(defaults).filter((v) => typeof v === 'object'),
+    defaults.scalingStudy.dims]) {
+    assert.ok(Object.isFrozen(value));
+  }
+  assert.throws(() => { limits.maxPoints = 1; }, TypeError); // modules are strict: no silent failure
+  assert.throws(() => { defaults.dataset.n = 1; }, TypeError);
+  assert.throws(() => { defaults.scalingStudy.dims.push(1024); }, TypeError);
+  assert.equal(defaults.dataset.n, 50);
+});
+
+test('limits are the table of README.md, key for key', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  // Rows of the limits table: | what | `key` | 10,000 ... |
+  const documented = {};
+  for (const [, key, value] of readme.matchAll(/^\|[^|\n]*\| `(\w+)` \| ([\d,]+)[^|\n]*\|$/gm)) {
+    documented[key] = Number(value.replaceAll(',', ''));
+  }
+  assert.deepEqual(documented, { ...limits });
+  // And the values the core was built with, as the book's lab documents them.
+  assert.deepEqual({ ...limits }, {
+    maxPoints: 10000, maxMatrixElements: 2 ** 24, maxDimension: 1024, maxBatch: 64, maxEpochs: 10000,
+    maxSequence: 10000, maxX: 1000, maxNoise: 100, maxSeed: 2 ** 32 - 1, maxRandomMagnitude: 1e6,
+    maxStudyDims: 64, maxStudySamples: 10000, maxStudyKeys: 1000,
+  });
+});
+
+test('every limit is the one the calls enforce: at it the call works, just over it is refused', () => {
+  const grid = (n) => Float64Array.from({ length: n }, (_, i) => (5 * i) / n);
+  // [call at the limit, call just over it, the argument it names]
+  const cases = {
+    maxPoints: [(n) => api.truth(grid(n)), 'x'],
+    maxMatrixElements: [(n) => api.randomNormal(n), 'count'],
+    maxDimension: [(n) => api.positionalEncoding(2, n), 'dim'],
+    maxBatch: [(n) => api.maskedSoftmax(new Float64Array(n), [n, 1, 1]), 'shape[0] (batch)'],
+    maxEpochs: [(n) => api.trainKernelWidth([1, 2], [3, 5], { epochs: n, lr: 0.01 }), 'epochs'],
+    maxSequence: [(n) => api.positionalEncoding(n, 2), 'maxLen'],
+    maxX: [(v) => api.makeDataset({ n: 5, xMax: v }), 'xMax', 1],
+    maxNoise: [(v) => api.makeDataset({ n: 5, noise: v }), 'noise', 1],
+    maxSeed: [(v) => api.randomUniform(2, { seed: v }), 'seed'],
+    maxRandomMagnitude: [(v) => api.randomNormal(2, { std: v }), 'std', 1],
+    maxStudyDims: [(n) => api.scalingStudy({ dims: new Array(n).fill(1), samples: 2, keys: 1 }), 'dims.length'],
+    maxStudySamples: [(n) => api.scalingStudy({ dims: [1], samples: n, keys: 1 }), 'samples'],
+    maxStudyKeys: [(n) => api.scalingStudy({ dims: [1], samples: 2, keys: n }), 'keys'],
+  };
+  assert.deepEqual(Object.keys(cases).sort(), Object.keys(limits).sort(), 'a case for every limit');
+  for (const [key, [call, argument, step = 1]] of Object.entries(cases)) {
+    assert.doesNotThrow(() => call(limits[key]), `${key} at ${limits[key]}`);
+    assertArgumentError(() => call(limits[key] + step), argument);
+  }
+});
+
+test('defaults are the book\'s', () => {
+  assert.deepEqual(JSON.parse(JSON.stringify(defaults)), {
+    dataset: { n: 50, seed: 0, noise: 0.5, xMax: 5 },
+    kernel: { kernel: 'gaussian', w: 1 },
+    training: { w0: 1, lr: 0.5, epochs: 5, leaveOneOut: true },
+    scalingStudy: { dims: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], samples: 500, keys: 10, seed: 0 },
+    randomNormal: { seed: 0, std: 1 },
+    randomUniform: { seed: 0, low: 0, high: 1 },
+    maskedScore: -1e6,
+  });
+});
+
+test('defaults.dataset is the native core\'s DatasetOptions, and makeDataset() draws it', () => {
+  const dump = process.env.ATTENTION_DATASET_DUMP;
+  assert.ok(dump && existsSync(dump),
+    'the native dataset_dump is needed: run through ctest after the native preset (cmake --workflow --preset native)');
+  const [native] = JSON.parse(execFileSync(dump, ['--defaults'], { encoding: 'utf8' })).datasets;
+  const { x, y, ...options } = native;
+  assert.deepEqual({ ...defaults.dataset }, options);
+  const drawn = api.makeDataset();
+  assertSameBits(drawn.x, Float64Array.from(x, fromHex), 'x');
+  assertSameBits(drawn.y, Float64Array.from(y, fromHex), 'y');
+  assertSameBits(api.makeDataset({}).y, drawn.y, 'an empty options object');
+  assertSameBits(api.makeDataset(defaults.dataset).y, drawn.y, 'the defaults given');
+});
+
+test('a call without options is the call with the defaults', () => {
+  const { x, y } = api.makeDataset({ n: 30, seed: 3 });
+  const queries = f64([0.1, 1.7, 2.2, 4.9]);
+
+  const trained = api.trainKernelWidth(x, y);
+  assert.deepEqual(trained, api.trainKernelWidth(x, y, defaults.training));
+  assert.equal(trained.w.length, defaults.training.epochs + 1);
+  assert.equal(trained.w[0], defaults.training.w0);
+  assert.notDeepEqual(trained, api.trainKernelWidth(x, y, { ...defaults.training, lr: 0.25 }), 'lr matters');
+
+  const ws = [0.5, 1, 2];
+  assert.deepEqual(api.lossLandscape(x, y, ws), api.lossLandscape(x, y, ws, { leaveOneOut: true }));
+  assert.notDeepEqual(api.lossLandscape(x, y, ws), api.lossLandscape(x, y, ws, { leaveOneOut: false }));
+  assert.deepEqual(api.kernelWidthLoss(x, y, 1), api.kernelWidthLoss(x, y, 1, { leaveOneOut: true }));
+
+  assert.deepEqual(api.attentionWeights(queries, x), api.attentionWeights(queries, x, defaults.kernel));
+  assert.deepEqual(api.nadarayaWatson(queries, x, y), api.nadarayaWatson(queries, x, y, defaults.kernel));
+  assert.notDeepEqual(api.nadarayaWatson(queries, x, y), api.nadarayaWatson(queries, x, y, { w: 2 }), 'w matters');
+
+  assertSameBits(api.randomNormal(7), api.randomNormal(7, defaults.randomNormal), 'randomNormal');
+  assertSameBits(api.randomNormal(5), f64(references.randomNormal[0].values), 'randomNormal: seed 0, std 1');
+  assertSameBits(api.randomUniform(7), api.randomUniform(7, defaults.randomUniform), 'randomUniform');
+
+  const study = api.scalingStudy({ samples: 20 });
+  assert.deepEqual(study.map((row) => row.d), [...defaults.scalingStudy.dims]);
+  assert.deepEqual(study, api.scalingStudy({ ...defaults.scalingStudy, samples: 20 }));
+  assert.equal(api.scalingStudy({ dims: [4] })[0].variance,
+    api.scalingStudy({ dims: [4], samples: defaults.scalingStudy.samples, keys: defaults.scalingStudy.keys,
+      seed: defaults.scalingStudy.seed })[0].variance);
+});
+
+test('defaults.maskedScore is what maskScores writes over masked scores', () => {
+  const { maskedScores, masked } = api.maskScores([1, 2, 3, 4], [1, 1, 4], [2]);
+  assert.deepEqual(Array.from(masked), [0, 0, 1, 1]);
+  assert.deepEqual(Array.from(maskedScores), [1, 2, defaults.maskedScore, defaults.maskedScore]);
+});
