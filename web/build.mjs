@@ -66,10 +66,10 @@ const woff2Only = {
   },
 };
 
-// lab.css = styles.css (with KaTeX's) + features.css (issue 5).
+// The page's CSS: web/styles/page.css, one file per concept (KaTeX's first).
 await build({
   ...common,
-  entryPoints: ['web/lab.css'],
+  entryPoints: ['web/styles/page.css'],
   outfile: path.join(out, 'app.css'),
   minify: true,
   loader: { '.woff2': 'dataurl' },
@@ -82,7 +82,7 @@ await build({
 // adds them (only they) to the document.
 const elementCss = await build({
   ...common,
-  entryPoints: ['web/element.css'],
+  entryPoints: ['web/styles/element.css'],
   outfile: 'element.css',
   write: false,
   minify: true,
