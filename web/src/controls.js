@@ -4,22 +4,9 @@
 // Each control has a slot where an error about its parameter is shown.
 import { scaleLog, scaleLinear } from 'd3-scale';
 import { parameters } from './state.js';
+import { element } from './dom.js';
 
 const SLIDER_STEPS = 1000;
-
-function element(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'className') node.className = value;
-    else if (name === 'dataset') Object.assign(node.dataset, value);
-    else node.setAttribute(name, value === true ? '' : String(value));
-  }
-  node.append(...children);
-  return node;
-}
-
-export { element };
 
 export function createControls(store) {
   const syncers = new Map(); // parameter -> function(state) that shows its value
@@ -134,8 +121,20 @@ export function createControls(store) {
     return node;
   }
 
+  // "New draw": the next seed of a seed parameter, wrapping at its maximum.
+  function nextSeedButton(name, { labelKey, action, className = 'button button-quiet' }) {
+    return button({
+      labelKey, action, className,
+      onClick: () => {
+        const seed = store.get()[name];
+        store.set({ [name]: seed >= parameters[name].max ? parameters[name].min : seed + 1 });
+      },
+    });
+  }
+
   return {
     numberControl,
+    nextSeedButton,
     choiceControl,
     toggleControl,
     button,

@@ -23,7 +23,7 @@
 // it) and one language (the strings come from one t()): setting `language`
 // on one element switches them all.
 import { parameters, createStore } from './state.js';
-import { SECTION_IDS } from './sections/registry.js';
+import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList } from './url-state.js';
 import { detectLanguage, t, useLanguage } from './i18n/index.js';
@@ -160,7 +160,7 @@ class AttentionLabElement extends HTMLElement {
       node.textContent = t(node.dataset.i18n);
     });
 
-    this.lab = mountLab({ container: root, sectionIds: [section], store: this.store, indicator });
+    this.lab = mountLab({ container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator });
     this.store.subscribe((state, changed) => {
       if (changed.has('language')) setLang(state.language);
     });

@@ -12,11 +12,6 @@ import { formatHash } from './url-state.js';
 export const HEIGHT_MESSAGE = 'attention-lab:height';
 const MAX_FRAME_HEIGHT = 20000;
 
-// The sections of the registry to build: all of them, or the embedded one.
-export function sectionsToShow(sections, view) {
-  return view.embed ? sections.filter(([id]) => id === view.embed) : sections;
-}
-
 // `hide` tokens -> CSS rules. Tokens are checked by url-state's parseHideList
 // (a letter, then letters, digits, '_' or '-'), so they cannot break out of
 // the quoted attribute selectors. CSS rather than hiding elements one by one:

@@ -1,63 +1,144 @@
-// A lab inside any container, for the <attention-lab> element: the same
-// sections (registry), controls, computations and draw loop as the page
-// (main.js), in a shadow root instead of the document. The core is the
-// page's one instance: loadAttentionCore() loads it once and every mount
-// awaits the same promise.
+// The glue, one copy for the page, its iframe mode and the <attention-lab>
+// element: loads the core (one instance per page: loadAttentionCore() loads
+// it once), builds the given sections into `container` from their
+// declarations (sections/registry.js), and redraws them.
+//
+// From a declaration the mount derives everything a section used to list by
+// hand: the parameters it watches (its `inputs`, and the language), when to
+// ask the core again (the inputs' values changed), and which control an
+// error belongs to (section-errors.js). A change of state is drawn at the
+// next animation frame; several changes in one frame draw once. Each redraw
+// is timed with the User Timing API ("attention-lab:redraw" from the change
+// to the finished drawing, "attention-lab:draw" and one
+// "attention-lab:draw:<section>" per section for the drawing alone).
 import { createControls } from './controls.js';
 import { loadCore } from './core-client.js';
-import { createComputations } from './computations.js';
+import { memoizeCore } from './core-memo.js';
+import { createErrorRouter } from './section-errors.js';
 import { translateTree, useLanguage } from './i18n/index.js';
 import { parameters } from './state.js';
-import { SECTIONS } from './sections/registry.js';
-import { attachSectionTools, attachFallbackExports } from './export.js';
+import { createSectionFrame } from './sections/frame.js';
+import { attachSectionTools } from './export/section-tools.js';
 import { syncDisabled } from './a11y.js';
 
-export function mountLab({ container, sectionIds, store, indicator }) {
-  const controls = createControls(store);
-  const shown = SECTIONS.filter(([id]) => sectionIds.includes(id)).map(([id, create, declarations]) => {
-    const root = document.createElement('section');
-    root.id = id;
-    root.dataset.section = id;
-    container.append(root);
-    return { id, root, declarations, section: create({ root, store, controls }) };
-  });
-  let computations = null;
+// A redraw's timings replace the last ones of the same name: the browser
+// keeps every User Timing entry until it is cleared, and at a dozen entries
+// per redraw a lecture's worth of dragging grew the page's memory without
+// bound. A PerformanceObserver still sees every entry.
+function measure(name, options) {
+  performance.clearMeasures(name);
+  performance.measure(name, options);
+}
+
+const pick = (state, names) => Object.fromEntries(names.map((name) => [name, state[name]]));
+const sameInputs = (a, b, names) => a !== null && names.every((name) => Object.is(a[name], b[name]));
+
+// One section: its frame and view, built once, and its last computation.
+function buildSection(declaration, { root, store, controls, core }) {
+  const inputs = declaration.inputs ?? [];
+  const frame = createSectionFrame(root, declaration.frame);
+  const errors = createErrorRouter({ controls, slot: frame.errorSlot, routes: declaration });
+  const view = declaration.create({ frame, store, controls, core, errors });
+  const watched = new Set([...inputs, 'language']);
+  let computedFor = null;
+  let result;
+
+  return {
+    declaration,
+    root,
+    update(state, changed) {
+      if (![...changed].some((name) => watched.has(name))) return;
+      const values = pick(state, inputs);
+      if (declaration.compute && !sameInputs(computedFor, values, inputs)) {
+        errors.clear();
+        try {
+          result = declaration.compute(core, values);
+          computedFor = values;
+        } catch (error) {
+          errors.show(error, values);
+          return; // the last good drawing stays
+        }
+      }
+      declaration.draw?.(view, result, values, changed);
+    },
+  };
+}
+
+// Finds the section's element in `container` (the page's index.html has
+// one per section) or makes one (the element, the course page).
+function sectionRoot(container, id) {
+  const existing = container.querySelector(`[data-section="${id}"]`);
+  if (existing) return existing;
+  const root = document.createElement('section');
+  root.id = id;
+  root.dataset.section = id;
+  container.append(root);
+  return root;
+}
+
+// sections: the declarations to show, in order. applyLanguage: how a new
+// language reaches t() (the page also sets <html lang> and the title);
+// translateRoot: what a language switch re-labels (the page: all of it).
+export function mountLab({
+  container, sections, store, indicator, controls = createControls(store),
+  applyLanguage = useLanguage, translateRoot = container,
+}) {
   let core = null;
-  attachSectionTools({ sections: shown, store, getComputations: () => computations });
-  attachFallbackExports(container);
-  useLanguage(store.get().language);
-  translateTree(container);
-  controls.sync(store.get());
+  let shown = [];
+  let disposed = false;
+  let pending = new Set();
+  let changedAt = null;
+  let frame = 0;
 
   function draw(changed) {
     const state = store.get();
-    useLanguage(state.language); // one language per page: see element.js
-    if (changed.has('language')) translateTree(container);
+    applyLanguage(state.language); // one language per page: see element.js
+    if (changed.has('language')) translateTree(translateRoot);
     controls.sync(state);
-    for (const { section } of shown) section.update(state, changed, computations);
-    attachFallbackExports(container);
+    for (const section of shown) {
+      const started = performance.now();
+      section.update(state, changed);
+      measure(`attention-lab:draw:${section.declaration.id}`, { start: started, end: performance.now() });
+    }
     syncDisabled(container);
   }
 
-  let pending = new Set();
-  let frame = 0;
-  let disposed = false;
   const unsubscribe = store.subscribe((state, changed) => {
     for (const name of changed) pending.add(name);
-    if (!computations) return; // drawn in full once the core is there
-    frame ||= requestAnimationFrame(() => {
+    changedAt ??= performance.now();
+    if (!core || frame) return; // drawn in full once the core is there
+    frame = requestAnimationFrame(() => {
       frame = 0;
       const names = pending;
+      const started = changedAt;
       pending = new Set();
-      if (!disposed) draw(names);
+      changedAt = null;
+      if (disposed) return;
+      const drawStarted = performance.now();
+      draw(names);
+      const finished = performance.now();
+      measure('attention-lab:redraw', { start: started, end: finished, detail: [...names] });
+      measure('attention-lab:draw', { start: drawStarted, end: finished, detail: [...names] });
     });
   });
 
   const ready = loadCore(indicator).then((loaded) => {
     if (disposed) return loaded;
-    core = loaded;
-    computations = createComputations(loaded);
+    core = memoizeCore(loaded);
+    shown = sections.map((declaration) =>
+      buildSection(declaration, { root: sectionRoot(container, declaration.id), store, controls, core }));
+    attachSectionTools({
+      sections: shown.map(({ declaration, root }) => ({
+        id: declaration.id,
+        root,
+        declarations: declaration.pytorch && { pytorch: (state) => declaration.pytorch(state, core, declaration) },
+      })),
+      store,
+      getComputations: () => core,
+    });
+    translateTree(translateRoot);
     pending = new Set();
+    changedAt = null;
     draw(new Set(Object.keys(parameters)));
     container.classList.add('is-ready');
     return loaded;
@@ -72,7 +153,7 @@ export function mountLab({ container, sectionIds, store, indicator }) {
     get core() {
       return core;
     },
-    sections: shown,
+    controls,
     dispose() {
       disposed = true;
       unsubscribe();

@@ -4,7 +4,7 @@
 // state and from the core's data set; this module only writes text. The
 // comments are in the page's language (catalogue keys pytorch.*).
 import { t } from './i18n/index.js';
-import { parameters } from './state.js';
+import { dataset, effectiveKernel } from './sections/kernel-regression.js';
 
 const KERNEL_CODE = {
   gaussian: 'def gaussian(d):\n    return torch.exp(-d**2 / 2)',
@@ -43,18 +43,13 @@ function stateLine(state, names) {
   return names.map((name) => `${name}=${state[name]}`).join(', ');
 }
 
-// sectionId picks how much of the chapter the snippet carries: the data set
-// always; pooling, the attention weights or the training loop on top.
-export function poolingSnippet(state, computations, sectionId = 'pooling') {
-  const data = computations.dataset(state);
-  const kernel = computations.effectiveKernel(state);
+// The section (its declaration, sections/registry.js) picks how much of the
+// chapter the snippet carries: the data set always; pooling, the attention
+// weights or the training loop on top. Its inputs are the state it states.
+export function poolingSnippet(state, core, { id: sectionId, inputs: names }) {
+  const data = dataset(core, state);
+  const kernel = effectiveKernel(state);
   const average = state.estimator === 'average';
-  const names = {
-    data: ['n', 'noise', 'seed'],
-    pooling: ['n', 'noise', 'seed', 'estimator', 'kernel', 'w'],
-    heatmap: ['n', 'noise', 'seed', 'estimator', 'kernel', 'w', 'query'],
-    training: ['n', 'noise', 'seed', 'lr', 'epochs', 'w0', 'leaveOneOut'],
-  }[sectionId] ?? Object.keys(parameters).filter((name) => parameters[name].section !== 'page');
 
   const parts = [
     comment('pytorch.header', { section: t(`nav.${sectionId}`) }),

@@ -1,11 +1,13 @@
 // The one table of the page's parameters: type, default, bounds and step.
-// Controls are built from it and clamp through it; the URL hash (later) reads
-// and writes the same entries. Nothing else in the page holds a parameter.
+// Controls are built from it and clamp through it; the URL hash and the
+// <attention-lab> element's attributes read and write the same entries.
+// Nothing else in the page holds a parameter: a section lists the ones it
+// depends on by name (its `inputs`, sections/registry.js).
 
 export const KERNELS = ['gaussian', 'boxcar', 'constant', 'triangular', 'epanechnikov'];
 export const ESTIMATORS = ['average', 'nadaraya-watson'];
 export const LANGUAGES = ['en', 'zh'];
-// Issue 4: the scoring functions, masks and demo inputs a learner can pick.
+// The scoring functions, masks and demo inputs a learner can pick.
 export const PIPELINE_SCORINGS = ['dot', 'additive'];
 export const MASK_MODES = ['1d', '2d'];
 export const SCORING_KEYS = ['ones', 'random'];
@@ -13,78 +15,65 @@ export const ADDITIVE_QUERIES = ['20d', 'shared'];
 
 export const parameters = {
   // Data (d2l 10.2.1): n sorted inputs on [0, 5), noise of standard deviation `noise`.
-  n: { type: 'integer', default: 50, min: 2, max: 1000, step: 1, section: 'data' },
-  noise: { type: 'number', default: 0.5, min: 0, max: 2, step: 0.05, section: 'data' },
-  seed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'data' },
+  n: { type: 'integer', default: 50, min: 2, max: 1000, step: 1 },
+  noise: { type: 'number', default: 0.5, min: 0, max: 2, step: 0.05 },
+  seed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
 
   // Pooling (d2l 10.2.2-10.2.3 and the 2nd edition's kernels).
-  estimator: { type: 'choice', default: 'nadaraya-watson', options: ESTIMATORS, section: 'pooling' },
-  kernel: { type: 'choice', default: 'gaussian', options: KERNELS, section: 'pooling' },
-  w: { type: 'number', default: 1, min: 0.1, max: 50, step: 0.01, scale: 'log', section: 'pooling' },
-  query: { type: 'number', default: 2.5, min: 0, max: 5, step: 0.01, section: 'heatmap' },
+  estimator: { type: 'choice', default: 'nadaraya-watson', options: ESTIMATORS },
+  kernel: { type: 'choice', default: 'gaussian', options: KERNELS },
+  w: { type: 'number', default: 1, min: 0.1, max: 50, step: 0.01, scale: 'log' },
+  query: { type: 'number', default: 2.5, min: 0, max: 5, step: 0.01 },
 
   // Training the width w (d2l 10.2.4): plain gradient descent on the full batch.
-  lr: { type: 'number', default: 0.5, min: 0.001, max: 10, step: 0.001, scale: 'log', section: 'training' },
-  epochs: { type: 'integer', default: 5, min: 1, max: 1000, step: 1, section: 'training' },
-  w0: { type: 'number', default: 1, min: 0, max: 30, step: 0.001, section: 'training' },
-  leaveOneOut: { type: 'boolean', default: true, section: 'training' },
+  lr: { type: 'number', default: 0.5, min: 0.001, max: 10, step: 0.001, scale: 'log' },
+  epochs: { type: 'integer', default: 5, min: 1, max: 1000, step: 1 },
+  w0: { type: 'number', default: 1, min: 0, max: 30, step: 0.001 },
+  leaveOneOut: { type: 'boolean', default: true },
 
-  // --- Attention scoring, multi-head attention and positional encoding (issue 4) ---
   // One query through score, softmax and weighted sum (d2l 10.3, its Fig. 10.3.1).
-  pipelineScoring: { type: 'choice', default: 'dot', options: PIPELINE_SCORINGS, section: 'pipeline' },
-  pipelineKeys: { type: 'integer', default: 5, min: 2, max: 8, step: 1, section: 'pipeline' },
-  pipelineQ1: { type: 'number', default: 1, min: -3, max: 3, step: 0.01, section: 'pipeline' },
-  pipelineQ2: { type: 'number', default: 0.5, min: -3, max: 3, step: 0.01, section: 'pipeline' },
-  pipelineSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'pipeline' },
+  pipelineScoring: { type: 'choice', default: 'dot', options: PIPELINE_SCORINGS },
+  pipelineKeys: { type: 'integer', default: 5, min: 2, max: 8, step: 1 },
+  pipelineQ1: { type: 'number', default: 1, min: -3, max: 3, step: 0.01 },
+  pipelineQ2: { type: 'number', default: 0.5, min: -3, max: 3, step: 0.01 },
+  pipelineSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Masked softmax (d2l 10.3.1) on scores of the book's shape (2, 2, 4): valid
   // lengths 1-D (one per batch item) or 2-D (one per query row).
-  maskMode: { type: 'choice', default: '1d', options: MASK_MODES, section: 'masking' },
-  maskLen1: { type: 'integer', default: 2, min: 0, max: 4, step: 1, section: 'masking' },
-  maskLen2: { type: 'integer', default: 3, min: 0, max: 4, step: 1, section: 'masking' },
-  maskLen11: { type: 'integer', default: 1, min: 0, max: 4, step: 1, section: 'masking' },
-  maskLen12: { type: 'integer', default: 3, min: 0, max: 4, step: 1, section: 'masking' },
-  maskLen21: { type: 'integer', default: 2, min: 0, max: 4, step: 1, section: 'masking' },
-  maskLen22: { type: 'integer', default: 4, min: 0, max: 4, step: 1, section: 'masking' },
-  maskSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'masking' },
+  maskMode: { type: 'choice', default: '1d', options: MASK_MODES },
+  maskLen1: { type: 'integer', default: 2, min: 0, max: 4, step: 1 },
+  maskLen2: { type: 'integer', default: 3, min: 0, max: 4, step: 1 },
+  maskLen11: { type: 'integer', default: 1, min: 0, max: 4, step: 1 },
+  maskLen12: { type: 'integer', default: 3, min: 0, max: 4, step: 1 },
+  maskLen21: { type: 'integer', default: 2, min: 0, max: 4, step: 1 },
+  maskLen22: { type: 'integer', default: 4, min: 0, max: 4, step: 1 },
+  maskSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Additive vs scaled dot-product attention (d2l 10.3.2-10.3.3) on the book's
   // demo: keys (2, 10, 2), values arange(40) as (2, 10, 4), valid lengths [2, 6].
-  scoringKeys: { type: 'choice', default: 'ones', options: SCORING_KEYS, section: 'scoring' },
-  additiveQueries: { type: 'choice', default: '20d', options: ADDITIVE_QUERIES, section: 'scoring' },
-  scoringQueries: { type: 'integer', default: 1, min: 1, max: 4, step: 1, section: 'scoring' },
-  scoringLen1: { type: 'integer', default: 2, min: 0, max: 10, step: 1, section: 'scoring' },
-  scoringLen2: { type: 'integer', default: 6, min: 0, max: 10, step: 1, section: 'scoring' },
-  additiveHidden: { type: 'integer', default: 8, min: 1, max: 64, step: 1, section: 'scoring' },
-  scoringSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'scoring' },
+  scoringKeys: { type: 'choice', default: 'ones', options: SCORING_KEYS },
+  additiveQueries: { type: 'choice', default: '20d', options: ADDITIVE_QUERIES },
+  scoringQueries: { type: 'integer', default: 1, min: 1, max: 4, step: 1 },
+  scoringLen1: { type: 'integer', default: 2, min: 0, max: 10, step: 1 },
+  scoringLen2: { type: 'integer', default: 6, min: 0, max: 10, step: 1 },
+  additiveHidden: { type: 'integer', default: 8, min: 1, max: 64, step: 1 },
+  scoringSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Why divide by sqrt(d): the core's scaling study for d = 1 ... 512. One core
   // call per d; the bounds keep the largest (d = 512) near 100 ms at most.
-  scalingKeys: { type: 'integer', default: 10, min: 2, max: 30, step: 1, section: 'scoring' },
-  scalingSamples: { type: 'integer', default: 100, min: 20, max: 100, step: 10, section: 'scoring' },
-  scalingSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'scoring' },
+  scalingKeys: { type: 'integer', default: 10, min: 2, max: 30, step: 1 },
+  scalingSamples: { type: 'integer', default: 100, min: 20, max: 100, step: 10 },
+  scalingSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Multi-head self-attention (d2l 10.5-10.6): hidden size, heads (a divisor of
   // it), the heads switched off (bit i = head i + 1, the first 32 heads), seed.
-  mhaHidden: { type: 'integer', default: 100, min: 1, max: 128, step: 1, section: 'multihead' },
-  mhaHeads: { type: 'integer', default: 5, min: 1, max: 128, step: 1, section: 'multihead' },
-  mhaHeadsOff: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'multihead' },
-  mhaSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1, section: 'multihead' },
+  mhaHidden: { type: 'integer', default: 100, min: 1, max: 128, step: 1 },
+  mhaHeads: { type: 'integer', default: 5, min: 1, max: 128, step: 1 },
+  mhaHeadsOff: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
+  mhaSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Positional encoding (d2l 10.6.3): positions x encoding dimension, and the
   // first of the four columns drawn over position (the book's 6-9).
-  peLength: { type: 'integer', default: 60, min: 1, max: 200, step: 1, section: 'positional' },
-  peDim: { type: 'integer', default: 32, min: 2, max: 128, step: 1, section: 'positional' },
-  peColumn: { type: 'integer', default: 6, min: 0, max: 124, step: 1, section: 'positional' },
-  // --- end of issue 4 ---
+  peLength: { type: 'integer', default: 60, min: 1, max: 200, step: 1 },
+  peDim: { type: 'integer', default: 32, min: 2, max: 128, step: 1 },
+  peColumn: { type: 'integer', default: 6, min: 0, max: 124, step: 1 },
 
-  language: { type: 'choice', default: 'en', options: LANGUAGES, section: 'page' },
-};
-
-// Fixed facts of the book's set-up, not parameters a learner changes.
-export const setup = {
-  xMax: 5, // inputs are drawn on [0, xMax)
-  testStep: 0.1, // test queries 0, 0.1, ..., 4.9 (n_test = 50)
-  curveStep: 0.01, // the drawn prediction curve is sampled finer than the test grid
-  plotY: [-1, 5], // the book's ylim
-  bookWidths: [0.1, 0.2, 0.5, 1], // the 2nd edition's kernel widths sigma (w = 1 / sigma)
-  bookWidthW: [10, 5, 2, 1],
-  landscapeW: [0, 20], // the loss landscape's w range before training leaves it
+  language: { type: 'choice', default: 'en', options: LANGUAGES },
 };
 
 function decimalsOf(step) {

@@ -39,8 +39,11 @@ export default {
   'legend.currentW': 'Current w',
 
   'error.core': 'The core refused this: {message}',
+  'error.expected': '{argument}: expected {expected}',
+  'error.got': '{argument}: expected {expected}, got {got}',
+  'error.gotAt': '{argument}: expected {expected}, got {got} at index {index}',
 
-  // Sharing, embedding, export and accessibility (issue 5).
+  // Sharing, embedding, export and accessibility.
   'export.menu': 'Save',
   'export.png': 'PNG image',
   'export.svg': 'SVG drawing',
@@ -182,7 +185,7 @@ export default {
   'player.status.done': 'Done: {epoch} of {epochs} epochs',
   'player.status.stopped': 'Stopped at epoch {epoch} of {epochs}',
 
-  // --- Issue 4: scoring functions, masked softmax, multi-head attention, positional encoding ---
+  // --- Scoring functions, masked softmax, multi-head attention, positional encoding ---
   'nav.pipeline': 'Scoring',
   'nav.masking': 'Masked softmax',
   'nav.scoring': 'Additive vs dot product',

@@ -1,5 +1,6 @@
-// 简体中文目录。术语与《动手学深度学习》中文版一致：查询、键、值、注意力汇聚。
-// 与 en.js 的键保持一一对应。
+// Simplified Chinese catalogue. Terms follow the Chinese edition of Dive into
+// Deep Learning (查询 query, 键 key, 值 value, 注意力汇聚 attention pooling).
+// The same keys as en.js, one for one.
 export default {
   'app.title': '注意力实验室',
   'app.documentTitle': '注意力实验室 · 动手玩注意力汇聚',
@@ -39,8 +40,11 @@ export default {
   'legend.currentW': '当前的 w',
 
   'error.core': '内核拒绝了这个值：{message}',
+  'error.expected': '{argument}：应为 {expected}',
+  'error.got': '{argument}：应为 {expected}，实际为 {got}',
+  'error.gotAt': '{argument}：应为 {expected}，第 {index} 项实际为 {got}',
 
-  // 分享、嵌入、导出与无障碍（issue 5）。
+  // Sharing, embedding, export and accessibility.
   'export.menu': '保存',
   'export.png': 'PNG 图片',
   'export.svg': 'SVG 矢量图',
@@ -182,7 +186,7 @@ export default {
   'player.status.done': '完成：{epoch} / {epochs} 轮',
   'player.status.stopped': '已停止：第 {epoch} / {epochs} 轮',
 
-  // --- 第 4 项：注意力评分函数、掩蔽 softmax、多头注意力、位置编码 ---
+  // --- Scoring functions, masked softmax, multi-head attention, positional encoding ---
   'nav.pipeline': '评分函数',
   'nav.masking': '掩蔽 softmax',
   'nav.scoring': '加性与点积',

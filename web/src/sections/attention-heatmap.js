@@ -4,24 +4,22 @@
 // sum, with the live numbers in the formula.
 import { max } from 'd3-array';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
-import { setup } from '../state.js';
-import { curveQueries, testQueries } from '../computations.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { createLinePlot } from '../figures/line-plot.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber, texNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
+import { figureCell, note } from './frame.js';
+import {
+  setup, curveQueries, testQueries, dataset, truth, predict, testWeights, effectiveKernel,
+  DATASET_INPUTS, ESTIMATOR_INPUTS,
+} from './kernel-regression.js';
+import { poolingSnippet } from '../pytorch.js';
 
 const TERMS_SHOWN = 3;
 
-export function createAttentionHeatmapSection({ root, store, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'heatmap.title', leadKeys: ['heatmap.lead'] });
-  // No side panel: the heatmap and the query's figure share the full width.
-  frame.root.classList.add('section-no-controls');
-  frame.controlsPanel.remove();
+function create({ frame, store, controls }) {
   const settings = element('p', { className: 'settings-echo', dataset: { role: 'settings' } });
 
   let current = null; // what the hover read-out needs: the data set and the weights shown
@@ -76,13 +74,9 @@ export function createAttentionHeatmapSection({ root, store, controls }) {
   queryPlot.enableDrag(dragTo);
   weightPlot.enableDrag(dragTo);
 
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const poolingArguments = { n: 'n', noise: 'noise', seed: 'seed', w: 'w', kernel: 'kernel', queries: 'query' };
-  const watched = ['n', 'noise', 'seed', 'estimator', 'kernel', 'w', 'query', 'language'];
-
-  function drawFormula(state, data, row) {
+  function drawFormula(query, data, row) {
     if (Number.isNaN(row.weights[0])) {
-      formula.set(`f(${texNumber(state.query, '.2f')}) = \\sum_i \\alpha(x, x_i)\\,y_i,\\quad \\alpha = \\tfrac{0}{0}`);
+      formula.set(`f(${texNumber(query, '.2f')}) = \\sum_i \\alpha(x, x_i)\\,y_i,\\quad \\alpha = \\tfrac{0}{0}`);
       queryNote.hidden = false;
       queryNote.textContent = t('heatmap.noWeights');
       return;
@@ -95,53 +89,74 @@ export function createAttentionHeatmapSection({ root, store, controls }) {
     const terms = order.slice(0, TERMS_SHOWN)
       .map((i) => `${texNumber(row.weights[i])} \\cdot ${texNumber(data.y[i], '.2f')}`);
     const more = order.length > TERMS_SHOWN ? ' + \\cdots' : '';
-    formula.set(`\\begin{aligned} f(${texNumber(state.query, '.2f')}) &= ${terms.join(' + ')}${more} \\\\ &= \\mathbf{${texNumber(row.prediction)}} \\end{aligned}`);
+    formula.set(`\\begin{aligned} f(${texNumber(query, '.2f')}) &= ${terms.join(' + ')}${more} \\\\ &= \\mathbf{${texNumber(row.prediction)}} \\end{aligned}`);
   }
 
   return {
-    update(state, changed, lab) {
-      if (!watched.some((name) => changed.has(name))) return;
-      settings.textContent = t('heatmap.settings', {
-        estimator: t(`estimator.${state.estimator}`),
-        kernel: t(`kernel.${lab.effectiveKernel(state)}`),
-        w: formatNumber(state.w, '.3~f'),
-      });
-      errors.clear();
-      const data = errors.run(() => lab.dataset(state), poolingArguments);
-      if (!data) return;
-      const truth = errors.run(() => lab.truth());
-      const prediction = errors.run(() => lab.poolingCurve(state), poolingArguments);
-      const weights = errors.run(() => lab.poolingWeights(state), poolingArguments);
-      const row = errors.run(() => lab.queryRow(state), poolingArguments);
-
-      if (weights) {
-        current = { data };
-        heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length, rowValues: testQueries, colValues: data.x });
-        if (!readout.textContent || changed.has('language')) readout.textContent = t('heatmap.hoverHint');
-      }
-      heatmap.setRowMarker(rowOf(state.query));
-
-      if (truth) queryPlot.set('truth', { kind: 'line', xs: curveQueries, ys: truth, className: 'truth faint' });
-      if (prediction) queryPlot.set('prediction', { kind: 'line', xs: curveQueries, ys: prediction, className: 'prediction' });
-      const rule = { kind: 'rule', x: state.query, className: 'query-rule' };
-      queryPlot.set('rule', rule);
-      weightPlot.set('rule', rule);
-      queryPlot.setHandle({ x: state.query });
-      weightPlot.setHandle({ x: state.query });
-      if (!row) return;
-      const top = max(row.weights) || 1; // NaN rows have no maximum
-      const radius = scaleSqrt().domain([0, top]).range([1.2, state.n > 300 ? 6 : 10]);
-      queryPlot.set('points', {
-        kind: 'points', xs: data.x, ys: data.y, className: 'point weighted',
-        r: (i) => (Number.isNaN(row.weights[i]) ? 1.2 : radius(row.weights[i])),
-      });
-      queryPlot.set('answer', { kind: 'dots', xs: [state.query], ys: [row.prediction], className: 'answer', r: 6 });
-      // A nice top (0.05, 0.1, ...) changes seldom while dragging: fewer full redraws.
-      weightPlot.setDomains({ y: scaleLinear().domain([0, top]).nice(4).domain() });
-      weightPlot.set('stems', { kind: 'stems', xs: data.x, ys: row.weights, className: 'stem' });
-      drawFormula(state, data, row);
-      // The core's prediction in full precision, for comparison with the book.
-      formula.element.dataset.prediction = String(row.prediction);
+    heatmap, readout, settings, queryPlot, weightPlot, rowOf, formula,
+    drawFormula,
+    setCurrent: (value) => {
+      current = value;
     },
   };
 }
+
+function compute(core, inputs) {
+  const data = dataset(core, inputs);
+  return {
+    data,
+    truthCurve: truth(core),
+    prediction: predict(core, curveQueries, data, inputs),
+    weights: testWeights(core, data, inputs),
+    row: {
+      weights: core.attentionWeights([inputs.query], data.x, { kernel: effectiveKernel(inputs), w: inputs.w }),
+      prediction: predict(core, [inputs.query], data, inputs)[0],
+    },
+  };
+}
+
+function draw(view, { data, truthCurve, prediction, weights, row }, inputs, changed) {
+  const { heatmap, readout, queryPlot, weightPlot } = view;
+  view.settings.textContent = t('heatmap.settings', {
+    estimator: t(`estimator.${inputs.estimator}`),
+    kernel: t(`kernel.${effectiveKernel(inputs)}`),
+    w: formatNumber(inputs.w, '.3~f'),
+  });
+  view.setCurrent({ data });
+  heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length, rowValues: testQueries, colValues: data.x });
+  if (!readout.textContent || changed.has('language')) readout.textContent = t('heatmap.hoverHint');
+  heatmap.setRowMarker(view.rowOf(inputs.query));
+
+  queryPlot.set('truth', { kind: 'line', xs: curveQueries, ys: truthCurve, className: 'truth faint' });
+  queryPlot.set('prediction', { kind: 'line', xs: curveQueries, ys: prediction, className: 'prediction' });
+  const rule = { kind: 'rule', x: inputs.query, className: 'query-rule' };
+  queryPlot.set('rule', rule);
+  weightPlot.set('rule', rule);
+  queryPlot.setHandle({ x: inputs.query });
+  weightPlot.setHandle({ x: inputs.query });
+  const top = max(row.weights) || 1; // NaN rows have no maximum
+  const radius = scaleSqrt().domain([0, top]).range([1.2, inputs.n > 300 ? 6 : 10]);
+  queryPlot.set('points', {
+    kind: 'points', xs: data.x, ys: data.y, className: 'point weighted',
+    r: (i) => (Number.isNaN(row.weights[i]) ? 1.2 : radius(row.weights[i])),
+  });
+  queryPlot.set('answer', { kind: 'dots', xs: [inputs.query], ys: [row.prediction], className: 'answer', r: 6 });
+  // A nice top (0.05, 0.1, ...) changes seldom while dragging: fewer full redraws.
+  weightPlot.setDomains({ y: scaleLinear().domain([0, top]).nice(4).domain() });
+  weightPlot.set('stems', { kind: 'stems', xs: data.x, ys: row.weights, className: 'stem' });
+  view.drawFormula(inputs.query, data, row);
+  // The core's prediction in full precision, for comparison with the book.
+  view.formula.element.dataset.prediction = String(row.prediction);
+}
+
+export const attentionHeatmapSection = {
+  id: 'heatmap',
+  // No side panel: the heatmap and the query's figure share the full width.
+  frame: { titleKey: 'heatmap.title', leadKeys: ['heatmap.lead'], controls: false },
+  inputs: [...DATASET_INPUTS, ...ESTIMATOR_INPUTS, 'query'],
+  arguments: { queries: 'query' },
+  create,
+  compute,
+  draw,
+  pytorch: poolingSnippet,
+};

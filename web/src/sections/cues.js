@@ -1,8 +1,8 @@
 // Section 1: queries (volitional cues), keys (nonvolitional cues) and values
 // (sensory inputs), and the chapter's first heatmap: the identity matrix.
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { createHeatmap } from '../figures/heatmap.js';
-import { createSectionFrame, figureCell } from './frame.js';
+import { figureCell } from './frame.js';
 import { t } from '../i18n/index.js';
 
 const SIZE = 10; // the book's torch.eye(10)
@@ -14,11 +14,7 @@ function box(kind, titleKey, cueKey) {
   ]);
 }
 
-export function createCuesSection({ root }) {
-  const frame = createSectionFrame(root, { titleKey: 'cues.title', leadKeys: ['cues.lead1', 'cues.lead2'] });
-  frame.root.classList.add('section-no-controls');
-  frame.controlsPanel.remove();
-
+function create({ frame }) {
   const diagram = element('div', { className: 'cue-diagram', role: 'img', dataset: { i18nAria: 'cues.diagramLabel' } }, [
     box('query', 'cues.query', 'cues.queryCue'),
     element('div', { className: 'cue-pairs' }, [
@@ -51,6 +47,11 @@ export function createCuesSection({ root }) {
   const identity = new Float64Array(SIZE * SIZE);
   for (let i = 0; i < SIZE; i += 1) identity[i * SIZE + i] = 1;
   heatmap.setMatrix({ values: identity, rows: SIZE, cols: SIZE, domain: [0, 1] });
-
-  return { update() {} };
 }
+
+// No parameters and no core call: the section is drawn once, when built.
+export const cuesSection = {
+  id: 'cues',
+  frame: { titleKey: 'cues.title', leadKeys: ['cues.lead1', 'cues.lead2'], controls: false },
+  create,
+};

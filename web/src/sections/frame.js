@@ -1,9 +1,11 @@
 // The skeleton every section shares: a numbered title, lead paragraphs, a
-// controls panel, a figures area, notes, and a slot for errors no control owns.
-import { element } from '../controls.js';
+// controls panel (unless `controls: false`: the figures take the full
+// width), a figures area, notes, and a slot for errors no control owns.
+import { element } from '../dom.js';
 
-export function createSectionFrame(root, { titleKey, leadKeys = [] }) {
+export function createSectionFrame(root, { titleKey, leadKeys = [], controls = true }) {
   root.classList.add('lab-section');
+  root.classList.toggle('section-no-controls', !controls);
   const controlsPanel = element('div', { className: 'panel controls-panel' });
   const figures = element('div', { className: 'figures' });
   const errorSlot = element('p', { className: 'section-error', role: 'alert' });
@@ -11,7 +13,7 @@ export function createSectionFrame(root, { titleKey, leadKeys = [] }) {
   root.replaceChildren(
     element('h2', { className: 'section-title', dataset: { i18n: titleKey } }),
     element('div', { className: 'prose' }, leadKeys.map((key) => element('p', { dataset: { i18nRich: key } }))),
-    element('div', { className: 'section-body' }, [controlsPanel, figures]),
+    element('div', { className: 'section-body' }, controls ? [controlsPanel, figures] : [figures]),
     errorSlot,
   );
   return { root, controlsPanel, figures, errorSlot };

@@ -3,17 +3,18 @@
 // per batch item (1-D) or per query row (2-D). Three matrices side by side:
 // the scores, the masked scores (d2l writes -1e6 over the padding) and the
 // weights; a fourth shows what d2l's own version returns, which differs only
-// on a fully masked row, and a note says why.
-import { MASK_MODES, parameters } from '../state.js';
-import { MASK_SHAPE, MASKED_SCORE, maskValidLens } from '../attention-computations.js';
+// on a fully masked row, and a note says why. Which cells are masked, and
+// the masked scores, come from the core (maskScores).
+import { MASK_MODES } from '../state.js';
 import { createMatrix } from '../figures/matrix.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
+import { figureCell, note } from './frame.js';
 
+// The book's demo shape, torch.rand(2, 2, 4).
+const MASK_SHAPE = Object.freeze([2, 2, 4]);
 const [BATCH, ROWS, KEYS] = MASK_SHAPE;
 const SCORE_LIMIT = 10; // typed scores are kept within [-10, 10]
 const LENGTHS_1D = ['maskLen1', 'maskLen2'];
@@ -21,27 +22,32 @@ const LENGTHS_2D = ['maskLen11', 'maskLen12', 'maskLen21', 'maskLen22'];
 const MASKED_TEX = '\\operatorname{masked\\_softmax}(\\mathbf S)_{ij} = \\frac{[\\,j < \\ell_i\\,]\\, \\exp s_{ij}}{\\sum_{j\'} [\\,j\' < \\ell_i\\,]\\, \\exp s_{ij\'}}';
 const D2L_TEX = '\\text{d2l:}\\;\\; s_{ij} \\leftarrow -10^{6}\\ \\text{ for } j \\ge \\ell_i,\\ \\text{then softmax}';
 
-// The valid length of each of the four query rows (batch-major).
-function rowLengths(state) {
-  const lens = maskValidLens(state);
-  return Array.from({ length: BATCH * ROWS }, (_, r) => (state.maskMode === '1d' ? lens[Math.floor(r / ROWS)] : lens[r]));
+function validLens(inputs) {
+  return inputs.maskMode === '1d'
+    ? [inputs.maskLen1, inputs.maskLen2]
+    : [inputs.maskLen11, inputs.maskLen12, inputs.maskLen21, inputs.maskLen22];
 }
 
-export function createMaskedSoftmaxSection({ root, store, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'masking.title', leadKeys: ['masking.lead1', 'masking.lead2'] });
+// Everything the section shows of a score tensor: the core's masking, the
+// lab's masked softmax and d2l's (softmax over the masked scores).
+function maskAll(core, scores, lens) {
+  const { maskedScores, masked, rowLengths } = core.maskScores(scores, MASK_SHAPE, lens);
+  return {
+    scores, maskedScores, masked, rowLengths,
+    weights: core.maskedSoftmax(scores, MASK_SHAPE, lens),
+    book: core.maskedSoftmax(maskedScores, MASK_SHAPE, null),
+  };
+}
+
+// Typed scores are the view's own state, not parameters: the view masks
+// them with the core it was given.
+function create({ frame, controls, core, errors }) {
   const panel = frame.controlsPanel;
-  let lab = null;
   let edits = new Map(); // typed scores: cell index -> value, until the scores are redrawn
   let editsSeed = null;
+  let last = null; // [result, inputs] last drawn
 
-  const redraw = controls.button({
-    labelKey: 'masking.redraw', className: 'button button-quiet', action: 'mask-redraw',
-    onClick: () => {
-      const { maskSeed } = store.get();
-      edits = new Map();
-      store.set({ maskSeed: maskSeed >= parameters.maskSeed.max ? 0 : maskSeed + 1 });
-    },
-  });
+  const redraw = controls.nextSeedButton('maskSeed', { labelKey: 'masking.redraw', action: 'mask-redraw' });
   const lengthControls = Object.fromEntries([
     ['maskLen1', 'masking.len1'], ['maskLen2', 'masking.len2'],
     ['maskLen11', 'masking.len11'], ['maskLen12', 'masking.len12'], ['maskLen21', 'masking.len21'], ['maskLen22', 'masking.len22'],
@@ -74,7 +80,7 @@ export function createMaskedSoftmaxSection({ root, store, controls }) {
           } else {
             edits.set(index, Math.max(-SCORE_LIMIT, Math.min(SCORE_LIMIT, value)));
           }
-          draw(store.get());
+          if (last) draw(...last);
         });
         editorInputs.push(input);
         grid.append(input);
@@ -89,7 +95,7 @@ export function createMaskedSoftmaxSection({ root, store, controls }) {
     labelKey: 'masking.undoEdits', className: 'button button-quiet', action: 'mask-undo-edits',
     onClick: () => {
       edits = new Map();
-      draw(store.get());
+      if (last) draw(...last);
     },
   });
   const editor = element('details', { className: 'score-editor' }, [
@@ -119,7 +125,7 @@ export function createMaskedSoftmaxSection({ root, store, controls }) {
     const index = cell.row * KEYS + cell.col;
     readout.textContent = t('masking.readout', {
       batch: Math.floor(cell.row / ROWS) + 1, row: (cell.row % ROWS) + 1, key: cell.col + 1,
-      length: shown.lengths[cell.row],
+      length: shown.rowLengths[cell.row],
       score: formatNumber(shown.scores[index], '.4~f'),
       masked: shown.masked[index] ? '−10⁶' : formatNumber(shown.scores[index], '.4~f'),
       weight: formatNumber(shown.weights[index], '.4~f'),
@@ -151,54 +157,32 @@ export function createMaskedSoftmaxSection({ root, store, controls }) {
   const emptyStatus = note(explanation, { className: 'note note-warning' });
   emptyStatus.dataset.role = 'empty-rows';
 
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const watched = ['maskMode', ...LENGTHS_1D, ...LENGTHS_2D, 'maskSeed', 'language'];
-
-  function draw(state) {
-    if (!lab) return;
-    const oneD = state.maskMode === '1d';
+  function draw(result, inputs) {
+    last = [result, inputs];
+    const oneD = inputs.maskMode === '1d';
     for (const name of LENGTHS_1D) lengthControls[name].hidden = !oneD;
     for (const name of LENGTHS_2D) lengthControls[name].hidden = oneD;
-    const lens = maskValidLens(state);
+    const lens = validLens(inputs);
     lensFormula.set(oneD
       ? `\\texttt{valid\\_lens} = [${lens.join(',\\ ')}]`
       : `\\texttt{valid\\_lens} = [[${lens[0]},\\ ${lens[1]}],\\ [${lens[2]},\\ ${lens[3]}]]`);
 
-    if (editsSeed !== state.maskSeed) {
+    if (editsSeed !== inputs.maskSeed) {
       edits = new Map(); // new draws replace whatever was typed over the old ones
-      editsSeed = state.maskSeed;
+      editsSeed = inputs.maskSeed;
     }
-    errors.clear();
-    const drawn = errors.run(() => lab.attention.maskScores(state.maskSeed), { seed: 'maskSeed', count: 'maskSeed' });
-    if (!drawn) return;
-    let scores = drawn;
     if (edits.size > 0) {
-      scores = Float64Array.from(drawn);
+      const scores = Float64Array.from(result.scores);
       for (const [index, value] of edits) scores[index] = value;
+      errors.clear();
+      const edited = errors.run(() => maskAll(core, scores, lens), inputs);
+      if (!edited) return;
+      shown = edited;
+    } else {
+      shown = result;
     }
-    const scoresKey = `${state.maskSeed}|${[...edits].join(';')}`;
-    // Which error belongs to which length control: the core names the index.
-    const lengthNames = oneD ? LENGTHS_1D : LENGTHS_2D;
-    let weights;
-    try {
-      weights = lab.attention.masked(scores, scoresKey, lens);
-    } catch (error) {
-      const index = /at index (\d+)/.exec(error.message);
-      const name = index ? lengthNames[Number(index[1])] : null;
-      errors.run(() => { throw error; }, name ? { validLens: name } : {});
-      return;
-    }
-    const lengths = rowLengths(state);
-    const masked = new Uint8Array(scores.length);
-    const maskedScores = Float64Array.from(scores);
-    for (let r = 0; r < BATCH * ROWS; r += 1) {
-      for (let k = lengths[r]; k < KEYS; k += 1) {
-        masked[r * KEYS + k] = 1;
-        maskedScores[r * KEYS + k] = MASKED_SCORE;
-      }
-    }
-    const book = errors.run(() => lab.attention.bookMasked(maskedScores, `${scoresKey}|${lengths.join(',')}`));
-    shown = { scores, masked, weights, book, lengths };
+    const { scores, maskedScores, masked, weights, book } = shown;
+    const lengths = Array.from(shown.rowLengths);
 
     const rowNames = lengths.map((length, r) => t('masking.rowName', { batch: Math.floor(r / ROWS) + 1, row: (r % ROWS) + 1, length }));
     const colNames = Array.from({ length: KEYS }, (_, k) => `k${k + 1}`);
@@ -206,7 +190,7 @@ export function createMaskedSoftmaxSection({ root, store, controls }) {
     scoresMatrix.set({ ...common, values: scores });
     maskedMatrix.set({ ...common, values: maskedScores, masked, maskedText: '−10⁶', domain: scoresMatrix.domain() });
     weightsMatrix.set({ ...common, values: weights, domain: [0, 1], format: '.2f' });
-    if (book) bookMatrix.set({ ...common, values: book, domain: [0, 1], format: '.3f' });
+    bookMatrix.set({ ...common, values: book, domain: [0, 1], format: '.3f' });
     for (const input of editorInputs) {
       const index = Number(input.dataset.index);
       input.setAttribute('aria-label', t('masking.editCell', {
@@ -223,17 +207,24 @@ export function createMaskedSoftmaxSection({ root, store, controls }) {
     emptyStatus.textContent = empty.length === 0 ? '' : t('masking.emptyRows', {
       rows: empty.map((r) => t('masking.rowName', { batch: Math.floor(r / ROWS) + 1, row: (r % ROWS) + 1, length: 0 })).join(', '),
     });
-    if (!readout.textContent || readout.dataset.language !== state.language) {
-      readout.textContent = t('masking.hoverHint');
-      readout.dataset.language = state.language;
-    }
   }
 
   return {
-    update(state, changed, computations) {
-      lab = computations;
-      if (!watched.some((name) => changed.has(name))) return;
-      draw(state);
+    draw(result, inputs, changed) {
+      draw(result, inputs);
+      if (!readout.textContent || changed.has('language')) readout.textContent = t('masking.hoverHint');
     },
   };
 }
+
+export const maskedSoftmaxSection = {
+  id: 'masking',
+  frame: { titleKey: 'masking.title', leadKeys: ['masking.lead1', 'masking.lead2'] },
+  inputs: ['maskMode', ...LENGTHS_1D, ...LENGTHS_2D, 'maskSeed'],
+  // The core names a guilty valid length by its index.
+  arguments: { validLens: ({ maskMode }) => (maskMode === '1d' ? LENGTHS_1D : LENGTHS_2D), seed: 'maskSeed', count: 'maskSeed' },
+  create,
+  compute: (core, inputs) =>
+    maskAll(core, core.randomNormal(BATCH * ROWS * KEYS, { seed: inputs.maskSeed }), validLens(inputs)),
+  draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+};

@@ -6,17 +6,18 @@
 // that scales its output by 0 before W_o (the core's headMask), the output
 // with all heads, the share of the switched-off heads and what is left, and
 // the transpose_qkv reshaping with the live shapes.
-import { parameters } from '../state.js';
-import { TOKEN_COUNT } from '../attention-computations.js';
 import { createMatrix } from '../figures/matrix.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
+import { figureCell, note } from './frame.js';
 import { createReshapeDiagram, headColour } from './reshape-diagram.js';
+import { normalDraws, linearBound } from './seeded-draws.js';
+
+// The self-attention example: six tokens (a sentence from the course notes).
+export const TOKEN_COUNT = 6;
 
 const DETAILED_HEADS = 8; // up to this many heads, each map writes its numbers
 const TOGGLE_LIMIT = 32; // heads that can be switched off (bits of mhaHeadsOff)
@@ -31,8 +32,12 @@ function nearestDivisor(n, wanted) {
   return divisorsOf(n).reduce((best, d) => (Math.abs(d - wanted) < Math.abs(best - wanted) ? d : best), 1);
 }
 
-export function createMultiHeadSection({ root, store, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'mha.title', leadKeys: ['mha.lead1', 'mha.lead2'] });
+// One factor per head: 0 for a head switched off (bit i of mhaHeadsOff), else 1.
+function headMaskOf({ mhaHeads, mhaHeadsOff }) {
+  return Float64Array.from({ length: mhaHeads }, (_, i) => (i < 32 && (mhaHeadsOff >>> i) & 1 ? 0 : 1));
+}
+
+function create({ frame, store, controls }) {
   const panel = frame.controlsPanel;
 
   // Heads: a slider over the divisors of H (so every position is valid) beside
@@ -49,13 +54,7 @@ export function createMultiHeadSection({ root, store, controls }) {
   const divisorList = element('span', { className: 'control-hint', dataset: { role: 'divisors' } });
   headsControl.append(divisorList);
 
-  const newProjections = controls.button({
-    labelKey: 'mha.newDraw', className: 'button button-quiet', action: 'mha-new-draw',
-    onClick: () => {
-      const { mhaSeed } = store.get();
-      store.set({ mhaSeed: mhaSeed >= parameters.mhaSeed.max ? 0 : mhaSeed + 1 });
-    },
-  });
+  const newProjections = controls.nextSeedButton('mhaSeed', { labelKey: 'mha.newDraw', action: 'mha-new-draw' });
   const allOn = controls.button({
     labelKey: 'mha.allOn', className: 'button button-quiet', action: 'mha-all-on',
     onClick: () => store.set({ mhaHeadsOff: 0 }),
@@ -113,9 +112,6 @@ export function createMultiHeadSection({ root, store, controls }) {
   const offNote = note(frame.figures, { key: 'mha.offHint', className: 'note note-callout' });
   offNote.dataset.role = 'mha-off-note';
 
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const mhaArguments = { heads: 'mhaHeads', 'shape.heads': 'mhaHeads', 'shape.hidden': 'mhaHidden', hidden: 'mhaHidden', headMask: 'mhaHeadsOff', seed: 'mhaSeed' };
-  const watched = ['mhaHidden', 'mhaHeads', 'mhaHeadsOff', 'mhaSeed', 'language'];
   const tokens = () => t('mha.tokens').split(' ').slice(0, TOKEN_COUNT);
 
   let cards = [];
@@ -169,32 +165,30 @@ export function createMultiHeadSection({ root, store, controls }) {
     while (cards.length < heads) cards.push(makeCard(cards.length, detailed));
   }
 
+  // A new hidden size that the heads no longer divide: the heads move to
+  // the nearest divisor (before the redraw, so the core sees a valid pair).
+  store.subscribe((state, changed) => {
+    if (changed.has('mhaHidden') && !changed.has('mhaHeads') && state.mhaHidden % state.mhaHeads !== 0) {
+      queueMicrotask(() => store.set({ mhaHeads: nearestDivisor(state.mhaHidden, state.mhaHeads), mhaHeadsOff: 0 }));
+    }
+  });
+
   return {
-    update(state, changed, lab) {
-      if (!watched.some((name) => changed.has(name))) return;
-      const hidden = state.mhaHidden;
+    draw(result, inputs, changed) {
+      const hidden = inputs.mhaHidden;
       divisors = divisorsOf(hidden);
-      if (hidden % state.mhaHeads !== 0 && (changed.has('mhaHidden') && !changed.has('mhaHeads'))) {
-        // A new hidden size that the heads no longer divide: move to the nearest divisor.
-        queueMicrotask(() => store.set({ mhaHeads: nearestDivisor(hidden, state.mhaHeads), mhaHeadsOff: 0 }));
-      }
       headsSlider.max = String(divisors.length - 1);
-      const index = divisors.indexOf(state.mhaHeads);
+      const index = divisors.indexOf(inputs.mhaHeads);
       if (index >= 0) headsSlider.value = String(index);
-      headsSlider.setAttribute('aria-valuetext', String(state.mhaHeads));
+      headsSlider.setAttribute('aria-valuetext', String(inputs.mhaHeads));
       divisorList.textContent = t('mha.divisors', { hidden, list: divisors.join(', ') });
 
-      const heads = state.mhaHeads;
-      const valid = hidden % heads === 0;
-      const headSize = valid ? hidden / heads : null;
-      headFormula.set(valid
-        ? `\\mathbf h_i = \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q_i \\mathbf K_i^\\top}{\\sqrt{${headSize}}}\\Big)\\mathbf V_i,\\quad \\mathbf Q_i, \\mathbf K_i, \\mathbf V_i \\in \\mathbb R^{${TOKEN_COUNT} \\times ${headSize}},\\quad n_h = ${heads}`
-        : '\\mathbf h_i = \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q_i \\mathbf K_i^\\top}{\\sqrt{H / n_h}}\\Big)\\mathbf V_i');
-      diagram.set({ batch: 1, tokens: TOKEN_COUNT, hidden, heads: valid ? heads : null });
+      const heads = inputs.mhaHeads;
+      // The core accepted the pair: the heads divide H.
+      const headSize = hidden / heads;
+      headFormula.set(`\\mathbf h_i = \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q_i \\mathbf K_i^\\top}{\\sqrt{${headSize}}}\\Big)\\mathbf V_i,\\quad \\mathbf Q_i, \\mathbf K_i, \\mathbf V_i \\in \\mathbb R^{${TOKEN_COUNT} \\times ${headSize}},\\quad n_h = ${heads}`);
+      diagram.set({ batch: 1, tokens: TOKEN_COUNT, hidden, heads });
 
-      errors.clear();
-      const result = errors.run(() => lab.attention.mha(state), mhaArguments);
-      if (!result) return;
       const names = tokens();
       const detailed = heads <= DETAILED_HEADS;
       buildCards(heads, detailed);
@@ -237,3 +231,34 @@ export function createMultiHeadSection({ root, store, controls }) {
     },
   };
 }
+
+// Six tokens with seeded random embeddings X (1, 6, H) attend to themselves
+// through seeded random projections (H x H). The output is linear in the
+// head mask: all heads = the kept heads + the switched-off ones, both from
+// the core with complementary masks.
+function compute(core, { mhaHidden: hidden, mhaHeads: heads, mhaHeadsOff, mhaSeed: seed }) {
+  const tokens = normalDraws(core, TOKEN_COUNT * hidden, seed, 'tokens');
+  const projection = (role) => normalDraws(core, hidden * hidden, seed, role, linearBound(hidden));
+  const call = (headMask) => core.multiHeadAttention({
+    queries: tokens, keys: tokens, values: tokens,
+    shape: { batch: 1, nq: TOKEN_COUNT, nk: TOKEN_COUNT, hidden, heads },
+    Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: projection('wo'), headMask,
+  });
+  const mask = headMaskOf({ mhaHeads: heads, mhaHeadsOff });
+  const full = call(null);
+  if (!mask.includes(0)) return { full, kept: full, dropped: null, mask };
+  return { full, kept: call(mask), dropped: call(mask.map((factor) => (factor === 0 ? 1 : 0))), mask };
+}
+
+export const multiHeadSection = {
+  id: 'multihead',
+  frame: { titleKey: 'mha.title', leadKeys: ['mha.lead1', 'mha.lead2'] },
+  inputs: ['mhaHidden', 'mhaHeads', 'mhaHeadsOff', 'mhaSeed'],
+  arguments: {
+    heads: 'mhaHeads', 'shape.heads': 'mhaHeads', 'shape.hidden': 'mhaHidden', hidden: 'mhaHidden',
+    headMask: 'mhaHeadsOff', seed: 'mhaSeed',
+  },
+  create,
+  compute,
+  draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+};

@@ -2,21 +2,23 @@
 // a width slider. Truth, prediction and points share one plot (x in [0, 5],
 // y in [-1, 5] like the book); the kernel's shape is drawn beside it.
 import { max } from 'd3-array';
-import { setup, KERNELS } from '../state.js';
-import { curveQueries, testQueries } from '../computations.js';
+import { KERNELS } from '../state.js';
 import { createLinePlot } from '../figures/line-plot.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { texNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
+import { figureCell, note } from './frame.js';
 import { kernelTex, averageTex, averageWeightTex, nadarayaWatsonTex, weightTex, undefinedRows } from './kernel-formulas.js';
+import {
+  setup, curveQueries, testQueries, dataset, truth, predict, testWeights, kernelShape, effectiveKernel,
+  DATASET_INPUTS, ESTIMATOR_INPUTS,
+} from './kernel-regression.js';
+import { poolingSnippet } from '../pytorch.js';
 
 const KERNEL_KEYS = Object.fromEntries(KERNELS.map((kernel) => [kernel, `kernel.${kernel}`]));
 
-export function createPoolingSection({ root, store, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'pooling.title', leadKeys: ['pooling.lead1', 'pooling.lead2'] });
+function create({ frame, store, controls }) {
   const panel = frame.controlsPanel;
   const kernelControl = controls.choiceControl('kernel', { labelKey: 'pooling.kernel', optionKeys: KERNEL_KEYS });
   const widthControl = controls.numberControl('w', { labelKey: 'pooling.w', hintKey: 'pooling.wHint' });
@@ -44,7 +46,6 @@ export function createPoolingSection({ root, store, controls }) {
     xDomain: [-3, 3], yDomain: [0, 1], layers: ['shape'], labels: { x: 'axis.d' },
     aspect: 0.45, minHeight: 130, maxHeight: 170, yTicks: 0, xTicks: 7, ariaKey: 'pooling.shapeLabel',
   });
-
   shapePlot.element.dataset.figure = 'kernel-shape';
 
   const plot = createLinePlot(figureCell(frame.figures, { captionKey: 'pooling.caption', className: 'cell-wide' }), {
@@ -62,51 +63,56 @@ export function createPoolingSection({ root, store, controls }) {
   plot.element.dataset.figure = 'pooling';
   const formulas = element('div', { className: 'formula-strip' });
   frame.figures.append(formulas);
-  const formula = createFormula(formulas);
-  const weightFormula = createFormula(formulas);
-  const kernelFormula = createFormula(formulas);
-  const distanceFormula = createFormula(formulas);
   const nanNote = note(frame.figures, { className: 'note note-warning' });
   nanNote.dataset.role = 'nan-note';
   nanNote.hidden = true;
-
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const poolingArguments = { n: 'n', noise: 'noise', seed: 'seed', w: 'w', kernel: 'kernel' };
-  const watched = ['n', 'noise', 'seed', 'estimator', 'kernel', 'w', 'language'];
-
   return {
-    update(state, changed, lab) {
-      if (!watched.some((name) => changed.has(name))) return;
-      const average = state.estimator === 'average';
-      kernelControl.classList.toggle('is-disabled', average);
-      widthControl.classList.toggle('is-disabled', average);
-      presets.classList.toggle('is-disabled', average);
-      const shown = lab.effectiveKernel(state);
-      formula.set(average ? averageTex : nadarayaWatsonTex);
-      weightFormula.set(average ? averageWeightTex : weightTex);
-      kernelFormula.set(kernelTex[shown]);
-      distanceFormula.set(`d = (x - x_i)\\,w,\\quad w = ${texNumber(state.w, '.3~f')}`);
-      for (const part of [kernelFormula, distanceFormula]) part.element.hidden = average;
-      kernelNote.textContent = average ? t('pooling.averageNote') : t(`kernel.${state.kernel}.note`);
-
-      errors.clear();
-      const data = errors.run(() => lab.dataset(state), poolingArguments);
-      const truth = errors.run(() => lab.truth());
-      const prediction = errors.run(() => lab.poolingCurve(state), poolingArguments);
-      const weights = errors.run(() => lab.poolingWeights(state), poolingArguments);
-      const shape = errors.run(() => lab.kernelShape(shown), poolingArguments);
-      if (truth) plot.set('truth', { kind: 'line', xs: curveQueries, ys: truth, className: 'truth' });
-      if (data) plot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: state.n > 300 ? 2 : 3.5, className: 'point' });
-      if (prediction) plot.set('prediction', { kind: 'line', xs: curveQueries, ys: prediction, className: 'prediction' });
-      if (shape) {
-        shapePlot.setDomains({ y: [0, max(shape.weights) || 1] });
-        shapePlot.set('shape', { kind: 'line', xs: shape.distances, ys: shape.weights, className: 'kernel-shape' });
-      }
-      if (data && weights) {
-        const missing = undefinedRows(weights, data.x.length);
-        nanNote.hidden = missing === 0;
-        nanNote.textContent = missing === 0 ? '' : t('pooling.nanNote', { count: missing, total: testQueries.length });
-      }
-    },
+    disabledUnderAverage: [kernelControl, widthControl, presets],
+    kernelNote, shapePlot, plot, nanNote,
+    formula: createFormula(formulas),
+    weightFormula: createFormula(formulas),
+    kernelFormula: createFormula(formulas),
+    distanceFormula: createFormula(formulas),
   };
 }
+
+function compute(core, inputs) {
+  const data = dataset(core, inputs);
+  return {
+    data,
+    truthCurve: truth(core),
+    prediction: predict(core, curveQueries, data, inputs),
+    weights: testWeights(core, data, inputs),
+    shape: kernelShape(core, effectiveKernel(inputs)),
+  };
+}
+
+function draw(view, { data, truthCurve, prediction, weights, shape }, inputs) {
+  const average = inputs.estimator === 'average';
+  for (const node of view.disabledUnderAverage) node.classList.toggle('is-disabled', average);
+  view.formula.set(average ? averageTex : nadarayaWatsonTex);
+  view.weightFormula.set(average ? averageWeightTex : weightTex);
+  view.kernelFormula.set(kernelTex[effectiveKernel(inputs)]);
+  view.distanceFormula.set(`d = (x - x_i)\\,w,\\quad w = ${texNumber(inputs.w, '.3~f')}`);
+  for (const part of [view.kernelFormula, view.distanceFormula]) part.element.hidden = average;
+  view.kernelNote.textContent = average ? t('pooling.averageNote') : t(`kernel.${inputs.kernel}.note`);
+
+  view.plot.set('truth', { kind: 'line', xs: curveQueries, ys: truthCurve, className: 'truth' });
+  view.plot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: inputs.n > 300 ? 2 : 3.5, className: 'point' });
+  view.plot.set('prediction', { kind: 'line', xs: curveQueries, ys: prediction, className: 'prediction' });
+  view.shapePlot.setDomains({ y: [0, max(shape.weights) || 1] });
+  view.shapePlot.set('shape', { kind: 'line', xs: shape.distances, ys: shape.weights, className: 'kernel-shape' });
+  const missing = undefinedRows(weights, data.x.length);
+  view.nanNote.hidden = missing === 0;
+  view.nanNote.textContent = missing === 0 ? '' : t('pooling.nanNote', { count: missing, total: testQueries.length });
+}
+
+export const poolingSection = {
+  id: 'pooling',
+  frame: { titleKey: 'pooling.title', leadKeys: ['pooling.lead1', 'pooling.lead2'] },
+  inputs: [...DATASET_INPUTS, ...ESTIMATOR_INPUTS],
+  create,
+  compute,
+  draw,
+  pytorch: poolingSnippet,
+};

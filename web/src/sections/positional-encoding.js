@@ -8,11 +8,10 @@ import { createHeatmap } from '../figures/heatmap.js';
 import { createLinePlot } from '../figures/line-plot.js';
 import { createMatrix } from '../figures/matrix.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
+import { figureCell, note } from './frame.js';
 
 const CURVES = 4; // columns drawn over position, from peColumn on
 const BITS = 3; // the book counts 0 ... 7 in binary
@@ -24,8 +23,7 @@ const BINARY = Float64Array.from({ length: BINARY_ROWS * BITS }, (_, index) => {
   return Number(digits[index % BITS]);
 });
 
-export function createPositionalEncodingSection({ root, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'pe.title', leadKeys: ['pe.lead1', 'pe.lead2'] });
+function create({ frame, controls }) {
   frame.controlsPanel.append(
     controls.numberControl('peLength', { labelKey: 'pe.length' }),
     controls.numberControl('peDim', { labelKey: 'pe.dim', hintKey: 'pe.dimHint' }),
@@ -93,18 +91,10 @@ export function createPositionalEncodingSection({ root, controls }) {
   note(analogy, { key: 'pe.binaryNote', className: 'note note-callout' });
   note(analogy, { key: 'pe.relativeNote', className: 'note note-muted' });
 
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const peArguments = { maxLen: 'peLength', dim: 'peDim' };
-  const watched = ['peLength', 'peDim', 'peColumn', 'language'];
-
   return {
-    update(state, changed, lab) {
-      if (!watched.some((name) => changed.has(name))) return;
-      const { peLength: length, peDim: dim, peColumn: first } = state;
+    draw(encoding, inputs, changed) {
+      const { peLength: length, peDim: dim, peColumn: first } = inputs;
       formula.set(`P_{i,\\,2j} = \\sin\\!\\Big(\\frac{i}{10000^{2j/${dim}}}\\Big),\\qquad P_{i,\\,2j+1} = \\cos\\!\\Big(\\frac{i}{10000^{2j/${dim}}}\\Big)`);
-      errors.clear();
-      const encoding = errors.run(() => lab.attention.encoding(state), peArguments);
-      if (!encoding) return;
       current = encoding;
       heatmap.setMatrix({ values: encoding, rows: length, cols: dim, domain: [-1, 1] });
       if (!readout.textContent || changed.has('language')) readout.textContent = t('pe.hoverHint');
@@ -141,3 +131,13 @@ export function createPositionalEncodingSection({ root, controls }) {
     },
   };
 }
+
+export const positionalEncodingSection = {
+  id: 'positional',
+  frame: { titleKey: 'pe.title', leadKeys: ['pe.lead1', 'pe.lead2'] },
+  inputs: ['peLength', 'peDim', 'peColumn'],
+  arguments: { maxLen: 'peLength', dim: 'peDim' },
+  create,
+  compute: (core, { peLength, peDim }) => core.positionalEncoding(peLength, peDim),
+  draw: (view, encoding, inputs, changed) => view.draw(encoding, inputs, changed),
+};

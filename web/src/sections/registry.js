@@ -1,40 +1,53 @@
-// The page's sections, in the book's order: [id, create, declarations?].
-// The page (main.js), the iframe embed mode (#embed=<id>) and the
-// <attention-lab section="<id>"> element all build sections from this one
-// list, so a section added here gets the URL hash, embedding and export
-// without further wiring. `id` is also the id of its <section> in
-// index.html and the `section` / `embed` value in the hash.
+// The page's sections, in the book's order. The page (main.js), its iframe
+// mode (#embed=<id>) and the <attention-lab section="<id>"> element all mount
+// sections from this one list (mount.js), so a section added here gets the
+// URL hash, embedding and export with no further wiring.
 //
-// Optional declarations (third entry), read by embed.js and export.js:
-//   pytorch(state, computations) -> string   "Copy as PyTorch" for this section
-//                                            (a button appears in the section)
-// Figures need no declaration: every line plot and heatmap registers itself
-// (figures/export-registry.js) and gets PNG, SVG and CSV export; give its
-// element a data-figure name for readable file names.
-import { createCuesSection } from './cues.js';
-import { createDataSection } from './data.js';
-import { createPoolingSection } from './pooling.js';
-import { createAttentionHeatmapSection } from './attention-heatmap.js';
-import { createTrainingSection } from './training.js';
-import { poolingSnippet } from '../pytorch.js';
-// Issue 4: scoring functions, multi-head attention, positional encoding.
-import { createScoringPipelineSection } from './scoring-pipeline.js';
-import { createMaskedSoftmaxSection } from './masked-softmax.js';
-import { createScoringFunctionsSection } from './scoring-functions.js';
-import { createMultiHeadSection } from './multi-head.js';
-import { createPositionalEncodingSection } from './positional-encoding.js';
+// A section is one declaration:
+//   id        its <section> id in index.html, and the `section` / `embed`
+//             value in the hash
+//   frame     { titleKey, leadKeys, controls }: the shared skeleton (frame.js)
+//   inputs    the parameters (state.js) its numbers depend on, listed once:
+//             the mount redraws the section when one of them (or the
+//             language) changes, asks compute() again only when their values
+//             changed, and routes a core error about an argument of the same
+//             name to that parameter's control
+//   arguments optional: the core arguments named otherwise, mapped to the
+//             parameter whose control shows their errors (a name, a list
+//             indexed by the error's index, or a function of the inputs)
+//   create({ frame, store, controls, core, errors }) -> view
+//             builds the controls and figures once (core: for sections that
+//             compute on their own clock, like a training run)
+//   compute(core, inputs) -> result
+//             every number the section draws, asked of the core
+//   draw(view, result, inputs, changed)
+//             puts the result on screen; no core here
+//   pytorch   optional (state, core, section) -> string: "Copy as PyTorch"
+// Figures need no declaration: every figure kind registers its own export
+// menu (PNG, SVG and, with data, CSV); a data-figure name on its element
+// gives the files readable names.
+import { cuesSection } from './cues.js';
+import { dataSection } from './data.js';
+import { poolingSection } from './pooling.js';
+import { attentionHeatmapSection } from './attention-heatmap.js';
+import { trainingSection } from './training.js';
+import { scoringPipelineSection } from './scoring-pipeline.js';
+import { maskedSoftmaxSection } from './masked-softmax.js';
+import { scoringFunctionsSection } from './scoring-functions.js';
+import { multiHeadSection } from './multi-head.js';
+import { positionalEncodingSection } from './positional-encoding.js';
 
-export const SECTIONS = [
-  ['cues', createCuesSection],
-  ['data', createDataSection, { pytorch: poolingSnippet }],
-  ['pooling', createPoolingSection, { pytorch: poolingSnippet }],
-  ['heatmap', createAttentionHeatmapSection, { pytorch: poolingSnippet }],
-  ['training', createTrainingSection, { pytorch: poolingSnippet }],
-  ['pipeline', createScoringPipelineSection],
-  ['masking', createMaskedSoftmaxSection],
-  ['scoring', createScoringFunctionsSection],
-  ['multihead', createMultiHeadSection],
-  ['positional', createPositionalEncodingSection],
-];
+export const SECTIONS = Object.freeze([
+  cuesSection,
+  dataSection,
+  poolingSection,
+  attentionHeatmapSection,
+  trainingSection,
+  scoringPipelineSection,
+  maskedSoftmaxSection,
+  scoringFunctionsSection,
+  multiHeadSection,
+  positionalEncodingSection,
+]);
 
-export const SECTION_IDS = SECTIONS.map(([id]) => id);
+export const SECTION_IDS = SECTIONS.map(({ id }) => id);

@@ -4,7 +4,7 @@
 // they go to, so the learner sees the same colours move from side by side
 // (columns of one matrix) to on top of each other (a batch of small problems).
 import { select } from 'd3-selection';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 
 // Okabe-Ito, then lighter and darker turns of it: distinct for the first
@@ -73,12 +73,8 @@ export function createReshapeDiagram(container) {
   }
 
   return {
+    // heads divides hidden: the section draws only pairs the core accepted.
     set({ batch, tokens, hidden, heads }) {
-      if (!heads) {
-        for (const s of stages) s.shape.textContent = '—';
-        summary.textContent = '';
-        return;
-      }
       const size = hidden / heads;
       const shapes = [
         `(${batch}, ${tokens}, ${hidden})`,

@@ -1,4 +1,4 @@
-// The "why divide by sqrt(d)" panel of section 8. For random q and k with
+// The "why divide by sqrt(d)" panel of the scoring-functions section. For random q and k with
 // independent N(0, 1) entries, q.k has variance d: the core's scalingStudy
 // samples it for d = 1 ... 512, with and without the 1/sqrt(d) scaling, and
 // measures the mean largest softmax weight over m keys, which creeps towards
@@ -8,18 +8,19 @@
 import { createLinePlot } from '../figures/line-plot.js';
 import { createFormula } from '../figures/formula.js';
 import { createFrameQueue } from '../frame-queue.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { createErrorRouter } from '../section-errors.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { SCALING_DIMS } from '../attention-computations.js';
 import { figureCell, note } from './frame.js';
 
+// d from 1 to 512, one core call per d.
+export const SCALING_DIMS = Object.freeze([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512]);
+export const SCALING_INPUTS = Object.freeze(['scalingKeys', 'scalingSamples', 'scalingSeed']);
 const DIMS = Float64Array.from(SCALING_DIMS);
 const ONES = new Float64Array(SCALING_DIMS.length).fill(1);
-const WATCHED = ['scalingKeys', 'scalingSamples', 'scalingSeed'];
 
-export function createScalingPanel(parent, { controls }) {
+export function createScalingPanel(parent, { controls, core }) {
   const block = element('div', { className: 'subsection', dataset: { role: 'scaling-panel' } });
   parent.append(block);
   block.append(
@@ -79,8 +80,10 @@ export function createScalingPanel(parent, { controls }) {
     ])]),
   ]));
 
-  const errors = createErrorScope(controls, errorSlot);
-  const scalingArguments = { keys: 'scalingKeys', samples: 'scalingSamples', seed: 'scalingSeed' };
+  const errors = createErrorRouter({
+    controls, slot: errorSlot,
+    routes: { arguments: { keys: 'scalingKeys', samples: 'scalingSamples', seed: 'scalingSeed' } },
+  });
   const queue = createFrameQueue(8);
   let study = null; // { key, rows: [row | undefined per d], done }
 
@@ -121,16 +124,17 @@ export function createScalingPanel(parent, { controls }) {
   // several frames): it starts when the panel comes near the screen, not while
   // the page loads.
   let visible = false;
-  let waiting = null; // [state, lab] of a study asked for before the panel was seen
+  let waiting = null; // the inputs of a study asked for before the panel was seen
   new IntersectionObserver((entries) => {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     visible = true;
-    if (waiting) start(...waiting);
+    if (waiting) start(waiting);
     waiting = null;
   }, { rootMargin: '600px 0px' }).observe(block);
 
-  function start(state, lab) {
-    const key = `${state.scalingKeys}|${state.scalingSamples}|${state.scalingSeed}`;
+  function start(inputs) {
+    const { scalingKeys: keys, scalingSamples: samples, scalingSeed: seed } = inputs;
+    const key = SCALING_INPUTS.map((name) => inputs[name]).join('|');
     if (study && study.key === key) {
       drawStudy(); // the language changed: re-label the status
       return;
@@ -141,7 +145,7 @@ export function createScalingPanel(parent, { controls }) {
     drawStudy();
     queue.replace(SCALING_DIMS.map((d, i) => () => {
       if (study !== current) return;
-      const row = errors.run(() => lab.attention.scaling(d, state), scalingArguments);
+      const row = errors.run(() => core.scalingStudy({ dims: [d], samples, keys, seed })[0]);
       if (!row) {
         queue.replace([]); // the same arguments fail for every d: stop here
         return;
@@ -152,10 +156,10 @@ export function createScalingPanel(parent, { controls }) {
   }
 
   return {
-    update(state, changed, lab) {
-      if (!WATCHED.some((name) => changed.has(name)) && !changed.has('language')) return;
-      if (visible) start(state, lab);
-      else waiting = [state, lab];
+    update(inputs, changed) {
+      if (!SCALING_INPUTS.some((name) => changed.has(name)) && !changed.has('language')) return;
+      if (visible) start(inputs);
+      else waiting = inputs;
     },
   };
 }

@@ -5,31 +5,30 @@
 // 2-D queries for both. The weights of both layers side by side, their
 // outputs, the hidden size h of additive attention, and below them the
 // "why divide by sqrt(d)" panel (scaling-panel.js).
-import { SCORING_KEYS, ADDITIVE_QUERIES, parameters } from '../state.js';
+import { SCORING_KEYS, ADDITIVE_QUERIES } from '../state.js';
 import { createMatrix } from '../figures/matrix.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
-import { createScalingPanel } from './scaling-panel.js';
+import { figureCell, note } from './frame.js';
+import { createScalingPanel, SCALING_INPUTS } from './scaling-panel.js';
+import { normalDraws, linearDraws } from './seeded-draws.js';
 
 const NK = 10;
 const DV = 4;
+// The largest shapes the controls allow: draws are made once at that size and
+// sliced, so more queries add draws without changing the others.
+export const SCORING_DRAWS = Object.freeze({ queries: 4 });
+// The book's demo values: torch.arange(40).reshape(1, 10, 4).repeat(2, 1, 1).
+const BOOK_VALUES = Float64Array.from({ length: 2 * NK * DV }, (_, i) => i % (NK * DV));
+const BOOK_KEYS_ONES = new Float64Array(2 * NK * 2).fill(1);
 const ADDITIVE_TEX = 'a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k) \\in \\mathbb R';
 const DOT_TEX = 'a(\\mathbf q, \\mathbf k) = \\frac{\\mathbf q^\\top \\mathbf k}{\\sqrt d},\\qquad \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q \\mathbf K^\\top}{\\sqrt d}\\Big) \\mathbf V';
 
-export function createScoringFunctionsSection({ root, store, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'scoring.title', leadKeys: ['scoring.lead1', 'scoring.lead2'] });
+function create({ frame, controls, core }) {
   const panel = frame.controlsPanel;
-  const newDraw = controls.button({
-    labelKey: 'scoring.newDraw', className: 'button button-quiet', action: 'scoring-new-draw',
-    onClick: () => {
-      const { scoringSeed } = store.get();
-      store.set({ scoringSeed: scoringSeed >= parameters.scoringSeed.max ? 0 : scoringSeed + 1 });
-    },
-  });
+  const newDraw = controls.nextSeedButton('scoringSeed', { labelKey: 'scoring.newDraw', action: 'scoring-new-draw' });
   const hiddenControl = controls.numberControl('additiveHidden', { labelKey: 'scoring.hidden', hintKey: 'scoring.hiddenHint' });
   panel.append(
     controls.choiceControl('scoringKeys', {
@@ -100,43 +99,21 @@ export function createScoringFunctionsSection({ root, store, controls }) {
   });
   dotOutput.element.dataset.figure = 'dot-output';
 
-  const scaling = createScalingPanel(frame.figures, { store, controls });
-
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const scoringArguments = {
-    validLens: null, 'shape.h': 'additiveHidden', 'shape.nq': 'scoringQueries', seed: 'scoringSeed', count: 'scoringSeed',
-  };
-  const watched = ['scoringKeys', 'additiveQueries', 'scoringQueries', 'scoringLen1', 'scoringLen2', 'additiveHidden', 'scoringSeed', 'language'];
-
-  // The core names the guilty valid length by its index.
-  function run(compute) {
-    try {
-      return compute();
-    } catch (error) {
-      const index = /^validLens:.*at index (\d+)/.exec(error.message);
-      const owner = index ? ['scoringLen1', 'scoringLen2'][Number(index[1])] : undefined;
-      return errors.run(() => { throw error; }, owner ? { ...scoringArguments, validLens: owner } : scoringArguments);
-    }
-  }
+  const scaling = createScalingPanel(frame.figures, { controls, core });
 
   return {
-    update(state, changed, lab) {
-      scaling.update(state, changed, lab);
-      if (!watched.some((name) => changed.has(name))) return;
-      const nq = state.scoringQueries;
-      const dq = state.additiveQueries === '20d' ? 20 : 2;
-      const lens = [state.scoringLen1, state.scoringLen2];
+    draw({ additive, dot }, inputs, changed) {
+      scaling.update(inputs, changed);
+      const nq = inputs.scoringQueries;
+      const dq = queryDimension(inputs);
+      const lens = [inputs.scoringLen1, inputs.scoringLen2];
       shapes.textContent = t('scoring.shapes', {
-        additive: `(2, ${nq}, ${dq})`, dot: `(2, ${nq}, 2)`, lens: `[${lens.join(', ')}]`, h: state.additiveHidden,
+        additive: `(2, ${nq}, ${dq})`, dot: `(2, ${nq}, 2)`, lens: `[${lens.join(', ')}]`, h: inputs.additiveHidden,
       });
-      additiveFormula.set(`\\mathbf W_q \\in \\mathbb R^{${state.additiveHidden} \\times ${dq}},\\ \\mathbf W_k \\in \\mathbb R^{${state.additiveHidden} \\times 2},\\ \\mathbf w_v \\in \\mathbb R^{${state.additiveHidden}}`);
+      additiveFormula.set(`\\mathbf W_q \\in \\mathbb R^{${inputs.additiveHidden} \\times ${dq}},\\ \\mathbf W_k \\in \\mathbb R^{${inputs.additiveHidden} \\times 2},\\ \\mathbf w_v \\in \\mathbb R^{${inputs.additiveHidden}}`);
       dotFormula.set(`\\mathbf q, \\mathbf k \\in \\mathbb R^{2},\\ d = 2`);
-      onesNote.hidden = state.scoringKeys !== 'ones';
+      onesNote.hidden = inputs.scoringKeys !== 'ones';
 
-      errors.clear();
-      const additive = run(() => lab.attention.additive(state));
-      const dot = run(() => lab.attention.dot(state));
-      if (!additive || !dot) return;
       shown = { additive, dot, nq };
       const rows = 2 * nq;
       const rowNames = Array.from({ length: rows }, (_, r) => t('scoring.rowName', { batch: Math.floor(r / nq) + 1, query: (r % nq) + 1 }));
@@ -156,3 +133,48 @@ export function createScoringFunctionsSection({ root, store, controls }) {
     },
   };
 }
+
+// Additive attention takes 20-D queries (the book's) or the same 2-D ones as dot product.
+const queryDimension = (inputs) => (inputs.additiveQueries === '20d' ? 20 : 2);
+
+// Both layers on the book's demo: keys all ones (or seeded draws), values
+// arange(40), valid lengths per batch item; queries and W from the seed.
+function compute(core, inputs) {
+  const { scoringSeed: seed, scoringQueries: nq, additiveHidden: h } = inputs;
+  const dq = queryDimension(inputs);
+  const maxQueries = SCORING_DRAWS.queries;
+  const queries2 = normalDraws(core, 2 * maxQueries * 2, seed, 'queries').subarray(0, 2 * nq * 2);
+  const keys = inputs.scoringKeys === 'ones' ? BOOK_KEYS_ONES : normalDraws(core, 2 * NK * 2, seed, 'keys');
+  const validLens = [inputs.scoringLen1, inputs.scoringLen2];
+  return {
+    additive: core.additiveAttention({
+      queries: dq === 20 ? normalDraws(core, 2 * maxQueries * 20, seed, 'queries20').subarray(0, 2 * nq * 20) : queries2,
+      keys, values: BOOK_VALUES,
+      shape: { batch: 2, nq, nk: NK, dq, dk: 2, dv: DV, h },
+      Wq: linearDraws(core, h * dq, dq, seed, 'wq'),
+      Wk: linearDraws(core, h * 2, 2, seed, 'wk'),
+      wv: linearDraws(core, h, h, seed, 'wv'),
+      validLens,
+    }),
+    dot: core.dotProductAttention({
+      queries: queries2, keys, values: BOOK_VALUES, shape: { batch: 2, nq, nk: NK, d: 2, dv: DV }, validLens,
+    }),
+  };
+}
+
+export const scoringFunctionsSection = {
+  id: 'scoring',
+  frame: { titleKey: 'scoring.title', leadKeys: ['scoring.lead1', 'scoring.lead2'] },
+  inputs: [
+    'scoringKeys', 'additiveQueries', 'scoringQueries', 'scoringLen1', 'scoringLen2', 'additiveHidden', 'scoringSeed',
+    ...SCALING_INPUTS,
+  ],
+  // The core names a guilty valid length by its index.
+  arguments: {
+    validLens: ['scoringLen1', 'scoringLen2'], 'shape.h': 'additiveHidden', 'shape.nq': 'scoringQueries',
+    seed: 'scoringSeed', count: 'scoringSeed',
+  },
+  create,
+  compute,
+  draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+};

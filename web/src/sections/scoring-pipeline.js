@@ -4,13 +4,17 @@
 // plane of keys and follows the numbers through the pipeline. The weights
 // and the output come from the core's dotProductAttention or
 // additiveAttention; the page writes each score out as the sum it is.
-import { PIPELINE_SCORINGS, parameters } from '../state.js';
+import { PIPELINE_SCORINGS } from '../state.js';
 import { createPlane } from '../figures/plane.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { texNumber, formatNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
+import { figureCell, note } from './frame.js';
+import { normalDraws, linearDraws } from './seeded-draws.js';
+
+// The largest shapes the controls allow: draws are made once at that size and
+// sliced, so more keys add draws without changing the others.
+export const PIPELINE_DRAWS = Object.freeze({ keys: 8, hidden: 8 });
 
 const FRAMEWORK_TEX = 'f(\\mathbf q) = \\sum_{i=1}^{m} \\alpha(\\mathbf q, \\mathbf k_i)\\, v_i';
 const SOFTMAX_TEX = '\\alpha(\\mathbf q, \\mathbf k_i) = \\frac{\\exp a(\\mathbf q, \\mathbf k_i)}{\\sum_{j=1}^{m} \\exp a(\\mathbf q, \\mathbf k_j)}';
@@ -30,16 +34,9 @@ function scoreTex(scoring, q, k, i, score) {
   return `\\mathbf w_v^\\top \\tanh\\!\\big(\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k_{${i + 1}}\\big) = ${value}`;
 }
 
-export function createScoringPipelineSection({ root, store, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'pipeline.title', leadKeys: ['pipeline.lead1', 'pipeline.lead2'] });
+function create({ frame, store, controls }) {
   const panel = frame.controlsPanel;
-  const newKeys = controls.button({
-    labelKey: 'pipeline.newKeys', className: 'button button-quiet', action: 'pipeline-new-keys',
-    onClick: () => {
-      const { pipelineSeed } = store.get();
-      store.set({ pipelineSeed: pipelineSeed >= parameters.pipelineSeed.max ? 0 : pipelineSeed + 1 });
-    },
-  });
+  const newKeys = controls.nextSeedButton('pipelineSeed', { labelKey: 'pipeline.newKeys', action: 'pipeline-new-keys' });
   panel.append(
     controls.choiceControl('pipelineScoring', {
       labelKey: 'pipeline.scoring',
@@ -91,12 +88,6 @@ export function createScoringPipelineSection({ root, store, controls }) {
   outputFormula.element.dataset.role = 'pipeline-output';
   note(tableBody, { key: 'pipeline.scoreNote', className: 'note note-muted' });
 
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const pipelineArguments = {
-    queries: 'pipelineQ1', keys: 'pipelineKeys', 'shape.nk': 'pipelineKeys', count: 'pipelineKeys', seed: 'pipelineSeed',
-  };
-  const watched = ['pipelineScoring', 'pipelineKeys', 'pipelineQ1', 'pipelineQ2', 'pipelineSeed', 'language'];
-
   // One row per key, built once per key count and refilled on every change.
   let rowParts = [];
   function ensureRows(m) {
@@ -122,14 +113,9 @@ export function createScoringPipelineSection({ root, store, controls }) {
   }
 
   return {
-    update(state, changed, lab) {
-      if (!watched.some((name) => changed.has(name))) return;
-      scoreFormula.set(SCORE_TEX[state.pipelineScoring]);
-      errors.clear();
-      const result = errors.run(() => lab.attention.pipeline(state), pipelineArguments);
-      if (!result) return;
-      const m = state.pipelineKeys;
-      const { keys, values, scores, weights, output, queries } = result;
+    draw({ keys, values, scores, weights, output, queries }, inputs) {
+      scoreFormula.set(SCORE_TEX[inputs.pipelineScoring]);
+      const m = inputs.pipelineKeys;
       let strongest = 0;
       for (let i = 1; i < m; i += 1) if (weights[i] > weights[strongest]) strongest = i;
 
@@ -143,7 +129,7 @@ export function createScoringPipelineSection({ root, store, controls }) {
         const k = [keys[2 * i], keys[2 * i + 1]];
         part.row.classList.toggle('is-strongest', i === strongest);
         part.key.set(`\\mathbf k_{${i + 1}}\\ (${texNumber(k[0], '.2f')},\\, ${texNumber(k[1], '.2f')})`);
-        part.score.set(scoreTex(state.pipelineScoring, queries, k, i, scores[i]));
+        part.score.set(scoreTex(inputs.pipelineScoring, queries, k, i, scores[i]));
         part.score.element.dataset.value = String(scores[i]);
         part.bar.style.width = `${Math.max(0, Math.min(1, weights[i])) * 100}%`;
         part.weightText.textContent = formatNumber(weights[i], '.3f');
@@ -157,3 +143,31 @@ export function createScoringPipelineSection({ root, store, controls }) {
     },
   };
 }
+
+// Keys and values in 2-D from the seed, a query the learner drags, and the
+// chosen scoring function's weights and output from the core.
+function compute(core, { pipelineScoring: scoring, pipelineKeys: m, pipelineQ1, pipelineQ2, pipelineSeed: seed }) {
+  const { keys: maxKeys, hidden: h } = PIPELINE_DRAWS;
+  const keys = normalDraws(core, maxKeys * 2, seed, 'keys').subarray(0, m * 2);
+  const values = normalDraws(core, maxKeys, seed, 'values').subarray(0, m);
+  const queries = Float64Array.of(pipelineQ1, pipelineQ2);
+  const result = scoring === 'dot'
+    ? core.dotProductAttention({ queries, keys, values, shape: { batch: 1, nq: 1, nk: m, d: 2, dv: 1 } })
+    : core.additiveAttention({
+      queries, keys, values, shape: { batch: 1, nq: 1, nk: m, dq: 2, dk: 2, dv: 1, h },
+      Wq: linearDraws(core, h * 2, 2, seed, 'wq'),
+      Wk: linearDraws(core, h * 2, 2, seed, 'wk'),
+      wv: linearDraws(core, h, h, seed, 'wv'),
+    });
+  return { queries, keys, values, scores: result.scores, weights: result.weights, output: result.output[0] };
+}
+
+export const scoringPipelineSection = {
+  id: 'pipeline',
+  frame: { titleKey: 'pipeline.title', leadKeys: ['pipeline.lead1', 'pipeline.lead2'] },
+  inputs: ['pipelineScoring', 'pipelineKeys', 'pipelineQ1', 'pipelineQ2', 'pipelineSeed'],
+  arguments: { queries: 'pipelineQ1', keys: 'pipelineKeys', 'shape.nk': 'pipelineKeys', count: 'pipelineKeys', seed: 'pipelineSeed' },
+  create,
+  compute,
+  draw: (view, result, inputs) => view.draw(result, inputs),
+};

@@ -1,22 +1,21 @@
 // Section 5: learning the width w by gradient descent (d2l 10.2.4). The core
 // trains (trainKernelWidth), measures the loss and its gradient
-// (kernelWidthLoss) and the landscape L(w) (leaveOneOutLoss); this module
+// (kernelWidthLoss) and the landscape L(w) (lossLandscape); this module
 // lays the run out: loss per epoch, w moving on the landscape, the
 // prediction and the heatmap sharpening, and the leave-one-out switch.
 import { extent, max, range } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
-import { setup } from '../state.js';
-import { curveQueries, testQueries } from '../computations.js';
 import { createLinePlot } from '../figures/line-plot.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { createFormula } from '../figures/formula.js';
-import { createErrorScope } from '../errors.js';
 import { createPlayer } from '../player.js';
 import { createFrameQueue } from '../frame-queue.js';
-import { element } from '../controls.js';
+import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber, texNumber } from '../format.js';
-import { createSectionFrame, figureCell, note } from './frame.js';
+import { figureCell, note } from './frame.js';
+import { setup, curveQueries, testQueries, dataset, truth, DATASET_INPUTS } from './kernel-regression.js';
+import { poolingSnippet } from '../pytorch.js';
 
 const MODEL_TEX =
   'f(x) = \\sum_{i=1}^{n} \\operatorname{softmax}_i\\!\\Big(-\\tfrac{1}{2}\\big((x - x_i)\\,w\\big)^2\\Big)\\, y_i';
@@ -33,20 +32,19 @@ function niceDomain(values, fallback) {
   return scaleLinear().domain([Math.min(0, low), high > 0 ? high : 1]).nice().domain();
 }
 
-export function createTrainingSection({ root, store, controls }) {
-  const frame = createSectionFrame(root, { titleKey: 'training.title', leadKeys: ['training.lead'] });
+// The run on screen trains on its own clock (the player), so the view keeps
+// the core it was given and calls it as the run advances.
+function create({ frame, store, controls, core, errors }) {
   const panel = frame.controlsPanel;
-  let lab = null;
-  let context = null; // { state, data } of the run on screen
+  let context = null; // { inputs, data } of the run on screen
   let draws = 0; // how many initial w were drawn: the seed of the next draw
 
   const drawW0 = controls.button({
     labelKey: 'training.drawW0', className: 'button button-quiet', action: 'draw-w0',
     onClick: () => {
-      if (!lab) return;
       draws += 1;
       // The book's initialisation w ~ U[0, 1), drawn by the core's seeded generator.
-      const drawn = errors.run(() => lab.core.randomUniform(1, { seed: draws })[0]);
+      const drawn = errors.run(() => core.randomUniform(1, { seed: draws })[0]);
       if (drawn !== undefined) store.set({ w0: drawn });
     },
   });
@@ -138,16 +136,14 @@ export function createTrainingSection({ root, store, controls }) {
   });
   heatmap.element.dataset.figure = 'training-heatmap';
 
-  const errors = createErrorScope(controls, frame.errorSlot);
-  const trainingArguments = { n: 'n', noise: 'noise', seed: 'seed', lr: 'lr', epochs: 'epochs', w0: 'w0', x: 'n', y: 'n' };
   const queue = createFrameQueue();
   let landscape = null; // { domain, ws, loo, noLoo }
 
   const player = createPlayer({
     train(wStart, epochs) {
-      const { state, data } = context;
-      return errors.run(() => lab.core.trainKernelWidth(data.x, data.y,
-        { w0: wStart, lr: state.lr, epochs, leaveOneOut: state.leaveOneOut }), trainingArguments);
+      const { inputs, data } = context;
+      return errors.run(() => core.trainKernelWidth(data.x, data.y,
+        { w0: wStart, lr: inputs.lr, epochs, leaveOneOut: inputs.leaveOneOut }), inputs);
     },
     onChange: (run) => drawRun(run),
   });
@@ -167,7 +163,7 @@ export function createTrainingSection({ root, store, controls }) {
         jobs.push(() => {
           if (landscape !== current) return;
           const part = ws.subarray(start, start + chunk);
-          const losses = errors.run(() => lab.core.leaveOneOutLoss(data.x, data.y, part, { leaveOneOut: mode }), trainingArguments);
+          const losses = errors.run(() => core.lossLandscape(data.x, data.y, part, { leaveOneOut: mode }), context.inputs);
           if (losses) (mode ? current.loo : current.noLoo).set(losses, start);
           drawLandscape();
         });
@@ -179,7 +175,7 @@ export function createTrainingSection({ root, store, controls }) {
 
   function drawLandscape() {
     if (!landscape || !context) return;
-    const loo = context.state.leaveOneOut;
+    const loo = context.inputs.leaveOneOut;
     const shown = loo ? landscape.loo : landscape.noLoo;
     const other = loo ? landscape.noLoo : landscape.loo;
     const top = max([...landscape.loo, ...landscape.noLoo].filter(Number.isFinite)) ?? 1;
@@ -189,8 +185,8 @@ export function createTrainingSection({ root, store, controls }) {
   }
 
   function drawRun(run) {
-    if (!context || !lab) return;
-    const { state, data } = context;
+    if (!context) return;
+    const { inputs, data } = context;
     const { ws, losses } = run;
     const wNow = ws[ws.length - 1];
     const epoch = losses.length;
@@ -206,7 +202,7 @@ export function createTrainingSection({ root, store, controls }) {
     stopNote.hidden = run.status !== 'stopped';
     stopNote.textContent = run.status === 'stopped' ? t('training.stopped', { epoch: epoch + 1 }) : '';
 
-    const now = errors.run(() => lab.core.kernelWidthLoss(data.x, data.y, wNow, { leaveOneOut: state.leaveOneOut }), trainingArguments);
+    const now = errors.run(() => core.kernelWidthLoss(data.x, data.y, wNow, { leaveOneOut: inputs.leaveOneOut }), inputs);
     wReadout.textContent = formatNumber(wNow, W_FORMAT);
     wReadout.dataset.value = String(wNow);
     lossReadout.textContent = now ? formatNumber(now.loss, LOSS_FORMAT) : '—';
@@ -230,9 +226,9 @@ export function createTrainingSection({ root, store, controls }) {
     landscapePlot.set('steps', { kind: 'dots', xs: visited, ys: losses, className: 'step', r: 3 });
     landscapePlot.set('current', { kind: 'dots', xs: [wNow], ys: [now ? now.loss : NaN], className: 'current', r: 6 });
 
-    const curve = errors.run(() => lab.core.nadarayaWatson(curveQueries, data.x, data.y, { kernel: 'gaussian', w: wNow }), trainingArguments);
+    const curve = errors.run(() => core.nadarayaWatson(curveQueries, data.x, data.y, { kernel: 'gaussian', w: wNow }), inputs);
     if (curve) predictionPlot.set('prediction', { kind: 'line', xs: curveQueries, ys: curve, className: 'prediction' });
-    const weights = errors.run(() => lab.core.attentionWeights(testQueries, data.x, { kernel: 'gaussian', w: wNow }), trainingArguments);
+    const weights = errors.run(() => core.attentionWeights(testQueries, data.x, { kernel: 'gaussian', w: wNow }), inputs);
     if (weights) heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length, rowValues: testQueries, colValues: data.x });
   }
 
@@ -255,34 +251,27 @@ export function createTrainingSection({ root, store, controls }) {
     logged = losses.length;
   }
 
-  const resetting = ['n', 'noise', 'seed', 'lr', 'w0', 'leaveOneOut'];
+  // A new data set, rate, start or objective starts the run again; more epochs only extend it.
+  const resetting = [...DATASET_INPUTS, 'lr', 'w0', 'leaveOneOut'];
 
   return {
-    update(state, changed, computations) {
-      lab = computations;
-      const relevant = [...resetting, 'epochs', 'language'];
-      if (!relevant.some((name) => changed.has(name))) return;
-      lossFormula.set(`${LOSS_TEX[state.leaveOneOut]},\\qquad \\eta = ${texNumber(state.lr, '.4~g')}`);
-      looOffWarning.hidden = state.leaveOneOut;
-      looExplanation.classList.toggle('is-emphasised', !state.leaveOneOut);
-      zeroNote.hidden = state.w0 !== 0;
-      errors.clear();
-      const data = errors.run(() => lab.dataset(state), trainingArguments);
-      if (!data) return;
+    draw({ data, truthCurve, start }, inputs, changed) {
+      lossFormula.set(`${LOSS_TEX[inputs.leaveOneOut]},\\qquad \\eta = ${texNumber(inputs.lr, '.4~g')}`);
+      looOffWarning.hidden = inputs.leaveOneOut;
+      looExplanation.classList.toggle('is-emphasised', !inputs.leaveOneOut);
+      zeroNote.hidden = inputs.w0 !== 0;
       const dataChanged = !context || context.data !== data;
-      context = { state, data };
+      context = { inputs, data };
       if (dataChanged) {
         landscape = null; // recomputed for the new data by the next drawRun
-        const truth = errors.run(() => lab.truth());
-        if (truth) predictionPlot.set('truth', { kind: 'line', xs: curveQueries, ys: truth, className: 'truth' });
-        predictionPlot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: state.n > 300 ? 2 : 3, className: 'point' });
+        predictionPlot.set('truth', { kind: 'line', xs: curveQueries, ys: truthCurve, className: 'truth' });
+        predictionPlot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: inputs.n > 300 ? 2 : 3, className: 'point' });
       }
       if (resetting.some((name) => changed.has(name))) {
-        const start = errors.run(() => lab.core.nadarayaWatson(curveQueries, data.x, data.y, { kernel: 'gaussian', w: state.w0 }), trainingArguments);
-        predictionPlot.set('start', start ? { kind: 'line', xs: curveQueries, ys: start, className: 'start' } : null);
-        player.reset(state.w0, state.epochs);
+        predictionPlot.set('start', { kind: 'line', xs: curveQueries, ys: start, className: 'start' });
+        player.reset(inputs.w0, inputs.epochs);
       } else if (changed.has('epochs')) {
-        player.setTarget(state.epochs);
+        player.setTarget(inputs.epochs);
       } else {
         drawRun(player.state); // language: re-label the read-outs
       }
@@ -290,3 +279,21 @@ export function createTrainingSection({ root, store, controls }) {
     },
   };
 }
+
+export const trainingSection = {
+  id: 'training',
+  frame: { titleKey: 'training.title', leadKeys: ['training.lead'] },
+  inputs: [...DATASET_INPUTS, 'lr', 'epochs', 'w0', 'leaveOneOut'],
+  arguments: { x: 'n', y: 'n' },
+  create,
+  compute(core, inputs) {
+    const data = dataset(core, inputs);
+    return {
+      data,
+      truthCurve: truth(core),
+      start: core.nadarayaWatson(curveQueries, data.x, data.y, { kernel: 'gaussian', w: inputs.w0 }),
+    };
+  },
+  draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+  pytorch: poolingSnippet,
+};

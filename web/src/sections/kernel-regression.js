@@ -1,0 +1,50 @@
+// The toy regression task of d2l 10.2 that the data, pooling, heatmap and
+// training sections share: its fixed set-up, the query grids, and the core
+// calls they make alike. The core's calls are memoised by the mount
+// (core-memo.js), so sections asking for the same data set or weights in one
+// redraw share one call.
+import { range } from 'd3-array';
+
+// Fixed facts of the book's set-up, not parameters a learner changes.
+export const setup = Object.freeze({
+  xMax: 5, // inputs are drawn on [0, xMax)
+  testStep: 0.1, // test queries 0, 0.1, ..., 4.9 (n_test = 50)
+  curveStep: 0.01, // the drawn prediction curve is sampled finer than the test grid
+  plotY: [-1, 5], // the book's ylim
+  bookWidths: [0.1, 0.2, 0.5, 1], // the 2nd edition's kernel widths sigma (w = 1 / sigma)
+  bookWidthW: [10, 5, 2, 1],
+  landscapeW: [0, 20], // the loss landscape's w range before training leaves it
+});
+
+// The book's test queries 0, 0.1, ..., 4.9 and a finer grid for smooth curves.
+export const testQueries = Float64Array.from(range(0, setup.xMax - setup.testStep / 2, setup.testStep));
+export const curveQueries = Float64Array.from(range(0, setup.xMax + setup.curveStep / 2, setup.curveStep));
+
+// The distances the kernel's shape K(d) is drawn over.
+const shapeDistances = Float64Array.from(range(-3, 3.0001, 0.02));
+
+// The parameters each computation reads: sections list them among their inputs.
+export const DATASET_INPUTS = Object.freeze(['n', 'noise', 'seed']);
+export const ESTIMATOR_INPUTS = Object.freeze(['estimator', 'kernel', 'w']);
+
+export const dataset = (core, { n, noise, seed }) => core.makeDataset({ n, noise, seed, xMax: setup.xMax });
+export const truth = (core) => core.truth(curveQueries);
+
+// Average pooling is the constant kernel: every key gets 1/n.
+export const effectiveKernel = ({ estimator, kernel }) => (estimator === 'average' ? 'constant' : kernel);
+
+// The estimator's prediction at `queries`.
+export function predict(core, queries, data, { estimator, kernel, w }) {
+  return estimator === 'average'
+    ? core.averagePool(data.y, queries.length)
+    : core.nadarayaWatson(queries, data.x, data.y, { kernel, w });
+}
+
+// The test queries' weights on the data set: the heatmap's matrix.
+export const testWeights = (core, data, inputs) =>
+  core.attentionWeights(testQueries, data.x, { kernel: effectiveKernel(inputs), w: inputs.w });
+
+// The kernel's shape K(d): one query at 0 over keys on a d grid; the
+// normalised weights are K(d) up to a constant, drawn scaled to peak 1.
+export const kernelShape = (core, kernel) =>
+  ({ distances: shapeDistances, weights: core.attentionWeights([0], shapeDistances, { kernel, w: 1 }) });
