@@ -12,7 +12,7 @@ import { t } from '../i18n/index.js';
 import { formatNumber, texNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import {
-  setup, curveQueries, testQueries, dataset, truth, predict, testWeights, effectiveKernel,
+  setup, curveQueries, testQueries, estimatorFigures, predict, effectiveKernel,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
 } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch.js';
@@ -102,12 +102,11 @@ function create({ frame, store, controls }) {
 }
 
 function compute(core, inputs) {
-  const data = dataset(core, inputs);
+  const figures = estimatorFigures(core, inputs);
+  const { data } = figures;
   return {
-    data,
-    truthCurve: truth(core),
-    prediction: predict(core, curveQueries, data, inputs),
-    weights: testWeights(core, data, inputs),
+    ...figures,
+    // The dragged query's row of weights and its prediction.
     row: {
       weights: core.attentionWeights([inputs.query], data.x, { kernel: effectiveKernel(inputs), w: inputs.w }),
       prediction: predict(core, [inputs.query], data, inputs)[0],

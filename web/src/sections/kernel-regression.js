@@ -41,8 +41,20 @@ export function predict(core, queries, data, { estimator, kernel, w }) {
 }
 
 // The test queries' weights on the data set: the heatmap's matrix.
-export const testWeights = (core, data, inputs) =>
+const testWeights = (core, data, inputs) =>
   core.attentionWeights(testQueries, data.x, { kernel: effectiveKernel(inputs), w: inputs.w });
+
+// What the pooling and heatmap sections both draw: the data set, the truth,
+// the estimator's curve and the test queries' weights.
+export function estimatorFigures(core, inputs) {
+  const data = dataset(core, inputs);
+  return {
+    data,
+    truthCurve: truth(core),
+    prediction: predict(core, curveQueries, data, inputs),
+    weights: testWeights(core, data, inputs),
+  };
+}
 
 // The kernel's shape K(d): one query at 0 over keys on a d grid; the
 // normalised weights are K(d) up to a constant, drawn scaled to peak 1.

@@ -11,7 +11,7 @@ import { texNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { kernelTex, averageTex, averageWeightTex, nadarayaWatsonTex, weightTex, undefinedRows } from './kernel-formulas.js';
 import {
-  setup, curveQueries, testQueries, dataset, truth, predict, testWeights, kernelShape, effectiveKernel,
+  setup, curveQueries, testQueries, estimatorFigures, kernelShape, effectiveKernel,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
 } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch.js';
@@ -76,16 +76,8 @@ function create({ frame, store, controls }) {
   };
 }
 
-function compute(core, inputs) {
-  const data = dataset(core, inputs);
-  return {
-    data,
-    truthCurve: truth(core),
-    prediction: predict(core, curveQueries, data, inputs),
-    weights: testWeights(core, data, inputs),
-    shape: kernelShape(core, effectiveKernel(inputs)),
-  };
-}
+const compute = (core, inputs) =>
+  ({ ...estimatorFigures(core, inputs), shape: kernelShape(core, effectiveKernel(inputs)) });
 
 function draw(view, { data, truthCurve, prediction, weights, shape }, inputs) {
   const average = inputs.estimator === 'average';
