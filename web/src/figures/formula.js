@@ -1,18 +1,18 @@
 // A formula rendered by KaTeX (bundled, no CDN). TeX strings come from the
 // sections' own templates, numbers formatted by them.
 import katex from 'katex';
+import { element } from '../dom.js';
 
 export function createFormula(container, { display = true, className = 'formula' } = {}) {
-  const element = document.createElement(display ? 'div' : 'span');
-  element.className = className;
-  container.append(element);
+  const node = element(display ? 'div' : 'span', { className });
+  container.append(node);
   let shown = null;
   return {
-    element,
+    element: node,
     set(tex) {
       if (tex === shown) return; // KaTeX is cheap, but a drag fires often
       shown = tex;
-      katex.render(tex, element, { displayMode: display, throwOnError: false });
+      katex.render(tex, node, { displayMode: display, throwOnError: false });
     },
   };
 }

@@ -8,7 +8,8 @@ import { axisBottom, axisLeft, axisRight } from 'd3-axis';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { rgb } from 'd3-color';
 import { max as maxOf } from 'd3-array';
-import { attachFigureExport, matrixTable } from '../export.js';
+import { attachFigureExport } from '../export/figure-menu.js';
+import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 

@@ -6,7 +6,8 @@ import { select } from 'd3-selection';
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { line as lineShape } from 'd3-shape';
-import { attachFigureExport, plotTable } from '../export.js';
+import { attachFigureExport } from '../export/figure-menu.js';
+import { plotTable } from '../export/csv.js';
 
 const MARGIN = { top: 14, right: 16, bottom: 44, left: 52 };
 let nextId = 0;

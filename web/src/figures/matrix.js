@@ -10,7 +10,8 @@ import { interpolateViridis } from 'd3-scale-chromatic';
 import { rgb } from 'd3-color';
 import { extent } from 'd3-array';
 import { formatNumber } from '../format.js';
-import { attachFigureExport, matrixTable } from '../export.js';
+import { attachFigureExport } from '../export/figure-menu.js';
+import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
 
 let nextId = 0;
@@ -199,7 +200,7 @@ export function createMatrix(container, options = {}) {
     });
   }
 
-  // PNG, SVG and CSV like every figure of the page (export.js); the CSV holds
+  // PNG, SVG and CSV like every figure of the page (export/figure-menu.js); the CSV holds
   // the full-precision values, masked cells included as the values drawn.
   attachFigureExport(figure.node(), {
     svg: svg.node(),

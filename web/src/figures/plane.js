@@ -6,6 +6,7 @@
 import { select } from 'd3-selection';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
+import { attachFigureExport } from '../export/figure-menu.js';
 
 const MARGIN = { top: 12, right: 14, bottom: 34, left: 38 };
 
@@ -122,6 +123,8 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
     if (layout(Math.round(entry.contentRect.width))) draw();
   }).observe(container);
   layout(320);
+  // PNG and SVG; no CSV: the keys and their weights are in the section's table beside it.
+  attachFigureExport(figure.node(), { svg: svg.node(), table: null });
 
   return {
     element: figure.node(),
