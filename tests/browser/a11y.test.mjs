@@ -1,12 +1,12 @@
-// Issue 5, accessible: an axe-core audit (light and dark, English and
+// Accessible: an axe-core audit (light and dark, English and
 // Chinese, the page, the iframe mode and the course example with its
 // Shadow DOM elements), every control reached by the keyboard with a visible
 // focus, the heatmap cells by the arrow keys with their value announced,
 // the layout from 360 px wide, and the dark theme of the system setting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, settled, screenshot } from './harness.mjs';
-import { elementsReady, axeViolations, describeViolations } from './lab-helpers.mjs';
+import { useBrowser, openPage, settled, screenshot, elementsReady } from './harness.mjs';
+import { axeViolations, describeViolations } from './axe-audit.mjs';
 
 const audit = {};
 const web = useBrowser({ report: ['a11y.json', audit] });

@@ -1,14 +1,14 @@
-// The five new sections as a whole: in the book's order after the pooling
-// and training sections, in the navigation, in both languages (a switch
-// re-labels them and keeps every number), on a phone without sideways
-// overflow, and a screenshot of each in English and Chinese
-// (test-results/screenshots/section-<id>-<language>.png).
+// The five attention sections (scoring to positional encoding) as a whole:
+// in the book's order after the pooling and training sections, in the
+// navigation, in both languages (a switch re-labels them and keeps every
+// number), on a phone without sideways overflow, and a screenshot of each in
+// English and Chinese (test-results/screenshots/section-<id>-<language>.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { useBrowser, openPage, settled, SCREENSHOTS, FILE_URL } from './harness.mjs';
-import { matrixCells, values } from './attention-helpers.mjs';
+import { matrixCells, values } from './figure-readers.mjs';
 
 const IDS = ['pipeline', 'masking', 'scoring', 'multihead', 'positional'];
 const web = useBrowser({ opened: () => mkdir(SCREENSHOTS, { recursive: true }) });
@@ -31,7 +31,7 @@ async function shoot(page, language) {
   }
 }
 
-test('the new sections follow the training section, in the book\'s order, each drawn and titled', async () => {
+test('the attention sections follow the training section, in the book\'s order, each drawn and titled', async () => {
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   const order = await page.locator('main > section').evaluateAll((sections) => sections.map((s) => s.id));
   assert.deepEqual(order.slice(order.indexOf('training') + 1, order.indexOf('training') + 6), IDS);
@@ -50,7 +50,7 @@ test('the new sections follow the training section, in the book\'s order, each d
   await context.close();
 });
 
-test('Chinese: every visible word of the new sections from the catalogue; a switch keeps the numbers', async () => {
+test('Chinese: every visible word of the attention sections from the catalogue; a switch keeps the numbers', async () => {
   const { page, context, problems } = await openPage(web.browser, FILE_URL, { locale: 'zh-CN' });
   assert.match(await page.locator('#masking h2').innerText(), /掩蔽 softmax/);
   assert.match(await page.locator('#multihead h2').innerText(), /多头注意力/);
@@ -77,7 +77,7 @@ test('Chinese: every visible word of the new sections from the catalogue; a swit
   await context.close();
 });
 
-test('on a 375 px phone the new sections stay within the screen', async () => {
+test('on a 375 px phone the attention sections stay within the screen', async () => {
   const { page, context, problems } = await openPage(web.browser, FILE_URL, { locale: 'zh-CN', viewport: { width: 375, height: 800 } });
   for (const id of IDS) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();

@@ -1,4 +1,4 @@
-// Issue 6, strict Content-Security-Policy: dist/ served by a plain HTTP
+// Strict Content-Security-Policy: dist/ served by a plain HTTP
 // server that sends the policy below as a header (the way a host would
 // serve the site), with the pages' own meta policies left in place (both
 // apply: a load must pass each). Every section is exercised through its
@@ -18,10 +18,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, DIST } from './harness.mjs';
-import { elementsReady, downloadOf } from './lab-helpers.mjs';
+import { useBrowser, DIST, elementsReady } from './harness.mjs';
+import { downloadOf } from './downloads.mjs';
 
-// The header: issue 6's script-src, and nothing else allowed either. data:
+// The header: the README's policy, and nothing else allowed either. data:
 // only for what is inlined (the wasm, fetched by Emscripten's loader; KaTeX's
 // fonts) or made in the page (figure export draws an SVG data: image).
 // Trusted Types on top: no string becomes HTML or script, and no policy may

@@ -3,22 +3,12 @@
 // query and the gaps where weights are undefined.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rgb } from 'd3-color';
-import { interpolateViridis } from 'd3-scale-chromatic';
-import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
+import { typeInto, settled, usePage } from './harness.mjs';
+import { pathSegments, canvasPixels, viridisPixel } from './figure-readers.mjs';
 
 let page;
 let problems;
 usePage({ directCore: true, opened: (lab) => ({ page, problems } = lab) });
-
-// The pixels of a heatmap's canvas: [r, g, b, a] per cell, row-major.
-async function canvasPixels(selector) {
-  return page.evaluate((css) => {
-    const canvas = document.querySelector(css);
-    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-    return { width: canvas.width, height: canvas.height, data: Array.from(data) };
-  }, selector);
-}
 
 // Viridis gets brighter from dark purple to yellow: luminance orders the weights.
 const luminance = (data, i) => 0.2126 * data[i * 4] + 0.7152 * data[i * 4 + 1] + 0.0722 * data[i * 4 + 2];
@@ -28,7 +18,7 @@ async function predictionPath(figure) {
 }
 
 test('the identity heatmap of the cues section is drawn cell by cell', async () => {
-  const { width, height, data } = await canvasPixels('#cues .heatmap-canvas');
+  const { width, height, data } = await canvasPixels(page, '#cues .heatmap-canvas');
   assert.equal(width, 10);
   assert.equal(height, 10);
   for (let row = 0; row < 10; row += 1) {
@@ -42,7 +32,7 @@ test('the identity heatmap of the cues section is drawn cell by cell', async () 
 });
 
 test('the attention heatmap paints the core\'s weights, one viridis cell per weight', async () => {
-  const { width, height, data } = await canvasPixels('#heatmap .heatmap-canvas');
+  const { width, height, data } = await canvasPixels(page, '#heatmap .heatmap-canvas');
   assert.equal(width, 50, 'one column per training input');
   assert.equal(height, 50, 'one row per test query (0, 0.1, ..., 4.9)');
   const weights = await page.evaluate(() => {
@@ -54,9 +44,8 @@ test('the attention heatmap paints the core\'s weights, one viridis cell per wei
   const top = Math.max(...weights);
   const colours = new Set();
   for (let cell = 0; cell < weights.length; cell += 1) {
-    const expected = rgb(interpolateViridis(Math.round((weights[cell] / top) * 255) / 255));
     const actual = data.slice(cell * 4, cell * 4 + 4);
-    assert.deepEqual(actual, [expected.r, expected.g, expected.b, 255], `cell ${Math.floor(cell / 50)},${cell % 50}`);
+    assert.deepEqual(actual, viridisPixel(weights[cell], [0, top]), `cell ${Math.floor(cell / 50)},${cell % 50}`);
     colours.add(actual.join());
   }
   assert.ok(colours.size > 40, `a smooth field of colours, got ${colours.size}`);
@@ -192,7 +181,7 @@ test('queries with no key in the kernel\'s support are gaps, explained', async (
   assert.equal(await note.isVisible(), true);
   assert.match(await note.innerText(), new RegExp(`^${missingRows.length} of 50 test queries`));
   assert.ok(pathSegments(await predictionPath('pooling')).length > 1, 'the prediction curve is broken into pieces');
-  const { data } = await canvasPixels('#heatmap .heatmap-canvas');
+  const { data } = await canvasPixels(page, '#heatmap .heatmap-canvas');
   for (const row of missingRows) {
     assert.equal(data[(row * 50) * 4 + 3], 0, `row ${row} is left transparent (hatched)`);
   }

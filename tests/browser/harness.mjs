@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 
 export const DIST = path.resolve('dist');
 export const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
+// The course page with two <attention-lab> elements and an iframe of the lab.
+export const COURSE_FILE_URL = pathToFileURL(path.join(DIST, 'course-example.html')).href;
 export const SCREENSHOTS = path.resolve('test-results', 'screenshots');
 
 export async function launchBrowser() {
@@ -73,20 +75,30 @@ export async function typeInto(page, parameter, value) {
   await box.press('Enter');
 }
 
+// The value a control's number box shows.
+export async function numberValue(page, parameter) {
+  return Number(await page.locator(`[data-param="${parameter}"] input[type="number"]`).inputValue());
+}
+
 // Resolves after the next redraw of the page has finished (two frames: the
 // page draws in the first; the second starts after it).
 export async function settled(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
-// The numbers of an SVG path's d attribute, as [x, y] pairs per subpath.
-export function pathSegments(d) {
-  return (d ?? '').split('M').filter(Boolean).map((part) => {
-    const numbers = part.split(/[^0-9eE.+-]+/).filter(Boolean).map(Number);
-    const points = [];
-    for (let i = 0; i + 1 < numbers.length; i += 2) points.push([numbers[i], numbers[i + 1]]);
-    return points;
-  });
+// Every <attention-lab> of the page has drawn.
+export async function elementsReady(page, count) {
+  await page.waitForFunction((n) => {
+    const labs = document.querySelectorAll('attention-lab');
+    return labs.length >= n && [...labs].every((lab) => lab.hasAttribute('data-ready'));
+  }, count, { timeout: 30000 });
+}
+
+// Requests that left the page's own place: not the serving origin (or the
+// file system), not inline data, not the page's own blob: downloads.
+export function foreignRequests(requests, origin) {
+  return requests.filter((url) => !(origin ? url.startsWith(`${origin}/`) : url.startsWith('file://')) &&
+    !url.startsWith('data:') && !url.startsWith('blob:'));
 }
 
 // Loads the core API straight from dist/ into the page (http only) as

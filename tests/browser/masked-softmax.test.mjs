@@ -4,8 +4,8 @@
 // uniform row beside it, explained; a core error shows at the guilty length.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage } from './harness.mjs';
-import { matrixCells, values, numberValue } from './attention-helpers.mjs';
+import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { matrixCells, values } from './figure-readers.mjs';
 
 let page;
 let problems;

@@ -5,9 +5,10 @@
 // bad head count is reported at its control.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage } from './harness.mjs';
-import { matrixCells, values, numberValue, canvasPixels } from './attention-helpers.mjs';
-import { SALTS, TOKEN_COUNT } from '../../web/src/attention-computations.js';
+import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { matrixCells, values, canvasPixels } from './figure-readers.mjs';
+import { SALTS } from '../../web/src/sections/seeded-draws.js';
+import { TOKEN_COUNT } from '../../web/src/sections/multi-head.js';
 
 let page;
 let problems;

@@ -1,14 +1,11 @@
 // The page loads over http and straight from disk (file://), with no console
 // error and no request to any other host; screenshots in both languages.
+// (How long it takes: redraw-performance.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, screenshot, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, screenshot, foreignRequests, FILE_URL } from './harness.mjs';
 
 const web = useBrowser();
-
-async function timeToInteractive(page) {
-  return page.evaluate(() => performance.getEntriesByName('attention-lab:interactive')[0].duration);
-}
 
 async function assertLoaded(page) {
   assert.equal(await page.locator('#loading').isVisible(), false, 'the loading indicator is gone');
@@ -21,12 +18,10 @@ test('over http: no console error, every request to the serving host', async () 
   const { page, context, problems, requests } = await openPage(web.browser, `${web.server.origin}/`);
   await assertLoaded(page);
   assert.deepEqual(problems, []);
-  const foreign = requests.filter((url) => !url.startsWith(`${web.server.origin}/`) && !url.startsWith('data:'));
-  assert.deepEqual(foreign, [], 'no request to any other host');
+  assert.deepEqual(foreignRequests(requests, web.server.origin), [], 'no request to any other host');
   for (const file of ['/', '/app.js', '/app.css']) {
     assert.ok(requests.includes(`${web.server.origin}${file}`), `${file} was loaded`);
   }
-  console.log(`time to interactive over http: ${(await timeToInteractive(page)).toFixed(0)} ms`);
   await context.close();
 });
 
@@ -34,10 +29,8 @@ test('from file://: no console error, no request off the disk', async () => {
   const { page, context, problems, requests } = await openPage(web.browser, FILE_URL);
   await assertLoaded(page);
   assert.deepEqual(problems, []);
-  const foreign = requests.filter((url) => !url.startsWith('file://') && !url.startsWith('data:'));
-  assert.deepEqual(foreign, [], 'nothing but files and inline data');
+  assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
   assert.ok(requests.some((url) => url.endsWith('/dist/app.js')), 'the script came from disk');
-  console.log(`time to interactive from file://: ${(await timeToInteractive(page)).toFixed(0)} ms`);
   await context.close();
 });
 

@@ -4,8 +4,8 @@
 // read-out gives P[i, j], and the binary-counting table counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
-import { matrixCells, canvasPixels, viridisPixel } from './attention-helpers.mjs';
+import { typeInto, settled, usePage } from './harness.mjs';
+import { pathSegments, matrixCells, canvasPixels, viridisPixel } from './figure-readers.mjs';
 
 let page;
 let problems;

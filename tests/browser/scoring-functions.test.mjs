@@ -5,9 +5,11 @@
 // frame with the core's numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
-import { matrixCells, values, numberValue } from './attention-helpers.mjs';
-import { SALTS, LIMITS, SCALING_DIMS } from '../../web/src/attention-computations.js';
+import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { pathSegments, matrixCells, values } from './figure-readers.mjs';
+import { SALTS } from '../../web/src/sections/seeded-draws.js';
+import { SCORING_DRAWS } from '../../web/src/sections/scoring-functions.js';
+import { SCALING_DIMS } from '../../web/src/sections/scaling-panel.js';
 
 let page;
 let problems;
@@ -18,14 +20,14 @@ const DEFAULTS = { seed: 0, keys: 'ones', queries: '20d', nq: 1, lens: [2, 6], h
 // Both layers called directly on the book's demo, with the page's seeded draws.
 async function direct(options = {}) {
   const o = { ...DEFAULTS, ...options };
-  return page.evaluate(({ o, salts, limits }) => {
+  return page.evaluate(({ o, salts, draws }) => {
     const core = window.directCore;
     const stream = (role) => (o.seed ^ salts[role]) >>> 0;
     const values = Float64Array.from({ length: 80 }, (_, i) => i % 40);
     const keys = o.keys === 'ones' ? new Float64Array(40).fill(1) : core.randomNormal(40, { seed: stream('keys') });
-    const q2 = core.randomNormal(2 * limits.scoringQueries * 2, { seed: stream('queries') }).subarray(0, 2 * o.nq * 2);
+    const q2 = core.randomNormal(2 * draws.queries * 2, { seed: stream('queries') }).subarray(0, 2 * o.nq * 2);
     const dq = o.queries === '20d' ? 20 : 2;
-    const qa = dq === 20 ? core.randomNormal(2 * limits.scoringQueries * 20, { seed: stream('queries20') }).subarray(0, 2 * o.nq * 20) : q2;
+    const qa = dq === 20 ? core.randomNormal(2 * draws.queries * 20, { seed: stream('queries20') }).subarray(0, 2 * o.nq * 20) : q2;
     const bound = (fanIn) => 1 / Math.sqrt(fanIn);
     const additive = core.additiveAttention({
       queries: qa, keys, values, shape: { batch: 2, nq: o.nq, nk: 10, dq, dk: 2, dv: 4, h: o.h },
@@ -37,7 +39,7 @@ async function direct(options = {}) {
     const dot = core.dotProductAttention({ queries: q2, keys, values, shape: { batch: 2, nq: o.nq, nk: 10, d: 2, dv: 4 }, validLens: o.lens });
     const plain = (r) => ({ weights: Array.from(r.weights), output: Array.from(r.output) });
     return { additive: plain(additive), dot: plain(dot) };
-  }, { o, salts: SALTS, limits: LIMITS });
+  }, { o, salts: SALTS, draws: SCORING_DRAWS });
 }
 
 async function shown() {

@@ -4,9 +4,9 @@
 // (dotProductAttention or additiveAttention on the same seeded draws).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage } from './harness.mjs';
-import { numberValue } from './attention-helpers.mjs';
-import { SALTS, LIMITS } from '../../web/src/attention-computations.js';
+import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { SALTS } from '../../web/src/sections/seeded-draws.js';
+import { PIPELINE_DRAWS } from '../../web/src/sections/scoring-pipeline.js';
 
 let page;
 let problems;
@@ -27,12 +27,12 @@ async function shown() {
 // The same call, made directly: keys, values and weights are the seeded draws
 // of the core, sliced to m keys; the query is (q1, q2).
 async function direct({ scoring = 'dot', m = 5, q1 = 1, q2 = 0.5, seed = 0 } = {}) {
-  return page.evaluate(({ scoring, m, q1, q2, seed, salts, limits }) => {
+  return page.evaluate(({ scoring, m, q1, q2, seed, salts, draws }) => {
     const core = window.directCore;
     const stream = (role) => (seed ^ salts[role]) >>> 0;
-    const keys = core.randomNormal(limits.pipelineKeys * 2, { seed: stream('keys') }).subarray(0, 2 * m);
-    const values = core.randomNormal(limits.pipelineKeys, { seed: stream('values') }).subarray(0, m);
-    const h = limits.pipelineHidden;
+    const keys = core.randomNormal(draws.keys * 2, { seed: stream('keys') }).subarray(0, 2 * m);
+    const values = core.randomNormal(draws.keys, { seed: stream('values') }).subarray(0, m);
+    const h = draws.hidden;
     const result = scoring === 'dot'
       ? core.dotProductAttention({ queries: [q1, q2], keys, values, shape: { batch: 1, nq: 1, nk: m, d: 2, dv: 1 } })
       : core.additiveAttention({
@@ -42,7 +42,7 @@ async function direct({ scoring = 'dot', m = 5, q1 = 1, q2 = 0.5, seed = 0 } = {
         wv: core.randomUniform(h, { seed: stream('wv'), low: -1 / Math.sqrt(h), high: 1 / Math.sqrt(h) }),
       });
     return { weights: Array.from(result.weights), scores: Array.from(result.scores), output: result.output[0], keys: Array.from(keys) };
-  }, { scoring, m, q1, q2, seed, salts: SALTS, limits: LIMITS });
+  }, { scoring, m, q1, q2, seed, salts: SALTS, draws: PIPELINE_DRAWS });
 }
 
 test('the plane and the pipeline are drawn with the core\'s weights and output', async () => {

@@ -1,4 +1,4 @@
-// Issue 6, soak: a long session in headless Chromium - 10,000 parameter
+// Soak: a long session in headless Chromium - 10,000 parameter
 // changes spread over every control of the page, then 200 training runs -
 // and what it leaves behind. Measured at load, after a warm-up (every
 // control to its ends, both languages, every section scrolled into view, two

@@ -3,7 +3,8 @@
 // switch changes the outcome the way the book says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, pathSegments, usePage } from './harness.mjs';
+import { typeInto, settled, usePage } from './harness.mjs';
+import { pathSegments } from './figure-readers.mjs';
 
 let page;
 let problems;

@@ -1,0 +1,49 @@
+// What the figures draw, read back from the page: an SVG path's points, a
+// heatmap canvas's pixels, an annotated matrix's cells; and the colour the
+// heatmaps paint for a value, to compare pixels with the core's numbers.
+import { rgb } from 'd3-color';
+import { interpolateViridis } from 'd3-scale-chromatic';
+
+// The numbers of an SVG path's d attribute, as [x, y] pairs per subpath.
+export function pathSegments(d) {
+  return (d ?? '').split('M').filter(Boolean).map((part) => {
+    const numbers = part.split(/[^0-9eE.+-]+/).filter(Boolean).map(Number);
+    const points = [];
+    for (let i = 0; i + 1 < numbers.length; i += 2) points.push([numbers[i], numbers[i + 1]]);
+    return points;
+  });
+}
+
+// The pixels of a canvas heatmap: { width, height, data } (RGBA per cell, row-major).
+export async function canvasPixels(page, selector) {
+  return page.evaluate((css) => {
+    const canvas = document.querySelector(css);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return { width: canvas.width, height: canvas.height, data: Array.from(data) };
+  }, selector);
+}
+
+// The colour heatmap.js paints for a value on [low, high]: 256 steps of viridis.
+export function viridisPixel(value, [low, high]) {
+  const index = Math.max(0, Math.min(255, Math.round(((value - low) * 255) / (high - low))));
+  const colour = rgb(interpolateViridis(index / 255));
+  return [colour.r, colour.g, colour.b, 255];
+}
+
+// The cells of an annotated matrix (figures/matrix.js), row-major: the full
+// value in data-value, the masked flag, the text written in the cell, the fill.
+export async function matrixCells(page, figure) {
+  return page.locator(`[data-figure="${figure}"] g.cell`).evaluateAll((groups) => groups.map((g) => {
+    const rect = g.querySelector('rect');
+    return {
+      row: Number(rect.dataset.row),
+      col: Number(rect.dataset.col),
+      value: Number(rect.dataset.value),
+      masked: rect.dataset.masked === 'true',
+      text: g.querySelector('text').textContent,
+      fill: rect.getAttribute('fill'),
+    };
+  }));
+}
+
+export const values = (cells) => cells.map((cell) => cell.value);

@@ -1,0 +1,87 @@
+// The two language catalogues (web/src/i18n/en.js, zh.js) against each
+// other and against the page's source: the same keys, no empty text, the
+// same placeholders, Chinese text in the Chinese one, every key the source
+// names present and every key named somewhere. (What the page shows in
+// Chinese is the browser's languages.test.mjs.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import en from '../../web/src/i18n/en.js';
+import zh from '../../web/src/i18n/zh.js';
+import {
+  KERNELS, ESTIMATORS, PIPELINE_SCORINGS, MASK_MODES, SCORING_KEYS, ADDITIVE_QUERIES,
+} from '../../web/src/state.js';
+
+const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+
+// Every key the page's source names: written out in quotes or in a data-i18n*
+// attribute (web/src and index.html, the catalogues themselves aside), plus
+// the keys the source builds from a value, one per value.
+async function namedKeys() {
+  const entries = await readdir('web/src', { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile() && /\.(js|html)$/.test(entry.name) && !['en.js', 'zh.js'].includes(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  files.push('web/index.html');
+  const prefixes = [...new Set(Object.keys(en).map((key) => key.split('.')[0]))];
+  const pattern = new RegExp(`(?:data-i18n(?:-rich|-aria|-title)?="|['"\`])((?:${prefixes.join('|')})\\.[\\w.-]*\\w)["'\`]`, 'g');
+  const named = new Map();
+  for (const file of files) {
+    for (const match of (await readFile(file, 'utf8')).matchAll(pattern)) {
+      // A file name ('app.css') is no key; a key may end like one ('export.png').
+      if (match[1] in en || !/\.(css|m?js|html|json|png|svg|csv)$/.test(match[1])) named.set(match[1], file);
+    }
+  }
+  const built = [
+    ...KERNELS.flatMap((kernel) => [`kernel.${kernel}`, `kernel.${kernel}.note`]),
+    ...ESTIMATORS.map((estimator) => `estimator.${estimator}`),
+    ...['ready', 'playing', 'paused', 'done', 'stopped'].map((status) => `player.status.${status}`),
+    ...PIPELINE_SCORINGS.map((name) => `pipeline.scoring.${name}`),
+    ...MASK_MODES.map((mode) => `masking.mode.${mode}`),
+    ...SCORING_KEYS.map((name) => `scoring.keys.${name}`),
+    ...ADDITIVE_QUERIES.map((name) => `scoring.queries.${name}`),
+    ...['additive', 'dot'].map((layer) => `scoring.layer.${layer}`),
+    ...[1, 2].map((item) => `masking.editItem${item}`),
+    ...['full', 'dropped', 'kept'].flatMap((kind) => [`mha.output.${kind}`, `mha.output.${kind}Caption`, `mha.output.${kind}Label`]),
+  ];
+  for (const key of built) named.set(key, 'a key built from a value');
+  return named;
+}
+
+test('English and Chinese have the same keys', () => {
+  assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
+});
+
+test('no text is empty and placeholders agree', () => {
+  for (const [key, text] of Object.entries(en)) {
+    assert.ok(text.trim().length > 0, `en ${key} is empty`);
+    assert.ok(zh[key].trim().length > 0, `zh ${key} is empty`);
+    assert.deepEqual(placeholders(zh[key]), placeholders(text), `placeholders of ${key}`);
+  }
+});
+
+test('the Chinese catalogue is written in Chinese', () => {
+  // Names, symbols and formulas may stay as they are; sentences may not.
+  const untranslated = Object.entries(en)
+    .filter(([key, text]) => (text.match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && zh[key] === text)
+    .map(([key]) => key);
+  assert.deepEqual(untranslated, []);
+  for (const key of Object.keys(en).filter((k) => /^(export|embed|a11y|pytorch)\./.test(k))) {
+    assert.notEqual(zh[key], en[key], `${key} is translated`);
+  }
+  // The six-token sentence of the multi-head section, token for token; the empty row's explanation.
+  assert.equal(zh['mha.tokens'].split(' ').length, en['mha.tokens'].split(' ').length);
+  assert.match(zh['masking.emptyRow'], /全零/);
+});
+
+test('every key the source names is in both catalogues', async () => {
+  const named = await namedKeys();
+  assert.ok(named.size > 300, `found ${named.size} keys in the source`);
+  const missing = [...named].filter(([key]) => !(key in en) || !(key in zh)).map(([key, file]) => `${key} (${file})`);
+  assert.deepEqual(missing, []);
+});
+
+test('every key of the catalogues is named by the source', async () => {
+  const named = await namedKeys();
+  assert.deepEqual(Object.keys(en).filter((key) => !named.has(key)), [], 'keys no code names');
+});

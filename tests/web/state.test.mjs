@@ -1,0 +1,104 @@
+// The parameter table and its store (web/src/state.js): every value that
+// enters is clamped to the bounds and snapped to the step, unreadable input
+// keeps the current value, and listeners hear only of real changes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { parameters, clampValue, createStore, defaultState } from '../../web/src/state.js';
+
+test('every parameter has sane bounds, a default of its own domain, and a module that names it', async () => {
+  const names = Object.keys(parameters);
+  assert.ok(names.length >= 40, `${names.length} parameters`);
+  const folder = 'web/src/sections';
+  const files = (await readdir(folder)).filter((file) => file.endsWith('.js'));
+  const source = (await Promise.all(files.map((file) => readFile(path.join(folder, file), 'utf8')))).join('\n');
+  for (const [name, spec] of Object.entries(parameters)) {
+    if (spec.type === 'integer' || spec.type === 'number') {
+      assert.ok(spec.min <= spec.default && spec.default <= spec.max && spec.step > 0, `${name} has sane bounds`);
+      assert.equal(clampValue(name, spec.default), spec.default, `${name}'s default is on its step`);
+    } else if (spec.type === 'choice') {
+      assert.ok(spec.options.includes(spec.default), `${name} defaults to one of its options`);
+    } else {
+      assert.equal(spec.type, 'boolean', `${name} has a known type`);
+      assert.equal(typeof spec.default, 'boolean');
+    }
+    // The language is the page's own switch; every other parameter belongs to a section.
+    if (name !== 'language') assert.ok(source.includes(`'${name}'`), `${name} is named by a section module`);
+  }
+});
+
+test('typed values are clamped to the bounds and snapped to the step', () => {
+  // [parameter, what a learner types, what the control then holds]
+  const cases = [
+    ['n', '5000', 1000], ['n', '-3', 2], ['n', '12.7', 13],
+    ['noise', '9', 2], ['noise', '0.333', 0.35],
+    ['w', '0', 0.1], ['w', '1e9', 50],
+    ['lr', '100', 10], ['epochs', '0', 1], ['query', '7', 5],
+    ['w0', '0.0004', 0], ['w0', '0.0006', 0.001], ['seed', '4294967296', 4294967295],
+  ];
+  for (const [name, typed, held] of cases) assert.equal(clampValue(name, typed), held, `${name} = ${typed}`);
+  assert.equal(clampValue('noise', 0.1 + 0.2), 0.3, 'snapped values carry no float noise');
+  assert.equal(clampValue('lr', 0.0015), 0.002);
+});
+
+test('what is not a value keeps the fallback: the current value, else the default', () => {
+  for (const raw of ['', '  ', 'abc', NaN, undefined, {}, '0x']) {
+    assert.equal(clampValue('n', raw, 77), 77, `n = ${String(raw)}`);
+  }
+  assert.equal(clampValue('n', ''), parameters.n.default);
+  assert.equal(clampValue('n', Infinity), 1000, 'infinities are clamped like any number');
+  assert.equal(clampValue('n', -Infinity), 2);
+  assert.equal(clampValue('kernel', 'boxcar'), 'boxcar');
+  assert.equal(clampValue('kernel', 'Boxcar', 'constant'), 'constant', 'a choice matches exactly');
+  for (const [raw, expected] of [[true, true], ['true', true], ['1', true], [1, true], [false, false], ['false', false], ['0', false], [0, false]]) {
+    assert.equal(clampValue('leaveOneOut', raw, null), expected, `leaveOneOut = ${String(raw)}`);
+  }
+  assert.equal(clampValue('leaveOneOut', 'yes', false), false);
+});
+
+test('a name that is no own entry of the table is refused', () => {
+  for (const name of ['nope', '__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    assert.throws(() => clampValue(name, 1), Error, name);
+  }
+});
+
+test('the store starts at the defaults, clamps what it is given and ignores unknown names', () => {
+  assert.deepEqual(createStore().get(), defaultState());
+  const store = createStore({ n: '5000', kernel: 'nope', bogus: 1, __proto__: { polluted: true } });
+  assert.equal(store.get().n, 1000);
+  assert.equal(store.get().kernel, parameters.kernel.default);
+  assert.equal('bogus' in store.get(), false);
+  assert.equal(store.get().polluted, undefined);
+  assert.equal({}.polluted, undefined, 'no prototype pollution');
+});
+
+test('set() tells listeners which names really changed, once', () => {
+  const store = createStore();
+  const heard = [];
+  const unsubscribe = store.subscribe((state, changed) => heard.push([state.n, [...changed].sort()]));
+  assert.deepEqual(store.set({ n: 80, noise: 0.5, unknown: 3 }), ['n'], 'noise was already 0.5');
+  assert.deepEqual(heard, [[80, ['n']]]);
+  assert.deepEqual(store.set({ n: 80.2 }), [], 'clamped to the value it has: no change');
+  assert.deepEqual(store.set({ n: 1e9, w: 3 }).sort(), ['n', 'w']);
+  assert.deepEqual(heard.at(-1), [1000, ['n', 'w']]);
+  unsubscribe();
+  store.set({ n: 10 });
+  assert.equal(heard.length, 2, 'an unsubscribed listener hears nothing');
+});
+
+test('each change is a new state object: an old one stays as it was', () => {
+  const store = createStore();
+  const before = store.get();
+  store.set({ seed: 9 });
+  assert.equal(before.seed, 0);
+  assert.equal(store.get().seed, 9);
+  assert.notEqual(store.get(), before);
+});
+
+test('setUnchecked passes the bounds by (for error-path tests), never unknown names', () => {
+  const store = createStore();
+  assert.deepEqual(store.setUnchecked({ noise: -1, bogus: 2 }), ['noise']);
+  assert.equal(store.get().noise, -1);
+  assert.equal('bogus' in store.get(), false);
+});

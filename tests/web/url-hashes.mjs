@@ -1,0 +1,57 @@
+// States and hashes shared by the URL-state tests: tests/web/url-state.test.mjs
+// reads them with the parser, tests/browser/url-state.test.mjs opens the
+// page with them.
+import { parameters, clampValue, createStore } from '../../web/src/state.js';
+import { parseHash } from '../../web/src/url-state.js';
+
+// A valid value other than the default, for any entry the table has (also
+// the entries other sections add): the middle of a range, another option.
+export function otherValue(name) {
+  const spec = parameters[name];
+  switch (spec.type) {
+    case 'boolean': return !spec.default;
+    case 'choice': return spec.options.find((option) => option !== spec.default);
+    default: {
+      const middle = clampValue(name, spec.min + (spec.max - spec.min) * 0.37);
+      return middle === spec.default ? clampValue(name, spec.max) : middle;
+    }
+  }
+}
+
+// The state the page starts in for a hash (main.js: the hash's parameters
+// over the defaults; the browser's language, English in these tests, when
+// the hash names none).
+export const startingState = (hash) => createStore({ language: 'en', ...parseHash(hash).params }).get();
+
+// Every parameter of the table away from its default.
+export const everyParameterChanged = () => Object.fromEntries(Object.keys(parameters).map((name) => [name, otherValue(name)]));
+
+// URL hashes anybody could write, each with a check of the page's state
+// after reading it (null: only that every value stays in its domain).
+export const HOSTILE_HASHES = [
+  ['n=<script>window.__xss=1</script>', (s) => s.n === 50],
+  ['kernel=<img src=x onerror="window.__xss=1">', (s) => s.kernel === 'gaussian'],
+  ['kernel=javascript:window.__xss=1', (s) => s.kernel === 'gaussian'],
+  ['language=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E', null],
+  ['kernel=%3Csvg%2Fonload%3Dwindow.__xss%3D1%3E&section=%3Csvg%2Fonload%3Dalert(1)%3E', (s) => s.kernel === 'gaussian'],
+  ['kernel=&lt;b&gt;boxcar&lt;/b&gt;&estimator=&#97;verage', (s) => s.kernel === 'gaussian' && s.estimator === 'nadaraya-watson'],
+  ['noise=2000', (s) => s.noise === 2],
+  ['n=1e308&w=1e309&lr=-1e308&epochs=99999999999', (s) => s.n === 1000 && s.w === 50 && s.lr === 0.001 && s.epochs === 1000],
+  ['noise=NaN&w=Infinity&lr=-Infinity&n=0x10&seed=1_000', (s) => s.noise === 0.5 && s.w === 1 && s.lr === 0.5 && s.n === 50 && s.seed === 0],
+  // Past 4096 characters the hash is not read at all: kernel=boxcar is cut off.
+  [`n=${'9'.repeat(5000)}&kernel=boxcar`, (s) => s.n === 50 && s.kernel === 'gaussian'],
+  [`kernel=boxcar&seed=${'9'.repeat(3000)}`, (s) => s.seed === 0 && s.kernel === 'boxcar'],
+  [`w=2&${'x='.padEnd(9000, 'y')}`, (s) => s.w === 2],
+  [`${'a=1&'.repeat(3000)}n=7`, (s) => s.n === 50],
+  ['__proto__=1&constructor=2&toString=3&hasOwnProperty=4&valueOf=x&n=60', (s) => s.n === 60],
+  ['n=10&n=20&noise=0.1&noise=oops', (s) => s.n === 20 && s.noise === 0.5],
+  ['%6E=300&%6Eoise=%30.2', (s) => s.n === 300 && s.noise === 0.2],
+  ['n=%&kernel=%E0%A4%A&noise=%2', (s) => s.n === 50 && s.kernel === 'gaussian'],
+  ['kernel=%2562oxcar&n=%2531%2530', (s) => s.kernel === 'gaussian' && s.n === 50],
+  ['n=50%00&noise=\u202e0.3&seed=٥', (s) => s.noise === 0.5 && s.seed === 0],
+  ['leaveOneOut=yes&estimator=NADARAYA-WATSON', (s) => s.leaveOneOut === true && s.estimator === 'nadaraya-watson'],
+  ['embed=nowhere&hide=*', (s) => s.n === 50],
+  ['embed=pooling&hide=%22%5D%2C*%7Bdisplay%3Anone%7D%5Bx%3D%22,kernel', null],
+  ['&&&==&=x&x=&==', null],
+  ['section=training&section=data', null],
+];
