@@ -84,51 +84,36 @@ test('the table of contents scrolls without losing the state, and the hash follo
   await context.close();
 });
 
-// Opens the page with a hostile hash and checks it; two pages at a time, so
-// the two cores both work (each page renders in its own process).
-async function checkHostileLoad(hash) {
-  const { page, context, problems, dialogs } = await openPage(web.browser, `${web.server.origin}/#${hash}`);
-  await settled(page);
-  const label = hash.slice(0, 80);
-  const report = await page.evaluate(() => ({
-    xss: window.__xss,
-    inlineScripts: document.querySelectorAll('script:not([src])').length,
-    images: document.querySelectorAll('img, iframe, object, embed').length,
-    handlers: [...document.querySelectorAll('*')].filter((node) => [...node.attributes].some((a) => a.name.startsWith('on'))).length,
-    visibleSections: [...document.querySelectorAll('main > section')].filter((s) => !s.hidden).length,
-  }));
-  assert.equal(report.xss, undefined, `${label}: nothing ran`);
-  assert.equal(report.inlineScripts, 0, `${label}: no script injected`);
-  assert.equal(report.images, 0, `${label}: no element injected`);
-  assert.equal(report.handlers, 0, `${label}: no event handler attribute`);
-  assert.deepEqual(dialogs, [], `${label}: no dialog`);
-  assert.deepEqual(problems, [], `${label}: no console error`);
-  assert.ok(report.visibleSections >= 1, `${label}: sections shown`);
-  // The page holds exactly what the parser reads from its hash (as the browser encoded it).
-  const state = await stateOf(page);
-  assert.deepEqual(state, startingState(await page.evaluate(() => location.hash)), `${label}: the parser's state`);
-  // The page still answers: a change of its first visible number control goes through.
-  const name = await page.evaluate(() => [...document.querySelectorAll('[data-param] input[type="number"]')]
-    .find((input) => input.offsetParent !== null)?.closest('[data-param]').dataset.param);
-  const target = clampValue(name, parameters[name].min);
-  await typeInto(page, name, target);
-  await page.waitForFunction(([key, value]) => window.attentionLab.state[key] === value, [name, target]);
-  await context.close();
-}
-
 test('hostile hashes: the parser\'s state, no dialog, no error, nothing injected', async () => {
-  const waiting = HOSTILE_HASHES.map(([hash]) => hash);
-  const worker = async () => {
-    while (waiting.length > 0) {
-      try {
-        await checkHostileLoad(waiting.shift());
-      } catch (error) {
-        waiting.length = 0; // the other worker stops too
-        throw error;
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  for (const [hash] of HOSTILE_HASHES) {
+    const { page, context, problems, dialogs } = await openPage(web.browser, `${web.server.origin}/#${hash}`);
+    await settled(page);
+    const label = hash.slice(0, 80);
+    const report = await page.evaluate(() => ({
+      xss: window.__xss,
+      inlineScripts: document.querySelectorAll('script:not([src])').length,
+      images: document.querySelectorAll('img, iframe, object, embed').length,
+      handlers: [...document.querySelectorAll('*')].filter((node) => [...node.attributes].some((a) => a.name.startsWith('on'))).length,
+      visibleSections: [...document.querySelectorAll('main > section')].filter((s) => !s.hidden).length,
+    }));
+    assert.equal(report.xss, undefined, `${label}: nothing ran`);
+    assert.equal(report.inlineScripts, 0, `${label}: no script injected`);
+    assert.equal(report.images, 0, `${label}: no element injected`);
+    assert.equal(report.handlers, 0, `${label}: no event handler attribute`);
+    assert.deepEqual(dialogs, [], `${label}: no dialog`);
+    assert.deepEqual(problems, [], `${label}: no console error`);
+    assert.ok(report.visibleSections >= 1, `${label}: sections shown`);
+    // The page holds exactly what the parser reads from its hash (as the browser encoded it).
+    const state = await stateOf(page);
+    assert.deepEqual(state, startingState(await page.evaluate(() => location.hash)), `${label}: the parser's state`);
+    // The page still answers: a change of its first visible number control goes through.
+    const name = await page.evaluate(() => [...document.querySelectorAll('[data-param] input[type="number"]')]
+      .find((input) => input.offsetParent !== null)?.closest('[data-param]').dataset.param);
+    const target = clampValue(name, parameters[name].min);
+    await typeInto(page, name, target);
+    await page.waitForFunction(([key, value]) => window.attentionLab.state[key] === value, [name, target]);
+    await context.close();
+  }
 });
 
 test('a hostile hash typed into a loaded page changes nothing it should not', async () => {
