@@ -23,7 +23,8 @@ struct Dataset {
 // Same seed, same bits, natively and in WebAssembly.
 Dataset make_dataset(const DatasetOptions& options);
 
-// The noiseless function, defined for x >= 0.
+// The noiseless function, for x in [0, limits::max_x] (the inputs a data set
+// can draw); anything else is refused, naming x.
 double truth(double x);
 xt::xtensor<double, 1> truth(const xt::xtensor<double, 1>& x);
 

@@ -30,11 +30,19 @@ double cos_kernel(double r) {
     return 1.0 + sum;
 }
 
-// Reduces x to r in [-pi/4, pi/4] and the quadrant x lies in.
-double reduce_quarter_turns(double x, long& quadrant) {
+// Reduces x to r in [-pi/4, pi/4] and the quadrant x lies in (0 to 3), for
+// |x| <= trig_max_argument. There k = round(x / (pi/2)) has at most 20 bits,
+// so k * pio2_hi (33 bits) is exact, x - k * pio2_hi is exact too (the two
+// are within a factor 2), and r is off by about k * 1e-26 (pio2_lo's own
+// error and its product's rounding): under 1e-20, far below an ulp of sin.
+// Beyond, k * pio2_hi rounds and r (hence sin) would be wrong by up to
+// |x| * 1e-16 or more; there the caller gets NaN (see sin and cos).
+int reduce_quarter_turns(double x, double& r) {
     const double k = round_to_integer(x / pio2_hi);
-    quadrant = static_cast<long>(k);
-    return (x - k * pio2_hi) - k * pio2_lo;
+    r = (x - k * pio2_hi) - k * pio2_lo;
+    // k is a whole number below 2^20 in magnitude: the cast is exact.
+    const long quadrant = static_cast<long>(k) % 4;
+    return static_cast<int>(quadrant < 0 ? quadrant + 4 : quadrant);
 }
 
 }  // namespace
@@ -70,9 +78,9 @@ double log(double x) {
 }
 
 double sin(double x) {
-    long quadrant = 0;
-    const double r = reduce_quarter_turns(x, quadrant);
-    switch (((quadrant % 4) + 4) % 4) {
+    if (!(std::fabs(x) <= trig_max_argument)) return std::numeric_limits<double>::quiet_NaN();  // NaN too
+    double r = 0.0;
+    switch (reduce_quarter_turns(x, r)) {
         case 0: return sin_kernel(r);
         case 1: return cos_kernel(r);
         case 2: return -sin_kernel(r);
@@ -81,9 +89,9 @@ double sin(double x) {
 }
 
 double cos(double x) {
-    long quadrant = 0;
-    const double r = reduce_quarter_turns(x, quadrant);
-    switch (((quadrant % 4) + 4) % 4) {
+    if (!(std::fabs(x) <= trig_max_argument)) return std::numeric_limits<double>::quiet_NaN();  // NaN too
+    double r = 0.0;
+    switch (reduce_quarter_turns(x, r)) {
         case 0: return cos_kernel(r);
         case 1: return -sin_kernel(r);
         case 2: return -cos_kernel(r);

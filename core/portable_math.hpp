@@ -9,6 +9,12 @@ namespace attention::portable {
 
 double exp(double x);
 double log(double x);      // x > 0
+// sin and cos reduce x by quarter turns with a two-part pi/2 (Cody-Waite),
+// accurate (within 1e-15 of libm) for |x| <= trig_max_argument = 2^20 pi/2
+// (about 1.6e6); beyond it, and for infinities and NaN, they return NaN
+// rather than a wrong number. The data set needs |x| <= 1000 (truth) and
+// [0, 2 pi] (Box-Muller).
+inline constexpr double trig_max_argument = 1647099.0;  // < 2^20 * pi/2 = 1647099.3...
 double sin(double x);
 double cos(double x);
 double pow(double x, double exponent);  // x >= 0

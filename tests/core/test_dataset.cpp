@@ -151,6 +151,23 @@ TEST_CASE("truth refuses negative or non-finite inputs, naming x", "[dataset][er
     REQUIRE_ARGUMENT_ERROR_WITH(truth(too_many), "x.length", "got 10001");
 }
 
+TEST_CASE("truth refuses x beyond the data set's range [0, maxX], naming x", "[dataset][errors]") {
+    namespace lim = attention::limits;
+    // Huge inputs once came back wrong (4e9 off by 2.96, 1e12 as -3.97e12, 1e100 as -Infinity in wasm).
+    for (double x : {4e9, 1e12, 1e100, std::numeric_limits<double>::max(), std::nextafter(lim::max_x, infinity)}) {
+        INFO("x = " << x);
+        REQUIRE_ARGUMENT_ERROR_WITH(truth(x), "x", "numbers in [0, 1000]");
+    }
+    const auto fields = ref::argument_error_of([] { truth(4e9); });
+    CHECK(fields.expected == "numbers in [0, 1000] (the data set's xMax limit)");
+    CHECK(fields.got == "4000000000");
+    xt::xtensor<double, 1> with_big = {1.0, 1e12};
+    REQUIRE_ARGUMENT_ERROR_WITH(truth(with_big), "x", "got 1e+12");
+    // The edge itself is accepted, and as accurate as anywhere else.
+    CHECK(truth(lim::max_x) == Approx(2.0 * std::sin(1000.0) + std::pow(1000.0, 0.8)).epsilon(1e-14));
+    CHECK(truth(0.0) == 0.0);
+}
+
 TEST_CASE("the comparison helpers report differences", "[dataset]") {
     // The reference checks above are only as good as these.
     CHECK(ref::mismatch({1.0, 2.0}, {1.0, 2.0 + 1e-12}) == "");
