@@ -48,8 +48,11 @@ using emscripten::val;
 //
 // Declared noexcept: with Emscripten's JS exception handling every call that
 // may throw inside a try block (all of guarded() below) goes through an
-// invoke_* trampoline in JS, about 0.2 us each. These cannot throw (the JS
-// API hands them Float64Arrays and Int32Arrays only), so they are imported
+// invoke_* trampoline in JS, about 0.2 us each. These cannot throw, nor run
+// any code of the caller: the JS API (arguments.mjs) hands them only plain
+// Float64Arrays and Int32Arrays it made or checked, whose `length` and `set`
+// are the intrinsic ones and whose buffers are not detached. (A JS exception
+// thrown through C++ frames would skip their destructors.) So they are imported
 // under a second, noexcept declaration: EM_JS's own has no exception
 // specification, and the unused `_js` name is never imported.
 #define ATTENTION_JS(ret, name, params, ...)                                  \
@@ -105,10 +108,13 @@ std::size_t js_length(const val& array) {
 
 // Copies a Float64Array (the JS API guarantees the type) into a tensor of the
 // given shape, checking its length first so nothing is allocated for a bad size.
+// The longest array copied in: the core's largest tensor.
+constexpr std::size_t max_array_length = 4 * lim::max_matrix_elements;
+
 template <std::size_t N>
 xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>& shape,
                               const char* name) {
-    constexpr std::size_t largest = 4 * lim::max_matrix_elements;
+    constexpr std::size_t largest = max_array_length;
     std::size_t expected = 1;
     for (std::size_t extent : shape) {
         if (extent != 0 && expected > largest / extent) {  // also keeps the product from overflowing
@@ -360,14 +366,19 @@ val multi_head_attention(val queries, val keys, val values, val shape, val w_q, 
         attention::check_multi_head_shape(s, names);
         const auto [b, nq, nk] = s.extents;
         const std::size_t hidden = s.hidden, heads = s.heads;
-        const auto mask = tensor<1>(head_mask, {std::min<std::size_t>(js_length(head_mask), lim::max_dimension)},
-                                    "headMask");
+        // null: every head; otherwise one factor per head.
+        std::vector<double> mask;
+        if (!head_mask.isNull()) {
+            if (const std::size_t length = js_length(head_mask); length != heads)
+                attention::fail("headMask", attention::text("null or ", heads, " factors (one per head)"), length);
+            const auto factors = tensor<1>(head_mask, {heads}, "headMask");
+            mask.assign(factors.begin(), factors.end());
+        }
         return attention_result(attention::multi_head_attention(
             tensor<3>(queries, {b, nq, hidden}, "queries"), tensor<3>(keys, {b, nk, hidden}, "keys"),
             tensor<3>(values, {b, nk, hidden}, "values"), tensor<2>(w_q, {hidden, hidden}, "Wq"),
             tensor<2>(w_k, {hidden, hidden}, "Wk"), tensor<2>(w_v, {hidden, hidden}, "Wv"),
-            tensor<2>(w_o, {hidden, hidden}, "Wo"), heads, valid_lengths(lens),
-            std::vector<double>(mask.begin(), mask.end())));
+            tensor<2>(w_o, {hidden, hidden}, "Wo"), heads, valid_lengths(lens), mask));
     });
 }
 

@@ -170,7 +170,7 @@ test('maskedSoftmax refuses bad inputs, naming them', () => {
   assertArgumentError(ms(scores, [2, 3, 4], [2, -1]), 'validLens', 'got -1 at index 1');
   assertArgumentError(ms(scores, [2, 3, 4], [2, 1.5]), 'validLens', 'whole numbers');
   assertArgumentError(ms(scores, [2, 3, 4], [2, NaN]), 'validLens', 'NaN');
-  assertArgumentError(ms(scores, [2, 3, 4], [2, '3']), 'validLens', 'got 3 at index 1');
+  assertArgumentError(ms(scores, [2, 3, 4], [2, '3']), 'validLens', 'got String at index 1');
   assertArgumentError(ms(scores, [2, 3, 4], [2, null]), 'validLens');
   assertArgumentError(ms(scores, [2, 3, 4], [1, 2, 3]), 'validLens', '2 (batch) or 6 (batch*nq) lengths, got 3');
   assertArgumentError(ms(scores, [2, 3, 4], '2,3'), 'validLens', 'String');

@@ -1,0 +1,206 @@
+// Reading the caller's arguments without trusting them. Everything the API
+// hands to C++ is made here, in JS, before the call: plain Float64Arrays and
+// Int32Arrays, numbers, strings and booleans. So no code of the caller (a
+// getter, a Proxy trap, an own `length`, a subclass's `set`) can run while
+// C++ holds memory, and what C++ copies is exactly what was checked.
+//
+// Typed arrays are read through the intrinsic accessors of %TypedArray%,
+// captured when this module loads, which read the object's internal slots:
+// an own `length`, a subclass or a Proxy cannot lie to them. Arrays (and
+// Proxies of arrays) are read once, index by index, never through an
+// iterator; whatever the caller's code throws while they are read becomes an
+// argument error naming the argument, with the original as its `cause`.
+
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+const intrinsicGetter = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get;
+const kindGetter = intrinsicGetter(Symbol.toStringTag); // the class name, or undefined for anything else
+const lengthGetter = intrinsicGetter('length');
+const bufferGetter = intrinsicGetter('buffer');
+const intrinsicSet = TypedArrayPrototype.set;
+const bufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const { apply } = Reflect;
+const { hasOwn, getPrototypeOf } = Object;
+const { isArray } = Array;
+
+// An array-like claiming more elements than the wasm memory's maximum (1 GB
+// of doubles, wasm/CMakeLists.txt) could never be copied in: it is refused
+// before anything is allocated or read. (The core's own limits are far lower.)
+const MAX_ARRAY_LIKE_LENGTH = 2 ** 27;
+
+// The fields every error of the API carries: `argument` (the name the caller
+// used), `expected`, `got` ('' when the error names no value) and `index`
+// (the element at fault, or undefined).
+export function withFields(error, { argument, expected, got, index }) {
+  return Object.assign(error, { argument, expected, got, index });
+}
+
+// An argument error raised on this side, worded like the core's:
+// "<argument>: expected <expected>[, got <got>][ at index <index>]".
+export function argumentError(argument, expected, got = undefined, index = undefined, cause = undefined) {
+  let message = `${argument}: expected ${expected}`;
+  if (got !== undefined) message += `, got ${got}`;
+  if (index !== undefined) message += ` at index ${index}`;
+  const error = cause === undefined ? new Error(message) : new Error(message, { cause });
+  return withFields(error, { argument, expected, got: got ?? '', index });
+}
+
+// The class name of a genuine typed array ('Float64Array', ...; a subclass
+// has its base's), or undefined for anything else, Proxies included.
+function typedArrayKind(value) {
+  return value !== null && typeof value === 'object' ? apply(kindGetter, value, []) : undefined;
+}
+
+// Array.isArray sees through Proxies, and throws for a revoked one.
+function isArrayLike(value) {
+  try {
+    return isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+function isArrayBuffer(value) {
+  try {
+    apply(bufferByteLength, value, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const PRIMITIVE_NAMES = {
+  string: 'String', number: 'Number', boolean: 'Boolean', bigint: 'BigInt', symbol: 'Symbol',
+  undefined: 'undefined', function: 'Function',
+};
+
+// What a value is, for messages, read without running any of its code.
+export function typeName(value) {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return PRIMITIVE_NAMES[typeof value];
+  const kind = typedArrayKind(value);
+  if (kind !== undefined) return kind;
+  if (ArrayBuffer.isView(value)) return 'DataView';
+  if (isArrayLike(value)) return 'an array';
+  if (isArrayBuffer(value)) return 'ArrayBuffer';
+  return 'Object';
+}
+
+// A short description of what the caller's code threw.
+function thrown(cause) {
+  const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : typeName(cause);
+  return `an exception (${text.slice(0, 80)})`;
+}
+
+// value[key], with whatever the caller's getter or Proxy throws turned into
+// an error naming `name`.
+export function read(value, key, name) {
+  try {
+    return value[key];
+  } catch (cause) {
+    throw argumentError(name, 'a value that can be read', thrown(cause), undefined, cause);
+  }
+}
+
+// A typed array on a detached buffer reads as length 0; constructing a view
+// on its buffer is the one check that tells it from an empty array (the
+// `detached` getter is not in every engine yet).
+function isDetached(array) {
+  if (apply(lengthGetter, array, []) !== 0) return false;
+  try {
+    new Uint8Array(apply(bufferGetter, array, [])); // eslint-disable-line no-new
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+// A genuine Float64Array of the standard class with no own `length`: C++
+// reads its length and copies its data directly.
+function isPlainFloat64Array(array) {
+  return getPrototypeOf(array) === Float64Array.prototype && !hasOwn(array, 'length') && !hasOwn(array, 'set');
+}
+
+// A genuine typed array's numbers as a Float64Array (the caller's own one
+// when it is plain); a detached or BigInt one is refused.
+function typedNumbers(value, kind, name, expected) {
+  if (kind === 'BigInt64Array' || kind === 'BigUint64Array') throw argumentError(name, expected, kind);
+  if (isDetached(value)) throw argumentError(name, 'an array whose buffer is not detached', `a detached ${kind}`);
+  if (kind === 'Float64Array' && isPlainFloat64Array(value)) return value;
+  return new Float64Array(value); // reads the internal slots: no code of the caller runs
+}
+
+// An array (or a Proxy of one) read once, index by index: each element is
+// checked as it is copied, so what is checked is what is used.
+function arrayNumbers(value, name, accept) {
+  const length = read(value, 'length', name);
+  if (!Number.isInteger(length) || length < 0 || length > MAX_ARRAY_LIKE_LENGTH) {
+    const got = typeof length === 'number' ? `length ${length}` : `a length that is ${typeName(length)}`;
+    throw argumentError(name, `an array of at most ${MAX_ARRAY_LIKE_LENGTH} numbers`, got);
+  }
+  const result = new Float64Array(length);
+  for (let i = 0; i < length; i += 1) {
+    const element = read(value, i, name);
+    accept(element, i);
+    result[i] = element;
+  }
+  return result;
+}
+
+function requireNumber(name) {
+  return (element, i) => {
+    if (typeof element !== 'number') throw argumentError(name, 'numbers', typeName(element), i);
+  };
+}
+
+// Numbers: a typed array (not BigInt) or an array of numbers, as a Float64Array.
+export function numbers(value, name) {
+  const expected = 'a Float64Array or an array of numbers';
+  const kind = typedArrayKind(value);
+  if (kind !== undefined) return typedNumbers(value, kind, name, expected);
+  if (isArrayLike(value)) return arrayNumbers(value, name, requireNumber(name));
+  throw argumentError(name, expected, typeName(value));
+}
+
+// Valid lengths: null or undefined (no mask), or whole numbers in [0, 2^31)
+// as an Int32Array.
+export function lengths(value, name = 'validLens') {
+  if (value === null || value === undefined) return new Int32Array(0);
+  const expected = 'null, an Int32Array or an array of whole numbers';
+  const accept = (element, i) => {
+    if (!Number.isInteger(element) || element < 0 || element > 2 ** 31 - 1) {
+      throw argumentError(name, 'whole numbers >= 0', typeof element === 'number' ? String(element) : typeName(element), i);
+    }
+  };
+  const kind = typedArrayKind(value);
+  let checked;
+  if (kind !== undefined) {
+    checked = typedNumbers(value, kind, name, expected);
+    checked.forEach(accept);
+  } else if (isArrayLike(value)) {
+    checked = arrayNumbers(value, name, accept);
+  } else {
+    throw argumentError(name, expected, typeName(value));
+  }
+  return Int32Array.from(checked);
+}
+
+// An array to write a result into: null (a new one), or a Float64Array.
+// Returns {array, into}: `array` goes to C++, which checks its length and
+// writes into it; when the caller's array is not plain (a subclass, an own
+// `length` or `set`), C++ writes into a plain twin of the same intrinsic
+// length, and `into` is the caller's array to copy the twin into afterwards.
+export function target(value, name) {
+  if (value === null) return { array: null, into: null };
+  if (typedArrayKind(value) !== 'Float64Array') throw argumentError(name, 'null or a Float64Array', typeName(value));
+  if (isDetached(value)) throw argumentError(name, 'an array whose buffer is not detached', 'a detached Float64Array');
+  if (isPlainFloat64Array(value)) return { array: value, into: null };
+  return { array: new Float64Array(apply(lengthGetter, value, [])), into: value };
+}
+
+// Copies the twin of target() into the caller's array with the intrinsic
+// `set`, and returns the caller's array.
+export function writeInto({ into }, result) {
+  if (into === null) return result;
+  apply(intrinsicSet, into, [result]);
+  return into;
+}
