@@ -1,0 +1,392 @@
+// A property-based fuzzer of the JS API in the wasm build (fast-check,
+// seeded, bounded in time). Each run draws one call of one API function:
+// sizes near and over every documented limit (and at the values where a
+// 32-bit size product wraps), numbers from NaN to 1e308, option objects
+// (plain, Proxies, throwing getters, junk), and every array argument in one of
+// many disguises: plain, other typed arrays, an own lying `length`, a lying
+// subclass, Proxies (transparent, throwing, re-entering the API, growing the
+// wasm memory, revoked), detached buffers, DataViews, BigInt arrays, own
+// iterators, sparse arrays, bad elements.
+//
+// The invariant after every call:
+//   - it returned, or threw an Error naming one of the function's own
+//     arguments (message and fields agreeing, see assertErrorFields);
+//   - a disguise that reads as an ordinary array gives exactly what the same
+//     call with a plain copy gives (the same bits, or the same error); a
+//     disguise that must be refused is;
+//   - malloc's live bytes and Embind's live handles are what they were;
+//   - a known-good call is still correct.
+// ATTENTION_FUZZ_SEED and ATTENTION_FUZZ_SECONDS override the seed and the
+// time budget; the runs, the seed and the slowest accepted call are printed.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import fc from 'fast-check';
+
+import { api, assertErrorFields, assertStillWorks } from './helpers.mjs';
+
+const SEED = Number(process.env.ATTENTION_FUZZ_SEED ?? 20261123);
+const SECONDS = Number(process.env.ATTENTION_FUZZ_SECONDS ?? 40);
+// Arrays are built at their wanted sizes up to this many numbers in all (the
+// fuzzer tests checks and copies, not throughput); bigger calls get short
+// arrays, which must then be refused.
+const MAX_BUILT_NUMBERS = 2 ** 18;
+const { limits } = api;
+
+// ---- numbers and counts ----
+const specialNumbers = [0, -0, 1, -1, 0.5, 2.5, 1000, 1001, 1e6, 1e308, -1e308, 5e-324, 2 ** 31, 2 ** 32, NaN, Infinity,
+  -Infinity];
+const number = fc.oneof({ weight: 3, arbitrary: fc.double({ min: -10, max: 10, noNaN: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(...specialNumbers) });
+// Near every limit, and the 32-bit wrap points (8192^2 * 64 = 2^32, 65536^2 = 2^32).
+const nearLimits = [...new Set(Object.values(limits).filter((v) => v <= 2 ** 32).flatMap((v) => [v - 1, v, v + 1])
+  .concat([4096, 4097, 8192, 8193, 65536, 2 ** 31 - 1, 2 ** 31, 2 ** 32]))];
+const count = fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 0, max: 6 }) },
+  { weight: 3, arbitrary: fc.integer({ min: 7, max: 300 }) },
+  { weight: 2, arbitrary: fc.constantFrom(...nearLimits) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, 2.5, NaN, Infinity, '3', null) });
+const smallCount = fc.oneof({ weight: 10, arbitrary: fc.integer({ min: 0, max: 5 }) },
+  { weight: 1, arbitrary: fc.constantFrom(...nearLimits) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, NaN) });
+const seed = fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(2 ** 32 - 1, 2 ** 32, -1, 0.5, NaN));
+const junk = fc.constantFrom(undefined, null, 'x', {}, [], true, 1n, Symbol('junk'), () => 1);
+
+// ---- arrays in disguise ----
+// Transparent disguises read as the array they hold; refused ones must be
+// refused. `out`, which is written into, takes only Float64Arrays.
+const TRANSPARENT = ['float64', 'float64', 'float64', 'array', 'float32', 'int32', 'ownLength', 'subclass',
+  'proxyArray', 'iterator', 'reentrant', 'growing'];
+const TRANSPARENT_OUT = ['float64', 'ownLength', 'subclass'];
+const REFUSED = ['proxyTyped', 'detached', 'dataView', 'bigint', 'revoked', 'throwingLength', 'throwingElement',
+  'string', 'badElement', 'sparse', 'lyingProxyLength'];
+const disguise = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...TRANSPARENT) },
+  { weight: 1, arbitrary: fc.constantFrom(...REFUSED) });
+// An array argument: its disguise, how far its length is off the wanted one,
+// and what it holds (a scale and a value planted at one place).
+const arrayPlan = fc.record({
+  disguise,
+  lengthOff: fc.oneof({ weight: 8, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1, -1000) }),
+  scale: fc.constantFrom(1, 1, 1, 1e-3, 1e3, 1e150, 1e308),
+  planted: fc.oneof({ weight: 6, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity, 0, 1e308, -1e308) }),
+});
+
+const boom = () => new Error('thrown by the caller');
+
+class LyingFloat64Array extends Float64Array {
+  get length() { return 1; }
+
+  set() { throw boom(); }
+
+  [Symbol.iterator]() { throw boom(); }
+}
+
+// The plain numbers an array plan holds, for a wanted length.
+function contents(plan, wanted) {
+  const length = Math.max(0, Math.min(wanted, MAX_BUILT_NUMBERS) + plan.lengthOff);
+  const values = new Float64Array(length);
+  for (let i = 0; i < length; i += 1) values[i] = Math.sin(i * 1.7 + 0.3) * plan.scale;
+  if (plan.planted !== null && length > 0) values[length >> 1] = plan.planted;
+  return values;
+}
+
+// The disguised object of a plan holding `values`.
+function disguised(kind, values) {
+  const list = Array.from(values);
+  switch (kind) {
+    case 'float64': return Float64Array.from(values);
+    case 'array': return list;
+    case 'float32': return Float32Array.from(values);
+    case 'int32': return Int32Array.from(values);
+    case 'ownLength': {
+      const array = Float64Array.from(values);
+      Object.defineProperty(array, 'length', { value: values.length + 3 });
+      return array;
+    }
+    case 'subclass': return LyingFloat64Array.from(values);
+    case 'proxyArray': return new Proxy(list, {});
+    case 'iterator': return Object.assign(list, { [Symbol.iterator]: function* extra() { yield* [...values, 1, 2]; } });
+    case 'reentrant': return new Proxy(list, { get: (t, k) => (k === '0' ? (api.truth([1]), t[k]) : t[k]) });
+    case 'growing': return new Proxy(list, { get: (t, k) => (k === '0' ? (api.randomNormal(1 << 18), t[k]) : t[k]) });
+    case 'proxyTyped': return new Proxy(Float64Array.from(values), {});
+    case 'detached': {
+      const array = Float64Array.from(values);
+      structuredClone(array.buffer, { transfer: [array.buffer] });
+      return array;
+    }
+    case 'dataView': return new DataView(Float64Array.from(values).buffer);
+    case 'bigint': return new BigInt64Array(values.length);
+    case 'revoked': {
+      const { proxy, revoke } = Proxy.revocable(list, {});
+      revoke();
+      return proxy;
+    }
+    case 'throwingLength': return new Proxy(list, { get: (t, k) => { if (k === 'length') throw boom(); return t[k]; } });
+    case 'throwingElement': return new Proxy(list, {
+      get: (t, k) => { if (k === 'length') return Math.max(1, t.length); if (typeof k === 'string') throw boom(); return t[k]; },
+    });
+    case 'string': return list.join(',');
+    case 'badElement': return [...list, '1'];
+    case 'sparse': {
+      const array = [...list, 0, 1];
+      delete array[list.length];
+      return array;
+    }
+    case 'lyingProxyLength': return new Proxy(list, { get: (t, k) => (k === 'length' ? 2 ** 40 : t[k]) });
+    default: throw new Error(`no disguise ${kind}`);
+  }
+}
+
+// ---- option objects ----
+// An options plan: plain, a transparent Proxy, one field's getter throwing, or junk.
+function optionsPlan(fields) {
+  return fc.record({
+    form: fc.constantFrom('plain', 'plain', 'plain', 'proxy', 'throwing', 'absent', 'junk'),
+    fields: fc.record(fields, { requiredKeys: [] }),
+    junk,
+  });
+}
+
+function makeOptions(plan) {
+  switch (plan.form) {
+    case 'absent': return { value: undefined, transparent: true };
+    case 'junk': return { value: plan.junk, transparent: false };
+    case 'proxy': return { value: new Proxy({ ...plan.fields }, {}), transparent: true };
+    case 'throwing': {
+      const value = { ...plan.fields };
+      const [key = 'anything'] = Object.keys(value);
+      Object.defineProperty(value, key, { get() { throw boom(); } });
+      return { value, transparent: Object.keys(plan.fields).length === 0 };
+    }
+    default: return { value: { ...plan.fields }, transparent: true };
+  }
+}
+
+// ---- the calls ----
+const kernel = fc.constantFrom('gaussian', 'boxcar', 'constant', 'triangular', 'epanechnikov', 'Gaussian', '');
+const lensPlan = fc.oneof(fc.constant(null), fc.array(fc.integer({ min: -1, max: 12 }), { maxLength: 8 }),
+  fc.constantFrom('junk', 'dataView', 'detached'));
+function makeLens(plan) {
+  if (plan === 'junk') return { value: 'abc', transparent: false };
+  if (plan === 'dataView') return { value: new DataView(new ArrayBuffer(8)), transparent: false };
+  if (plan === 'detached') return { value: disguised('detached', [1]), transparent: false };
+  return { value: plan === null ? null : Int32Array.from(plan), transparent: true };
+}
+
+// Options with one more field (set on the object itself, so a Proxy or a
+// throwing getter stays as it is); junk options stay junk.
+function withField(options, key, value) {
+  if (value === undefined) return options;
+  if (options === undefined) return { [key]: value };
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) return options;
+  Object.defineProperty(options, key, { value, enumerable: true, configurable: true, writable: true });
+  return options;
+}
+
+const product = (...sizes) => (sizes.every((s) => Number.isInteger(s) && s >= 0) ? sizes.reduce((a, b) => a * b, 1) : 3);
+
+// Each function: its argument names, an arbitrary of its plan, the wanted
+// length of each array argument from the plan, and the call.
+const FUNCTIONS = {
+  makeDataset: {
+    names: ['options', 'n', 'seed', 'noise', 'xMax'],
+    plan: fc.record({ options: optionsPlan({ n: count, seed, noise: number, xMax: number }) }),
+    arrays: () => ({}),
+    call: (p, a, o) => api.makeDataset(o.options),
+  },
+  truth: {
+    names: ['x'], plan: fc.record({ n: count, x: arrayPlan }), arrays: (p) => ({ x: p.n }), call: (p, a) => api.truth(a.x),
+  },
+  averagePool: {
+    names: ['values', 'nQueries'],
+    plan: fc.record({ n: count, nQueries: count, values: arrayPlan }),
+    arrays: (p) => ({ values: p.n }),
+    call: (p, a) => api.averagePool(a.values, p.nQueries),
+  },
+  attentionWeights: {
+    names: ['queries', 'keys', 'options', 'kernel', 'w', 'out'],
+    plan: fc.record({ nq: count, nk: count, queries: arrayPlan, keys: arrayPlan, out: fc.option(arrayPlan),
+      options: optionsPlan({ kernel, w: number }) }),
+    arrays: (p) => ({ queries: p.nq, keys: p.nk, ...(p.out ? { out: product(p.nq, p.nk) } : {}) }),
+    call: (p, a, o) => api.attentionWeights(a.queries, a.keys, withField(o.options, 'out', a.out)),
+  },
+  nadarayaWatson: {
+    names: ['queries', 'keys', 'values', 'options', 'kernel', 'w'],
+    plan: fc.record({ nq: count, nk: count, queries: arrayPlan, keys: arrayPlan, values: arrayPlan,
+      options: optionsPlan({ kernel, w: number }) }),
+    arrays: (p) => ({ queries: p.nq, keys: p.nk, values: p.nk }),
+    call: (p, a, o) => api.nadarayaWatson(a.queries, a.keys, a.values, o.options),
+  },
+  trainKernelWidth: {
+    names: ['x', 'y', 'options', 'w0', 'lr', 'epochs', 'leaveOneOut'],
+    plan: fc.record({ n: count, x: arrayPlan, y: arrayPlan,
+      options: optionsPlan({ w0: number, lr: number, epochs: smallCount, leaveOneOut: fc.oneof(fc.boolean(), junk) }) }),
+    arrays: (p) => ({ x: p.n, y: p.n }),
+    call: (p, a, o) => api.trainKernelWidth(a.x, a.y, o.options),
+  },
+  lossLandscape: {
+    names: ['x', 'y', 'ws', 'options', 'leaveOneOut'],
+    plan: fc.record({ n: count, m: smallCount, x: arrayPlan, y: arrayPlan, ws: arrayPlan,
+      options: optionsPlan({ leaveOneOut: fc.oneof(fc.boolean(), junk) }) }),
+    arrays: (p) => ({ x: p.n, y: p.n, ws: p.m }),
+    call: (p, a, o) => api.lossLandscape(a.x, a.y, a.ws, o.options),
+  },
+  kernelWidthLoss: {
+    names: ['x', 'y', 'w', 'options', 'leaveOneOut'],
+    plan: fc.record({ n: count, w: number, x: arrayPlan, y: arrayPlan,
+      options: optionsPlan({ leaveOneOut: fc.oneof(fc.boolean(), junk) }) }),
+    arrays: (p) => ({ x: p.n, y: p.n }),
+    call: (p, a, o) => api.kernelWidthLoss(a.x, a.y, p.w, o.options),
+  },
+  ...Object.fromEntries(['maskedSoftmax', 'maskScores'].map((fn) => [fn, {
+    names: ['scores', 'shape', 'shape[0] (batch)', 'shape[1] (nq)', 'shape[2] (nk)', 'validLens'],
+    plan: fc.record({ batch: smallCount, nq: count, nk: count, scores: arrayPlan, lens: lensPlan }),
+    arrays: (p) => ({ scores: product(p.batch, p.nq, p.nk) }),
+    call: (p, a, o) => api[fn](a.scores, [p.batch, p.nq, p.nk], o.lens),
+  }])),
+  additiveAttention: layer(['batch', 'nq', 'nk', 'dq', 'dk', 'dv', 'h'], (s) => ({
+    queries: product(s.batch, s.nq, s.dq), keys: product(s.batch, s.nk, s.dk), values: product(s.batch, s.nk, s.dv),
+    Wq: product(s.h, s.dq), Wk: product(s.h, s.dk), wv: product(s.h),
+  }), (a) => api.additiveAttention(a)),
+  dotProductAttention: layer(['batch', 'nq', 'nk', 'd', 'dv'], (s) => ({
+    queries: product(s.batch, s.nq, s.d), keys: product(s.batch, s.nk, s.d), values: product(s.batch, s.nk, s.dv),
+  }), (a) => api.dotProductAttention(a)),
+  multiHeadAttention: layer(['batch', 'nq', 'nk', 'hidden', 'heads'], (s) => ({
+    queries: product(s.batch, s.nq, s.hidden), keys: product(s.batch, s.nk, s.hidden),
+    values: product(s.batch, s.nk, s.hidden), Wq: product(s.hidden, s.hidden), Wk: product(s.hidden, s.hidden),
+    Wv: product(s.hidden, s.hidden), Wo: product(s.hidden, s.hidden), headMask: product(s.heads),
+  }), (a) => api.multiHeadAttention(a), ['headMask']),
+  positionalEncoding: {
+    names: ['maxLen', 'dim'], plan: fc.record({ maxLen: count, dim: count }), arrays: () => ({}),
+    call: (p) => api.positionalEncoding(p.maxLen, p.dim),
+  },
+  randomNormal: {
+    names: ['count', 'options', 'seed', 'std'],
+    plan: fc.record({ count, options: optionsPlan({ seed, std: number }) }),
+    arrays: () => ({}), call: (p, a, o) => api.randomNormal(p.count, o.options),
+  },
+  randomUniform: {
+    names: ['count', 'options', 'seed', 'low', 'high'],
+    plan: fc.record({ count, options: optionsPlan({ seed, low: number, high: number }) }),
+    arrays: () => ({}), call: (p, a, o) => api.randomUniform(p.count, o.options),
+  },
+  scalingStudy: {
+    names: ['options', 'dims', 'samples', 'keys', 'seed'],
+    plan: fc.record({ dims: fc.array(fc.oneof(fc.integer({ min: 1, max: 64 }), fc.constantFrom(0, 1025, 2.5, NaN)),
+      { maxLength: 5 }), options: optionsPlan({ samples: smallCount, keys: smallCount, seed }) }),
+    arrays: () => ({}),
+    call: (p, a, o) => api.scalingStudy(withField(o.options, 'dims', p.dims)),
+  },
+};
+
+// A layer function: a shape object of whole numbers and its array arguments
+// (the optional ones may be left out: null).
+function layer(dims, sizes, call, optional = []) {
+  const shapeNames = dims.map((d) => `shape.${d}`);
+  const arrayNames = Object.keys(sizes(Object.fromEntries(dims.map((d) => [d, 1]))));
+  return {
+    names: ['arguments', 'shape', ...shapeNames, ...arrayNames, 'validLens'],
+    plan: fc.record({
+      shape: fc.record(Object.fromEntries(dims.map((d) => [d, smallCount]))),
+      ...Object.fromEntries(arrayNames.map((name) => [name, optional.includes(name) ? fc.option(arrayPlan) : arrayPlan])),
+      lens: lensPlan,
+    }),
+    arrays: (p) => Object.fromEntries(Object.entries(sizes(p.shape)).filter(([name]) => p[name] !== null)),
+    call: (p, a, o) => call({ ...a, shape: { ...p.shape }, validLens: o.lens }),
+  };
+}
+
+// Builds the call's arguments twice: disguised, and as plain copies.
+function build(spec, plan) {
+  const wanted = spec.arrays(plan);
+  const total = Object.values(wanted).reduce((sum, n) => sum + (Number.isInteger(n) && n > 0 ? n : 0), 0);
+  const disguisedArgs = {};
+  const plainArgs = {};
+  let transparent = true;
+  for (const [name, length] of Object.entries(wanted)) {
+    const arrayPlanOf = plan[name];
+    const values = contents(arrayPlanOf, total > MAX_BUILT_NUMBERS ? 3 : length);
+    disguisedArgs[name] = disguised(arrayPlanOf.disguise, values);
+    // What a correct reader sees: the elements, as doubles (a Float32Array's or an Int32Array's conversion).
+    plainArgs[name] = Float64Array.from(arrayPlanOf.disguise === 'float32' ? Float32Array.from(values)
+      : arrayPlanOf.disguise === 'int32' ? Int32Array.from(values) : values);
+    if (!(name === 'out' ? TRANSPARENT_OUT : TRANSPARENT).includes(arrayPlanOf.disguise)) transparent = false;
+  }
+  const options = plan.options ? makeOptions(plan.options) : { value: undefined, transparent: true };
+  const lens = plan.lens !== undefined ? makeLens(plan.lens) : { value: null, transparent: true };
+  return { disguisedArgs, plainArgs, transparent: transparent && options.transparent && lens.transparent,
+    refused: !transparent, other: { options: options.value, lens: lens.value } };
+}
+
+// The outcome of a call: {result} or {error}, with the memory it left behind.
+function outcome(call) {
+  const before = api.memoryStats();
+  const start = performance.now();
+  let result;
+  let error;
+  try {
+    result = call();
+  } catch (caught) {
+    error = caught;
+  }
+  const milliseconds = performance.now() - start;
+  const after = api.memoryStats();
+  assert.equal(after.allocatedBytes, before.allocatedBytes, 'malloc holds more bytes after the call');
+  assert.equal(after.liveHandles, before.liveHandles, 'Embind holds more JS values after the call');
+  return { result, error, milliseconds };
+}
+
+// The `out` option's result is the caller's own array (maybe a lying
+// subclass): compare the numbers it holds, read through its internal slots.
+const comparable = (value) => (ArrayBuffer.isView(value) ? Array.from(new Float64Array(value)) : value);
+// "x.length" is about the argument x.
+const argumentOf = (name) => name.replace(/\.length$/, '');
+
+let slowest = { milliseconds: 0, fn: '' };
+const callArbitrary = fc.oneof(...Object.entries(FUNCTIONS).map(([fn, spec]) => spec.plan.map((plan) => ({ fn, plan }))));
+
+function property({ fn, plan }) {
+  const spec = FUNCTIONS[fn];
+  const { disguisedArgs, plainArgs, transparent, refused, other } = build(spec, plan);
+  const hostile = outcome(() => spec.call(plan, disguisedArgs, other));
+  if (hostile.error !== undefined) {
+    const { error } = hostile;
+    assert.ok(error instanceof Error, `${fn} threw a non-Error: ${String(error)}`);
+    assert.equal(typeof error.argument, 'string', `${fn}: "${error.message}" names no argument`);
+    assert.ok(spec.names.includes(argumentOf(error.argument)),
+      `${fn}: "${error.message}" names ${error.argument}, which is none of its arguments (${spec.names.join(', ')})`);
+    assertErrorFields(error, fn);
+  } else {
+    assert.ok(!refused, `${fn} accepted an argument it must refuse (${JSON.stringify(plan, replacer)})`);
+    if (hostile.milliseconds > slowest.milliseconds) slowest = { milliseconds: hostile.milliseconds, fn };
+  }
+  if (transparent) {
+    // The same call with plain copies: the same result or the same error.
+    const plain = outcome(() => spec.call(plan, plainArgs, other));
+    assert.equal(hostile.error?.message, plain.error?.message, `${fn}: a disguise changed the outcome`);
+    if (plain.error === undefined) {
+      assert.deepStrictEqual(comparable(hostile.result), comparable(plain.result), `${fn}: a disguise changed the result`);
+    }
+  }
+  assertStillWorks();
+}
+
+function replacer(key, value) {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol' || typeof value === 'function') return String(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return value;
+}
+
+test(`the API under fuzzing: correct results or errors naming the argument, no leak (seed ${SEED}, ${SECONDS} s)`, (t) => {
+  const details = fc.check(fc.property(callArbitrary, property), {
+    seed: SEED, numRuns: 1_000_000, interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false,
+  });
+  t.diagnostic(`runs: ${details.numRuns}, seed ${SEED}; slowest accepted call: ${slowest.fn} ${slowest.milliseconds.toFixed(1)} ms`);
+  console.log(`api-fuzz: ${details.numRuns} runs in at most ${SECONDS} s, seed ${SEED}; slowest accepted call ` +
+    `${slowest.fn} ${slowest.milliseconds.toFixed(1)} ms`);
+  if (details.failed) {
+    assert.fail(`counterexample after ${details.numRuns} runs (seed ${SEED}, path ${details.counterexamplePath}):\n` +
+      `${JSON.stringify(details.counterexample, replacer)}\n${details.errorInstance?.stack ?? details.error}`);
+  }
+  assert.ok(details.numRuns >= 100, `only ${details.numRuns} runs`);
+});
