@@ -47,14 +47,28 @@ const NOT_ARRAYS = [
   ['a string', '1,2'], ['a number', 5], ['an object', { length: 2, 0: 1, 1: 2 }], ['null', null],
   ['true', true], ['a BigInt', 3n], ['a symbol', Symbol('a')], ['a BigInt64Array', new BigInt64Array(2)],
   ['a DataView', new DataView(new ArrayBuffer(16))], ['an ArrayBuffer', new ArrayBuffer(16)],
-  ['a function', () => [1, 2]],
+  ['a function', () => [1, 2]], ['a Proxy of a Float64Array', new Proxy(new Float64Array(2), {})],
+  ['a revoked Proxy', revokedProxy()], ['a detached Float64Array', detachedArray()],
 ];
 // Arrays with something else than numbers inside.
 const BAD_ELEMENTS = [
   ['a nested array', [[1, 2], [3, 4]]], ['a string element', [1, '2']], ['a null element', [1, null]],
   ['an undefined element', [1, undefined]], ['a sparse array', [1, , 3]], // eslint-disable-line no-sparse-arrays
   ['a BigInt element', [1, 2n]], ['a boolean element', [true, 1]], ['an object element', [1, {}]],
+  ['a throwing element getter', Object.defineProperty([1, 2], 1, { get() { throw new Error('boom'); } })],
+  ['a Proxy whose length throws', new Proxy([1, 2], { get: (t, k) => { if (k === 'length') throw new Error('boom'); return t[k]; } })],
+  ['a Proxy claiming 2^40 elements', new Proxy([1, 2], { get: (t, k) => (k === 'length' ? 2 ** 40 : t[k]) })],
 ];
+function revokedProxy() {
+  const { proxy, revoke } = Proxy.revocable([1, 2], {});
+  revoke();
+  return proxy;
+}
+function detachedArray(Type = Float64Array) {
+  const array = new Type(2);
+  structuredClone(array.buffer, { transfer: [array.buffer] });
+  return array;
+}
 const NOT_OPTIONS = [
   ['a number', 5], ['a string', 'gaussian'], ['null', null], ['true', true], ['a BigInt', 1n],
   ['an array', [1, 2]], ['a symbol', Symbol('o')], ['a function', () => ({})],
@@ -106,7 +120,9 @@ each('makeDataset', [...NOT_NUMBERS, ...NON_FINITE, ['0', 0], ['-5', -5], ['1001
 // truth(x)
 each('truth', [...NOT_ARRAYS, ['undefined', undefined]], 'x', (v) => api.truth(v), 'x');
 each('truth', BAD_ELEMENTS, 'x', (v) => api.truth(v), 'x');
-each('truth', [...NON_FINITE, ['-1', -1]], 'x element', (v) => api.truth([1, v]), 'x');
+// 4e9, 1e12 and 1e100 once gave wrong values (a sign flip past 3.4e9 in wasm).
+each('truth', [...NON_FINITE, ['-1', -1], ['1001', 1001], ['4e9', 4e9], ['1e12', 1e12], ['1e100', 1e100]], 'x element',
+  (v) => api.truth([1, v]), 'x');
 row('truth', 'x over the limit', () => api.truth(new Float64Array(LIMIT.points + 1)), 'x', { over: true });
 
 // averagePool(values, nQueries)
@@ -156,7 +172,10 @@ for (const [fn, call] of Object.entries(pooling)) {
 each('attentionWeights', [['a Float32Array', new Float32Array(36)], ['an array', new Array(36).fill(0)],
   ['a number', 36], ['a string', 'out'], ['an object', { length: 36 }], ['true', true], ['an ArrayBuffer', new ArrayBuffer(288)],
   ['a Float64Array too short', new Float64Array(35)], ['a Float64Array too long', new Float64Array(37)],
-  ['an empty Float64Array', new Float64Array(0)]], 'out', (v) => api.attentionWeights(x6, x6, { out: v }), 'out');
+  ['an empty Float64Array', new Float64Array(0)], ['a Proxy of a Float64Array', new Proxy(new Float64Array(36), {})],
+  ['a detached Float64Array', detachedArray()],
+  ['a Float64Array one short, with an own length that fits', Object.defineProperty(new Float64Array(35), 'length', { value: 36 })]],
+'out', (v) => api.attentionWeights(x6, x6, { out: v }), 'out');
 {
   // The n x n result over 2^24 numbers, from sizes each within the limit.
   const big = grid(4097);
@@ -240,7 +259,9 @@ for (const fn of ['maskedSoftmax', 'maskScores']) {
   each(fn, [['a string', '1,2'], ['a number', 2], ['an object', {}], ['true', true], ['a BigInt', 2n],
     ['a Float64Array of fractions', f([1.5])], ['a negative length', [-1]], ['NaN', [NaN]], ['Infinity', [Infinity]],
     ['2**31', [2 ** 31]], ['a string element', ['1']], ['a nested array', [[1]]], ['a BigInt element', [1n]],
-    ['a BigInt64Array', new BigInt64Array(1)]], 'validLens', (v) => api[fn](scores6, [1, 2, 3], v), 'validLens');
+    ['a BigInt64Array', new BigInt64Array(1)], ['a DataView', new DataView(new ArrayBuffer(8))],
+    ['a detached Int32Array', detachedArray(Int32Array)], ['a Proxy of an Int32Array', new Proxy(Int32Array.of(1), {})]],
+  'validLens', (v) => api[fn](scores6, [1, 2, 3], v), 'validLens');
   row(fn, 'validLens above nk', () => api[fn](scores6, [1, 2, 3], [4]), 'validLens');
   row(fn, 'validLens of the wrong count', () => api[fn](scores6, [1, 2, 3], [1, 1, 1]), 'validLens');
   row(fn, 'validLens over the limit', () => api[fn](scores6, [1, 2, 3], new Int32Array(LIMIT.batch * LIMIT.points + 1)),
@@ -310,7 +331,8 @@ row('multiHeadAttention', 'batch * heads over the batch limit', () => api.multiH
 row('multiHeadAttention', 'heads not dividing hidden', () => api.multiHeadAttention({
   ...multi(), shape: { ...multi().shape, heads: 3 } }), 'shape.heads');
 each('multiHeadAttention', [['a string', '1,0'], ['a number', 1], ['an object', {}], ['three factors', [1, 0, 1]],
-  ['NaN', [1, NaN]], ['Infinity', [Infinity, 1]], ['a string element', ['1', 0]]], 'headMask',
+  ['NaN', [1, NaN]], ['Infinity', [Infinity, 1]], ['a string element', ['1', 0]], ['empty', []],
+  ['2000 factors', new Float64Array(2000)]], 'headMask',
 (v) => api.multiHeadAttention({ ...multi(), headMask: v }), 'headMask');
 
 // positionalEncoding(maxLen, dim)
