@@ -1,8 +1,9 @@
 // Section 9, self-attention and multi-head attention: one map per head with
 // the core's weights, the output heatmap drawn, the heads slider over the
-// divisors of H with the live transpose_qkv shapes, a head switched off shows
-// its share of the output (the core with complementary head masks), and a
-// bad head count is reported at its control.
+// head counts the core accepts for H with the live transpose_qkv shapes, a
+// head switched off shows its share of the output (the core with
+// complementary head masks), and a head count the core refuses anyway is
+// explained in the page's language at its control, the old maps marked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { typeInto, settled, usePage, numberValue } from './harness.mjs';
@@ -68,9 +69,21 @@ test('one attention map per head, with the core\'s weights, and the output drawn
   assert.equal(await page.locator('[data-figure="mha-output-dropped"]').isVisible(), false, 'nothing switched off yet');
 });
 
-test('the heads slider stops at the divisors of H; the reshape diagram shows the live shapes', async () => {
+test('the heads slider stops at the head counts the core accepts; the reshape diagram shows the live shapes', async () => {
   const slider = page.locator('#multihead [data-role="heads-slider"]');
-  assert.equal(await slider.getAttribute('max'), '8', '100 has 9 divisors');
+  assert.equal(await slider.getAttribute('max'), '7', '100 has 9 divisors, and the core runs at most 64 heads: 8 counts');
+  await slider.fill('7');
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaHeads'), 50, 'the last position: 50 heads, not 100');
+  assert.match(await page.locator('#multihead [data-role="divisors"]').innerText(), /at most 64\): 1, 2, 4, 5, 10, 20, 25, 50$/);
+  // A typed count the core would refuse: the nearest one it takes, no error.
+  await typeInto(page, 'mhaHeads', 100);
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaHeads'), 50, '100 heads for H = 100: batch * heads > 64');
+  await typeInto(page, 'mhaHeads', 7);
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaHeads'), 5, '7 does not divide 100: the nearest divisor');
+  assert.equal(await page.locator('[data-error-for="mhaHeads"]').isVisible(), false);
   await slider.fill('4'); // 1, 2, 4, 5, 10: the fifth divisor
   await settled(page);
   assert.equal(await numberValue(page, 'mhaHeads'), 10);
@@ -126,23 +139,40 @@ test('switching a head off: its share and the rest, both from the core', async (
   assert.equal(await page.locator('#multihead [data-role="mha-off-note"]').isVisible(), true);
 });
 
-test('new projections with a new seed; a head count the core refuses is shown at its control', async () => {
+test('new projections with a new seed; a head count the core refuses anyway is explained and the old maps marked', async () => {
   await page.locator('[data-action="mha-new-draw"]').click();
   await settled(page);
   assert.equal(await numberValue(page, 'mhaSeed'), 1);
   assert.deepEqual(await headWeights(5), (await direct({ seed: 1 })).weights);
 
   const before = await headWeights(5);
-  await page.evaluate(() => window.attentionLab.setUnchecked({ mhaHeads: 3 }));
-  await settled(page);
   const error = page.locator('[data-error-for="mhaHeads"]');
-  assert.equal(await error.isVisible(), true);
-  assert.match(await error.innerText(), /heads: expected a divisor of the hidden size 100, got 3/);
-  assert.deepEqual(await headWeights(5), before, 'the last good maps stay');
+  const stale = page.locator('#multihead .figures > .stale-note');
+  // The store never hands the core such a count; setUnchecked passes it by.
+  for (const [heads, reason] of [[3, 'not a divisor'], [100, 'batch * heads > 64']]) {
+    await page.evaluate((count) => window.attentionLab.setUnchecked({ mhaHeads: count }), heads);
+    await settled(page);
+    assert.equal(await error.isVisible(), true, reason);
+    assert.equal(await error.innerText(),
+      `The core refused this: H = 100 cannot be split into ${heads} heads: the heads must divide H, and the core runs at most 64. Possible: 1, 2, 4, 5, 10, 20, 25, 50.`, reason);
+    assert.deepEqual(await headWeights(5), before, `${reason}: the last good maps stay...`);
+    assert.equal(await stale.isVisible(), true, `${reason}: ...marked as out of date`);
+    assert.match(await stale.innerText(), /not from the ones set now/);
+    assert.equal(await page.locator('#multihead .figures').evaluate((node) => getComputedStyle(node.querySelector('.figure-cell')).opacity), '0.4');
+  }
+  // In Chinese too: the explanation and the mark. (Any change through the
+  // store, the language's too, repairs the count: it is set again after.)
+  await page.locator('[data-param="language"] [data-value="zh"]').click();
+  await page.evaluate(() => window.attentionLab.setUnchecked({ mhaHeads: 100 }));
+  await settled(page);
+  assert.match(await error.innerText(), /^内核拒绝了这个值：H = 100 无法分成 100 个头/);
+  assert.match(await stale.innerText(), /已过时/);
+  await page.locator('[data-param="language"] [data-value="en"]').click();
   await typeInto(page, 'mhaHeads', 4);
   await typeInto(page, 'mhaSeed', 0);
   await settled(page);
   assert.equal(await error.isVisible(), false);
+  assert.equal(await stale.count(), 0, 'drawn again: the mark is gone');
   assert.deepEqual(await headWeights(4), (await direct({ heads: 4 })).weights);
   await typeInto(page, 'mhaHeads', 5);
   await settled(page);

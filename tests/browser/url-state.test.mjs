@@ -132,3 +132,31 @@ test('a hostile hash typed into a loaded page changes nothing it should not', as
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a hash with a pair the core refuses opens repaired, drawn, and the URL says so', async () => {
+  // [hash, the heads shown]: each value within the table's bounds, the pair refused by the core.
+  const cases = [['mhaHidden=97&mhaHeads=5', 1], ['mhaHidden=1&mhaHeads=128', 1], ['mhaHidden=128&mhaHeads=128', 64]];
+  for (const [hash, heads] of cases) {
+    const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#${hash}&section=multihead`);
+    await settled(page);
+    const state = await stateOf(page);
+    assert.equal(state.mhaHeads, heads, `${hash}: ${heads} heads`);
+    assert.equal(await page.locator('#multihead .head-card').count(), heads, `${hash}: one map per head`);
+    assert.equal(await page.locator('#multihead [data-error-for="mhaHeads"]').isVisible(), false, `${hash}: no error`);
+    assert.equal(await page.locator('#multihead .stale-note').count(), 0, `${hash}: figures of the values shown`);
+    const written = parseHash(await page.evaluate(() => location.hash)).params;
+    assert.equal(written.mhaHeads, heads, `${hash}: the URL was rewritten`);
+    assert.equal(written.mhaHidden, state.mhaHidden);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+  // Typed into a loaded page: the same repair.
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
+  await page.evaluate(() => {
+    location.hash = '#mhaHidden=97&mhaHeads=5';
+  });
+  await waitForHash(page, /mhaHeads=1\b/);
+  assert.equal((await stateOf(page)).mhaHeads, 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

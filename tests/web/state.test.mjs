@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parameters, clampValue, createStore, defaultState } from '../../web/src/state.js';
+import { parameters, clampValue, createStore, defaultState, offeredHeads, repairState, MHA_BATCH } from '../../web/src/state.js';
 
 test('every parameter has sane bounds, a default of its own domain, and a module that names it', async () => {
   const names = Object.keys(parameters);
@@ -101,4 +101,89 @@ test('setUnchecked passes the bounds by (for error-path tests), never unknown na
   assert.deepEqual(store.setUnchecked({ noise: -1, bogus: 2 }), ['noise']);
   assert.equal(store.get().noise, -1);
   assert.equal('bogus' in store.get(), false);
+});
+
+// Pairs of parameters each within its bounds that the core accepts only
+// together: the multi-head section's heads must divide its hidden size, and
+// batch (one sentence) * heads stays within the core's batch limit.
+const { loadAttentionCore } = await import('../../dist/attention-core.mjs');
+const core = await loadAttentionCore();
+
+// Whether the core runs multi-head attention of one token with this pair
+// (the rule is the core's: this only asks it).
+function coreAccepts(hidden, heads) {
+  const tokens = new Float64Array(hidden);
+  const square = new Float64Array(hidden * hidden);
+  try {
+    core.multiHeadAttention({
+      queries: tokens, keys: tokens, values: tokens, shape: { batch: MHA_BATCH, nq: 1, nk: 1, hidden, heads },
+      Wq: square, Wk: square, Wv: square, Wo: square,
+    });
+    return true;
+  } catch (error) {
+    assert.equal(error.argument, 'shape.heads', `${hidden}/${heads}: refused for the heads, not ${error.message}`);
+    return false;
+  }
+}
+
+test('the heads offered for each hidden size are exactly those the core accepts', () => {
+  const { mhaHidden, mhaHeads } = parameters;
+  for (let hidden = mhaHidden.min; hidden <= mhaHidden.max; hidden += 1) {
+    const accepted = [];
+    for (let heads = mhaHeads.min; heads <= mhaHeads.max; heads += 1) if (coreAccepts(hidden, heads)) accepted.push(heads);
+    assert.deepEqual(offeredHeads(hidden, core.limits), accepted, `H = ${hidden}`);
+  }
+  assert.deepEqual(offeredHeads(100, core.limits), [1, 2, 4, 5, 10, 20, 25, 50], 'not 100: batch * heads <= maxBatch');
+  assert.deepEqual(offeredHeads(100), [1, 2, 4, 5, 10, 20, 25, 50, 100], 'before the core is there: divisibility only');
+});
+
+test('the store keeps such pairs consistent: the heads move to the nearest offered count', () => {
+  const cases = [
+    // [hidden, heads] asked for -> heads held (with the core's limits)
+    [[97, 5], 1], [[1, 128], 1], [[100, 100], 50], [[100, 3], 2], [[12, 10], 12], [[128, 128], 64], [[100, 5], 5],
+  ];
+  for (const [[hidden, heads], held] of cases) {
+    const store = createStore({ mhaHidden: hidden, mhaHeads: heads }, { limits: core.limits });
+    assert.equal(store.get().mhaHidden, hidden, `${hidden}/${heads}: the hidden size stays`);
+    assert.equal(store.get().mhaHeads, held, `${hidden}/${heads} -> ${held}`);
+    assert.ok(coreAccepts(hidden, store.get().mhaHeads));
+  }
+  // Every pair of the bounds (a sample of them) is repaired to one the core accepts.
+  for (let hidden = 1; hidden <= 128; hidden += 7) {
+    for (let heads = 1; heads <= 128; heads += 5) {
+      const state = createStore({ mhaHidden: hidden, mhaHeads: heads }, { limits: core.limits }).get();
+      assert.ok(coreAccepts(state.mhaHidden, state.mhaHeads), `${hidden}/${heads} -> ${state.mhaHeads}`);
+    }
+  }
+});
+
+test('set() repairs too, and tells of every name the repair moved; setUnchecked() does not', () => {
+  const store = createStore({ mhaHeads: 10, mhaHeadsOff: 6 }, { limits: core.limits });
+  assert.equal(store.get().mhaHeadsOff, 6);
+  const heard = [];
+  store.subscribe((state, changed) => heard.push([...changed].sort()));
+  assert.deepEqual(store.set({ mhaHidden: 12 }).sort(), ['mhaHeads', 'mhaHeadsOff', 'mhaHidden']);
+  assert.equal(store.get().mhaHeads, 12, 'the nearest divisor of 12 to 10');
+  assert.equal(store.get().mhaHeadsOff, 0, 'other heads: every head on again');
+  assert.deepEqual(heard, [['mhaHeads', 'mhaHeadsOff', 'mhaHidden']], 'one change for the whole repair');
+  assert.deepEqual(store.set({ mhaHeads: 5 }), ['mhaHeads'], 'typed 5 for H = 12: 4 and 6 are as near, the fewer heads win');
+  assert.equal(store.get().mhaHeads, 4);
+  assert.deepEqual(store.set({ mhaHeadsOff: 0xffffffff }), ['mhaHeadsOff']);
+  assert.equal(store.get().mhaHeadsOff, 0b1111, 'switches of heads that do not exist are dropped');
+  store.setUnchecked({ mhaHeads: 5 });
+  assert.equal(store.get().mhaHeads, 5, 'the error path passes the repair by');
+  store.set({ mhaSeed: 3 });
+  assert.equal(store.get().mhaHeads, 4, 'the next change repairs it');
+});
+
+test('the core\'s limits arrive later: useLimits() repairs the state then', () => {
+  const store = createStore({ mhaHidden: 128, mhaHeads: 128 });
+  assert.equal(store.get().mhaHeads, 128, 'divisibility alone allows 128 heads');
+  const heard = [];
+  store.subscribe((state, changed) => heard.push([...changed]));
+  assert.deepEqual(store.useLimits(core.limits), ['mhaHeads']);
+  assert.equal(store.get().mhaHeads, 64);
+  assert.deepEqual(heard, [['mhaHeads']]);
+  assert.deepEqual(store.useLimits(core.limits), [], 'nothing left to repair');
+  assert.equal(repairState(store.get(), core.limits), store.get(), 'a consistent state is returned as it is');
 });

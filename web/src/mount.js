@@ -6,7 +6,9 @@
 // From a declaration the mount derives everything a section used to list by
 // hand: the parameters it watches (its `inputs`, and the language), when to
 // ask the core again (the inputs' values changed), and which control an
-// error belongs to (section-errors.js). A change of state is drawn at the
+// error belongs to (section-errors.js). When the core refuses a section's
+// inputs, its last good figures stay, marked as out of date until it
+// accepts them again. A change of state is drawn at the
 // next animation frame; several changes in one frame draw once. Each redraw
 // is timed with the User Timing API ("attention-lab:redraw" from the change
 // to the finished drawing, "attention-lab:draw" and one
@@ -15,7 +17,7 @@ import { createControls } from './controls.js';
 import { loadCore } from './core-client.js';
 import { memoizeCore } from './core-memo.js';
 import { createErrorRouter } from './section-errors.js';
-import { translateTree, useLanguage } from './i18n/index.js';
+import { t, translateTree, useLanguage } from './i18n/index.js';
 import { parameters } from './state.js';
 import { createSectionFrame } from './sections/frame.js';
 import { attachSectionTools } from './export/section-tools.js';
@@ -33,11 +35,31 @@ function measure(name, options) {
 const pick = (state, names) => Object.fromEntries(names.map((name) => [name, state[name]]));
 const sameInputs = (a, b, names) => a !== null && names.every((name) => Object.is(a[name], b[name]));
 
+// Marks a section's figures as not showing the values set now: the last
+// good drawing dimmed under a note ('stale'), or the note alone when there
+// was none ('empty'); null takes the mark away.
+function markFigures(figures, mark) {
+  let note = figures.querySelector(':scope > .stale-note');
+  figures.classList.toggle('is-stale', mark !== null);
+  if (mark === null) {
+    note?.remove();
+    return;
+  }
+  if (!note) {
+    note = document.createElement('p');
+    note.className = 'stale-note note note-warning';
+    note.setAttribute('role', 'status');
+    figures.prepend(note);
+  }
+  note.dataset.i18n = mark === 'stale' ? 'error.staleFigures' : 'error.noFigures';
+  note.textContent = t(note.dataset.i18n);
+}
+
 // One section: its frame and view, built once, and its last computation.
 function buildSection(declaration, { root, store, controls, core }) {
   const inputs = declaration.inputs ?? [];
   const frame = createSectionFrame(root, declaration.frame);
-  const errors = createErrorRouter({ controls, slot: frame.errorSlot, routes: declaration });
+  const errors = createErrorRouter({ controls, slot: frame.errorSlot, routes: declaration, core });
   const view = declaration.create({ frame, store, controls, core, errors });
   const watched = new Set([...inputs, 'language']);
   let computedFor = null;
@@ -53,11 +75,14 @@ function buildSection(declaration, { root, store, controls, core }) {
         errors.clear();
         try {
           result = declaration.compute(core, values);
-          computedFor = values;
         } catch (error) {
           errors.show(error, values);
-          return; // the last good drawing stays
+          // The last good drawing stays, marked: it is not of these values.
+          markFigures(frame.figures, computedFor === null ? 'empty' : 'stale');
+          return;
         }
+        computedFor = values;
+        markFigures(frame.figures, null);
       }
       declaration.draw?.(view, result, values, changed);
     },
@@ -124,6 +149,9 @@ export function mountLab({
 
   const ready = loadCore(indicator).then((loaded) => {
     if (disposed) return loaded;
+    // The core's limits complete the table's constraints (state.js): the
+    // state is repaired before anything asks the core.
+    store.useLimits?.(loaded.limits);
     core = memoizeCore(loaded);
     shown = sections.map((declaration) =>
       buildSection(declaration, { root: sectionRoot(container, declaration.id), store, controls, core }));

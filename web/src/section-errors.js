@@ -5,7 +5,10 @@
 // input; `arguments` names the others (a parameter, a list indexed by the
 // error's index, a function of the inputs giving either, or null for "no
 // control"). An error no control owns is shown in the section's own slot.
-// The page keeps the last good drawing and goes on.
+// A section may explain an error in the page's language itself (its
+// `explain(error, inputs, core)`, by the error's fields); otherwise the text
+// is built from the fields, which name the core's own wording. The page
+// keeps the last good drawing, marked as out of date (mount.js), and goes on.
 import { t } from './i18n/index.js';
 
 export function parameterOf(error, { inputs = [], arguments: routes = {} }, values = {}) {
@@ -18,8 +21,10 @@ export function parameterOf(error, { inputs = [], arguments: routes = {} }, valu
   return inputs.includes(argument) ? argument : null;
 }
 
-// The error in the page's language, from its fields where it has them.
-export function describeError(error) {
+// The error in the page's language: the section's explanation when it has
+// one, else from the error's fields where it has them.
+export function describeError(error, explanation) {
+  if (typeof explanation === 'string') return t('error.core', { message: explanation });
   if (typeof error?.argument !== 'string' || typeof error.expected !== 'string') {
     return t('error.core', { message: String(error?.message ?? error) });
   }
@@ -27,13 +32,13 @@ export function describeError(error) {
   return t('error.core', { message: t(key, error) });
 }
 
-// `routes`: the section's declaration (or any { inputs, arguments });
-// `slot`: where errors no control owns are shown.
-export function createErrorRouter({ controls, slot, routes }) {
+// `routes`: the section's declaration (or any { inputs, arguments, explain });
+// `slot`: where errors no control owns are shown; `core`: handed to explain().
+export function createErrorRouter({ controls, slot, routes, core = null }) {
   const owned = new Set();
 
   function show(error, values) {
-    const text = describeError(error);
+    const text = describeError(error, routes.explain?.(error, values, core));
     const parameter = parameterOf(error, routes, values);
     if (parameter && controls.showError(parameter, text)) {
       owned.add(parameter);

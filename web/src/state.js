@@ -2,7 +2,9 @@
 // Controls are built from it and clamp through it; the URL hash and the
 // <attention-lab> element's attributes read and write the same entries.
 // Nothing else in the page holds a parameter: a section lists the ones it
-// depends on by name (its `inputs`, sections/registry.js).
+// depends on by name (its `inputs`, sections/registry.js). Parameters the
+// core accepts only in some combinations are kept consistent here too
+// (`constraints`, below): the store repairs every state it is given.
 
 export const KERNELS = ['gaussian', 'boxcar', 'constant', 'triangular', 'epanechnikov'];
 export const ESTIMATORS = ['average', 'nadaraya-watson'];
@@ -61,8 +63,9 @@ export const parameters = {
   scalingKeys: { type: 'integer', default: 10, min: 2, max: 30, step: 1 },
   scalingSamples: { type: 'integer', default: 100, min: 20, max: 100, step: 10 },
   scalingSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
-  // Multi-head self-attention (d2l 10.5-10.6): hidden size, heads (a divisor of
-  // it), the heads switched off (bit i = head i + 1, the first 32 heads), seed.
+  // Multi-head self-attention (d2l 10.5-10.6): hidden size, heads (one of
+  // offeredHeads(hidden): see the constraints below), the heads switched off
+  // (bit i = head i + 1, the first 32 heads), seed.
   mhaHidden: { type: 'integer', default: 100, min: 1, max: 128, step: 1 },
   mhaHeads: { type: 'integer', default: 5, min: 1, max: 128, step: 1 },
   mhaHeadsOff: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
@@ -113,26 +116,93 @@ export function defaultState() {
   return Object.fromEntries(Object.entries(parameters).map(([name, spec]) => [name, spec.default]));
 }
 
+// The multi-head section attends one sentence: its batch is 1.
+export const MHA_BATCH = 1;
+// Heads that can be switched off: the bits of mhaHeadsOff.
+export const MHA_SWITCHES = 32;
+
+// The most heads the core runs for the multi-head section's one sentence.
+export const mostHeads = (limits) => Math.floor((limits?.maxBatch ?? Infinity) / MHA_BATCH);
+
+// The head counts the multi-head section offers for a hidden size: those the
+// core's multi-head attention accepts, which are the divisors of the hidden
+// size (the heads split it evenly) with batch * heads within the core's batch
+// limit (`limits.maxBatch`, from the core once it is loaded; without it,
+// divisibility alone). Choosing among a control's values, not arithmetic on
+// data: the core still checks every call.
+export function offeredHeads(hidden, limits = null) {
+  const most = Math.min(hidden, mostHeads(limits));
+  const offered = [];
+  for (let heads = 1; heads <= most; heads += 1) if (hidden % heads === 0) offered.push(heads);
+  return offered;
+}
+
+// The offered value closest to `wanted` (the smaller one on a tie).
+function nearest(offered, wanted) {
+  return offered.reduce((best, value) => (Math.abs(value - wanted) < Math.abs(best - wanted) ? value : best), offered[0]);
+}
+
+// Pairs of parameters that are each within their bounds but that the core
+// refuses in some combinations. Each entry repairs a state (returning the
+// values it changes, or nothing): the store applies them to every state it
+// takes, so the controls, the URL hash and the element's attributes all give
+// the core a combination it accepts. One place for each rule.
+export const constraints = [
+  {
+    // Heads must divide the hidden size, and batch * heads stay within the
+    // core's batch limit: the heads give way to the hidden size (it is what
+    // the learner changes, and the heads slider offers only valid counts).
+    // Moved heads are other heads: the switches go back on. Switches of
+    // heads that do not exist are dropped, so the hash carries none.
+    names: ['mhaHidden', 'mhaHeads', 'mhaHeadsOff'],
+    repair({ mhaHidden, mhaHeads, mhaHeadsOff }, limits) {
+      const offered = offeredHeads(mhaHidden, limits);
+      if (!offered.includes(mhaHeads)) return { mhaHeads: nearest(offered, mhaHeads), mhaHeadsOff: 0 };
+      const existing = mhaHeads >= MHA_SWITCHES ? mhaHeadsOff : (mhaHeadsOff & (2 ** mhaHeads - 1)) >>> 0;
+      return existing === mhaHeadsOff ? null : { mhaHeadsOff: existing };
+    },
+  },
+];
+
+// The state with every constraint satisfied: the same object when it already was.
+export function repairState(state, limits = null) {
+  let repaired = state;
+  for (const { repair } of constraints) {
+    const patch = repair(repaired, limits);
+    if (patch && Object.keys(patch).some((name) => !Object.is(patch[name], repaired[name]))) {
+      repaired = { ...repaired, ...patch };
+    }
+  }
+  return repaired;
+}
+
 // A small store: one state object, changes through set(), listeners told
-// which names changed. Every value that enters is clamped by the table.
-export function createStore(initial = {}) {
+// which names changed. Every value that enters is clamped by the table, and
+// every state is repaired by its constraints (with the core's limits once
+// useLimits() has given them).
+export function createStore(initial = {}, { limits: initialLimits = null } = {}) {
+  let limits = initialLimits;
   let state = defaultState();
   for (const [name, value] of Object.entries(initial)) {
     if (Object.hasOwn(parameters, name)) state[name] = clampValue(name, value, state[name]);
   }
+  state = repairState(state, limits);
   const listeners = new Set();
 
-  function commit(next) {
-    const changed = Object.keys(next).filter((name) => !Object.is(next[name], state[name]));
+  function commit(next, { repair = true } = {}) {
+    const merged = { ...state, ...next };
+    const candidate = repair ? repairState(merged, limits) : merged;
+    const changed = Object.keys(candidate).filter((name) => !Object.is(candidate[name], state[name]));
     if (changed.length === 0) return changed;
-    state = { ...state, ...next };
+    state = candidate;
     for (const listener of listeners) listener(state, new Set(changed));
     return changed;
   }
 
   return {
     get: () => state,
-    // Returns the names that really changed (a clamped value may equal the old one).
+    // Returns the names that really changed (a clamped value may equal the
+    // old one; a repair may move others).
     set(patch) {
       const next = {};
       for (const [name, value] of Object.entries(patch)) {
@@ -141,9 +211,16 @@ export function createStore(initial = {}) {
       return commit(next);
     },
     // For tests of the error path only: puts a value in without the table's
-    // clamping, as if the bounds had let it through.
+    // clamping or repair, as if the bounds had let it through.
     setUnchecked(patch) {
-      return commit(Object.fromEntries(Object.entries(patch).filter(([name]) => Object.hasOwn(parameters, name))));
+      return commit(Object.fromEntries(Object.entries(patch).filter(([name]) => Object.hasOwn(parameters, name))),
+        { repair: false });
+    },
+    // The core's limits (core.limits), once it is loaded: the state is
+    // repaired with them at once. Returns the names that changed.
+    useLimits(coreLimits) {
+      limits = coreLimits ?? null;
+      return commit({});
     },
     subscribe(listener) {
       listeners.add(listener);

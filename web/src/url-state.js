@@ -119,12 +119,20 @@ export function patchFromHash(parsed) {
 }
 
 // Keeps location.hash in step with the store (history.replaceState: a
-// slider drag makes no history entries), follows a hash the user edits or
+// slider drag makes no history entries), rewrites a hash the table
+// repaired, follows a hash the user edits or
 // pastes (hashchange), and turns in-page links (the table of contents, the
 // skip link) into scrolling and focus so the state stays in the URL.
 export function startHashSync({ store, view, sectionIds, onSection }) {
   let timer = 0;
   let dirty = Boolean(location.hash) && !parseHash(location.hash, sectionIds).anchor;
+  // A hash whose state the table had to repair (a pair the core refuses,
+  // state.js constraints): the URL is rewritten at once to the state shown.
+  if (dirty) {
+    const described = patchFromHash(parseHash(location.hash, sectionIds));
+    const state = store.get();
+    if (Object.keys(described).some((name) => !Object.is(described[name], state[name]))) write();
+  }
 
   function write() {
     timer = 0;

@@ -42,6 +42,8 @@ export default {
   'error.expected': '{argument}: expected {expected}',
   'error.got': '{argument}: expected {expected}, got {got}',
   'error.gotAt': '{argument}: expected {expected}, got {got} at index {index}',
+  'error.staleFigures': 'Out of date: these figures are from the last values the core accepted, not from the ones set now.',
+  'error.noFigures': 'No figures: the core refused the values set now.',
 
   // Sharing, embedding, export and accessibility.
   'export.menu': 'Save',
@@ -318,8 +320,9 @@ export default {
   'mha.hidden': 'Hidden size H (num_hiddens)',
   'mha.hiddenHint': 'the number of heads must divide it',
   'mha.heads': 'Heads n_h',
-  'mha.headsHint': 'the slider stops only at divisors of H',
-  'mha.divisors': 'Divisors of {hidden}: {list}',
+  'mha.headsHint': 'the slider stops only at head counts the core accepts: divisors of H',
+  'mha.divisors': 'Heads for H = {hidden} (divisors of {hidden}, at most {most}): {list}',
+  'mha.headsRefused': 'H = {hidden} cannot be split into {heads} heads: the heads must divide H, and the core runs at most {most}. Possible: {list}.',
   'mha.seed': 'Seed of embeddings and projections',
   'mha.newDraw': 'New projections',
   'mha.allOn': 'Switch all heads on',

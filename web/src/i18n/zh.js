@@ -43,6 +43,8 @@ export default {
   'error.expected': '{argument}：应为 {expected}',
   'error.got': '{argument}：应为 {expected}，实际为 {got}',
   'error.gotAt': '{argument}：应为 {expected}，第 {index} 项实际为 {got}',
+  'error.staleFigures': '已过时：这些图来自内核上一次接受的取值，而不是现在设置的取值。',
+  'error.noFigures': '没有图：内核拒绝了现在设置的取值。',
 
   // Sharing, embedding, export and accessibility.
   'export.menu': '保存',
@@ -319,8 +321,9 @@ export default {
   'mha.hidden': '隐藏单元数 H（num_hiddens）',
   'mha.hiddenHint': '头数必须能整除它',
   'mha.heads': '头数 n_h',
-  'mha.headsHint': '滑块只停在 H 的约数上',
-  'mha.divisors': '{hidden} 的约数：{list}',
+  'mha.headsHint': '滑块只停在内核接受的头数上：H 的约数',
+  'mha.divisors': 'H = {hidden} 可用的头数（{hidden} 的约数，最多 {most} 个）：{list}',
+  'mha.headsRefused': 'H = {hidden} 无法分成 {heads} 个头：头数必须整除 H，且内核最多运行 {most} 个头。可选：{list}。',
   'mha.seed': '嵌入和投影的随机种子',
   'mha.newDraw': '换一组投影',
   'mha.allOn': '打开所有的头',

@@ -2,7 +2,8 @@
 // six-token sentence with seeded random embeddings X (1, 6, H) attends to
 // itself (queries = keys = values = X) through seeded random projections
 // W_q, W_k, W_v, W_o (H x H). Per-head attention maps side by side (the
-// book's exercise), a heads slider over the divisors of H, a switch per head
+// book's exercise), a heads slider over the head counts the core accepts for
+// H (state.js offeredHeads: divisors of H within its batch limit), a switch per head
 // that scales its output by 0 before W_o (the core's headMask), the output
 // with all heads, the share of the switched-off heads and what is left, and
 // the transpose_qkv reshaping with the live shapes.
@@ -15,33 +16,24 @@ import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { createReshapeDiagram, headColour } from './reshape-diagram.js';
 import { normalDraws, linearBound } from './seeded-draws.js';
+import { offeredHeads, mostHeads, MHA_BATCH, MHA_SWITCHES } from '../state.js';
 
 // The self-attention example: six tokens (a sentence from the course notes).
 export const TOKEN_COUNT = 6;
 
 const DETAILED_HEADS = 8; // up to this many heads, each map writes its numbers
-const TOGGLE_LIMIT = 32; // heads that can be switched off (bits of mhaHeadsOff)
-
-export function divisorsOf(n) {
-  const found = [];
-  for (let d = 1; d <= n; d += 1) if (n % d === 0) found.push(d);
-  return found;
-}
-
-function nearestDivisor(n, wanted) {
-  return divisorsOf(n).reduce((best, d) => (Math.abs(d - wanted) < Math.abs(best - wanted) ? d : best), 1);
-}
 
 // One factor per head: 0 for a head switched off (bit i of mhaHeadsOff), else 1.
 function headMaskOf({ mhaHeads, mhaHeadsOff }) {
-  return Float64Array.from({ length: mhaHeads }, (_, i) => (i < 32 && (mhaHeadsOff >>> i) & 1 ? 0 : 1));
+  return Float64Array.from({ length: mhaHeads }, (_, i) => (i < MHA_SWITCHES && (mhaHeadsOff >>> i) & 1 ? 0 : 1));
 }
 
-function create({ frame, store, controls }) {
+function create({ frame, store, controls, core }) {
   const panel = frame.controlsPanel;
 
-  // Heads: a slider over the divisors of H (so every position is valid) beside
-  // the table's number box, which clamps and shows the core's errors.
+  // Heads: a slider over the offered head counts (so every position is
+  // valid) beside the table's number box, whose value the store moves to the
+  // nearest offered count (state.js constraints).
   const headsControl = controls.numberControl('mhaHeads', { labelKey: 'mha.heads', hintKey: 'mha.headsHint', slider: false });
   const headsSlider = element('input', {
     type: 'range', min: 0, max: 1, step: 1, className: 'slider', 'aria-labelledby': 'mhaHeads-label', dataset: { role: 'heads-slider' },
@@ -120,7 +112,7 @@ function create({ frame, store, controls }) {
 
   function makeCard(i, detailed) {
     const toggle = element('input', { type: 'checkbox', role: 'switch', className: 'switch-input', dataset: { head: i } });
-    toggle.disabled = i >= TOGGLE_LIMIT;
+    toggle.disabled = i >= MHA_SWITCHES;
     toggle.addEventListener('change', () => {
       const { mhaHeadsOff } = store.get();
       // Bit i of mhaHeadsOff is head i + 1 switched off.
@@ -165,23 +157,15 @@ function create({ frame, store, controls }) {
     while (cards.length < heads) cards.push(makeCard(cards.length, detailed));
   }
 
-  // A new hidden size that the heads no longer divide: the heads move to
-  // the nearest divisor (before the redraw, so the core sees a valid pair).
-  store.subscribe((state, changed) => {
-    if (changed.has('mhaHidden') && !changed.has('mhaHeads') && state.mhaHidden % state.mhaHeads !== 0) {
-      queueMicrotask(() => store.set({ mhaHeads: nearestDivisor(state.mhaHidden, state.mhaHeads), mhaHeadsOff: 0 }));
-    }
-  });
-
   return {
     draw(result, inputs, changed) {
       const hidden = inputs.mhaHidden;
-      divisors = divisorsOf(hidden);
+      divisors = offeredHeads(hidden, core.limits);
       headsSlider.max = String(divisors.length - 1);
       const index = divisors.indexOf(inputs.mhaHeads);
       if (index >= 0) headsSlider.value = String(index);
       headsSlider.setAttribute('aria-valuetext', String(inputs.mhaHeads));
-      divisorList.textContent = t('mha.divisors', { hidden, list: divisors.join(', ') });
+      divisorList.textContent = t('mha.divisors', { hidden, list: divisors.join(', '), most: mostHeads(core.limits) });
 
       const heads = inputs.mhaHeads;
       // The core accepted the pair: the heads divide H.
@@ -192,7 +176,7 @@ function create({ frame, store, controls }) {
       const names = tokens();
       const detailed = heads <= DETAILED_HEADS;
       buildCards(heads, detailed);
-      limitNote.hidden = heads <= TOGGLE_LIMIT;
+      limitNote.hidden = heads <= MHA_SWITCHES;
       lastWeights = result.full.weights;
       const cellsPerHead = TOKEN_COUNT * TOKEN_COUNT;
       cards.forEach((card, i) => {
@@ -241,7 +225,7 @@ function compute(core, { mhaHidden: hidden, mhaHeads: heads, mhaHeadsOff, mhaSee
   const projection = (role) => normalDraws(core, hidden * hidden, seed, role, linearBound(hidden));
   const call = (headMask) => core.multiHeadAttention({
     queries: tokens, keys: tokens, values: tokens,
-    shape: { batch: 1, nq: TOKEN_COUNT, nk: TOKEN_COUNT, hidden, heads },
+    shape: { batch: MHA_BATCH, nq: TOKEN_COUNT, nk: TOKEN_COUNT, hidden, heads },
     Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: projection('wo'), headMask,
   });
   const mask = headMaskOf({ mhaHeads: heads, mhaHeadsOff });
@@ -257,6 +241,15 @@ export const multiHeadSection = {
   arguments: {
     heads: 'mhaHeads', 'shape.heads': 'mhaHeads', 'shape.hidden': 'mhaHidden', hidden: 'mhaHidden',
     headMask: 'mhaHeadsOff', seed: 'mhaSeed',
+  },
+  // The core's refusal of a head count, in the page's language, with the
+  // counts it would take (the store never hands it one; a test may).
+  explain(error, { mhaHidden, mhaHeads }, core) {
+    if (error?.argument !== 'shape.heads') return undefined;
+    return t('mha.headsRefused', {
+      heads: mhaHeads, hidden: mhaHidden, most: mostHeads(core.limits),
+      list: offeredHeads(mhaHidden, core.limits).join(', '),
+    });
   },
   create,
   compute,
