@@ -13,6 +13,10 @@
 //   in kebab case (leave-one-out); values are read exactly as from the URL
 //   hash (url-state.js readParameter): clamped, or ignored when malformed.
 //
+// The element's state (its store) is made once, from the attributes, and
+// then belongs to the learner: a parameter's attribute changes that
+// parameter only, and `hide` or `section` changes keep the state as it is.
+//
 // Everything renders in an open shadow root: the host page's CSS does not
 // reach in (`all: initial` on the host and the lab's root) and the lab's
 // CSS does not reach out. One exception, forced by browsers: @font-face
@@ -27,7 +31,7 @@ import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList } from './url-state.js';
 import { detectLanguage, t, useLanguage } from './i18n/index.js';
-import { applyHide, listenForFrameHeights } from './embed.js';
+import { hideSheet, listenForFrameHeights } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
 const DEFAULT_SECTION = 'pooling';
@@ -97,7 +101,8 @@ class AttentionLabElement extends HTMLElement {
     super();
     this.attachShadow({ mode: 'open' });
     this.lab = null;
-    this.store = null;
+    this.store = null; // made once, from the attributes: the learner's state lives here
+    this.root = null;
   }
 
   connectedCallback() {
@@ -109,10 +114,15 @@ class AttentionLabElement extends HTMLElement {
     instances.delete(this);
   }
 
+  // A parameter's attribute sets that parameter; `hide` re-hides controls and
+  // `section` shows another section, both with the state as it is (what the
+  // learner changed stays); the language is the page's (see the top).
   attributeChangedCallback(name, previous, value) {
     if (!this.lab || previous === value) return;
-    if (name === 'section' || name === 'hide') {
-      this.render();
+    if (name === 'hide') {
+      this.applyHide();
+    } else if (name === 'section') {
+      this.mountSection();
     } else if (name === 'language' || name === 'lang') {
       setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
     } else if (attributeToParameter.has(name)) {
@@ -135,36 +145,52 @@ class AttentionLabElement extends HTMLElement {
   }
 
   render() {
+    const explicit = explicitLanguage(this);
+    const language = explicit ?? pageLanguage ?? inheritedLanguage(this);
+    if (language !== pageLanguage) setPageLanguage(language);
+    if (!this.store) {
+      this.store = createStore({ ...this.initialState(), language });
+      this.store.subscribe((state, changed) => {
+        if (changed.has('language')) this.root?.setAttribute('lang', state.language === 'zh' ? 'zh-CN' : 'en');
+      });
+    }
+    this.store.set({ language });
+    this.applyHide();
+    this.mountSection();
+  }
+
+  // The controls the `hide` attribute names, hidden by one stylesheet of the
+  // shadow root, replaced when the attribute changes.
+  applyHide() {
+    const sheet = hideSheet(parseHideList(this.getAttribute('hide') ?? ''));
+    this.shadowRoot.adoptedStyleSheets = sheet ? [sharedSheet(), sheet] : [sharedSheet()];
+  }
+
+  // The section the `section` attribute names, built afresh into the shadow
+  // root on the element's store: a new section shows the same state.
+  mountSection() {
     this.lab?.dispose();
     this.removeAttribute('data-ready');
     const requested = this.getAttribute('section');
     const section = SECTION_IDS.includes(requested) ? requested : DEFAULT_SECTION;
-    const explicit = explicitLanguage(this);
-    const language = explicit ?? pageLanguage ?? inheritedLanguage(this);
-    if (language !== pageLanguage) setPageLanguage(language);
-    this.store = createStore({ ...this.initialState(), language });
-
-    const shadow = this.shadowRoot;
-    shadow.adoptedStyleSheets = [sharedSheet()];
-    applyHide(shadow, parseHideList(this.getAttribute('hide') ?? ''));
+    const { language } = this.store.get();
     const root = document.createElement('div');
     root.className = 'lab-root';
     root.dataset.sectionShown = section;
-    const setLang = (value) => root.setAttribute('lang', value === 'zh' ? 'zh-CN' : 'en');
-    setLang(language);
+    root.setAttribute('lang', language === 'zh' ? 'zh-CN' : 'en');
+    this.root = root;
     const indicator = loadingIndicator();
     root.append(indicator);
-    shadow.replaceChildren(root);
+    this.shadowRoot.replaceChildren(root);
     useLanguage(language);
     indicator.querySelectorAll('[data-i18n]').forEach((node) => {
       node.textContent = t(node.dataset.i18n);
     });
 
-    this.lab = mountLab({ container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator });
-    this.store.subscribe((state, changed) => {
-      if (changed.has('language')) setLang(state.language);
-    });
-    this.ready = this.lab.ready.then(() => {
+    const lab = mountLab({ container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator });
+    this.lab = lab;
+    this.ready = lab.ready.then(() => {
+      if (this.lab !== lab) return this; // replaced meanwhile: the newer one announces itself
       this.setAttribute('data-ready', '');
       this.dispatchEvent(new CustomEvent('attention-lab:ready', { bubbles: true, composed: true }));
       return this;

@@ -34,14 +34,20 @@ export function hideRules(hide) {
   return rules;
 }
 
-// Adds the rules to a document or shadow root as a constructed stylesheet
-// (no <style> element: nothing for a strict style-src policy to refuse).
-export function applyHide(root, hide) {
+// The rules as a constructed stylesheet (no <style> element: nothing for a
+// strict style-src policy to refuse), or null when nothing is hidden.
+export function hideSheet(hide) {
   const rules = hideRules(hide);
-  if (rules.length === 0) return;
+  if (rules.length === 0) return null;
   const sheet = new CSSStyleSheet();
   for (const rule of rules) sheet.insertRule(rule, sheet.cssRules.length);
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  return sheet;
+}
+
+// Adds the rules to a document or shadow root.
+export function applyHide(root, hide) {
+  const sheet = hideSheet(hide);
+  if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
 // The page in iframe mode: only the embedded section, no masthead, table

@@ -86,6 +86,10 @@ function buildSection(declaration, { root, store, controls, core }) {
       }
       declaration.draw?.(view, result, values, changed);
     },
+    // Stops what the section runs on its own clock (a training run) and lets go of it.
+    dispose() {
+      view?.dispose?.();
+    },
   };
 }
 
@@ -111,6 +115,16 @@ export function mountLab({
   let core = null;
   let shown = [];
   let disposed = false;
+  // What the sections and their tools subscribe to the store, undone by dispose().
+  const subscriptions = [];
+  const sectionStore = Object.freeze({
+    ...store,
+    subscribe(listener) {
+      const unsubscribe = store.subscribe(listener);
+      subscriptions.push(unsubscribe);
+      return unsubscribe;
+    },
+  });
   let pending = new Set();
   let changedAt = null;
   let frame = 0;
@@ -154,14 +168,14 @@ export function mountLab({
     store.useLimits?.(loaded.limits);
     core = memoizeCore(loaded);
     shown = sections.map((declaration) =>
-      buildSection(declaration, { root: sectionRoot(container, declaration.id), store, controls, core }));
+      buildSection(declaration, { root: sectionRoot(container, declaration.id), store: sectionStore, controls, core }));
     attachSectionTools({
       sections: shown.map(({ declaration, root }) => ({
         id: declaration.id,
         root,
         declarations: declaration.pytorch && { pytorch: (state) => declaration.pytorch(state, core, declaration) },
       })),
-      store,
+      store: sectionStore,
       getComputations: () => core,
     });
     translateTree(translateRoot);
@@ -182,10 +196,18 @@ export function mountLab({
       return core;
     },
     controls,
+    // Stops everything the mount started (the redraw frame, the sections'
+    // own clocks, every subscription to the store) and lets go of the
+    // sections; the store and the container's elements are the caller's.
     dispose() {
       disposed = true;
       unsubscribe();
       if (frame) cancelAnimationFrame(frame);
+      frame = 0;
+      for (const section of shown) section.dispose();
+      for (const unsubscribeSection of subscriptions.splice(0)) unsubscribeSection();
+      shown = [];
+      core = null;
     },
   };
 }
