@@ -43,6 +43,71 @@ double nearest_d2(double query, const std::vector<double>& sorted_keys) noexcept
     return best;
 }
 
+// The Gaussian rows above compute d^2 = (q - k)^2 unscaled, with w folded
+// into one factor per call: exact enough, and fast, while d^2 cannot
+// overflow. With every query and key within 2^500 in magnitude, d^2 stays
+// below 2^1002: the rows take that path. A query or key beyond it (hostile or
+// mistyped input) takes the row below instead, which follows PyTorch's
+// recipe, softmax(-((q - k) w)^2 / 2), step by step, so its results match
+// PyTorch's wherever PyTorch's are finite.
+constexpr double gaussian_fast_magnitude = 0x1p500;
+
+double largest_magnitude(const xt::xtensor<double, 1>& numbers) noexcept {
+    double largest = 0.0;
+    for (double v : numbers) largest = std::max(largest, std::abs(v));
+    return largest;
+}
+
+// PyTorch's recipe for one query: s_j = -((q - k_j) w)^2 / 2, then
+// 2^((s_j - max s) log2 e). A (q - k_j) w that overflows gives s_j = -inf
+// (weight 0), as in PyTorch. Where PyTorch has no finite score at all (every
+// (q - k_j) w overflows: its row is NaN), the row is the Gaussian's limit for
+// a growing width instead: the nearest keys (by the rounded |q/2 - k_j/2|,
+// which cannot overflow) share the weight. w = 0 is uniform (PyTorch's
+// inf * 0 would be NaN). Portable scalar code: the same bits in every build.
+double gaussian_row_robust(double query, const double* keys, std::size_t n, double w, double* row) noexcept {
+    namespace vm = vector_math;
+    constexpr double log2e = 1.4426950408889634074;
+    double max_score = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < n; ++j) {
+        const double d = w == 0.0 ? 0.0 : (query - keys[j]) * w;
+        row[j] = -(d * d) / 2.0;
+        max_score = std::max(max_score, row[j]);
+    }
+    if (max_score > -std::numeric_limits<double>::infinity()) {
+        for (std::size_t j = 0; j < n; ++j) row[j] = vm::exp2_nonpositive((row[j] - max_score) * log2e);
+    } else {
+        double nearest = std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < n; ++j) nearest = std::min(nearest, std::abs(query * 0.5 - keys[j] * 0.5));
+        for (std::size_t j = 0; j < n; ++j) row[j] = std::abs(query * 0.5 - keys[j] * 0.5) == nearest ? 1.0 : 0.0;
+    }
+    return vm::sum(row, n);
+}
+
+// Values are summed as sum_j e_j v_j (e_j <= 1) before the division by
+// sum_j e_j: with |v| up to the largest double that sum can overflow where
+// the prediction (a weighted mean) is representable. Values beyond 2^1009
+// (max_points < 2^14 of them sum below the largest double) are therefore
+// summed scaled by 2^-14, exactly (a power of two), and the prediction scaled
+// back. Smaller values are used as they are: the hot loops are unchanged.
+class ScaledValues {
+public:
+    explicit ScaledValues(const xt::xtensor<double, 1>& values) : data_(values.data()) {
+        if (largest_magnitude(values) <= 0x1p1009) return;
+        scaled_.assign(values.begin(), values.end());
+        for (double& v : scaled_) v *= 0x1p-14;
+        data_ = scaled_.data();
+        back_ = 0x1p14;
+    }
+    const double* data() const noexcept { return data_; }
+    double unscale(double mean) const noexcept { return back_ == 1.0 ? mean : mean * back_; }
+
+private:
+    std::vector<double> scaled_;
+    const double* data_;
+    double back_ = 1.0;
+};
+
 // The portable loops (the native build): the Gaussian weights e_j of one
 // query into row[j], and their sum into the lane partials (key j into lane
 // j % 4). Compilers vectorise each loop; fused into one they do not.
@@ -108,10 +173,11 @@ double kernel_row(double query, const double* keys, std::size_t n_keys, const Ke
 xt::xtensor<double, 1> average_pool(const xt::xtensor<double, 1>& values, std::size_t n_queries) {
     check_points("values", values);
     require_count("nQueries", n_queries, 1, limits::max_points);
+    const ScaledValues scaled(values);  // the sum of huge values may overflow where their mean does not
     double sum = 0.0;
-    for (double v : values) sum += v;
+    for (std::size_t j = 0; j < values.size(); ++j) sum += scaled.data()[j];
     xt::xtensor<double, 1> result = xt::xtensor<double, 1>::from_shape({n_queries});
-    result.fill(sum / static_cast<double>(values.size()));
+    result.fill(scaled.unscale(sum / static_cast<double>(values.size())));
     return result;
 }
 
@@ -129,11 +195,14 @@ xt::xtensor<double, 2> attention_weights(const xt::xtensor<double, 1>& queries,
     std::vector<double> sorted_keys(keys.begin(), keys.begin() + (gaussian ? nk : 0));
     std::sort(sorted_keys.begin(), sorted_keys.end());
     const double factor = vector_math::gaussian_exp2_factor(gaussian_rate(spec.w));
+    const bool fast_keys = !gaussian || largest_magnitude(keys) <= gaussian_fast_magnitude;
     for (std::size_t i = 0; i < queries.size(); ++i) {
         double* row = &weights(i, 0);
-        const double sum = gaussian
-            ? gaussian_row(queries(i), keys.data(), nk, factor, nearest_d2(queries(i), sorted_keys), row)
-            : kernel_row(queries(i), keys.data(), nk, spec, row);
+        const double sum =
+            !gaussian ? kernel_row(queries(i), keys.data(), nk, spec, row)
+            : fast_keys && std::abs(queries(i)) <= gaussian_fast_magnitude
+                ? gaussian_row(queries(i), keys.data(), nk, factor, nearest_d2(queries(i), sorted_keys), row)
+                : gaussian_row_robust(queries(i), keys.data(), nk, spec.w, row);
         const double inverse = sum > 0.0 ? 1.0 / sum : undefined;
         for (std::size_t j = 0; j < nk; ++j) row[j] *= inverse;
     }
@@ -152,20 +221,25 @@ xt::xtensor<double, 1> nadaraya_watson(const xt::xtensor<double, 1>& queries,
     const std::size_t nk = keys.size();
     std::vector<double> row(nk);
     xt::xtensor<double, 1> prediction = xt::xtensor<double, 1>::from_shape({queries.size()});
+    const ScaledValues scaled(values);
+    // A row of weights (not normalised) and its sum, into a weighted mean of the values.
+    const auto weighted_mean = [&](double sum) {
+        return sum > 0.0 ? scaled.unscale(vector_math::dot(row.data(), scaled.data(), nk) / sum) : undefined;
+    };
     if (spec.kernel == Kernel::gaussian) {
         std::vector<double> sorted_keys(keys.begin(), keys.end());
         std::sort(sorted_keys.begin(), sorted_keys.end());
         const double factor = vector_math::gaussian_exp2_factor(gaussian_rate(spec.w));
+        const bool fast_keys = largest_magnitude(keys) <= gaussian_fast_magnitude;
         for (std::size_t i = 0; i < queries.size(); ++i)
-            prediction(i) = gaussian_prediction(queries(i), keys.data(), values.data(), nk, factor,
-                                                nearest_d2(queries(i), sorted_keys), row.data());
+            prediction(i) = fast_keys && std::abs(queries(i)) <= gaussian_fast_magnitude
+                ? scaled.unscale(gaussian_prediction(queries(i), keys.data(), scaled.data(), nk, factor,
+                                                     nearest_d2(queries(i), sorted_keys), row.data()))
+                : weighted_mean(gaussian_row_robust(queries(i), keys.data(), nk, spec.w, row.data()));
         return prediction;
     }
-    for (std::size_t i = 0; i < queries.size(); ++i) {
-        const double sum = kernel_row(queries(i), keys.data(), nk, spec, row.data());
-        const double weighted = vector_math::dot(row.data(), values.data(), nk);
-        prediction(i) = sum > 0.0 ? weighted / sum : undefined;
-    }
+    for (std::size_t i = 0; i < queries.size(); ++i)
+        prediction(i) = weighted_mean(kernel_row(queries(i), keys.data(), nk, spec, row.data()));
     return prediction;
 }
 

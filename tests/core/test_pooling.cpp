@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include <xtensor/xbuilder.hpp>
+
 #include "limits.hpp"
 #include "pooling.hpp"
 #include "reference.hpp"
@@ -235,5 +237,85 @@ TEST_CASE("Gaussian pooling: unsorted and repeated keys, far queries, odd sizes"
                     CHECK(std::abs(weights(i, j) - static_cast<double>(e[j] / sum)) < 1e-15);
             }
         }
+    }
+}
+
+TEST_CASE("pooling of huge values: the weighted mean does not overflow where it is representable", "[pooling]") {
+    // PyTorch normalises the weights before the product with the values and gets 1e308 here.
+    const double largest = std::numeric_limits<double>::max();
+    for (Kernel kernel : {Kernel::gaussian, Kernel::boxcar, Kernel::constant, Kernel::triangular,
+                          Kernel::epanechnikov}) {
+        INFO(attention::kernel_name(kernel));
+        const KernelSpec spec{kernel, 1.0};
+        CHECK(attention::nadaraya_watson({0.5}, {0.0, 1.0}, {1e308, 1e308}, spec)(0) == 1e308);
+        CHECK(attention::nadaraya_watson({0.5}, {0.0, 1.0}, {largest, largest}, spec)(0) == largest);
+        CHECK(attention::nadaraya_watson({0.5}, {0.0, 1.0}, {1e308, -1e308}, spec)(0) == 0.0);
+        CHECK(attention::nadaraya_watson({0.5}, {0.0, 1.0}, {-largest, -largest}, spec)(0) == -largest);
+    }
+    // Every one of the most values the limits allow, each the largest double.
+    const auto keys = xt::linspace<double>(0.0, 1.0, attention::limits::max_points);
+    xt::xtensor<double, 1> values = xt::xtensor<double, 1>::from_shape({keys.size()});
+    values.fill(largest);
+    const auto prediction = attention::nadaraya_watson({0.25, 0.5}, keys, values, {Kernel::gaussian, 0.0});
+    CHECK(prediction(0) == Approx(largest).epsilon(1e-12));
+    CHECK(std::isfinite(prediction(1)));
+    CHECK(attention::average_pool({1e308, 1e308}, 2)(1) == 1e308);
+    CHECK(attention::average_pool(values, 1)(0) == Approx(largest).epsilon(1e-12));
+    // Below the scaling threshold (2^1009) nothing changes: the same bits as a scaled-down copy, scaled up.
+    const xt::xtensor<double, 1> moderate = {0x1p1008, 0x1p1009}, halved = {0x1p1007, 0x1p1008};
+    CHECK(attention::nadaraya_watson({0.3}, {0.0, 1.0}, moderate, {})(0) ==
+          2.0 * attention::nadaraya_watson({0.3}, {0.0, 1.0}, halved, {})(0));
+}
+
+TEST_CASE("Gaussian pooling of far queries or keys follows PyTorch's recipe, or the far limit where it gives NaN",
+          "[pooling]") {
+    // Beyond 2^500 the squared distance of the fast rows could overflow: those rows follow PyTorch's
+    // softmax(-((q - k) w)^2 / 2) step by step.
+    // PyTorch: 1.4999999999875 ((q - k) w = 1e-5, although (q - k)^2 alone overflows).
+    CHECK(attention::nadaraya_watson({0.0}, {0.0, 1e155}, {1.0, 2.0}, {Kernel::gaussian, 1e-160})(0) ==
+          Approx(1.4999999999875).epsilon(1e-13));
+    // PyTorch: [0, 1] and 2 (the far key's score is -inf).
+    CHECK(ref::as_vector(attention::attention_weights({1e200}, {0.0, 1e200}, {})) == std::vector<double>{0.0, 1.0});
+    CHECK(attention::nadaraya_watson({1e200}, {0.0, 1e200}, {1.0, 2.0}, {})(0) == 2.0);
+    // PyTorch: 2 ((q - k) overflows to Infinity: weight 0).
+    CHECK(attention::nadaraya_watson({1e308}, {-1e308, 1e308}, {1.0, 2.0}, {Kernel::gaussian, 1e-308})(0) == 2.0);
+    // A far key does not change the weights of the near ones (PyTorch: the same weights, bit for bit, with
+    // or without it), and gets weight 0.
+    const std::vector<double> near_weights = {0x1.1983d7795f413p-1, 0x1.ccf8510d417d8p-2, 0x1.d9291ddb596f8p-1,
+                                              0x1.36b7112534848p-4};
+    const auto with_far = attention::attention_weights({0.3, -2.0}, {0.0, 1.0, 1e200}, {});
+    CHECK(with_far(0, 2) == 0.0);
+    CHECK(with_far(1, 2) == 0.0);
+    CHECK_NEAR_TOL(std::vector<double>({with_far(0, 0), with_far(0, 1), with_far(1, 0), with_far(1, 1)}),
+                   near_weights, 1e-15);
+    CHECK_NEAR_TOL(attention::attention_weights({0.3, -2.0}, {0.0, 1.0}, {}), near_weights, 1e-15);
+    CHECK_NEAR_TOL(attention::nadaraya_watson({0.3, -2.0}, {0.0, 1.0, 1e200}, {1.0, 2.0, 3.0}, {}),
+                   std::vector<double>({1.450166002687522, 1.0758581800212437}), 1e-14);
+    // Where PyTorch has no finite score at all (its row is NaN: every (q - k) w overflows), the row is the
+    // Gaussian's limit for a large width, as for a huge w: the nearest keys, by the rounded distance, share
+    // the weight. 1e308 - 0 and 1e308 - 1 round to the same distance: a tie.
+    CHECK(ref::as_vector(attention::attention_weights({1e308}, {0.0, 1.0}, {})) == std::vector<double>{0.5, 0.5});
+    CHECK(attention::nadaraya_watson({1e308}, {0.0, 1.0}, {1.0, 1.0}, {})(0) == 1.0);
+    CHECK(attention::nadaraya_watson({1e308}, {0.0, 1.0}, {1.0, 3.0}, {})(0) == 2.0);
+    CHECK(attention::nadaraya_watson({-1e308}, {1e308, 1.0}, {1.0, 3.0}, {})(0) == 3.0);
+    CHECK(attention::nadaraya_watson({1e300}, {0.0, 1e299}, {1.0, 3.0}, {Kernel::gaussian, 1e10})(0) == 3.0);
+    // A zero width is average pooling there too (PyTorch: Infinity * 0 = NaN).
+    CHECK(attention::nadaraya_watson({1e308}, {-1e308, 0.0}, {1.0, 3.0}, {Kernel::gaussian, 0.0})(0) == 2.0);
+    // Every far row sums to 1 and has no NaN.
+    const xt::xtensor<double, 1> far_queries = {-1e308, -1e200, 0.0, 3.0, 1e160, 1e308};
+    const xt::xtensor<double, 1> far_keys = {-1e308, -1.0, 0.0, 2.0, 1e155, 1e300};
+    for (double w : {0.0, 1e-300, 1e-160, 1.0, 1e10, 1e200}) {
+        INFO("w=" << w);
+        const auto weights = attention::attention_weights(far_queries, far_keys, {Kernel::gaussian, w});
+        for (std::size_t i = 0; i < far_queries.size(); ++i) {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < far_keys.size(); ++j) {
+                CHECK(weights(i, j) >= 0.0);
+                sum += weights(i, j);
+            }
+            CHECK(sum == Approx(1.0).epsilon(1e-15));
+        }
+        for (double p : attention::nadaraya_watson(far_queries, far_keys, far_keys, {Kernel::gaussian, w}))
+            CHECK(std::isfinite(p));
     }
 }
