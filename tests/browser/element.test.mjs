@@ -11,8 +11,8 @@ import { useBrowser, openPage, elementsReady } from './harness.mjs';
 const web = useBrowser();
 
 // The course page with one more element, `id`, made from `attributes`; resolves once it is drawn.
-async function courseWithElement(id, attributes) {
-  const opened = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+async function courseWithElement(id, attributes, { init = null } = {}) {
+  const opened = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab', init });
   await elementsReady(opened.page, 2);
   await opened.page.evaluate(([name, pairs]) => {
     const lab = document.createElement('attention-lab');
@@ -75,6 +75,79 @@ test('hide and section changes keep the learner\'s state; a parameter attribute 
   await drawn(page);
   assert.equal(await box('epochs').inputValue(), '9');
   assert.equal(await page.locator('#lab-train').locator('.section-title').count(), 1, 'one section, not two');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// Counts the animation frames the top page asks for (init script: before the page's own).
+function countFrames() {
+  if (window !== window.top) return;
+  window.__frames = 0;
+  const request = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => {
+    window.__frames += 1;
+    return request(callback);
+  };
+}
+
+test('removed, the element stops its training run and lets go of its lab; moved, it goes on; put back, it draws again', async () => {
+  const { page, context, problems } = await courseWithElement('lab-run', { section: 'training', epochs: '1000', lr: '0.01' }, { init: countFrames });
+  const lab = page.locator('#lab-run');
+  const epochsLogged = () => lab.locator('.epoch-log tbody tr').count();
+  const waitForEpochs = (count) => page.waitForFunction((n) => document.getElementById('lab-run').shadowRoot
+    .querySelectorAll('.epoch-log tbody tr').length >= n, count, { timeout: 30000 });
+  await lab.locator('[data-action="play"]').click();
+  await waitForEpochs(3);
+  assert.equal(await lab.locator('[data-role="status"]').getAttribute('data-status'), 'playing');
+
+  // Moved within the page (out and in again in one task): the same lab, still training.
+  const moved = await page.evaluate(() => {
+    const element = document.getElementById('lab-run');
+    const root = element.shadowRoot.firstElementChild;
+    document.querySelector('main').prepend(element);
+    return element.shadowRoot.firstElementChild === root;
+  });
+  assert.equal(moved, true, 'a move keeps the lab');
+  const afterMove = await epochsLogged();
+  await waitForEpochs(afterMove + 3);
+  assert.equal(await lab.locator('[data-role="status"]').getAttribute('data-status'), 'playing', 'and the run goes on');
+
+  // Removed: nothing of it runs any more, and what it held is let go.
+  await page.evaluate(() => {
+    window.__removed = document.getElementById('lab-run');
+    window.__removed.remove();
+  });
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0))); // past the task's microtasks
+  const framesAtRemoval = await page.evaluate(() => window.__frames);
+  await page.waitForTimeout(1000);
+  const released = await page.evaluate(() => ({
+    frames: window.__frames,
+    children: window.__removed.shadowRoot.childElementCount,
+    core: window.__removed.core,
+    ready: window.__removed.hasAttribute('data-ready'),
+    state: window.__removed.state,
+  }));
+  assert.equal(released.frames, framesAtRemoval, 'no animation frame asked for in the second after removal');
+  assert.equal(released.children, 0, 'its figures and controls are gone');
+  assert.equal(released.core, null);
+  assert.equal(released.ready, false);
+  assert.equal(released.state.epochs, 1000, 'the state is kept');
+  assert.equal(released.state.lr, 0.01);
+
+  // Put back: drawn again from the same state; a new run trains.
+  await page.evaluate(() => {
+    window.__removed.setAttribute('epochs', '500'); // an attribute changed while out of the page still counts
+    document.querySelector('main').append(window.__removed);
+  });
+  await elementsReady(page, 3);
+  const state = await stateOf(page, 'lab-run');
+  assert.equal(state.epochs, 500);
+  assert.equal(state.lr, 0.01);
+  assert.equal(await lab.locator('[data-role="status"]').getAttribute('data-status'), 'ready', 'a new run, from w0');
+  await lab.locator('[data-action="play"]').click();
+  await waitForEpochs(3);
+  await lab.locator('[data-action="play"]').click(); // pause
+  assert.equal(await lab.locator('[data-role="status"]').getAttribute('data-status'), 'paused');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -68,3 +68,14 @@ test('the list given is copied: changing it afterwards changes nothing', () => {
   frames.frame();
   assert.deepEqual(log, ['a', 'b', 'c']);
 });
+
+test('clear drops what is left and cancels the pending frame', () => {
+  const log = [];
+  const queue = createFrameQueue(6);
+  queue.replace(jobs(['a', 'b', 'c', 'd'], 4, log));
+  assert.equal(frames.pending(), 1);
+  queue.clear();
+  assert.equal(frames.pending(), 0);
+  frames.frame();
+  assert.deepEqual(log, ['a', 'b'], 'c and d never run');
+});

@@ -180,3 +180,24 @@ test('a call the core refuses pauses the run and changes nothing', () => {
   assert.deepEqual(instance.state.ws, [2]);
   assert.deepEqual(instance.state.losses, []);
 });
+
+test('dispose stops a playing run at once: no frame pending, no epoch more, no news; it stays stopped', () => {
+  const { instance, calls, seen } = player({ msPerEpoch: 1 });
+  instance.reset(1, 100);
+  instance.play();
+  frames.frame(1000);
+  const epochs = instance.state.epoch;
+  assert.ok(epochs > 0 && instance.state.status === 'playing');
+  const heard = seen.length;
+  const trained = calls.length;
+  instance.dispose();
+  assert.equal(frames.pending(), 0, 'the pending frame was cancelled');
+  frames.frame(5000);
+  instance.play();
+  instance.step();
+  frames.frame(9000);
+  assert.equal(instance.state.epoch, epochs, 'no epoch more');
+  assert.equal(calls.length, trained, 'the core is not asked again');
+  assert.equal(seen.length, heard, 'the listener hears nothing more');
+  assert.equal(frames.pending(), 0);
+});

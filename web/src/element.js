@@ -110,21 +110,39 @@ class AttentionLabElement extends HTMLElement {
     if (!this.lab) this.render();
   }
 
+  // Taken out of the page: once the current task is over (a move to another
+  // place in the page disconnects and connects again in the same task, and
+  // keeps everything), the lab is released: a training run stops, no
+  // animation frame or timer of it stays pending, its store subscriptions
+  // and figures go. The state stays: put back, the element draws again from it.
   disconnectedCallback() {
     instances.delete(this);
+    queueMicrotask(() => {
+      if (!this.isConnected) this.release();
+    });
+  }
+
+  release() {
+    this.lab?.dispose();
+    this.lab = null;
+    this.root = null;
+    this.removeAttribute('data-ready');
+    this.shadowRoot.replaceChildren();
   }
 
   // A parameter's attribute sets that parameter; `hide` re-hides controls and
   // `section` shows another section, both with the state as it is (what the
   // learner changed stays); the language is the page's (see the top).
+  // (Out of the page, a parameter still goes into the state; the rest is
+  // read when the element is put back.)
   attributeChangedCallback(name, previous, value) {
-    if (!this.lab || previous === value) return;
+    if (!this.store || previous === value) return;
     if (name === 'hide') {
-      this.applyHide();
+      if (this.lab) this.applyHide();
     } else if (name === 'section') {
-      this.mountSection();
+      if (this.lab) this.mountSection();
     } else if (name === 'language' || name === 'lang') {
-      setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
+      if (this.lab) setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
     } else if (attributeToParameter.has(name)) {
       const parameter = attributeToParameter.get(name);
       const next = value === null ? parameters[parameter].default : readParameter(parameter, value);

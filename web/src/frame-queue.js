@@ -19,5 +19,11 @@ export function createFrameQueue(budgetMs = 6) {
       if (frame) cancelAnimationFrame(frame);
       run();
     },
+    // Drops what is left (the figure it fills is going away).
+    clear() {
+      jobs = [];
+      if (frame) cancelAnimationFrame(frame);
+      frame = 0;
+    },
   };
 }

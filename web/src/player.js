@@ -15,10 +15,13 @@ export function createPlayer({ train, onChange }) {
   let frame = 0;
   let pace = null; // { startedAt, epochsAtStart, perSecond }
   let msPerEpoch = 1;
+  let disposed = false;
 
   const epochsDone = () => history.losses.length;
   const snapshot = () => ({ ws: history.ws, losses: history.losses, status, target, stopReason, epoch: epochsDone() });
-  const notify = () => onChange(snapshot());
+  const notify = () => {
+    if (!disposed) onChange(snapshot());
+  };
 
   function cancel() {
     if (frame) cancelAnimationFrame(frame);
@@ -50,7 +53,7 @@ export function createPlayer({ train, onChange }) {
 
   function tick(now) {
     frame = 0;
-    if (status !== 'playing') return;
+    if (status !== 'playing' || disposed) return;
     const due = pace.epochsAtStart + Math.floor(((now - pace.startedAt) / 1000) * pace.perSecond) + 1;
     const affordable = Math.max(1, Math.floor(FRAME_BUDGET_MS / msPerEpoch));
     const k = Math.min(due - epochsDone(), affordable, target - epochsDone());
@@ -82,7 +85,7 @@ export function createPlayer({ train, onChange }) {
       notify();
     },
     play() {
-      if (status === 'playing' || status === 'stopped') return;
+      if (status === 'playing' || status === 'stopped' || disposed) return;
       if (status === 'done') {
         // Play after the end starts the same run again from the same w0.
         history = { ws: [history.ws[0]], losses: [] };
@@ -101,11 +104,19 @@ export function createPlayer({ train, onChange }) {
       notify();
     },
     step() {
-      if (status === 'stopped' || epochsDone() >= target) return;
+      if (status === 'stopped' || epochsDone() >= target || disposed) return;
       cancel();
       status = 'paused';
       advance(1);
       notify();
+    },
+    // The run's view is going away: the run stops where it is, no frame
+    // stays pending, the core is not asked again and the listener hears
+    // nothing more. For good: a new view makes a new player.
+    dispose() {
+      cancel();
+      disposed = true;
+      if (status === 'playing') status = 'paused';
     },
     get state() {
       return snapshot();

@@ -17,7 +17,9 @@
 //             indexed by the error's index, or a function of the inputs)
 //   create({ frame, store, controls, core, errors }) -> view
 //             builds the controls and figures once (core: for sections that
-//             compute on their own clock, like a training run)
+//             compute on their own clock, like a training run); a view
+//             that runs on its own clock has dispose(), which the mount
+//             calls when the section goes away (its element left the page)
 //   compute(core, inputs) -> result
 //             every number the section draws, asked of the core
 //   draw(view, result, inputs, changed)

@@ -277,6 +277,14 @@ function create({ frame, store, controls, core, errors }) {
       }
       if (changed.has('leaveOneOut')) drawLandscape();
     },
+    // The section is going away (its element left the page): the run stops,
+    // the landscape's pending chunks are dropped, and the data let go.
+    dispose() {
+      player.dispose();
+      queue.clear();
+      context = null;
+      landscape = null;
+    },
   };
 }
 
