@@ -151,3 +151,29 @@ test('removed, the element stops its training run and lets go of its lab; moved,
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a parameter given under both spellings: the documented one wins whatever the order, and the console names both', async () => {
+  const { page, context, problems } = await courseWithElement('lab-twice', {
+    section: 'training', 'leave-one-out': 'false', leaveoneout: 'true',
+  });
+  assert.equal((await stateOf(page, 'lab-twice')).leaveOneOut, false, 'leave-one-out, the documented spelling, wins');
+  assert.equal(await page.locator('#lab-twice [data-param="leaveOneOut"] input').isChecked(), false);
+  assert.equal(problems.length, 1, problems.join('\n'));
+  assert.match(problems[0], /^console warning: .*leave-one-out="false" and leaveoneout="true" both set the parameter leaveOneOut; the documented spelling leave-one-out is used/);
+
+  // Changing the alias while the documented attribute is there changes nothing, and says so.
+  problems.length = 0;
+  await setAttribute(page, 'lab-twice', 'leaveoneout', 'TRUE');
+  await setAttribute(page, 'lab-twice', 'leaveoneout', 'true');
+  assert.equal((await stateOf(page, 'lab-twice')).leaveOneOut, false);
+  assert.equal(problems.length, 2);
+  // Without the documented attribute, the alias gives the value.
+  await page.evaluate(() => document.getElementById('lab-twice').removeAttribute('leave-one-out'));
+  assert.equal((await stateOf(page, 'lab-twice')).leaveOneOut, true);
+  await page.evaluate(() => document.getElementById('lab-twice').removeAttribute('leaveoneout'));
+  assert.equal((await stateOf(page, 'lab-twice')).leaveOneOut, true, 'neither: the default');
+  await setAttribute(page, 'lab-twice', 'leaveoneout', 'false');
+  assert.equal((await stateOf(page, 'lab-twice')).leaveOneOut, false, 'the alias alone is read');
+  assert.equal(problems.length, 2, 'one spelling at a time: no warning');
+  await context.close();
+});

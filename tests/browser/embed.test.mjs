@@ -130,8 +130,11 @@ test('attributes change the element\'s state through the table: clamped, ignored
   assert.equal((await set('kernel', '<img src=x onerror=alert(1)>')).kernel, 'boxcar', 'not an option: ignored');
   assert.equal((await set('kernel', 'epanechnikov')).kernel, 'epanechnikov');
   assert.equal((await set('kernel', null)).kernel, parameters.kernel.default, 'removed: the default');
-  assert.equal((await set('leave-one-out', 'false')).leaveOneOut, false, 'kebab case');
-  assert.equal((await set('leaveoneout', 'true')).leaveOneOut, true, 'lower case');
+  assert.equal((await set('leave-one-out', 'false')).leaveOneOut, false, 'kebab case, the documented spelling');
+  assert.equal((await set('leave-one-out', null)).leaveOneOut, true, 'removed: the default');
+  assert.equal((await set('leaveoneout', 'false')).leaveOneOut, false, 'lower case, an alias');
+  assert.equal((await set('leaveoneout', null)).leaveOneOut, true);
+  // (Both spellings at once: element.test.mjs.)
   await settled(page);
   const checked = await page.evaluate(() => document.getElementById('lab-pooling').shadowRoot
     .querySelector('[data-param="kernel"] [aria-checked="true"]').dataset.value);

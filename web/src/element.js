@@ -9,9 +9,11 @@
 //   hide      controls to hide, as the hash's hide= (parameter names, button
 //             actions, or controls / export / text)
 //   language  en or zh (else the page's <html lang>, else the browser's)
-//   any parameter of the table, by its name in lower case (leaveoneout) or
-//   in kebab case (leave-one-out); values are read exactly as from the URL
-//   hash (url-state.js readParameter): clamped, or ignored when malformed.
+//   any parameter of the table, by its name in kebab case (leave-one-out),
+//   the documented spelling, or lower-cased (leaveoneout), an alias: given
+//   both, the documented one wins and the console warns, naming both
+//   (element-attributes.js); values are read exactly as from the URL hash
+//   (url-state.js readParameter): clamped, or ignored when malformed.
 //
 // The element's state (its store) is made once, from the attributes, and
 // then belongs to the learner: a parameter's attribute changes that
@@ -27,6 +29,7 @@
 // it) and one language (the strings come from one t()): setting `language`
 // on one element switches them all.
 import { parameters, createStore } from './state.js';
+import { ATTRIBUTE_PARAMETERS, attributeOf, parameterAttributes, conflictWarning } from './element-attributes.js';
 import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList } from './url-state.js';
@@ -35,13 +38,6 @@ import { hideSheet, listenForFrameHeights } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
 const DEFAULT_SECTION = 'pooling';
-
-// Attribute names (HTML lower-cases them) -> parameter names.
-const attributeToParameter = new Map();
-for (const name of Object.keys(parameters)) {
-  attributeToParameter.set(name.toLowerCase(), name);
-  attributeToParameter.set(name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), name);
-}
 
 let shadowSheet = null;
 function sharedSheet() {
@@ -94,7 +90,7 @@ function loadingIndicator() {
 
 class AttentionLabElement extends HTMLElement {
   static get observedAttributes() {
-    return [...new Set(['section', 'hide', 'language', 'lang', ...attributeToParameter.keys()])];
+    return [...new Set(['section', 'hide', 'language', 'lang', ...ATTRIBUTE_PARAMETERS.keys()])];
   }
 
   constructor() {
@@ -143,21 +139,28 @@ class AttentionLabElement extends HTMLElement {
       if (this.lab) this.mountSection();
     } else if (name === 'language' || name === 'lang') {
       if (this.lab) setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
-    } else if (attributeToParameter.has(name)) {
-      const parameter = attributeToParameter.get(name);
-      const next = value === null ? parameters[parameter].default : readParameter(parameter, value);
+    } else if (ATTRIBUTE_PARAMETERS.has(name)) {
+      // Whichever spelling changed, the parameter takes the value of the
+      // one that wins (the documented one when both are there).
+      const parameter = ATTRIBUTE_PARAMETERS.get(name);
+      const read = (attribute) => this.getAttribute(attribute);
+      const { attribute, value: text, conflict } = attributeOf(parameter, read);
+      if (conflict) console.warn(conflictWarning(conflict, read));
+      const next = attribute === null ? parameters[parameter].default : readParameter(parameter, text);
       if (next !== undefined) this.store.set({ [parameter]: next });
     }
   }
 
   // The state the attributes describe: each through the parameter table.
   initialState() {
+    const read = (attribute) => this.getAttribute(attribute);
+    const { values, conflicts } = parameterAttributes(read);
+    for (const conflict of conflicts) console.warn(conflictWarning(conflict, read));
     const state = {};
-    for (const { name, value } of this.attributes) {
-      const parameter = attributeToParameter.get(name);
-      if (!parameter || parameter === 'language') continue;
-      const read = readParameter(parameter, value);
-      if (read !== undefined) state[parameter] = read;
+    for (const [parameter, text] of Object.entries(values)) {
+      if (parameter === 'language') continue;
+      const value = readParameter(parameter, text);
+      if (value !== undefined) state[parameter] = value;
     }
     return state;
   }
