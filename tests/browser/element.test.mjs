@@ -177,3 +177,20 @@ test('a parameter given under both spellings: the documented one wins whatever t
   assert.equal(problems.length, 2, 'one spelling at a time: no warning');
   await context.close();
 });
+
+test('attributes with a pair the core refuses give the repaired state, drawn with no error', async () => {
+  const { page, context, problems } = await courseWithElement('lab-heads', { section: 'multihead', 'mha-hidden': '97', 'mha-heads': '5' });
+  const lab = page.locator('#lab-heads');
+  assert.equal((await stateOf(page, 'lab-heads')).mhaHeads, 1, '97 is prime, and 97 heads are more than the core runs');
+  assert.equal(await lab.locator('.head-card').count(), 1);
+  assert.equal(await lab.locator('[data-error-for="mhaHeads"]').isVisible(), false);
+  // A new hidden size: the heads follow to the nearest count the core accepts.
+  await setAttribute(page, 'lab-heads', 'mha-hidden', '100');
+  await setAttribute(page, 'lab-heads', 'mha-heads', '100');
+  await drawn(page);
+  assert.equal((await stateOf(page, 'lab-heads')).mhaHeads, 50);
+  assert.equal(await lab.locator('.head-card').count(), 50);
+  assert.equal(await lab.locator('.stale-note').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
