@@ -1,6 +1,7 @@
 #include "additive_attention.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "attention_checks.hpp"
 #include "batch_matmul.hpp"
@@ -9,6 +10,31 @@
 #include "softmax.hpp"
 
 namespace attention {
+namespace {
+
+// Finite inputs, yet a score is not finite. A projection that overflows
+// alone is harmless (tanh saturates, as in PyTorch); a score is Infinity or
+// NaN only when (a) the sum of its h terms wv[c] tanh(...) overflows: wv is too
+// large; or (b) a tanh gets NaN: a projection Wq q or Wk k is NaN (its own sum
+// hit Infinity - Infinity), or both are infinite with opposite signs. For (b)
+// the queries are blamed when their projection is not finite, else the keys.
+// PyTorch's weights would be NaN in every case.
+[[noreturn]] void fail_score(const xt::xtensor<double, 3>& projected_q, const xt::xtensor<double, 3>& projected_k,
+                             const xt::xtensor<double, 1>& w_v, const BadScore& bad) {
+    const std::string got = text("a score of ", bad.score, " (batch item ", bad.item, ", query ", bad.query,
+                                 ", key ", bad.key, ")");
+    for (std::size_t c = 0; c < w_v.size(); ++c) {
+        const double pq = projected_q(bad.item, bad.query, c), pk = projected_k(bad.item, bad.key, c);
+        if (!std::isnan(std::tanh(pq + pk))) continue;
+        if (!std::isfinite(pq))
+            fail("queries", "numbers small enough that the scores stay finite (their projections by Wq overflow)",
+                 got);
+        fail("keys", "numbers small enough that the scores stay finite (their projections by Wk overflow)", got);
+    }
+    fail("wv", "numbers small enough that the scores, sums of h terms wv[c] tanh(...), stay finite", got);
+}
+
+}  // namespace
 
 AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
                                    const xt::xtensor<double, 3>& keys,
@@ -37,6 +63,7 @@ AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
                 double score = 0.0;
                 for (std::size_t c = 0; c < h; ++c)
                     score += w_v(c) * std::tanh(projected_q(b, q, c) + projected_k(b, k, c));
+                if (!std::isfinite(score)) fail_score(projected_q, projected_k, w_v, {b, q, k, score});
                 scores(b, q, k) = score;
             }
     AttentionResult result;

@@ -9,6 +9,10 @@ namespace attention {
 
 // queries (batch, nq, dq), keys (batch, nk, dk), values (batch, nk, dv),
 // w_q (h, dq), w_k (h, dk), w_v (h); valid_lens as in masked_softmax.
+// Finite inputs whose scores overflow (PyTorch's weights would be NaN) are
+// refused, naming wv (the sum of the h terms overflows), or the queries or
+// keys (their projections meet as Infinity - Infinity). A projection that
+// overflows alone is fine: the tanh saturates, as in PyTorch.
 AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
                                    const xt::xtensor<double, 3>& keys,
                                    const xt::xtensor<double, 3>& values,

@@ -62,6 +62,13 @@ inline AttentionExtents extents_of(const xt::xtensor<double, 3>& queries, const 
     return {queries.shape(0), queries.shape(1), keys.shape(1)};
 }
 
+// A computed score that is not finite although every input was (an overflow):
+// its batch item, query and key. The layers name the argument to change.
+struct BadScore {
+    std::size_t item = 0, query = 0, key = 0;
+    double score = 0.0;
+};
+
 // The tensors agree (keys and values of the queries' batch, one value per
 // key) and hold finite numbers. Their sizes are the shape checks' business.
 void check_attention_tensors(const xt::xtensor<double, 3>& queries, const xt::xtensor<double, 3>& keys,

@@ -1,10 +1,15 @@
 #include "multi_head_attention.hpp"
 
+#include <cmath>
+#include <string_view>
+
 #include "attention_checks.hpp"
+#include "batch_matmul.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
 #include "linear.hpp"
 #include "masking.hpp"
+#include "softmax.hpp"
 
 #include <xtensor/xview.hpp>
 
@@ -31,6 +36,28 @@ xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::si
                     result(b, i, h * head_size + c) = x(b * heads + h, i, c);
     return result;
 }
+
+namespace {
+
+// The first number of `result` that is not finite (every input was): an
+// overflow, blamed on `argument`.
+void require_finite_result(std::string_view argument, const char* expected, const xt::xtensor<double, 3>& result) {
+    for (double v : result)
+        if (!std::isfinite(v)) fail(argument, expected, text("a result of ", v));
+}
+
+// x W^T, refused under x's name when it overflows.
+xt::xtensor<double, 3> projection(std::string_view name, const xt::xtensor<double, 3>& x,
+                                  const xt::xtensor<double, 2>& weight, std::string_view weight_name) {
+    auto projected = linear(x, weight);
+    for (double v : projected)
+        if (!std::isfinite(v))
+            fail(name, text("numbers small enough that their projections by ", weight_name, " stay finite"),
+                 text("a projection of ", v));
+    return projected;
+}
+
+}  // namespace
 
 AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
                                      const xt::xtensor<double, 3>& keys,
@@ -65,15 +92,27 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
             for (std::size_t r = 0; r < per_item; ++r)
                 head_lens((b * heads + h) * per_item + r) = valid_lens(b * per_item + r);
 
-    AttentionResult per_head = dot_product_attention(transpose_qkv(linear(queries, w_q), heads),
-                                                     transpose_qkv(linear(keys, w_k), heads),
-                                                     transpose_qkv(linear(values, w_v), heads), head_lens);
-    if (!head_mask.empty())
-        for (std::size_t i = 0; i < per_head.output.shape(0); ++i)
-            xt::view(per_head.output, i) *= head_mask[i % heads];
+    // Every step from finite inputs must stay finite (PyTorch's output would be Infinity or NaN
+    // otherwise); an overflow is blamed on the argument that feeds it.
+    const auto per_head_q = transpose_qkv(projection("queries", queries, w_q, "Wq"), heads);
+    const auto per_head_k = transpose_qkv(projection("keys", keys, w_k, "Wk"), heads);
+    const auto per_head_v = transpose_qkv(projection("values", values, w_v, "Wv"), heads);
+    xt::xtensor<double, 3> scores;
+    if (const auto bad = detail::scaled_dot_scores(per_head_q, per_head_k, scores))
+        fail("queries", "numbers small enough that every head's scores q.k / sqrt(d) stay finite",
+             text("a score of ", bad->score, " (batch item ", bad->item / heads, ", head ", bad->item % heads,
+                  ", query ", bad->query, ", key ", bad->key, ")"));
     AttentionResult result;
-    result.output = linear(transpose_output(per_head.output, heads), w_o);
-    result.weights = std::move(per_head.weights);
+    result.weights = masked_softmax(scores, head_lens);
+    auto per_head_output = batch_matmul(result.weights, per_head_v);  // weighted means: finite
+    if (!head_mask.empty()) {
+        for (std::size_t i = 0; i < per_head_output.shape(0); ++i)
+            xt::view(per_head_output, i) *= head_mask[i % heads];
+        require_finite_result("headMask", "factors small enough that every head's output stays finite",
+                              per_head_output);
+    }
+    result.output = linear(transpose_output(per_head_output, heads), w_o);
+    require_finite_result("Wo", "numbers small enough that the output stays finite", result.output);
     return result;
 }
 

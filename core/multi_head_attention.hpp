@@ -22,6 +22,9 @@ xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::si
 // head_mask (empty, or one factor per head, e.g. 0 to switch a head off)
 // scales each head's output before W_o.
 // Returns output (batch, nq, H) and weights (batch * heads, nq, nk).
+// Finite inputs that overflow on the way are refused, naming what feeds the
+// overflow: queries, keys or values (their projections, or a head's scores:
+// queries), headMask (a head's output), Wo (the output).
 AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
                                      const xt::xtensor<double, 3>& keys,
                                      const xt::xtensor<double, 3>& values,

@@ -122,3 +122,37 @@ TEST_CASE("additive_attention refuses bad inputs, naming them", "[additive][erro
                                     "batch * nq * nk * h <= 67108864");
     }
 }
+
+TEST_CASE("additive_attention: finite inputs whose scores overflow are refused, naming the argument to change",
+          "[additive][errors]") {
+    const xt::xtensor<int, 1> none = xt::xtensor<int, 1>::from_shape({0});
+    const xt::xtensor<double, 3> one = {{{1.0}}};
+    const xt::xtensor<double, 2> unit = {{1.0}};
+    // The sum of h terms wv[c] tanh(...) overflows: wv.
+    const xt::xtensor<double, 2> unit2 = {{1.0}, {1.0}};
+    const xt::xtensor<double, 1> huge_wv = {1e308, 1e308};
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::additive_attention(one, one, one, unit2, unit2, huge_wv, none), "wv",
+                                "numbers small enough that the scores, sums of h terms wv[c] tanh(...), stay finite, "
+                                "got a score of Infinity (batch item 0, query 0, key 0)");
+    // A projection Wq q that is NaN (Infinity - Infinity in its own sum): the queries.
+    const xt::xtensor<double, 3> two = {{{2.0, -2.0}}};
+    const xt::xtensor<double, 2> huge_row = {{1e308, 1e308}};
+    const xt::xtensor<double, 1> wv = {1.0};
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::additive_attention(two, one, one, huge_row, unit, wv, none), "queries",
+                                "their projections by Wq overflow");
+    // ... or Wk k: the keys.
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::additive_attention(one, two, one, unit, huge_row, wv, none), "keys",
+                                "their projections by Wk overflow");
+    // Both projections infinite, with opposite signs: Infinity - Infinity in the tanh. The queries.
+    const xt::xtensor<double, 3> big = {{{1e200}}}, minus_big = {{{-1e200}}};
+    const xt::xtensor<double, 2> big_w = {{1e200}};
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::additive_attention(big, minus_big, one, big_w, big_w, wv, none), "queries",
+                                "got a score of NaN");
+    // A projection that overflows alone is harmless: tanh saturates, as in PyTorch (score = wv).
+    const auto saturated = attention::additive_attention(big, one, one, big_w, unit, wv, none);
+    CHECK(saturated.scores(0, 0, 0) == 1.0);
+    CHECK(saturated.output(0, 0, 0) == 1.0);
+    // Huge queries and keys with modest weights: the tanh saturates, nothing overflows.
+    const auto huge_inputs = attention::additive_attention(big, big, one, unit, unit, wv, none);
+    CHECK(huge_inputs.scores(0, 0, 0) == 1.0);
+}

@@ -4,7 +4,9 @@
 #include <limits>
 
 #include "dot_product_attention.hpp"
+#include "masking.hpp"
 #include "reference.hpp"
+#include "softmax.hpp"
 
 namespace {
 struct Inputs {
@@ -69,4 +71,35 @@ TEST_CASE("dot_product_attention refuses bad inputs, naming them", "[dot][errors
     xt::xtensor<int, 1> five = {1, 2, 3, 4, 5};
     REQUIRE_ARGUMENT_ERROR_WITH(run(with([&](Inputs& in) { in.lens = five; })), "validLens",
                                 "3 (batch) or 12 (batch*nq) lengths, got 5");
+}
+
+TEST_CASE("dot_product_attention: finite inputs whose scores overflow are refused, naming the queries",
+          "[dot][errors]") {
+    // Once "scores: expected finite numbers, got Infinity": scores is no argument of this function.
+    const xt::xtensor<double, 3> huge = {{{1e200}}}, one = {{{1.0}}};
+    const xt::xtensor<int, 1> none = xt::xtensor<int, 1>::from_shape({0});
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::dot_product_attention(huge, huge, one, none), "queries",
+                                "numbers small enough that the scores q.k / sqrt(d) stay finite");
+    const auto fields = ref::argument_error_of([&] { attention::dot_product_attention(huge, huge, one, none); });
+    CHECK(fields.got == "a score of Infinity (batch item 0, query 0, key 0)");
+    CHECK_FALSE(fields.index);
+    // Infinity - Infinity inside one dot product: NaN, at the second key of the second batch item.
+    const xt::xtensor<double, 3> q = {{{1.0, 1.0}}, {{1e200, 1e200}}}, k = {{{1.0, 1.0}, {2.0, 2.0}},
+                                                                          {{1.0, 1.0}, {1e200, -1e200}}};
+    const xt::xtensor<double, 3> v = xt::zeros<double>({2, 2, 1});
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::dot_product_attention(q, k, v, none), "queries",
+                                "got a score of NaN (batch item 1, query 0, key 1)");
+    // Masked keys too: their scores are part of the result.
+    const xt::xtensor<int, 1> first_only = {1, 1};
+    REQUIRE_ARGUMENT_ERROR(attention::dot_product_attention(q, k, v, first_only), "queries");
+    // Large but finite scores are fine (1e300 / sqrt(1)).
+    const xt::xtensor<double, 3> large = {{{1e150}}};
+    const auto result = attention::dot_product_attention(large, large, one, none);
+    CHECK(result.scores(0, 0, 0) == Approx(1e300).epsilon(1e-15));
+    CHECK(result.weights(0, 0, 0) == 1.0);
+    CHECK(result.output(0, 0, 0) == 1.0);
+    // Where the scores are the caller's argument, they are named: maskedSoftmax and maskScores.
+    const xt::xtensor<double, 3> infinite = {{{std::numeric_limits<double>::infinity()}}};
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::masked_softmax(infinite, none), "scores", "got Infinity");
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::mask_scores(infinite, none), "scores", "got Infinity");
 }

@@ -153,3 +153,38 @@ TEST_CASE("multi_head_attention refuses bad inputs, naming them", "[multihead][e
                                     "got -1 at index 4");
     }
 }
+
+TEST_CASE("multi_head_attention: finite inputs that overflow on the way are refused, naming the argument that feeds it",
+          "[multihead][errors]") {
+    const xt::xtensor<double, 2> identity = {{1.0, 0.0}, {0.0, 1.0}}, sum_rows = {{1.0, 1.0}, {1.0, 1.0}};
+    const xt::xtensor<double, 3> small = {{{1.0, 2.0}}};
+    const xt::xtensor<int, 1> none = xt::xtensor<int, 1>::from_shape({0});
+    auto run_with = [&](const xt::xtensor<double, 3>& q, const xt::xtensor<double, 3>& k,
+                        const xt::xtensor<double, 3>& v, const xt::xtensor<double, 2>& w_q,
+                        const xt::xtensor<double, 2>& w_k, const xt::xtensor<double, 2>& w_v,
+                        const xt::xtensor<double, 2>& w_o, std::vector<double> mask = {}) {
+        return attention::multi_head_attention(q, k, v, w_q, w_k, w_v, w_o, 1, none, mask);
+    };
+    // The scores of a head: q.k = 2e400.
+    const xt::xtensor<double, 3> huge = {{{1e200, 1e200}}};
+    REQUIRE_ARGUMENT_ERROR_WITH(run_with(huge, huge, small, identity, identity, identity, identity), "queries",
+                                "numbers small enough that every head's scores q.k / sqrt(d) stay finite, got a "
+                                "score of Infinity (batch item 0, head 0, query 0, key 0)");
+    // A projection: 1e308 + 1e308.
+    const xt::xtensor<double, 3> largest = {{{1e308, 1e308}}};
+    REQUIRE_ARGUMENT_ERROR_WITH(run_with(largest, small, small, sum_rows, identity, identity, identity), "queries",
+                                "their projections by Wq stay finite");
+    REQUIRE_ARGUMENT_ERROR_WITH(run_with(small, largest, small, identity, sum_rows, identity, identity), "keys",
+                                "their projections by Wk stay finite");
+    REQUIRE_ARGUMENT_ERROR_WITH(run_with(small, small, largest, identity, identity, sum_rows, identity), "values",
+                                "their projections by Wv stay finite");
+    // The output projection: each head's output is a weighted mean of finite values, W_o sums two of 1e308.
+    REQUIRE_ARGUMENT_ERROR_WITH(run_with(small, small, largest, identity, identity, identity, sum_rows), "Wo",
+                                "numbers small enough that the output stays finite");
+    // A head mask factor that overflows a head's output.
+    REQUIRE_ARGUMENT_ERROR_WITH(run_with(small, small, largest, identity, identity, identity, identity, {1e10}),
+                                "headMask", "factors small enough that every head's output stays finite");
+    // Up to there, huge numbers are fine.
+    const auto fine = run_with(small, small, largest, identity, identity, identity, identity, {1.0});
+    CHECK(fine.output(0, 0, 0) == 1e308);
+}
