@@ -5,22 +5,21 @@
 // C++ holds memory, and what C++ copies is exactly what was checked.
 //
 // Typed arrays are read through the intrinsic accessors of %TypedArray%,
-// captured when this module loads, which read the object's internal slots:
+// captured when this module loads (and by C++'s helpers, see
+// typed-array-intrinsics.pre.js), which read the object's internal slots:
 // an own `length`, a subclass or a Proxy cannot lie to them. Arrays (and
 // Proxies of arrays) are read once, index by index, never through an
 // iterator; whatever the caller's code throws while they are read becomes an
 // argument error naming the argument, with the original as its `cause`.
 
 const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
-const intrinsicGetter = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get;
-const kindGetter = intrinsicGetter(Symbol.toStringTag); // the class name, or undefined for anything else
-const lengthGetter = intrinsicGetter('length');
-const bufferGetter = intrinsicGetter('buffer');
-const intrinsicSet = TypedArrayPrototype.set;
-const bufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
-const { apply } = Reflect;
-const { hasOwn, getPrototypeOf } = Object;
-const { isArray } = Array;
+const uncurry = (method) => Function.prototype.call.bind(method);
+const intrinsicGetter = (object, key) => uncurry(Object.getOwnPropertyDescriptor(object, key).get);
+const kindOf = intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag); // undefined for anything else
+const lengthOf = intrinsicGetter(TypedArrayPrototype, 'length');
+const bufferOf = intrinsicGetter(TypedArrayPrototype, 'buffer');
+const byteLengthOf = intrinsicGetter(ArrayBuffer.prototype, 'byteLength');
+const isIntrinsicArray = Array.isArray;
 
 // An array-like claiming more elements than the wasm memory's maximum (1 GB
 // of doubles, wasm/CMakeLists.txt) could never be copied in: it is refused
@@ -47,13 +46,14 @@ export function argumentError(argument, expected, got = undefined, index = undef
 // The class name of a genuine typed array ('Float64Array', ...; a subclass
 // has its base's), or undefined for anything else, Proxies included.
 function typedArrayKind(value) {
-  return value !== null && typeof value === 'object' ? apply(kindGetter, value, []) : undefined;
+  return value !== null && typeof value === 'object' ? kindOf(value) : undefined;
 }
 
-// Array.isArray sees through Proxies, and throws for a revoked one.
-function isArrayLike(value) {
+// Array.isArray, which sees through Proxies, but false for a revoked one
+// (for which Array.isArray throws).
+export function isArray(value) {
   try {
-    return isArray(value);
+    return isIntrinsicArray(value);
   } catch {
     return false;
   }
@@ -61,7 +61,7 @@ function isArrayLike(value) {
 
 function isArrayBuffer(value) {
   try {
-    apply(bufferByteLength, value, []);
+    byteLengthOf(value);
     return true;
   } catch {
     return false;
@@ -80,7 +80,7 @@ export function typeName(value) {
   const kind = typedArrayKind(value);
   if (kind !== undefined) return kind;
   if (ArrayBuffer.isView(value)) return 'DataView';
-  if (isArrayLike(value)) return 'an array';
+  if (isArray(value)) return 'an array';
   if (isArrayBuffer(value)) return 'ArrayBuffer';
   return 'Object';
 }
@@ -105,27 +105,22 @@ export function read(value, key, name) {
 // on its buffer is the one check that tells it from an empty array (the
 // `detached` getter is not in every engine yet).
 function isDetached(array) {
-  if (apply(lengthGetter, array, []) !== 0) return false;
+  if (lengthOf(array) !== 0) return false;
   try {
-    new Uint8Array(apply(bufferGetter, array, [])); // eslint-disable-line no-new
+    new Uint8Array(bufferOf(array)); // eslint-disable-line no-new
     return false;
   } catch {
     return true;
   }
 }
 
-// A genuine Float64Array of the standard class with no own `length`: C++
-// reads its length and copies its data directly.
-function isPlainFloat64Array(array) {
-  return getPrototypeOf(array) === Float64Array.prototype && !hasOwn(array, 'length') && !hasOwn(array, 'set');
-}
-
 // A genuine typed array's numbers as a Float64Array (the caller's own one
-// when it is plain); a detached or BigInt one is refused.
+// when it is one: C++ reads it through the intrinsic accessors); a detached
+// or BigInt one is refused.
 function typedNumbers(value, kind, name, expected) {
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array') throw argumentError(name, expected, kind);
   if (isDetached(value)) throw argumentError(name, 'an array whose buffer is not detached', `a detached ${kind}`);
-  if (kind === 'Float64Array' && isPlainFloat64Array(value)) return value;
+  if (kind === 'Float64Array') return value;
   return new Float64Array(value); // reads the internal slots: no code of the caller runs
 }
 
@@ -157,7 +152,7 @@ export function numbers(value, name) {
   const expected = 'a Float64Array or an array of numbers';
   const kind = typedArrayKind(value);
   if (kind !== undefined) return typedNumbers(value, kind, name, expected);
-  if (isArrayLike(value)) return arrayNumbers(value, name, requireNumber(name));
+  if (isArray(value)) return arrayNumbers(value, name, requireNumber(name));
   throw argumentError(name, expected, typeName(value));
 }
 
@@ -176,7 +171,7 @@ export function lengths(value, name = 'validLens') {
   if (kind !== undefined) {
     checked = typedNumbers(value, kind, name, expected);
     checked.forEach(accept);
-  } else if (isArrayLike(value)) {
+  } else if (isArray(value)) {
     checked = arrayNumbers(value, name, accept);
   } else {
     throw argumentError(name, expected, typeName(value));
@@ -184,23 +179,11 @@ export function lengths(value, name = 'validLens') {
   return Int32Array.from(checked);
 }
 
-// An array to write a result into: null (a new one), or a Float64Array.
-// Returns {array, into}: `array` goes to C++, which checks its length and
-// writes into it; when the caller's array is not plain (a subclass, an own
-// `length` or `set`), C++ writes into a plain twin of the same intrinsic
-// length, and `into` is the caller's array to copy the twin into afterwards.
+// An array to write a result into: null (a new one), or a Float64Array,
+// which C++ writes with the intrinsic `set` after checking its intrinsic length.
 export function target(value, name) {
-  if (value === null) return { array: null, into: null };
+  if (value === null) return null;
   if (typedArrayKind(value) !== 'Float64Array') throw argumentError(name, 'null or a Float64Array', typeName(value));
   if (isDetached(value)) throw argumentError(name, 'an array whose buffer is not detached', 'a detached Float64Array');
-  if (isPlainFloat64Array(value)) return { array: value, into: null };
-  return { array: new Float64Array(apply(lengthGetter, value, [])), into: value };
-}
-
-// Copies the twin of target() into the caller's array with the intrinsic
-// `set`, and returns the caller's array.
-export function writeInto({ into }, result) {
-  if (into === null) return result;
-  apply(intrinsicSet, into, [result]);
-  return into;
+  return value;
 }

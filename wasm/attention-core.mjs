@@ -8,7 +8,7 @@
 import createAttentionModule from 'attention-core-wasm';
 
 import {
-  argumentError, lengths, numbers, read, target, typeName, withFields, writeInto,
+  argumentError, isArray, lengths, numbers, read, target, typeName, withFields,
 } from './arguments.mjs';
 
 function number(value, name) {
@@ -20,7 +20,7 @@ function number(value, name) {
 // refused: read as options they would silently give the defaults.
 function options(value, name) {
   if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || typeName(value) !== 'Object') {
+  if (value === null || typeof value !== 'object' || isArray(value) || ArrayBuffer.isView(value)) {
     throw argumentError(name, 'an object', typeName(value));
   }
   return value;
@@ -31,10 +31,10 @@ function options(value, name) {
 // reported under the field's name.
 function fields(value, name, defaults) {
   const object = options(value, name);
-  const result = {};
-  for (const [key, fallback] of Object.entries(defaults)) {
+  const result = { ...defaults };
+  for (const key of Object.keys(defaults)) {
     const field = read(object, key, key);
-    result[key] = field === undefined ? fallback : field;
+    if (field !== undefined) result[key] = field;
   }
   return result;
 }
@@ -65,7 +65,7 @@ function shapeOf(value, keys) {
 
 // The arguments of maskedSoftmax and maskScores (scores of shape [batch, nq, nk]).
 function scoresArguments(scores, shape, validLens) {
-  if (typeName(shape) !== 'an array' || read(shape, 'length', 'shape') !== 3) {
+  if (!isArray(shape) || read(shape, 'length', 'shape') !== 3) {
     throw argumentError('shape', '[batch, nq, nk]', typeName(shape));
   }
   const extent = (index, name) => number(read(shape, index, `shape[${index}] (${name})`), `shape[${index}] (${name})`);
@@ -111,10 +111,8 @@ function wrap(core) {
     },
     attentionWeights(queries, keys, opts) {
       const { kernel, w, out } = fields(opts, 'options', { ...pooling, out: null });
-      const into = target(out, 'out');
-      const weights = unwrap(core.attentionWeights(numbers(queries, 'queries'), numbers(keys, 'keys'),
-        text(kernel, 'kernel'), number(w, 'w'), into.array));
-      return writeInto(into, weights);
+      return unwrap(core.attentionWeights(numbers(queries, 'queries'), numbers(keys, 'keys'),
+        text(kernel, 'kernel'), number(w, 'w'), target(out, 'out')));
     },
     nadarayaWatson(queries, keys, values, opts) {
       const { kernel, w } = fields(opts, 'options', pooling);

@@ -49,17 +49,22 @@ using emscripten::val;
 // Declared noexcept: with Emscripten's JS exception handling every call that
 // may throw inside a try block (all of guarded() below) goes through an
 // invoke_* trampoline in JS, about 0.2 us each. These cannot throw, nor run
-// any code of the caller: the JS API (arguments.mjs) hands them only plain
-// Float64Arrays and Int32Arrays it made or checked, whose `length` and `set`
-// are the intrinsic ones and whose buffers are not detached. (A JS exception
-// thrown through C++ frames would skip their destructors.) So they are imported
+// any code of the caller: the JS API (arguments.mjs) hands them only genuine
+// Float64Arrays and Int32Arrays on buffers that are not detached, and they
+// read lengths and write with the intrinsic accessors
+// (typed-array-intrinsics.pre.js), which an own `length` or a subclass
+// cannot change; HEAPF64.set reads a typed array source by its internal
+// slots. (A JS exception thrown through C++ frames would skip their
+// destructors.) So they are imported
 // under a second, noexcept declaration: EM_JS's own has no exception
 // specification, and the unused `_js` name is never imported.
 #define ATTENTION_JS(ret, name, params, ...)                                  \
     _EM_JS(ret, name##_js, name, params, #__VA_ARGS__)                        \
     extern "C" ret name params noexcept __attribute__((import_module("env"), import_name(#name)));
 
-ATTENTION_JS(double, attention_js_length, (emscripten::EM_VAL array), { return Emval.toValue(array).length; })
+ATTENTION_JS(double, attention_js_length, (emscripten::EM_VAL array), {
+  return attentionTypedArray.length(Emval.toValue(array));
+})
 ATTENTION_JS(void, attention_js_copy_f64, (emscripten::EM_VAL array, double* out), {
   HEAPF64.set(Emval.toValue(array), out >> 3);
 })
@@ -70,7 +75,7 @@ ATTENTION_JS(emscripten::EM_VAL, attention_js_float64_copy, (const double* data,
   return Emval.toHandle(new Float64Array(HEAPF64.subarray(data >> 3, (data >> 3) + size)));
 })
 ATTENTION_JS(void, attention_js_copy_into, (const double* data, double size, emscripten::EM_VAL out), {
-  Emval.toValue(out).set(HEAPF64.subarray(data >> 3, (data >> 3) + size));
+  attentionTypedArray.set(Emval.toValue(out), HEAPF64.subarray(data >> 3, (data >> 3) + size));
 })
 ATTENTION_JS(emscripten::EM_VAL, attention_js_int32_copy, (const int* data, double size), {
   return Emval.toHandle(new Int32Array(HEAP32.subarray(data >> 2, (data >> 2) + size)));
