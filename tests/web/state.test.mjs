@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parameters, clampValue, createStore, defaultState, offeredHeads, repairState, MHA_BATCH } from '../../web/src/state.js';
+import {
+  parameters, clampValue, createStore, defaultState, offeredHeads, repairState, constraints, MHA_BATCH,
+} from '../../web/src/state.js';
 
 test('every parameter has sane bounds, a default of its own domain, and a module that names it', async () => {
   const names = Object.keys(parameters);
@@ -186,4 +188,15 @@ test('the core\'s limits arrive later: useLimits() repairs the state then', () =
   assert.deepEqual(heard, [['mhaHeads']]);
   assert.deepEqual(store.useLimits(core.limits), [], 'nothing left to repair');
   assert.equal(repairState(store.get(), core.limits), store.get(), 'a consistent state is returned as it is');
+});
+
+test('a constraint changes only the parameters it names', () => {
+  for (const { names, repair } of constraints) {
+    for (let hidden = 1; hidden <= 128; hidden += 3) {
+      for (const heads of [1, 3, 7, 64, 100, 128]) {
+        const patch = repair({ ...defaultState(), mhaHidden: hidden, mhaHeads: heads, mhaHeadsOff: 0xffffffff }, core.limits) ?? {};
+        for (const name of Object.keys(patch)) assert.ok(names.includes(name), `${name} is one of ${names}`);
+      }
+    }
+  }
 });
