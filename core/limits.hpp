@@ -23,3 +23,20 @@ inline constexpr std::size_t max_study_samples = 10000;      // scaling study: q
 inline constexpr std::size_t max_study_keys = 1000;          // scaling study: keys per query
 
 }  // namespace attention::limits
+
+// The trainable attention model (attention_model.hpp) and its toy tasks (attention_tasks.hpp).
+// hidden is limited by max_dimension; every product below is computed in 64 bits.
+namespace attention::limits {
+
+inline constexpr std::size_t max_vocab = 1024;
+inline constexpr std::size_t max_model_length = 256;              // positions per sequence
+inline constexpr std::size_t max_heads = 64;
+inline constexpr std::size_t max_blocks = 8;
+inline constexpr std::size_t max_ffn_hidden = 4096;
+inline constexpr std::size_t max_model_batch = 1024;              // sequences per batch
+inline constexpr std::size_t max_model_parameters = 1u << 22;     // 4.2 M doubles
+inline constexpr std::size_t max_model_activations = 1u << 24;    // doubles one forward/backward pass keeps
+inline constexpr double max_embedding_scale = 1000.0;
+inline constexpr double max_learning_rate = 1000.0;
+
+}  // namespace attention::limits

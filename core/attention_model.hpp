@@ -1,0 +1,125 @@
+#pragma once
+// A trainable Transformer encoder, d2l 10.7 in float64 with dropout 0:
+//   X = embedding[tokens] * embeddingScale + P   (P: positional_encoding.hpp)
+//   then `blocks` blocks, each either
+//     attention only (ffnHidden = 0):  X = MHA(X, X, X)
+//     d2l's TransformerEncoderBlock:   Y = LN1(X + MHA(X, X, X)), X = LN2(Y + FFN(Y))
+//       with FFN(Y) = relu(Y W1^T + b1) W2^T + b2 and LayerNorm eps 1e-5,
+//   then logits = X readout^T + readoutBias at every position.
+// MHA is d2l's MultiHeadAttention (multi_head_attention.hpp): Wq, Wk, Wv, Wo
+// (hidden x hidden, no bias), heads of hidden / heads, scaled dot products,
+// keys at or past an item's valid length masked as d2l masks them (masking.hpp),
+// and with `causal` also every key after the query.
+//
+// The loss is the mean softmax cross-entropy over the valid positions, and
+// its gradient is computed by a backward pass written out by hand. Parameters
+// and gradients share one flat layout with PyTorch's names and shapes
+// (nn.Linear weights out x in), so the page and a PyTorch snippet can exchange
+// them as they are.
+//
+// The loops are fused and written for the training loop's speed (see
+// attention_model.cpp); every exponential and logarithm goes through the
+// portable routines, so native and wasm builds compute the same bits.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+namespace attention {
+
+// The defaults are the JS API's: the attention-only model the page starts with.
+struct ModelConfig {
+    std::size_t vocab = 10;
+    std::size_t length = 8;        // positions per sequence (the positional encoding's rows)
+    std::size_t hidden = 32;
+    std::size_t heads = 4;         // divides hidden
+    std::size_t blocks = 1;
+    std::size_t ffn_hidden = 0;    // 0: attention-only blocks; otherwise d2l's encoder block
+    double embedding_scale = 1.0;  // d2l uses sqrt(hidden); see d2l-recipes.md for why 1 here
+    std::uint32_t seed = 0;
+};
+
+// One named parameter inside the flat vector of all of them.
+struct ParameterSlot {
+    std::string name;                // e.g. "embedding", "b0.Wq", "b1.ln2.gamma", "readoutBias"
+    std::vector<std::size_t> shape;  // PyTorch's: (vocab, hidden), (hidden, hidden), (ffnHidden,) ...
+    std::size_t offset = 0;          // into the flat vector
+    std::size_t size = 0;
+};
+
+// Parameters (and gradients, which have the same layout).
+struct AttentionModel {
+    ModelConfig config;
+    std::vector<ParameterSlot> layout;
+    xt::xtensor<double, 1> values;  // every parameter, one after the other, each row-major
+
+    const ParameterSlot& slot(std::string_view name) const;  // throws ArgumentError("name") if absent
+    const double* data(std::string_view name) const { return values.data() + slot(name).offset; }
+    double* data(std::string_view name) { return values.data() + slot(name).offset; }
+};
+
+// Validates a configuration (sizes within limits/, heads dividing hidden,
+// every product within the limits, computed in 64 bits) without allocating.
+void check_model_config(const ModelConfig& config);
+
+// The names, shapes and offsets of a configuration's parameters, in order:
+// embedding; per block b{i}.Wq, Wk, Wv, Wo, and with an FFN b{i}.ln1.gamma,
+// ln1.beta, W1, b1, W2, b2, ln2.gamma, ln2.beta; readout, readoutBias.
+std::vector<ParameterSlot> model_layout(const ModelConfig& config);
+std::size_t parameter_count(const ModelConfig& config);
+
+// PyTorch's initialisation drawn from the core's seeded generator (random.hpp),
+// the same on every platform: embedding N(0, 1); every Linear weight and bias
+// U(-1/sqrt(in), 1/sqrt(in)); LayerNorm gamma 1, beta 0. Parameters are drawn
+// in layout order, each row-major.
+AttentionModel init_attention_model(const ModelConfig& config);
+
+// A model from given parameters (e.g. the page's, or PyTorch's): every name
+// of the layout exactly once, sizes as the layout says, finite values.
+// Errors name the parameter as "params.<name>".
+struct NamedValues {
+    std::string name;
+    std::vector<double> values;
+};
+AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params);
+
+// One batch of sequences: tokens (batch x length, row-major) in [0, vocab),
+// valid_lens empty (every position valid) or one length per item in
+// [1, length]; positions at or past it are padding: their keys are masked for
+// every query and they take no part in the loss. causal: query i sees keys j <= i.
+struct BatchOptions {
+    std::size_t batch = 1;
+    xt::xtensor<int, 1> valid_lens;
+    bool causal = false;
+};
+
+struct ForwardResult {
+    xt::xtensor<double, 3> logits;   // (batch, length, vocab)
+    xt::xtensor<double, 5> weights;  // (blocks, batch, heads, length, length)
+};
+
+ForwardResult attention_model_forward(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
+                                      const BatchOptions& options);
+
+struct LossResult {
+    double loss = 0.0;                // mean cross-entropy over the valid positions
+    xt::xtensor<double, 1> gradients; // dloss/dparameter, in the model's layout
+};
+
+// targets like tokens, in [0, vocab) at every position (padding positions take no part in the loss).
+LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
+                                const xt::xtensor<int, 1>& targets, const BatchOptions& options);
+
+// The share of valid positions whose largest logit is the target (ties: the
+// first largest), and how many valid positions there were.
+struct Accuracy {
+    double accuracy = 0.0;
+    std::size_t positions = 0;
+};
+Accuracy attention_model_accuracy(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
+                                  const xt::xtensor<int, 1>& targets, const BatchOptions& options);
+
+}  // namespace attention
