@@ -152,17 +152,56 @@ struct ForwardCache {
     std::vector<BlockCache> blocks;
     std::vector<double> output;  // rows x hidden: X after the last block
     std::vector<double> logits;  // rows x vocab
+    std::vector<double> attended, residual;  // scratch of FFN blocks
+    xt::xtensor<double, 2> encoding;         // P, kept while length and hidden stay the same
+    std::size_t encoding_length = 0, encoding_hidden = 0;
+};
+
+// Every buffer of one forward and backward pass, kept from call to call: a training step allocates
+// nothing, and the buffers stay warm in the cache. (Allocating them afresh each step cost more than
+// the arithmetic: page faults and zeroing of freshly mapped memory.) One per thread; a workspace that
+// grew past large_workspace doubles is released after the call.
+struct Workspace {
+    ForwardCache cache;
+    std::vector<std::size_t> visible;
+    std::vector<double> dlogits, dx, dq, dk, dv, dconcat, dattended, dy1, dact, scratch;
+};
+constexpr std::size_t large_workspace = std::size_t{1} << 22;
+
+class WorkspaceLease {
+public:
+    WorkspaceLease() : workspace_(storage()) {}
+    ~WorkspaceLease() {
+        if (size() > large_workspace) storage() = Workspace{};
+    }
+    WorkspaceLease(const WorkspaceLease&) = delete;
+    WorkspaceLease& operator=(const WorkspaceLease&) = delete;
+    Workspace& operator*() { return workspace_; }
+
+private:
+    static Workspace& storage() {
+        static thread_local Workspace workspace;
+        return workspace;
+    }
+    std::size_t size() const {
+        const Workspace& w = workspace_;
+        std::size_t total = w.cache.output.capacity() + w.cache.logits.capacity() + w.dlogits.capacity() +
+                            7 * w.dx.capacity() + w.dact.capacity();
+        for (const auto& b : w.cache.blocks)
+            total += 8 * b.q.capacity() + b.weights.capacity() + b.activation.capacity();
+        return total;
+    }
+    Workspace& workspace_;
 };
 
 // The number of keys query (b, i) sees: the item's valid length, and with causal at most i + 1.
-std::vector<std::size_t> visible_keys(const ModelConfig& config, const BatchOptions& options) {
+void visible_keys(const ModelConfig& config, const BatchOptions& options, std::vector<std::size_t>& visible) {
     const std::size_t n = config.length;
-    std::vector<std::size_t> visible(options.batch * n);
+    visible.resize(options.batch * n);
     for (std::size_t b = 0; b < options.batch; ++b) {
         const std::size_t valid = options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(b)) : n;
         for (std::size_t i = 0; i < n; ++i) visible[b * n + i] = options.causal ? std::min(valid, i + 1) : valid;
     }
-    return visible;
 }
 
 void attention_forward(const ModelConfig& config, std::size_t batch, const std::vector<std::size_t>& visible,
@@ -239,22 +278,31 @@ void forward_pass(const AttentionModel& model, const int* tokens, std::size_t ba
     const std::size_t ffn = config.ffn_hidden;
     const double* params = model.values.data();
 
+    cache.blocks.resize(config.blocks);
+    for (auto& c : cache.blocks) c.input.resize(rows * hidden);
+    cache.output.resize(rows * hidden);
+
     // X = embedding[tokens] * scale + P
-    const auto encoding = positional_encoding(n, hidden);
+    if (cache.encoding_length != n || cache.encoding_hidden != hidden) {
+        cache.encoding = positional_encoding(n, hidden);
+        cache.encoding_length = n, cache.encoding_hidden = hidden;
+    }
     const double* embedding = params + model.layout[0].offset;
-    std::vector<double> x(rows * hidden);
+    double* x = cache.blocks[0].input.data();
     for (std::size_t r = 0; r < rows; ++r) {
         const double* e = embedding + static_cast<std::size_t>(tokens[r]) * hidden;
-        const double* p = encoding.data() + (r % n) * hidden;
+        const double* p = cache.encoding.data() + (r % n) * hidden;
         for (std::size_t c = 0; c < hidden; ++c) x[r * hidden + c] = e[c] * config.embedding_scale + p[c];
     }
 
-    cache.blocks.resize(config.blocks);
-    std::vector<double> attended(rows * hidden), residual(ffn > 0 ? rows * hidden : 0);
+    std::vector<double>& attended = cache.attended;
+    std::vector<double>& residual = cache.residual;
+    attended.resize(rows * hidden), residual.resize(ffn > 0 ? rows * hidden : 0);
     for (std::size_t blk = 0; blk < config.blocks; ++blk) {
         BlockCache& c = cache.blocks[blk];
         const auto p = block_pointers<const double*, BlockParameters>(model.layout, config, blk, params);
-        c.input = std::move(x);
+        // The block's output: the next block's input, or the model's.
+        x = blk + 1 < config.blocks ? cache.blocks[blk + 1].input.data() : cache.output.data();
         c.q.resize(rows * hidden), c.k.resize(rows * hidden), c.v.resize(rows * hidden);
         c.concat.resize(rows * hidden);
         c.weights.resize(batch * config.heads * n * n);
@@ -262,9 +310,8 @@ void forward_pass(const AttentionModel& model, const int* tokens, std::size_t ba
         linear_forward(c.input.data(), rows, hidden, p.wk, nullptr, hidden, c.k.data());
         linear_forward(c.input.data(), rows, hidden, p.wv, nullptr, hidden, c.v.data());
         attention_forward(config, batch, visible, c);
-        x.assign(rows * hidden, 0.0);
         if (ffn == 0) {
-            linear_forward(c.concat.data(), rows, hidden, p.wo, nullptr, hidden, x.data());
+            linear_forward(c.concat.data(), rows, hidden, p.wo, nullptr, hidden, x);
             continue;
         }
         // Y = LN1(X + MHA(X)); out = LN2(Y + FFN(Y))
@@ -279,10 +326,8 @@ void forward_pass(const AttentionModel& model, const int* tokens, std::size_t ba
         linear_forward(c.activation.data(), rows, ffn, p.w2, p.b2, hidden, attended.data());
         for (std::size_t e = 0; e < rows * hidden; ++e) residual[e] = attended[e] + c.y1[e];
         c.xhat2.resize(rows * hidden), c.rstd2.resize(rows);
-        layer_norm_forward(residual.data(), rows, hidden, p.ln2_gamma, p.ln2_beta, c.xhat2.data(), c.rstd2.data(),
-                           x.data());
+        layer_norm_forward(residual.data(), rows, hidden, p.ln2_gamma, p.ln2_beta, c.xhat2.data(), c.rstd2.data(), x);
     }
-    cache.output = std::move(x);
 
     const std::size_t readout_slot = model.layout.size() - 2;
     cache.logits.resize(rows * config.vocab);
@@ -460,8 +505,11 @@ ForwardResult attention_model_forward(const AttentionModel& model, const xt::xte
     check_batch(model, tokens, nullptr, options);
     const ModelConfig& config = model.config;
     const std::size_t batch = options.batch, n = config.length;
-    ForwardCache cache;
-    forward_pass(model, tokens.data(), batch, visible_keys(config, options), cache);
+    WorkspaceLease lease;
+    Workspace& w = *lease;
+    visible_keys(config, options, w.visible);
+    forward_pass(model, tokens.data(), batch, w.visible, w.cache);
+    const ForwardCache& cache = w.cache;
     ForwardResult result;
     result.logits = xt::xtensor<double, 3>::from_shape({batch, n, config.vocab});
     std::copy(cache.logits.begin(), cache.logits.end(), result.logits.begin());
@@ -477,9 +525,12 @@ LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<i
     const ModelConfig& config = model.config;
     const std::size_t batch = options.batch, n = config.length, rows = batch * n;
     const std::size_t hidden = config.hidden, vocab = config.vocab, ffn = config.ffn_hidden;
-    const auto visible = visible_keys(config, options);
-    ForwardCache cache;
-    forward_pass(model, tokens.data(), batch, visible, cache);
+    WorkspaceLease lease;
+    Workspace& w = *lease;
+    visible_keys(config, options, w.visible);
+    const std::vector<std::size_t>& visible = w.visible;
+    forward_pass(model, tokens.data(), batch, visible, w.cache);
+    const ForwardCache& cache = w.cache;
 
     LossResult result;
     result.gradients = xt::zeros<double>({model.values.size()});
@@ -490,7 +541,8 @@ LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<i
     std::size_t count = 0;
     for (std::size_t b = 0; b < batch; ++b)
         count += options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(b)) : n;
-    std::vector<double> dlogits(rows * vocab, 0.0);
+    std::vector<double>& dlogits = w.dlogits;
+    dlogits.assign(rows * vocab, 0.0);
     double total = 0.0;
     for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t valid = options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(r / n)) : n;
@@ -512,15 +564,19 @@ LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<i
 
     // Readout.
     const std::size_t readout_slot = model.layout.size() - 2;
-    std::vector<double> dx(rows * hidden, 0.0);
+    std::vector<double>& dx = w.dx;
+    dx.assign(rows * hidden, 0.0);
     linear_backward(dlogits.data(), cache.output.data(), rows, hidden, params + model.layout[readout_slot].offset,
                     vocab, grads + model.layout[readout_slot].offset, grads + model.layout[readout_slot + 1].offset,
                     dx.data());
 
     // Blocks, last to first. dx holds the gradient of the block's output on the way in, of its input on
     // the way out.
-    std::vector<double> dq(rows * hidden), dk(rows * hidden), dv(rows * hidden), dconcat(rows * hidden);
-    std::vector<double> dattended(rows * hidden), dy1(ffn > 0 ? rows * hidden : 0), dact(rows * ffn), scratch;
+    std::vector<double>&dq = w.dq, &dk = w.dk, &dv = w.dv, &dconcat = w.dconcat, &dattended = w.dattended;
+    std::vector<double>&dy1 = w.dy1, &dact = w.dact, &scratch = w.scratch;
+    for (auto* buffer : {&dq, &dk, &dv, &dconcat, &dattended}) buffer->resize(rows * hidden);
+    dy1.resize(ffn > 0 ? rows * hidden : 0);
+    dact.resize(rows * ffn);
     for (std::size_t blk = config.blocks; blk-- > 0;) {
         const BlockCache& c = cache.blocks[blk];
         const auto p = block_pointers<const double*, BlockParameters>(model.layout, config, blk, params);
@@ -565,8 +621,11 @@ Accuracy attention_model_accuracy(const AttentionModel& model, const xt::xtensor
     check_batch(model, tokens, &targets, options);
     const ModelConfig& config = model.config;
     const std::size_t n = config.length, vocab = config.vocab;
-    ForwardCache cache;
-    forward_pass(model, tokens.data(), options.batch, visible_keys(config, options), cache);
+    WorkspaceLease lease;
+    Workspace& w = *lease;
+    visible_keys(config, options, w.visible);
+    forward_pass(model, tokens.data(), options.batch, w.visible, w.cache);
+    const ForwardCache& cache = w.cache;
     Accuracy result;
     std::size_t correct = 0;
     for (std::size_t r = 0; r < options.batch * n; ++r) {

@@ -340,3 +340,24 @@ TEST_CASE("attention_model_loss and _forward: refused batches name their argumen
     // slot() names what it cannot find.
     REQUIRE_ARGUMENT_ERROR(model.slot("b7.Wq"), "name");
 }
+
+TEST_CASE("attention_model_loss: the same bits whatever was computed before (buffers are reused)", "[model]") {
+    const AttentionModel ffn = attention::init_attention_model(small_config(5));
+    ModelConfig other_config;
+    other_config.length = 3;
+    other_config.vocab = 4;
+    const AttentionModel other = attention::init_attention_model(other_config);
+    BatchOptions two;
+    two.batch = 2;
+    two.valid_lens = tokens_of({3, 4});
+    const auto tokens = tokens_of({1, 2, 3, 4, 0, 1, 2, 3});
+    const auto first = attention::attention_model_loss(ffn, tokens, tokens, two);
+    BatchOptions one;
+    one.batch = 1;
+    one.causal = true;
+    attention::attention_model_loss(other, tokens_of({3, 0, 1}), tokens_of({0, 1, 2}), one);
+    attention::attention_model_forward(other, tokens_of({3, 0, 1}), one);
+    const auto again = attention::attention_model_loss(ffn, tokens, tokens, two);
+    CHECK(first.loss == again.loss);
+    CHECK_SAME_BITS(first.gradients, again.gradients);
+}
