@@ -23,7 +23,8 @@ struct ExtentNames {
 void check_attention_extents(const AttentionExtents& extents, const ExtentNames& names = {});
 
 // Additive attention: feature sizes dq, dk, dv and hidden size h, each within
-// the dimension limit, and its batch * nq * nk * h tanh evaluations bounded.
+// the dimension limit, its batch * nq * nk * h tanh evaluations and its
+// multiply-adds (projections, weighted sums) within the work limits.
 struct AdditiveShape {
     AttentionExtents extents;
     std::size_t dq = 0, dk = 0, dv = 0, h = 0;
@@ -34,7 +35,8 @@ struct AdditiveNames {
 };
 void check_additive_shape(const AdditiveShape& shape, const AdditiveNames& names = {});
 
-// Scaled dot-product attention: feature size d (queries and keys) and value size dv.
+// Scaled dot-product attention: feature size d (queries and keys) and value
+// size dv, and its batch * nq * nk * (d + dv) multiply-adds within the work limit.
 struct DotProductShape {
     AttentionExtents extents;
     std::size_t d = 0, dv = 0;
@@ -45,8 +47,10 @@ struct DotProductNames {
 };
 void check_dot_product_shape(const DotProductShape& shape, const DotProductNames& names = {});
 
-// Multi-head attention: the hidden size, heads dividing it, and batch * heads
-// within the batch limit (the heads run as one batch).
+// Multi-head attention: the hidden size, heads dividing it, batch * heads
+// within the batch limit (the heads run as one batch), the weights (batch *
+// heads * nq * nk) within the matrix limit and the multiply-adds within the
+// work limit.
 struct MultiHeadShape {
     AttentionExtents extents;
     std::size_t hidden = 0, heads = 0;

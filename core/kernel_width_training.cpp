@@ -126,6 +126,13 @@ LossAndGradient loss_and_gradient(const double* x, const double* y, std::size_t 
 
 }  // namespace
 
+void check_kernel_evaluations(std::size_t points, std::size_t count, std::string_view count_name) {
+    // In 64 bits: in wasm32 the size_t product can wrap around (8192^2 * 64 = 2^32).
+    const std::uint64_t evaluations = std::uint64_t{points} * points * count;
+    if (evaluations > limits::max_kernel_evaluations)
+        fail(count_name, text("x.length^2 * ", count_name, " <= ", limits::max_kernel_evaluations), evaluations);
+}
+
 LossAndGradient kernel_width_loss(const xt::xtensor<double, 1>& x, const xt::xtensor<double, 1>& y,
                                   double w, bool leave_one_out) {
     check_training_data(x, y, leave_one_out);
@@ -140,6 +147,7 @@ TrainingResult train_kernel_width(const xt::xtensor<double, 1>& x, const xt::xte
     require_finite("lr", options.lr);
     if (!(options.lr > 0.0)) fail("lr", "a positive learning rate", options.lr);
     require_count("epochs", options.epochs, 1, limits::max_epochs);
+    check_kernel_evaluations(x.size(), options.epochs, "epochs");
 
     TrainingResult result;
     result.w.push_back(options.w0);
@@ -165,10 +173,7 @@ xt::xtensor<double, 1> loss_landscape(const xt::xtensor<double, 1>& x, const xt:
     check_training_data(x, y, leave_one_out);
     require_count("ws.length", ws.size(), 1, limits::max_points);
     require_all_finite("ws", ws);
-    // In 64 bits: in wasm32 the size_t product can wrap around (8192^2 * 64 = 2^32).
-    const std::uint64_t work = std::uint64_t{x.size()} * x.size() * ws.size();
-    if (work > 64 * limits::max_matrix_elements)
-        fail("ws.length", text("x.length^2 * ws.length <= ", 64 * limits::max_matrix_elements), work);
+    check_kernel_evaluations(x.size(), ws.size(), "ws.length");
     xt::xtensor<double, 1> losses = xt::xtensor<double, 1>::from_shape({ws.size()});
     for (std::size_t k = 0; k < ws.size(); ++k)
         losses(k) = loss_and_gradient(x.data(), y.data(), x.size(), ws(k), leave_one_out).loss;

@@ -5,6 +5,7 @@
 // (leave-one-out). The gradient is analytic.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <xtensor/xtensor.hpp>
@@ -38,6 +39,12 @@ struct TrainingResult {
 // A loss or gradient that turns non-finite stops the run; stop_reason says when.
 TrainingResult train_kernel_width(const xt::xtensor<double, 1>& x, const xt::xtensor<double, 1>& y,
                                   const TrainingOptions& options);
+
+// The work bound of training and of the landscape: each epoch or width costs
+// x.length^2 Gaussian evaluations, and x.length^2 * count (count: the epochs
+// or ws.length, named count_name in the error) must be within
+// limits::max_kernel_evaluations.
+void check_kernel_evaluations(std::size_t points, std::size_t count, std::string_view count_name);
 
 // The loss landscape: L(w) for each w in ws, with or without leave-one-out.
 xt::xtensor<double, 1> loss_landscape(const xt::xtensor<double, 1>& x, const xt::xtensor<double, 1>& y,

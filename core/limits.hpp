@@ -22,6 +22,20 @@ inline constexpr std::size_t max_study_dims = 64;            // scaling study: e
 inline constexpr std::size_t max_study_samples = 10000;      // scaling study: queries per d
 inline constexpr std::size_t max_study_keys = 1000;          // scaling study: keys per query
 
+// Total-work bounds: every call accepted within the size limits above must
+// still finish in about a second in the browser (wasm on a 2-core machine;
+// tests/core checks them, README.md's limits section has the measured worst
+// cases). Counted in 64 bits before anything is allocated; the error names
+// the argument the caller can change.
+inline constexpr std::uint64_t max_work = std::uint64_t{1} << 29;  // multiply-adds of one attention call
+// Gaussian kernel evaluations (query-key pairs) of one training or
+// loss-landscape call: x.length^2 * epochs, x.length^2 * ws.length.
+inline constexpr std::uint64_t max_kernel_evaluations = std::uint64_t{1} << 28;
+// tanh evaluations of additive attention: batch * nq * nk * h.
+inline constexpr std::uint64_t max_tanh_evaluations = std::uint64_t{1} << 24;
+// Normal draws of the scaling study: samples * (keys + 1) * (sum of dims).
+inline constexpr std::uint64_t max_study_draws = std::uint64_t{1} << 24;
+
 }  // namespace attention::limits
 
 // The trainable attention model (attention_model.hpp) and its toy tasks (attention_tasks.hpp).

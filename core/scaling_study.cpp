@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "errors.hpp"
 #include "limits.hpp"
@@ -27,16 +28,29 @@ double max_softmax_weight(std::vector<double> scores) {
 
 }  // namespace
 
-std::vector<ScalingStudyRow> scaling_study(const ScalingStudyOptions& options) {
+void check_scaling_study(const ScalingStudyOptions& options) {
     const auto& dims = options.dims;
     const std::size_t samples = options.samples, keys = options.keys;
-    const std::uint32_t seed = options.seed;
     require_count("dims.length", dims.size(), 1, limits::max_study_dims);
     for (std::size_t d : dims) require_count("dims", d, 1, limits::max_dimension);
     require_count("samples", samples, 2, limits::max_study_samples);
     require_count("keys", keys, 1, limits::max_study_keys);
     if (dims.size() * samples * keys > limits::max_matrix_elements / 4)
         fail("samples", text("dims.length * samples * keys <= ", limits::max_matrix_elements / 4));
+    // Each sample draws d query entries and keys * d key entries for every d: in 64 bits,
+    // checked before anything is drawn.
+    std::uint64_t dims_total = 0;
+    for (std::size_t d : dims) dims_total += d;
+    const std::uint64_t draws = std::uint64_t{samples} * (std::uint64_t{keys} + 1) * dims_total;
+    if (draws > limits::max_study_draws)
+        fail("samples", text("samples * (keys + 1) * (sum of dims) <= ", limits::max_study_draws), draws);
+}
+
+std::vector<ScalingStudyRow> scaling_study(const ScalingStudyOptions& options) {
+    check_scaling_study(options);
+    const auto& dims = options.dims;
+    const std::size_t samples = options.samples, keys = options.keys;
+    const std::uint32_t seed = options.seed;
 
     std::vector<ScalingStudyRow> rows;
     for (std::size_t d : dims) {

@@ -24,6 +24,10 @@ struct ScalingStudyOptions {
     std::uint32_t seed = 0;
 };
 
+// The options' limits (core/limits.hpp), naming the option at fault: sizes,
+// and the work, samples * (keys + 1) * (sum of dims) normal draws.
+void check_scaling_study(const ScalingStudyOptions& options);
+
 // For each d: `samples` queries, each scored against `keys` random keys.
 std::vector<ScalingStudyRow> scaling_study(const ScalingStudyOptions& options = {});
 

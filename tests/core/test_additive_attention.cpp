@@ -119,7 +119,7 @@ TEST_CASE("additive_attention refuses bad inputs, naming them", "[additive][erro
         const auto w = xt::xtensor<double, 2>(xt::zeros<double>({100, 1}));
         const auto v = xt::xtensor<double, 1>(xt::zeros<double>({100}));
         REQUIRE_ARGUMENT_ERROR_WITH(attention::additive_attention(q, q, q, w, w, v, good.lens), "h",
-                                    "batch * nq * nk * h <= 67108864");
+                                    "batch * nq * nk * h <= 16777216");
     }
 }
 

@@ -3,8 +3,11 @@
 // finite tensors, with their error messages and fields.
 #include <limits>
 
+#include "additive_attention.hpp"
 #include "attention_checks.hpp"
+#include "dot_product_attention.hpp"
 #include "limits.hpp"
+#include "multi_head_attention.hpp"
 #include "reference.hpp"
 
 using attention::check_attention_extents;
@@ -59,7 +62,7 @@ TEST_CASE("each layer's shape check adds its own rules", "[attention][errors]") 
     REQUIRE_ARGUMENT_ERROR_WITH(check_additive_shape({{2, 3, 5}, 4, 4, 6, 0}), "h", "[1, 1024], got 0");
     // Every size within its limit, but 1000 * 1000 * 100 tanh evaluations are not.
     REQUIRE_ARGUMENT_ERROR_WITH(check_additive_shape({{1, 1000, 1000}, 1, 1, 1, 100}), "h",
-                                "batch * nq * nk * h <= 67108864, got 100000000");
+                                "batch * nq * nk * h <= 16777216, got 100000000");
 
     REQUIRE_NOTHROW(check_multi_head_shape({{2, 3, 5}, 12, 3}));
     for (std::size_t heads : {0, 5, 7, 13, 24})
@@ -89,4 +92,73 @@ TEST_CASE("check_attention_tensors refuses inconsistent shapes and numbers, nami
         REQUIRE_ARGUMENT_ERROR_WITH(check_attention_tensors(q, bk, v), "keys", "at index 16");
         REQUIRE_ARGUMENT_ERROR_WITH(check_attention_tensors(q, k, bv), "values", "at index 35");
     }
+}
+
+TEST_CASE("the attention layers bound their work: multiply-adds, tanh evaluations, multi-head weights",
+          "[attention][errors]") {
+    namespace lim = attention::limits;
+    using attention::check_additive_shape;
+    using attention::check_dot_product_shape;
+    using attention::check_multi_head_shape;
+    REQUIRE(lim::max_work == 536870912u);  // 2^29 multiply-adds
+    REQUIRE(lim::max_tanh_evaluations == 16777216u);
+
+    // Dot product: batch * nq * nk * (d + dv), the larger of d and dv named.
+    REQUIRE_NOTHROW(check_dot_product_shape({{1, 4096, 4096}, 16, 16}));  // exactly 2^29
+    REQUIRE_ARGUMENT_ERROR_WITH(check_dot_product_shape({{1, 4096, 4096}, 17, 16}), "feature size",
+                                "batch * nq * nk * (d + dv) <= 536870912, got 553648128");
+    const attention::DotProductNames dot{{"shape.batch", "shape.nq", "shape.nk"}, "shape.d", "shape.dv"};
+    REQUIRE_ARGUMENT_ERROR(check_dot_product_shape({{1, 4096, 4096}, 17, 16}, dot), "shape.d");
+    REQUIRE_ARGUMENT_ERROR(check_dot_product_shape({{1, 4096, 4096}, 16, 17}, dot), "shape.dv");
+    REQUIRE_ARGUMENT_ERROR(check_dot_product_shape({{64, 1000, 1000}, 1024, 1024}, dot), "shape.nk");  // matrix first
+
+    // Additive: batch * nq * nk * h tanh evaluations ...
+    REQUIRE_NOTHROW(check_additive_shape({{1, 4096, 4096}, 1, 1, 1, 1}));  // exactly 2^24
+    REQUIRE_ARGUMENT_ERROR_WITH(check_additive_shape({{1, 4096, 4096}, 1, 1, 1, 2}), "h",
+                                "batch * nq * nk * h <= 16777216, got 33554432");
+    // ... and multiply-adds: projections (named h) ...
+    REQUIRE_NOTHROW(check_additive_shape({{64, 256, 1}, 31, 1, 1020, 1024}));  // exactly 2^29
+    REQUIRE_ARGUMENT_ERROR_WITH(check_additive_shape({{64, 256, 1}, 31, 1, 1021, 1024}), "h",
+                                "batch * ((nq * dq + nk * dk) * h + nq * nk * dv) <= 536870912, got 536887296");
+    // ... or weighted sums of the values (named dv).
+    const attention::AdditiveNames additive{{"shape.batch", "shape.nq", "shape.nk"}, "shape.dq", "shape.dk",
+                                            "shape.dv", "shape.h"};
+    REQUIRE_NOTHROW(check_additive_shape({{1, 4096, 4096}, 1, 1, 31, 1}, additive));
+    REQUIRE_ARGUMENT_ERROR_WITH(check_additive_shape({{1, 4096, 4096}, 1, 1, 32, 1}, additive), "shape.dv",
+                                "got 536879104");
+
+    // Multi-head: the weights of every head form the result matrix ...
+    REQUIRE_NOTHROW(check_multi_head_shape({{1, 4096, 4096}, 8, 1}));
+    REQUIRE_ARGUMENT_ERROR_WITH(check_multi_head_shape({{1, 4096, 4096}, 8, 2}), "heads",
+                                "batch * heads * nq * nk <= 16777216, got 33554432");
+    REQUIRE_ARGUMENT_ERROR_WITH(check_multi_head_shape({{32, 1024, 512}, 2, 2}), "heads", "got 33554432");
+    // ... and the multiply-adds of the four projections and of the heads.
+    REQUIRE_NOTHROW(check_multi_head_shape({{1, 120, 120}, 1024, 1}));  // 532807680
+    const attention::MultiHeadNames multi{{"shape.batch", "shape.nq", "shape.nk"}, "shape.hidden", "shape.heads"};
+    REQUIRE_ARGUMENT_ERROR_WITH(check_multi_head_shape({{1, 121, 121}, 1024, 1}, multi), "shape.hidden",
+                                "batch * ((2 nq + 2 nk) * hidden^2 + 2 nq * nk * hidden) <= 536870912, got 537495552");
+}
+
+TEST_CASE("the layers check their work bounds before any work", "[attention][errors]") {
+    const xt::xtensor<int, 1> none = xt::xtensor<int, 1>::from_shape({0});
+    // Dot product: 4096 x 4096 scores of d = 17 (and dv = 16): refused, from small tensors.
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::dot_product_attention(zeros({1, 4096, 17}), zeros({1, 4096, 17}),
+                                                                 zeros({1, 4096, 16}), none),
+                                "feature size", "got 553648128");
+    // Additive: 2 tanh terms per score of a 4096 x 4096 matrix.
+    const xt::xtensor<double, 2> w = xt::zeros<double>({2, 1});
+    const xt::xtensor<double, 1> wv = xt::zeros<double>({2});
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::additive_attention(zeros({1, 4096, 1}), zeros({1, 4096, 1}),
+                                                              zeros({1, 4096, 1}), w, w, wv, none),
+                                "h", "got 33554432");
+    // Multi-head: 121 queries and keys of hidden size 1024.
+    const xt::xtensor<double, 2> big = xt::zeros<double>({1024, 1024});
+    const auto x = zeros({1, 121, 1024});
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::multi_head_attention(x, x, x, big, big, big, big, 1, none), "feature size",
+                                "got 537495552");
+    // Two heads of 4096 x 4096 weights.
+    const xt::xtensor<double, 2> small = xt::zeros<double>({2, 2});
+    const auto y = zeros({1, 4096, 2});
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::multi_head_attention(y, y, y, small, small, small, small, 2, none), "heads",
+                                "got 33554432");
 }

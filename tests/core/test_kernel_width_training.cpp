@@ -215,11 +215,13 @@ TEST_CASE("training refuses bad inputs, naming them", "[training][errors]") {
     SECTION("landscape grid") {
         REQUIRE_ARGUMENT_ERROR_WITH(attention::loss_landscape(x, y, empty), "ws.length", "got 0");
         REQUIRE_ARGUMENT_ERROR(attention::loss_landscape(x, y, too_many), "ws.length");
-        // n^2 * grid size is bounded: 10000 points allow at most 10 widths.
+        // n^2 * grid size is bounded: 10000 points allow at most 2 widths.
         const xt::xtensor<double, 1> big_x = xt::linspace<double>(0.0, 5.0, lim::max_points);
         const xt::xtensor<double, 1> eleven = xt::linspace<double>(0.5, 1.5, 11);
         REQUIRE_ARGUMENT_ERROR_WITH(attention::loss_landscape(big_x, big_x, eleven), "ws.length",
-                                    "x.length^2 * ws.length <= 1073741824");
+                                    "x.length^2 * ws.length <= 268435456, got 1100000000");
+        const xt::xtensor<double, 1> three = {0.5, 1.0, 1.5};
+        REQUIRE_ARGUMENT_ERROR_WITH(attention::loss_landscape(big_x, big_x, three), "ws.length", "got 300000000");
     }
 }
 
@@ -275,4 +277,28 @@ TEST_CASE("kernel_width_loss: unsorted and repeated points, odd sizes", "[traini
             }
         }
     }
+}
+
+TEST_CASE("training and the landscape bound their kernel evaluations: x.length^2 * epochs or * ws.length",
+          "[kernel_width_training][errors]") {
+    namespace lim = attention::limits;
+    using attention::check_kernel_evaluations;
+    REQUIRE(lim::max_kernel_evaluations == 268435456u);  // 2^28: about a second of wasm
+    // At the bound and just over it (8192^2 * 4 = 2^28), in 64 bits.
+    REQUIRE_NOTHROW(check_kernel_evaluations(8192, 4, "epochs"));
+    REQUIRE_ARGUMENT_ERROR_WITH(check_kernel_evaluations(8192, 5, "epochs"), "epochs",
+                                "x.length^2 * epochs <= 268435456, got 335544320");
+    REQUIRE_NOTHROW(check_kernel_evaluations(lim::max_points, 2, "ws.length"));
+    REQUIRE_ARGUMENT_ERROR_WITH(check_kernel_evaluations(lim::max_points, 3, "ws.length"), "ws.length",
+                                "x.length^2 * ws.length <= 268435456, got 300000000");
+    // Where a 32-bit product would wrap around to 0 (65536^2 = 2^32) it is still refused.
+    REQUIRE_ARGUMENT_ERROR(check_kernel_evaluations(65536, 1, "epochs"), "epochs");
+    // The calls check it before any work: the most points allow 2 epochs, not 3.
+    const xt::xtensor<double, 1> x = xt::linspace<double>(0.0, 5.0, lim::max_points);
+    REQUIRE_ARGUMENT_ERROR_WITH(train_kernel_width(x, x, training(1.0, 0.5, 3)), "epochs", "got 300000000");
+    REQUIRE_ARGUMENT_ERROR_WITH(train_kernel_width(x, x, training(1.0, 0.5, lim::max_epochs)), "epochs",
+                                "got 1000000000000");
+    // Cheap shapes are untouched: 2 points, the most epochs.
+    const xt::xtensor<double, 1> two = {1.0, 2.0};
+    CHECK(train_kernel_width(two, two, training(1.0, 0.01, lim::max_epochs)).loss.size() == lim::max_epochs);
 }

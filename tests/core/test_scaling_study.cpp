@@ -74,3 +74,20 @@ TEST_CASE("scaling_study's defaults: d = 1 ... 512, 500 queries of 10 keys, seed
     const auto same = scaling_study({defaults.dims, 500, 10, 0});
     CHECK(rows.back().variance == same.back().variance);
 }
+
+TEST_CASE("scaling_study bounds its normal draws: samples * (keys + 1) * (sum of dims)", "[scaling][errors]") {
+    namespace lim = attention::limits;
+    using attention::check_scaling_study;
+    REQUIRE(lim::max_study_draws == 16777216u);  // 2^24, about a second of wasm
+    REQUIRE_NOTHROW(check_scaling_study({{1024}, 2048, 7, 0}));  // exactly 2^24
+    REQUIRE_ARGUMENT_ERROR_WITH(check_scaling_study({{1024}, 2049, 7, 0}), "samples",
+                                "samples * (keys + 1) * (sum of dims) <= 16777216, got 16785408");
+    // Every entry of dims counts: 64 of 1024 allow samples * (keys + 1) <= 256.
+    std::vector<std::size_t> wide(lim::max_study_dims, lim::max_dimension);
+    REQUIRE_NOTHROW(check_scaling_study({wide, 2, 127, 0}));
+    REQUIRE_ARGUMENT_ERROR_WITH(check_scaling_study({wide, 2, 128, 0}), "samples", "got 16908288");
+    // The study checks it before drawing anything.
+    REQUIRE_ARGUMENT_ERROR_WITH(scaling_study({wide, 100, 10, 0}), "samples", "got 72089600");
+    // The defaults are well within it: 500 * 11 * 1023.
+    REQUIRE_NOTHROW(check_scaling_study({}));
+}
