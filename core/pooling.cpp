@@ -90,22 +90,28 @@ double gaussian_row_robust(double query, const double* keys, std::size_t n, doub
 // (max_points < 2^14 of them sum below the largest double) are therefore
 // summed scaled by 2^-14, exactly (a power of two), and the prediction scaled
 // back. Smaller values are used as they are: the hot loops are unchanged.
+// A mean rounded a last bit above the largest |value| is clamped to it
+// there, so that scaling back cannot overflow (NaN stays NaN).
 class ScaledValues {
 public:
     explicit ScaledValues(const xt::xtensor<double, 1>& values) : data_(values.data()) {
-        if (largest_magnitude(values) <= 0x1p1009) return;
+        const double largest = largest_magnitude(values);
+        if (largest <= 0x1p1009) return;
         scaled_.assign(values.begin(), values.end());
         for (double& v : scaled_) v *= 0x1p-14;
         data_ = scaled_.data();
-        back_ = 0x1p14;
+        largest_scaled_ = largest * 0x1p-14;
     }
     const double* data() const noexcept { return data_; }
-    double unscale(double mean) const noexcept { return back_ == 1.0 ? mean : mean * back_; }
+    double unscale(double mean) const noexcept {
+        if (scaled_.empty()) return mean;
+        return std::clamp(mean, -largest_scaled_, largest_scaled_) * 0x1p14;
+    }
 
 private:
     std::vector<double> scaled_;
     const double* data_;
-    double back_ = 1.0;
+    double largest_scaled_ = 0.0;
 };
 
 // The portable loops (the native build): the Gaussian weights e_j of one

@@ -102,7 +102,10 @@ void run(FuzzedDataProvider& data) {
             const auto keys = tensor<1>(data, {n});
             const auto values = tensor<1>(data, {data.ConsumeBool() ? n : size(data)});
             const attention::KernelSpec spec{kernels[data.ConsumeIntegralInRange(0, 4)], number(data)};
-            attention::nadaraya_watson(queries, keys, values, spec);
+            const auto prediction = attention::nadaraya_watson(queries, keys, values, spec);
+            // The Gaussian weighs every key (the nearest by 1): a weighted mean of finite values, finite.
+            if (spec.kernel == Kernel::gaussian)
+                for (double p : prediction) expect(std::isfinite(p));
             break;
         }
         case 3: {
