@@ -83,10 +83,11 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
     require_all_finite("headMask", head_mask);
     // valid_lens are per batch item or per row; every head of an item shares them.
     const std::size_t batch = queries.shape(0), nq = queries.shape(1);
+    // Checked here, before they are repeated per head (so an error names the caller's index)
+    // and before their copy is allocated: at most batch * nq of them, times heads <= max_batch.
+    const ValidLengths checked(valid_lens, batch, nq, keys.shape(1));
     xt::xtensor<int, 1> head_lens = xt::xtensor<int, 1>::from_shape({valid_lens.size() * heads});
     const std::size_t per_item = valid_lens.size() / batch;
-    // Checked here, before they are repeated per head, so an error names the caller's index.
-    const ValidLengths checked(valid_lens, batch, nq, keys.shape(1));
     for (std::size_t b = 0; b < batch && per_item > 0; ++b)
         for (std::size_t h = 0; h < heads; ++h)
             for (std::size_t r = 0; r < per_item; ++r)
