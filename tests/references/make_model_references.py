@@ -8,9 +8,10 @@ Run with Debian's Python, which has PyTorch (apt-get install python3-torch):
     /usr/bin/python3 tests/references/make_model_references.py
 
 The model is d2l's Transformer encoder (10.7, PyTorch) in float64 with
-dropout 0, written here as the book writes it: masked_softmax,
-MultiHeadAttention (transpose_qkv / transpose_output), AddNorm,
-PositionWiseFFN, TransformerEncoderBlock, the sinusoidal PositionalEncoding,
+dropout 0, written as the book writes it: masked_softmax, transpose_qkv /
+transpose_output and the sinusoidal PositionalEncoding (from
+make_references.py), MultiHeadAttention, AddNorm, PositionWiseFFN,
+TransformerEncoderBlock,
 then a Linear readout at every position. Two differences are the lab's own,
 and are parameters here: the embedding scale (d2l: sqrt(hidden)) and blocks
 that are attention only (no AddNorm, no FFN). A causal mask is d2l's 2-D
@@ -29,36 +30,14 @@ import os
 import torch
 from torch import nn
 
+# d2l's pieces as the references of the other layers write them. (Its
+# MultiHeadAttention there uses the lab's masked_softmax, whose zeroed rows
+# are written in place, which autograd refuses; the model's is d2l's own.)
+from make_references import d2l_masked_softmax, positional_encoding, transpose_output, transpose_qkv
+
 torch.set_default_dtype(torch.float64)
 torch.set_num_threads(1)
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def masked_softmax(X, valid_lens):
-    """d2l 10.3.1: masked entries become -1e6 before the softmax."""
-    if valid_lens is None:
-        return nn.functional.softmax(X, dim=-1)
-    shape = X.shape
-    if valid_lens.dim() == 1:
-        valid_lens = torch.repeat_interleave(valid_lens, shape[1])
-    else:
-        valid_lens = valid_lens.reshape(-1)
-    X = X.reshape(-1, shape[-1])
-    mask = torch.arange(shape[-1])[None, :] < valid_lens[:, None]
-    X = X.masked_fill(~mask, -1e6)
-    return nn.functional.softmax(X.reshape(shape), dim=-1)
-
-
-def transpose_qkv(X, num_heads):
-    X = X.reshape(X.shape[0], X.shape[1], num_heads, -1)
-    X = X.permute(0, 2, 1, 3)
-    return X.reshape(-1, X.shape[2], X.shape[3])
-
-
-def transpose_output(X, num_heads):
-    X = X.reshape(-1, num_heads, X.shape[1], X.shape[2])
-    X = X.permute(0, 2, 1, 3)
-    return X.reshape(X.shape[0], X.shape[1], -1)
 
 
 class MultiHeadAttention(nn.Module):
@@ -78,7 +57,7 @@ class MultiHeadAttention(nn.Module):
             valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
         d = queries.shape[-1]
         scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
-        self.attention_weights = masked_softmax(scores, valid_lens)
+        self.attention_weights = d2l_masked_softmax(scores, valid_lens)
         output = torch.bmm(self.attention_weights, values)
         return self.W_o(transpose_output(output, self.num_heads))
 
@@ -120,15 +99,6 @@ class Block(nn.Module):
             return self.attention(X, X, X, valid_lens)
         Y = self.addnorm1(X, self.attention(X, X, X, valid_lens))
         return self.addnorm2(Y, self.ffn(Y))
-
-
-def positional_encoding(length, hidden):
-    P = torch.zeros((length, hidden))
-    X = torch.arange(length, dtype=torch.float64).reshape(-1, 1) / torch.pow(
-        10000, torch.arange(0, hidden, 2, dtype=torch.float64) / hidden)
-    P[:, 0::2] = torch.sin(X)
-    P[:, 1::2] = torch.cos(X)
-    return P
 
 
 class Encoder(nn.Module):
