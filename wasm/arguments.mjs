@@ -1,8 +1,9 @@
 // Reading the caller's arguments without trusting them. Everything the API
-// hands to C++ is made here, in JS, before the call: plain Float64Arrays and
-// Int32Arrays, numbers, strings and booleans. So no code of the caller (a
-// getter, a Proxy trap, an own `length`, a subclass's `set`) can run while
-// C++ holds memory, and what C++ copies is exactly what was checked.
+// hands to C++ is read or made here, in JS, before the call: genuine
+// Float64Arrays and Int32Arrays, numbers, strings and booleans. So no code of
+// the caller (a getter, a Proxy trap, an own `length`, a subclass's `set`)
+// can run while C++ holds memory, and what C++ copies is exactly what was
+// checked.
 //
 // Typed arrays are read through the intrinsic accessors of %TypedArray%,
 // captured when this module loads (and by C++'s helpers, see
@@ -141,42 +142,40 @@ function arrayNumbers(value, name, accept) {
   return result;
 }
 
-function requireNumber(name) {
-  return (element, i) => {
-    if (typeof element !== 'number') throw argumentError(name, 'numbers', typeName(element), i);
-  };
+// A typed array (not BigInt) or an array, as a Float64Array, each element
+// passed to `accept` (which throws for a bad one).
+function checkedNumbers(value, name, expected, accept) {
+  const kind = typedArrayKind(value);
+  if (kind !== undefined) {
+    const result = typedNumbers(value, kind, name, expected);
+    result.forEach(accept);
+    return result;
+  }
+  if (isArray(value)) return arrayNumbers(value, name, accept);
+  throw argumentError(name, expected, typeName(value));
 }
 
 // Numbers: a typed array (not BigInt) or an array of numbers, as a Float64Array.
+// (A typed array's elements are numbers: only arrays need checking.)
 export function numbers(value, name) {
-  const expected = 'a Float64Array or an array of numbers';
+  const accept = (element, i) => {
+    if (typeof element !== 'number') throw argumentError(name, 'numbers', typeName(element), i);
+  };
   const kind = typedArrayKind(value);
-  if (kind !== undefined) return typedNumbers(value, kind, name, expected);
-  if (isArray(value)) return arrayNumbers(value, name, requireNumber(name));
-  throw argumentError(name, expected, typeName(value));
+  if (kind !== undefined) return typedNumbers(value, kind, name, 'a Float64Array or an array of numbers');
+  return checkedNumbers(value, name, 'a Float64Array or an array of numbers', accept);
 }
 
 // Valid lengths: null or undefined (no mask), or whole numbers in [0, 2^31)
 // as an Int32Array.
 export function lengths(value, name = 'validLens') {
   if (value === null || value === undefined) return new Int32Array(0);
-  const expected = 'null, an Int32Array or an array of whole numbers';
   const accept = (element, i) => {
     if (!Number.isInteger(element) || element < 0 || element > 2 ** 31 - 1) {
       throw argumentError(name, 'whole numbers >= 0', typeof element === 'number' ? String(element) : typeName(element), i);
     }
   };
-  const kind = typedArrayKind(value);
-  let checked;
-  if (kind !== undefined) {
-    checked = typedNumbers(value, kind, name, expected);
-    checked.forEach(accept);
-  } else if (isArray(value)) {
-    checked = arrayNumbers(value, name, accept);
-  } else {
-    throw argumentError(name, expected, typeName(value));
-  }
-  return Int32Array.from(checked);
+  return Int32Array.from(checkedNumbers(value, name, 'null, an Int32Array or an array of whole numbers', accept));
 }
 
 // An array to write a result into: null (a new one), or a Float64Array,
