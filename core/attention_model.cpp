@@ -177,6 +177,7 @@ public:
     WorkspaceLease(const WorkspaceLease&) = delete;
     WorkspaceLease& operator=(const WorkspaceLease&) = delete;
     Workspace& operator*() { return workspace_; }
+    static void release() { storage() = Workspace{}; }
 
 private:
     static Workspace& storage() {
@@ -351,6 +352,23 @@ std::uint64_t activation_count(const ModelConfig& config, std::uint64_t batch) {
     return rows * (4 * config.hidden + 2 * config.vocab) + config.blocks * per_block;
 }
 
+}  // namespace
+
+std::uint64_t model_forward_work(const ModelConfig& config, std::uint64_t batch) {
+    const std::uint64_t rows = batch * config.length, h = config.hidden;
+    const std::uint64_t per_block = 4 * rows * h * h + 2 * product({batch, config.length, config.length, h}) +
+                                    2 * rows * h * config.ffn_hidden + 10 * rows * h;
+    return rows * h + config.blocks * per_block + rows * config.vocab * h;
+}
+
+std::uint64_t model_pass_work(const ModelConfig& config, std::uint64_t batch) {
+    return 3 * model_forward_work(config, batch);
+}
+
+void release_model_workspace() { WorkspaceLease::release(); }
+
+namespace {
+
 void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens, const xt::xtensor<int, 1>* targets,
                  const BatchOptions& options) {
     const ModelConfig& config = model.config;
@@ -363,6 +381,10 @@ void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
     if (activations > limits::max_model_activations)
         fail("batch", text("a batch whose forward and backward pass keep at most ", limits::max_model_activations,
                            " numbers (this one: ", activations, ")"),
+             options.batch);
+    if (const std::uint64_t work = model_pass_work(config, options.batch); work > limits::max_model_work)
+        fail("batch", text("a batch whose forward and backward pass take at most ", limits::max_model_work,
+                           " multiply-adds (this one: ", work, ")"),
              options.batch);
     const std::size_t n = config.length, count = options.batch * n;
     auto check_tokens = [&](std::string_view name, const xt::xtensor<int, 1>& values) {

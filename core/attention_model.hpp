@@ -113,6 +113,18 @@ struct LossResult {
 LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                 const xt::xtensor<int, 1>& targets, const BatchOptions& options);
 
+// Multiply-adds of one forward pass over `batch` sequences, and of a forward
+// and backward pass (three forward passes' worth), in 64 bits; what the work
+// limits (limits.hpp) count.
+std::uint64_t model_forward_work(const ModelConfig& config, std::uint64_t batch);
+std::uint64_t model_pass_work(const ModelConfig& config, std::uint64_t batch);
+
+// The buffers of a forward and backward pass are kept from call to call on
+// each thread (a training step then allocates nothing). This frees them: the
+// wasm bindings call it at the end of every call, so memory returns to its
+// level between calls.
+void release_model_workspace();
+
 // The share of valid positions whose largest logit is the target (ties: the
 // first largest), and how many valid positions there were.
 struct Accuracy {

@@ -1,14 +1,9 @@
 // The seeded toy tasks: targets and ideal attention patterns of each task,
-// padding, reproducibility, refused options; and the attention-only default
-// model learning reverse.
+// padding, reproducibility, refused options.
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 
-#include "attention_model.hpp"
 #include "attention_tasks.hpp"
 #include "limits.hpp"
-#include "optimizers.hpp"
 #include "reference.hpp"
 
 using attention::AttentionTask;
@@ -148,40 +143,4 @@ TEST_CASE("attention_task_batch: refused options", "[tasks][errors]") {
     auto other = o;
     other.batch = 3;
     REQUIRE_ARGUMENT_ERROR(attention::ideal_attention(other, batch, 0), "batch");
-}
-
-TEST_CASE("the attention-only default learns reverse: >= 99% held out within 2,000 Adam steps", "[tasks][training]") {
-    attention::ModelConfig config;  // vocab 10, length 8, hidden 32, heads 4, one attention-only block
-    config.seed = 1;
-    auto model = attention::init_attention_model(config);
-    attention::OptimizerOptions adam;
-    adam.lr = 0.01;
-    attention::OptimizerState state;
-    TaskOptions held_out = task_options(AttentionTask::reverse);
-    held_out.batch = 1000;
-    held_out.seed = 123456;
-    const auto test = attention::attention_task_batch(held_out);
-    attention::BatchOptions test_options;
-    test_options.batch = held_out.batch;
-    double accuracy = 0;
-    std::size_t step = 0;
-    const auto start = std::chrono::steady_clock::now();
-    while (step < 2000) {
-        TaskOptions o = task_options(AttentionTask::reverse);
-        o.batch = 32;
-        o.seed = static_cast<std::uint32_t>(1000 + step);
-        const auto batch = attention::attention_task_batch(o);
-        attention::BatchOptions options;
-        options.batch = 32;
-        const auto result = attention::attention_model_loss(model, batch.tokens, batch.targets, options);
-        attention::optimizer_step(model.values, result.gradients, state, adam);
-        ++step;
-        if (step % 100 == 0) {
-            accuracy = attention::attention_model_accuracy(model, test.tokens, test.targets, test_options).accuracy;
-            if (accuracy >= 0.99) break;
-        }
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("reverse: %.1f%% held out after %zu Adam steps (%.2f s)\n", 100 * accuracy, step, seconds);
-    CHECK(accuracy >= 0.99);
 }
