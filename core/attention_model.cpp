@@ -159,8 +159,10 @@ struct ForwardCache {
 
 // Every buffer of one forward and backward pass, kept from call to call: a training step allocates
 // nothing, and the buffers stay warm in the cache. (Allocating them afresh each step cost more than
-// the arithmetic: page faults and zeroing of freshly mapped memory.) One per thread; a workspace that
-// grew past large_workspace doubles is released after the call.
+// the arithmetic: page faults and zeroing of freshly mapped memory.) One for the process: the core
+// runs on one thread (a thread_local one would register its destructor with an allocation on first
+// use, which the wasm leak checks would see). A workspace that grew past large_workspace doubles is
+// released after the call.
 struct Workspace {
     ForwardCache cache;
     std::vector<std::size_t> visible;
@@ -181,7 +183,7 @@ public:
 
 private:
     static Workspace& storage() {
-        static thread_local Workspace workspace;
+        static Workspace workspace;
         return workspace;
     }
     std::size_t size() const {

@@ -119,8 +119,8 @@ LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<i
 std::uint64_t model_forward_work(const ModelConfig& config, std::uint64_t batch);
 std::uint64_t model_pass_work(const ModelConfig& config, std::uint64_t batch);
 
-// The buffers of a forward and backward pass are kept from call to call on
-// each thread (a training step then allocates nothing). This frees them: the
+// The buffers of a forward and backward pass are kept from call to call (a
+// training step then allocates nothing; the core is single-threaded). This frees them: the
 // wasm bindings call it at the end of every call, so memory returns to its
 // level between calls.
 void release_model_workspace();

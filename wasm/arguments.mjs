@@ -166,16 +166,20 @@ export function numbers(value, name) {
   return checkedNumbers(value, name, 'a Float64Array or an array of numbers', accept);
 }
 
-// Valid lengths: null or undefined (no mask), or whole numbers in [0, 2^31)
-// as an Int32Array.
-export function lengths(value, name = 'validLens') {
-  if (value === null || value === undefined) return new Int32Array(0);
+// Whole numbers in [0, 2^31) as an Int32Array: a typed array (not BigInt) or an array.
+export function wholeNumbers(value, name, expected = 'an Int32Array or an array of whole numbers') {
   const accept = (element, i) => {
     if (!Number.isInteger(element) || element < 0 || element > 2 ** 31 - 1) {
       throw argumentError(name, 'whole numbers >= 0', typeof element === 'number' ? String(element) : typeName(element), i);
     }
   };
-  return Int32Array.from(checkedNumbers(value, name, 'null, an Int32Array or an array of whole numbers', accept));
+  return Int32Array.from(checkedNumbers(value, name, expected, accept));
+}
+
+// Valid lengths: null or undefined (no mask), or whole numbers as an Int32Array.
+export function lengths(value, name = 'validLens') {
+  if (value === null || value === undefined) return new Int32Array(0);
+  return wholeNumbers(value, name, 'null, an Int32Array or an array of whole numbers');
 }
 
 // An array to write a result into: null (a new one), or a Float64Array,

@@ -8,7 +8,7 @@
 import createAttentionModule from 'attention-core-wasm';
 
 import {
-  argumentError, isArray, lengths, numbers, read, target, typeName, withFields,
+  argumentError, isArray, lengths, numbers, read, target, typeName, wholeNumbers, withFields,
 } from './arguments.mjs';
 
 function number(value, name) {
@@ -72,6 +72,63 @@ function scoresArguments(scores, shape, validLens) {
   return [numbers(scores, 'scores'), extent(0, 'batch'), extent(1, 'nq'), extent(2, 'nk'), lengths(validLens)];
 }
 
+// A model ({config, params, optimizerState}) read once into the plain object
+// the bindings take: the config's numbers, the parameters' names and arrays
+// in the caller's order (the core checks them against its layout), and the
+// optimiser's step and moments (none: a model that has not been trained).
+function modelArgument(value, configDefaults) {
+  if (value === undefined) throw argumentError('model', 'an object', 'undefined');
+  const model = options(value, 'model');
+  const config = modelConfig(read(model, 'config', 'model.config'), 'model.config', configDefaults);
+  const params = read(model, 'params', 'model.params');
+  if (params === null || typeof params !== 'object' || isArray(params) || ArrayBuffer.isView(params)) {
+    throw argumentError('model.params', 'an object of named Float64Arrays', typeName(params));
+  }
+  let names;
+  try {
+    names = Object.keys(params);
+  } catch (cause) {
+    throw argumentError('model.params', 'an object whose names can be read', typeName(params), undefined, cause);
+  }
+  const arrays = names.map((name) => numbers(read(params, name, `params.${name}`), `params.${name}`));
+  const state = read(model, 'optimizerState', 'model.optimizerState');
+  const { step, m, v } = state === undefined ? { step: 0, m: null, v: null }
+    : fields(state, 'model.optimizerState', { step: 0, m: null, v: null });
+  const moments = (array, name) => (array === null ? null : numbers(array, name));
+  return {
+    config, names, arrays, step: number(step, 'optimizerState.step'),
+    m: moments(m, 'optimizerState.m'), v: moments(v, 'optimizerState.v'),
+  };
+}
+
+// A model's config: every field a number (missing ones take the defaults).
+function modelConfig(value, name, defaults) {
+  const config = fields(value, name, defaults);
+  for (const key of Object.keys(defaults)) number(config[key], key);
+  return config;
+}
+
+// {batch, validLens, causal} of a batch of token sequences; batch defaults
+// to as many sequences of the model's length as the tokens hold.
+function batchOptions(opts, tokens, model, extra = {}) {
+  const { batch, validLens, causal, ...rest } =
+    fields(opts, 'options', { batch: undefined, validLens: null, causal: false, ...extra });
+  const inferred = Math.max(1, Math.floor(tokens.length / model.config.length));
+  return {
+    batch: number(batch ?? inferred, 'batch'), validLens: lengths(validLens), causal: flag(causal, 'causal'), ...rest,
+  };
+}
+
+// The options of a task batch, each checked for type.
+function taskOptions(opts, defaults) {
+  const { task, batch, length, vocab, seed, lag, variableLengths } = fields(opts, 'options', defaults);
+  return {
+    task: text(task, 'task'), batch: number(batch, 'batch'), length: number(length, 'length'),
+    vocab: number(vocab, 'vocab'), seed: number(seed, 'seed'), lag: number(lag, 'lag'),
+    variableLengths: flag(variableLengths, 'variableLengths'),
+  };
+}
+
 // The bindings return their result, or an error record marked with this key
 // (see wasm/bindings.cpp), which no result has.
 const ERROR_RECORD = Symbol.for('attention-core.error');
@@ -95,6 +152,8 @@ function wrap(core) {
   const { dataset, kernel: pooling, training, scalingStudy: study, randomNormal: normal, randomUniform: uniform } =
     defaults;
   const leaveOneOut = { leaveOneOut: training.leaveOneOut };
+  const { attentionModel: modelDefaults, attentionTask: taskDefaults, attentionTraining: trainingDefaults } = defaults;
+  const stepDefaults = { optimizer: trainingDefaults.optimizer, lr: trainingDefaults.lr };
   return Object.freeze({
     // The documented limits (core/limits.hpp) and the defaults of every option.
     limits,
@@ -174,6 +233,43 @@ function wrap(core) {
       const { seed, low, high } = fields(opts, 'options', uniform);
       return unwrap(core.randomUniform(number(count, 'count'), number(seed, 'seed'), number(low, 'low'),
         number(high, 'high')));
+    },
+    // The trainable attention model (README: "Training an attention model").
+    attentionModelInit(config) {
+      return unwrap(core.attentionModelInit(modelConfig(config, 'config', modelDefaults)));
+    },
+    attentionModelForward(model, tokens, opts) {
+      const m = modelArgument(model, modelDefaults);
+      const ids = wholeNumbers(tokens, 'tokens');
+      return unwrap(core.attentionModelForward(m, ids, batchOptions(opts, ids, m)));
+    },
+    attentionModelLoss(model, tokens, targets, opts) {
+      const m = modelArgument(model, modelDefaults);
+      const ids = wholeNumbers(tokens, 'tokens');
+      return unwrap(core.attentionModelLoss(m, ids, wholeNumbers(targets, 'targets'), batchOptions(opts, ids, m)));
+    },
+    attentionModelStep(model, tokens, targets, opts) {
+      const m = modelArgument(model, modelDefaults);
+      const ids = wholeNumbers(tokens, 'tokens');
+      const { optimizer, lr, ...batch } = batchOptions(opts, ids, m, stepDefaults);
+      return unwrap(core.attentionModelStep(m, ids, wholeNumbers(targets, 'targets'),
+        { ...batch, optimizer: text(optimizer, 'optimizer'), lr: number(lr, 'lr') }));
+    },
+    attentionTaskBatch(opts) {
+      return unwrap(core.attentionTaskBatch(taskOptions(opts, taskDefaults)));
+    },
+    attentionTaskIdeal(opts, item) {
+      return unwrap(core.attentionTaskIdeal(taskOptions(opts, taskDefaults), number(item, 'item')));
+    },
+    attentionModelTrain(model, opts) {
+      const m = modelArgument(model, modelDefaults);
+      const o = fields(opts, 'options', trainingDefaults);
+      const checked = {};
+      for (const [key, value] of Object.entries(o)) {
+        const kind = typeof trainingDefaults[key];
+        checked[key] = kind === 'string' ? text(value, key) : kind === 'boolean' ? flag(value, key) : number(value, key);
+      }
+      return unwrap(core.attentionModelTrain(m, checked));
     },
     // liveHandles: JS values C++ holds through Embind (emval handles) once
     // the call is over; the API keeps none between calls, so it stays at its

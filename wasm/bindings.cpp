@@ -22,6 +22,9 @@
 
 #include "additive_attention.hpp"
 #include "attention_checks.hpp"
+#include "attention_model.hpp"
+#include "attention_tasks.hpp"
+#include "attention_training.hpp"
 #include "dataset.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
@@ -30,6 +33,7 @@
 #include "limits.hpp"
 #include "masking.hpp"
 #include "multi_head_attention.hpp"
+#include "optimizers.hpp"
 #include "pooling.hpp"
 #include "positional_encoding.hpp"
 #include "random_tensor.hpp"
@@ -145,13 +149,17 @@ xt::xtensor<double, 1> vector(const val& array, const char* name) {
     return tensor<1>(array, {length}, name);
 }
 
-xt::xtensor<int, 1> valid_lengths(const val& array) {
+// An Int32Array (the JS API guarantees the type) of at most `largest` elements, named `what`.
+xt::xtensor<int, 1> integers(const val& array, std::size_t largest, const char* name, const char* what) {
     const std::size_t length = js_length(array);
-    if (length > lim::max_batch * lim::max_points)
-        attention::fail("validLens", attention::text("at most ", lim::max_batch * lim::max_points, " lengths"));
+    if (length > largest) attention::fail(name, attention::text("at most ", largest, " ", what));
     xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({length});
     if (length > 0) attention_js_copy_i32(array.as_handle(), result.data());
     return result;
+}
+
+xt::xtensor<int, 1> valid_lengths(const val& array) {
+    return integers(array, lim::max_batch * lim::max_points, "validLens", "lengths");
 }
 
 // A JS Float64Array that owns a copy of the data.
@@ -160,7 +168,8 @@ val to_js(const Tensor& tensor) {
     return val::take_ownership(attention_js_float64_copy(tensor.data(), static_cast<double>(tensor.size())));
 }
 // The same for an Int32Array and a Uint8Array.
-val to_js_int32(const xt::xtensor<int, 2>& tensor) {
+template <class Tensor>
+val to_js_int32(const Tensor& tensor) {
     return val::take_ownership(attention_js_int32_copy(tensor.data(), static_cast<double>(tensor.size())));
 }
 val to_js_uint8(const xt::xtensor<std::uint8_t, 3>& tensor) {
@@ -427,6 +436,238 @@ val scaling_study(val dims, double samples, double keys, double seed) {
     });
 }
 
+// One property of a result object, one call each: inlined, the val::set
+// temporaries and their exception cleanups made contract() 12 KB of wasm.
+__attribute__((noinline)) void put(val& object, const char* key, const val& value) { object.set(key, value); }
+__attribute__((noinline)) void put(val& object, const char* key, double value) { object.set(key, value); }
+
+// The trainable attention model. The JS API hands a model over as one plain
+// object it made: {config: {vocab, ...} of numbers, names: [string],
+// arrays: [Float64Array] (params, in the caller's order), step: number,
+// m: Float64Array | null, v: Float64Array | null}. Every call releases the
+// core's pass buffers at its end, so memory returns to its level between calls.
+struct ModelCall {
+    ~ModelCall() { attention::release_model_workspace(); }
+};
+
+attention::ModelConfig model_config(const val& config) {
+    attention::ModelConfig c;
+    c.vocab = count(config["vocab"].as<double>(), "vocab");
+    c.length = count(config["length"].as<double>(), "length");
+    c.hidden = count(config["hidden"].as<double>(), "hidden");
+    c.heads = count(config["heads"].as<double>(), "heads");
+    c.blocks = count(config["blocks"].as<double>(), "blocks");
+    c.ffn_hidden = count(config["ffnHidden"].as<double>(), "ffnHidden");
+    c.embedding_scale = config["embeddingScale"].as<double>();
+    c.seed = seed_of(config["seed"].as<double>());
+    attention::check_model_config(c);
+    return c;
+}
+
+val config_to_js(const attention::ModelConfig& c) {
+    val config = val::object();
+    put(config, "vocab", c.vocab);
+    put(config, "length", c.length);
+    put(config, "hidden", c.hidden);
+    put(config, "heads", c.heads);
+    put(config, "blocks", c.blocks);
+    put(config, "ffnHidden", c.ffn_hidden);
+    put(config, "embeddingScale", c.embedding_scale);
+    put(config, "seed", c.seed);
+    return config;
+}
+
+attention::AttentionModel model_from_js(const val& model) {
+    const attention::ModelConfig config = model_config(model["config"]);
+    const val names = model["names"], arrays = model["arrays"];
+    const std::size_t given = names["length"].as<std::size_t>();
+    const std::size_t expected = attention::model_layout(config).size();
+    if (given != expected) attention::fail("params", attention::text(expected, " named parameters for its config"), given);
+    std::vector<attention::NamedValues> params(given);
+    for (std::size_t k = 0; k < given; ++k) {
+        params[k].name = names[k].as<std::string>();
+        const std::string name = "params." + params[k].name;
+        const val array = arrays[k];
+        const std::size_t length = js_length(array);
+        if (length > lim::max_model_parameters)
+            attention::fail(name, attention::text("at most ", lim::max_model_parameters, " numbers"), length);
+        params[k].values.resize(length);
+        if (length > 0) attention_js_copy_f64(array.as_handle(), params[k].values.data());
+    }
+    return attention::attention_model_from(config, params);
+}
+
+attention::OptimizerState optimizer_state_from_js(const val& model, std::size_t parameters) {
+    attention::OptimizerState state;
+    const double step = model["step"].as<double>();
+    if (!std::isfinite(step) || step != std::floor(step) || step < 0 || step >= 9007199254740992.0)
+        attention::fail("optimizerState.step", "a whole number in [0, 2^53)", step);
+    state.step = static_cast<std::uint64_t>(step);
+    const val m = model["m"], v = model["v"];
+    if (m.isNull() != v.isNull()) attention::fail("optimizerState", "m and v both null or both arrays");
+    if (!m.isNull()) {
+        state.m = tensor<1>(m, {parameters}, "optimizerState.m");
+        state.v = tensor<1>(v, {parameters}, "optimizerState.v");
+        attention::require_all_finite("optimizerState.m", state.m);
+        attention::require_all_finite("optimizerState.v", state.v);
+    }
+    return state;
+}
+
+// Named Float64Arrays in layout order, from a flat vector in that layout.
+val named_arrays(const attention::AttentionModel& model, const xt::xtensor<double, 1>& flat) {
+    val object = val::object();
+    for (const auto& slot : model.layout)
+        object.set(slot.name, val::take_ownership(attention_js_float64_copy(flat.data() + slot.offset,
+                                                                             static_cast<double>(slot.size))));
+    return object;
+}
+
+val model_to_js(const attention::AttentionModel& model, const attention::OptimizerState& state) {
+    val result = val::object();
+    result.set("config", config_to_js(model.config));
+    result.set("params", named_arrays(model, model.values));
+    val optimizer = val::object();
+    optimizer.set("step", static_cast<double>(state.step));
+    optimizer.set("m", state.m.size() ? to_js(state.m) : val::null());
+    optimizer.set("v", state.v.size() ? to_js(state.v) : val::null());
+    result.set("optimizerState", optimizer);
+    return result;
+}
+
+// {batch, validLens, causal}, checked in JS for type.
+attention::BatchOptions batch_options(const val& options) {
+    attention::BatchOptions b;
+    b.batch = count(options["batch"].as<double>(), "batch");
+    b.valid_lens = integers(options["validLens"], lim::max_model_batch, "validLens", "lengths");
+    b.causal = options["causal"].as<bool>();
+    return b;
+}
+
+xt::xtensor<int, 1> token_ids(const val& array, const char* name) {
+    return integers(array, lim::max_model_batch * lim::max_model_length, name, "tokens");
+}
+
+attention::OptimizerOptions optimizer_options(const std::string& optimizer, double lr) {
+    attention::OptimizerOptions o;
+    if (optimizer == "adam") o.kind = attention::OptimizerKind::adam;
+    else if (optimizer == "sgd") o.kind = attention::OptimizerKind::sgd;
+    else attention::fail("optimizer", "'adam' or 'sgd'", optimizer);
+    o.lr = lr;
+    return o;
+}
+
+val attention_model_init(val config) {
+    return guarded([&] {
+        ModelCall call;
+        return model_to_js(attention::init_attention_model(model_config(config)), {});
+    });
+}
+
+val attention_model_forward(val model, val tokens, val options) {
+    return guarded([&] {
+        ModelCall call;
+        const auto m = model_from_js(model);
+        const auto result = attention::attention_model_forward(m, token_ids(tokens, "tokens"), batch_options(options));
+        val object = val::object();
+        object.set("logits", to_js(result.logits));
+        object.set("weights", to_js(result.weights));
+        return object;
+    });
+}
+
+val attention_model_loss(val model, val tokens, val targets, val options) {
+    return guarded([&] {
+        ModelCall call;
+        const auto m = model_from_js(model);
+        const auto result = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
+                                                            token_ids(targets, "targets"), batch_options(options));
+        val object = val::object();
+        object.set("loss", result.loss);
+        object.set("gradients", named_arrays(m, result.gradients));
+        return object;
+    });
+}
+
+val attention_model_step(val model, val tokens, val targets, val options) {
+    return guarded([&] {
+        ModelCall call;
+        auto m = model_from_js(model);
+        auto state = optimizer_state_from_js(model, m.values.size());
+        const auto optimizer =
+            optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
+        const auto loss = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
+                                                          token_ids(targets, "targets"), batch_options(options));
+        attention::optimizer_step(m.values, loss.gradients, state, optimizer);
+        val object = val::object();
+        object.set("model", model_to_js(m, state));
+        object.set("loss", loss.loss);
+        return object;
+    });
+}
+
+// {task, batch, length, vocab, seed, lag, variableLengths}, checked in JS for type.
+attention::TaskOptions task_options(const val& options) {
+    attention::TaskOptions t;
+    t.task = attention::attention_task_from_name(options["task"].as<std::string>());
+    t.batch = count(options["batch"].as<double>(), "batch");
+    t.length = count(options["length"].as<double>(), "length");
+    t.vocab = count(options["vocab"].as<double>(), "vocab");
+    t.seed = seed_of(options["seed"].as<double>());
+    t.lag = count(options["lag"].as<double>(), "lag");
+    t.variable_lengths = options["variableLengths"].as<bool>();
+    attention::check_task_options(t);
+    return t;
+}
+
+val attention_task_batch(val options) {
+    return guarded([&] {
+        const auto batch = attention::attention_task_batch(task_options(options));
+        val object = val::object();
+        object.set("tokens", to_js_int32(batch.tokens));
+        object.set("targets", to_js_int32(batch.targets));
+        object.set("validLens", to_js_int32(batch.valid_lens));
+        return object;
+    });
+}
+
+val attention_task_ideal(val options, double item) {
+    return guarded([&] {
+        const auto t = task_options(options);
+        const std::size_t i = count(item, "item");
+        attention::require_count("item", i, 0, t.batch - 1);
+        return to_js(attention::ideal_attention(t, attention::attention_task_batch(t), i));
+    });
+}
+
+val attention_model_train(val model, val options) {
+    return guarded([&] {
+        ModelCall call;
+        auto m = model_from_js(model);
+        auto state = optimizer_state_from_js(model, m.values.size());
+        attention::ModelTrainingOptions o;
+        o.task = attention::attention_task_from_name(options["task"].as<std::string>());
+        o.lag = count(options["lag"].as<double>(), "lag");
+        o.variable_lengths = options["variableLengths"].as<bool>();
+        o.causal = options["causal"].as<bool>();
+        o.steps = count(options["steps"].as<double>(), "steps");
+        o.batch = count(options["batch"].as<double>(), "batch");
+        o.optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        o.seed = seed_of(options["seed"].as<double>());
+        o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
+        o.held_out = count(options["heldOut"].as<double>(), "heldOut");
+        const auto result = attention::train_attention_model(m, state, o);
+        val object = val::object();
+        object.set("model", model_to_js(m, state));
+        object.set("loss", to_js(result.loss));
+        object.set("accuracy", to_js(result.accuracy));
+        object.set("evaluatedAt", to_js(result.evaluated_at));
+        object.set("heldOutAccuracy", result.held_out_accuracy);
+        return object;
+    });
+}
+
 // For leak checks: bytes malloc holds for live allocations, and the size of
 // the wasm heap. The API hands no Embind class instances to JS, so nothing
 // else can be left alive; after every call allocatedBytes returns to its level.
@@ -438,10 +679,6 @@ val memory_stats() {
     return stats;
 }
 
-// One property of a contract object, one call each: inlined, the val::set
-// temporaries and their exception cleanups made contract() 12 KB of wasm.
-__attribute__((noinline)) void put(val& object, const char* key, const val& value) { object.set(key, value); }
-__attribute__((noinline)) void put(val& object, const char* key, double value) { object.set(key, value); }
 
 // The core's contract, read once by the JS API: the documented limits
 // (limits.hpp) and the defaults of its options (the option structs), so the
@@ -461,6 +698,15 @@ val contract() {
     put(limits, "maxStudyDims", lim::max_study_dims);
     put(limits, "maxStudySamples", lim::max_study_samples);
     put(limits, "maxStudyKeys", lim::max_study_keys);
+    put(limits, "maxVocab", lim::max_vocab);
+    put(limits, "maxModelLength", lim::max_model_length);
+    put(limits, "maxHeads", lim::max_heads);
+    put(limits, "maxBlocks", lim::max_blocks);
+    put(limits, "maxFfnHidden", lim::max_ffn_hidden);
+    put(limits, "maxModelBatch", lim::max_model_batch);
+    put(limits, "maxEmbeddingScale", lim::max_embedding_scale);
+    put(limits, "maxLearningRate", lim::max_learning_rate);
+    put(limits, "maxTrainingSteps", lim::max_training_steps);
 
     const attention::DatasetOptions data;
     val dataset = val::object();
@@ -501,7 +747,33 @@ val contract() {
     put(uniform, "low", uniform_options.low);
     put(uniform, "high", uniform_options.high);
 
+    const attention::ModelTrainingOptions train_model;
+    val task = val::object();
+    const attention::TaskOptions task_options;
+    put(task, "task", val(std::string(attention::attention_task_name(task_options.task))));
+    put(task, "batch", task_options.batch);
+    put(task, "length", task_options.length);
+    put(task, "vocab", task_options.vocab);
+    put(task, "seed", task_options.seed);
+    put(task, "lag", task_options.lag);
+    put(task, "variableLengths", val(task_options.variable_lengths));
+    val model_training = val::object();
+    put(model_training, "task", val(std::string(attention::attention_task_name(train_model.task))));
+    put(model_training, "lag", train_model.lag);
+    put(model_training, "variableLengths", val(train_model.variable_lengths));
+    put(model_training, "causal", val(train_model.causal));
+    put(model_training, "steps", train_model.steps);
+    put(model_training, "batch", train_model.batch);
+    put(model_training, "optimizer", val(std::string(train_model.optimizer.kind == attention::OptimizerKind::adam ? "adam" : "sgd")));
+    put(model_training, "lr", train_model.optimizer.lr);
+    put(model_training, "seed", train_model.seed);
+    put(model_training, "evalEvery", train_model.eval_every);
+    put(model_training, "heldOut", train_model.held_out);
+
     val defaults = val::object();
+    put(defaults, "attentionModel", config_to_js(attention::ModelConfig{}));
+    put(defaults, "attentionTask", task);
+    put(defaults, "attentionTraining", model_training);
     put(defaults, "dataset", dataset);
     put(defaults, "kernel", kernel);
     put(defaults, "training", training);
@@ -536,6 +808,13 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("randomNormal", &random_normal);
     emscripten::function("randomUniform", &random_uniform);
     emscripten::function("scalingStudy", &scaling_study);
+    emscripten::function("attentionModelInit", &attention_model_init);
+    emscripten::function("attentionModelForward", &attention_model_forward);
+    emscripten::function("attentionModelLoss", &attention_model_loss);
+    emscripten::function("attentionModelStep", &attention_model_step);
+    emscripten::function("attentionTaskBatch", &attention_task_batch);
+    emscripten::function("attentionTaskIdeal", &attention_task_ideal);
+    emscripten::function("attentionModelTrain", &attention_model_train);
     emscripten::function("memoryStats", &memory_stats);
     emscripten::function("contract", &contract);
 }

@@ -35,10 +35,13 @@ test('limits are the table of README.md, key for key', () => {
     maxPoints: 10000, maxMatrixElements: 2 ** 24, maxDimension: 1024, maxBatch: 64, maxEpochs: 10000,
     maxSequence: 10000, maxX: 1000, maxNoise: 100, maxSeed: 2 ** 32 - 1, maxRandomMagnitude: 1e6,
     maxStudyDims: 64, maxStudySamples: 10000, maxStudyKeys: 1000,
+    maxVocab: 1024, maxModelLength: 256, maxHeads: 64, maxBlocks: 8, maxFfnHidden: 4096, maxModelBatch: 1024,
+    maxEmbeddingScale: 1000, maxLearningRate: 1000, maxTrainingSteps: 10000,
   });
 });
 
 test('every limit is the one the calls enforce: at it the call works, just over it is refused', () => {
+  const tinyModel = api.attentionModelInit({ vocab: 2, length: 2, hidden: 2, heads: 1 });
   const grid = (n) => Float64Array.from({ length: n }, (_, i) => (5 * i) / n);
   // [call at the limit, call just over it, the argument it names]
   const cases = {
@@ -55,6 +58,16 @@ test('every limit is the one the calls enforce: at it the call works, just over 
     maxStudyDims: [(n) => api.scalingStudy({ dims: new Array(n).fill(1), samples: 2, keys: 1 }), 'dims.length'],
     maxStudySamples: [(n) => api.scalingStudy({ dims: [1], samples: n, keys: 1 }), 'samples'],
     maxStudyKeys: [(n) => api.scalingStudy({ dims: [1], samples: 2, keys: n }), 'keys'],
+    maxVocab: [(n) => api.attentionModelInit({ vocab: n, hidden: 4, heads: 1 }), 'vocab'],
+    maxModelLength: [(n) => api.attentionModelInit({ length: n, hidden: 4, heads: 1 }), 'length'],
+    maxHeads: [(n) => api.attentionModelInit({ hidden: 64, heads: n }), 'heads'],
+    maxBlocks: [(n) => api.attentionModelInit({ blocks: n, hidden: 4, heads: 1 }), 'blocks'],
+    maxFfnHidden: [(n) => api.attentionModelInit({ ffnHidden: n, hidden: 4, heads: 1 }), 'ffnHidden'],
+    maxModelBatch: [(n) => api.attentionTaskBatch({ batch: n, length: 2 }), 'batch'],
+    maxEmbeddingScale: [(v) => api.attentionModelInit({ embeddingScale: v, hidden: 4, heads: 1 }), 'embeddingScale', 1],
+    maxLearningRate: [(v) => api.attentionModelStep(tinyModel, [1, 0], [0, 1], { lr: v, optimizer: 'sgd' }), 'lr', 1],
+    maxTrainingSteps: [(n) => api.attentionModelTrain(tinyModel, { steps: n, batch: 1, heldOut: 1, evalEvery: n }),
+      'steps'],
   };
   assert.deepEqual(Object.keys(cases).sort(), Object.keys(limits).sort(), 'a case for every limit');
   for (const [key, [call, argument, step = 1]] of Object.entries(cases)) {
@@ -72,6 +85,12 @@ test('defaults are the book\'s', () => {
     randomNormal: { seed: 0, std: 1 },
     randomUniform: { seed: 0, low: 0, high: 1 },
     maskedScore: -1e6,
+    attentionModel: { vocab: 10, length: 8, hidden: 32, heads: 4, blocks: 1, ffnHidden: 0, embeddingScale: 1, seed: 0 },
+    attentionTask: { task: 'reverse', batch: 32, length: 8, vocab: 10, seed: 0, lag: 1, variableLengths: false },
+    attentionTraining: {
+      task: 'reverse', lag: 1, variableLengths: false, causal: false, steps: 100, batch: 32, optimizer: 'adam',
+      lr: 0.01, seed: 0, evalEvery: 50, heldOut: 256,
+    },
   });
 });
 

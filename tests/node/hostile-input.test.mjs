@@ -19,6 +19,8 @@ const API_FUNCTIONS = [
   'makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson', 'trainKernelWidth',
   'lossLandscape', 'kernelWidthLoss', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
   'multiHeadAttention', 'positionalEncoding', 'randomNormal', 'randomUniform', 'memoryStats', 'scalingStudy',
+  'attentionModelInit', 'attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionTaskBatch',
+  'attentionTaskIdeal', 'attentionModelTrain',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
 const API_DATA = ['defaults', 'limits'];
@@ -374,6 +376,112 @@ for (const name of ['samples', 'keys']) {
 each('scalingStudy', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.scalingStudy({ seed: v }), 'seed');
 row('scalingStudy', 'samples x keys over the limit', () => api.scalingStudy({ dims: [1, 2, 4, 8, 16], samples: 10000, keys: 1000 }),
   'samples', { over: true });
+
+// The trainable attention model: attentionModelInit(config), attentionModelForward(model, tokens, options),
+// attentionModelLoss / attentionModelStep(model, tokens, targets, options), attentionTaskBatch(options),
+// attentionTaskIdeal(options, item), attentionModelTrain(model, options)
+const MODEL_LIMITS = { vocab: 1024, length: 256, hidden: 1024, heads: 64, blocks: 8, ffnHidden: 4096 };
+const smallModel = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+const tokens4 = [1, 2, 3, 4];
+each('attentionModelInit', NOT_OPTIONS, 'config', (v) => api.attentionModelInit(v), 'config');
+for (const [name, limit] of Object.entries(MODEL_LIMITS)) {
+  const bad = name === 'ffnHidden' ? BAD_COUNTS : [...BAD_COUNTS, ['0', 0]];
+  each('attentionModelInit', [...NOT_NUMBERS, ...bad], name, (v) => api.attentionModelInit({ [name]: v }), name);
+  row('attentionModelInit', `${name} over the limit`, () => api.attentionModelInit({ [name]: limit + 1 }), name,
+    { over: true });
+}
+row('attentionModelInit', 'more parameters than the limit', () => api.attentionModelInit({
+  vocab: 1024, hidden: 1024, heads: 64, blocks: 8, ffnHidden: 4096 }), 'hidden', { over: true });
+each('attentionModelInit', [...NOT_NUMBERS, ...NON_FINITE, ['-1', -1], ['1001', 1001]], 'embeddingScale',
+  (v) => api.attentionModelInit({ embeddingScale: v }), 'embeddingScale');
+each('attentionModelInit', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.attentionModelInit({ seed: v }), 'seed');
+for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep']) {
+  const call = (model, tokens, options) => (fn === 'attentionModelForward'
+    ? api[fn](model, tokens, options) : api[fn](model, tokens, tokens4, options));
+  each(fn, [...NOT_OPTIONS, ['undefined', undefined]], 'model', (v) => call(v, tokens4), 'model');
+  each(fn, NOT_OPTIONS, 'model.config', (v) => call({ ...smallModel, config: v }, tokens4), 'model.config');
+  each(fn, NOT_OPTIONS, 'model.params', (v) => call({ ...smallModel, params: v }, tokens4), 'model.params');
+  each(fn, NOT_ARRAYS, 'a parameter', (v) => call({ ...smallModel, params: { ...smallModel.params, readout: v } },
+    tokens4), 'params.readout');
+  each(fn, [['NaN', NaN], ['Infinity', Infinity]], 'a parameter value', (v) => call({ ...smallModel,
+    params: { ...smallModel.params, readoutBias: f([0, 0, v, 0, 0]) } }, tokens4), 'params.readoutBias');
+  row(fn, 'a parameter of the wrong size', () => call({ ...smallModel,
+    params: { ...smallModel.params, 'b0.Wq': f([1, 2]) } }, tokens4), 'params.b0.Wq');
+  row(fn, 'a parameter of another name', () => call({ ...smallModel,
+    params: { ...smallModel.params, 'b0.Wz': f([1]) } }, tokens4), 'params');
+  row(fn, 'the params of another config', () => call({ ...smallModel, config: { ...smallModel.config, hidden: 8 } },
+    tokens4), 'params.embedding');
+  each(fn, [...NOT_ARRAYS, ['undefined', undefined]], 'tokens', (v) => call(smallModel, v), 'tokens');
+  each(fn, [...BAD_ELEMENTS, ['a token of the vocab size', [1, 2, 5, 0]], ['a negative token', [1, -1, 0, 0]],
+    ['a fractional token', [1, 0.5, 0, 0]], ['too few', [1, 2]]], 'tokens', (v) => call(smallModel, v), 'tokens');
+  row(fn, 'tokens over the limit', () => call(smallModel, new Int32Array(1024 * 256 + 1)), 'tokens', { over: true });
+  each(fn, NOT_OPTIONS.filter(([, v]) => v !== null), 'options', (v) => call(smallModel, tokens4, v), 'options');
+  each(fn, [...NOT_NUMBERS.filter(([, v]) => v !== null), ...BAD_COUNTS, ['0', 0], ['2', 2]], 'batch',
+    (v) => call(smallModel, tokens4, { batch: v }), fn === 'attentionModelForward' ? /^(batch|tokens)$/ : /^(batch|tokens|targets)$/);
+  each(fn, [['0', [0]], ['5', [5]], ['two for one', [2, 2]], ['NaN', [NaN]]], 'validLens',
+    (v) => call(smallModel, tokens4, { validLens: v }), 'validLens');
+  each(fn, [['1', 1], ['a string', 'yes'], ['null', null]], 'causal', (v) => call(smallModel, tokens4, { causal: v }),
+    'causal');
+}
+row('attentionModelLoss', 'targets of the wrong length', () => api.attentionModelLoss(smallModel, tokens4, [1]), 'targets');
+row('attentionModelLoss', 'a target of the vocab size', () => api.attentionModelLoss(smallModel, tokens4, [0, 0, 5, 0]),
+  'targets');
+each('attentionModelStep', [...NOT_NUMBERS, ['NaN', NaN], ['0', 0], ['-0.1', -0.1], ['1001', 1001]], 'lr',
+  (v) => api.attentionModelStep(smallModel, tokens4, tokens4, { lr: v }), 'lr');
+each('attentionModelStep', [['a number', 1], ['rmsprop', 'rmsprop'], ['ADAM', 'ADAM']], 'optimizer',
+  (v) => api.attentionModelStep(smallModel, tokens4, tokens4, { optimizer: v }), 'optimizer');
+each('attentionModelStep', [...NOT_NUMBERS, ...BAD_COUNTS.filter(([, v]) => v !== 2 ** 31 && v !== 1e9)],
+  'optimizerState.step', (v) => api.attentionModelStep({ ...smallModel, optimizerState: { step: v } }, tokens4,
+    tokens4), 'optimizerState.step');
+row('attentionModelStep', 'moments of the wrong size', () => api.attentionModelStep({ ...smallModel,
+  optimizerState: { step: 1, m: f([0]), v: f([0]) } }, tokens4, tokens4), 'optimizerState.m');
+row('attentionModelStep', 'one moment only', () => api.attentionModelStep({ ...smallModel,
+  optimizerState: { step: 1, m: null, v: f([0]) } }, tokens4, tokens4), 'optimizerState');
+for (const fn of ['attentionTaskBatch', 'attentionTaskIdeal']) {
+  const call = (options) => (fn === 'attentionTaskBatch' ? api[fn](options) : api[fn](options, 0));
+  each(fn, NOT_OPTIONS, 'options', call, 'options');
+  each(fn, [['a number', 1], ['copy', 'copy'], ['empty', '']], 'task', (v) => call({ task: v }), 'task');
+  for (const name of ['batch', 'length', 'vocab']) {
+    each(fn, [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], name, (v) => call({ [name]: v }), name);
+  }
+  row(fn, 'batch over the limit', () => call({ batch: 1025 }), 'batch', { over: true });
+  row(fn, 'length over the limit', () => call({ length: 257 }), 'length', { over: true });
+  row(fn, 'vocab over the limit', () => call({ vocab: 1025 }), 'vocab', { over: true });
+  row(fn, 'a lookup vocab smaller than half the length', () => call({ task: 'lookup', length: 20, vocab: 9 }), 'vocab');
+  each(fn, [...NOT_NUMBERS, ...BAD_COUNTS, ['the length', 8]], 'lag', (v) => call({ task: 'shift', lag: v }), 'lag');
+  each(fn, [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => call({ seed: v }), 'seed');
+  each(fn, [['1', 1], ['a string', 'no'], ['null', null]], 'variableLengths', (v) => call({ variableLengths: v }),
+    'variableLengths');
+}
+each('attentionTaskIdeal', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['the batch', 32]], 'item',
+  (v) => api.attentionTaskIdeal({}, v), 'item');
+each('attentionModelTrain', [...NOT_OPTIONS, ['undefined', undefined]], 'model', (v) => api.attentionModelTrain(v),
+  'model');
+each('attentionModelTrain', NOT_OPTIONS, 'options', (v) => api.attentionModelTrain(smallModel, v), 'options');
+for (const name of ['steps', 'batch', 'evalEvery', 'heldOut']) {
+  each('attentionModelTrain', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], name,
+    (v) => api.attentionModelTrain(smallModel, { [name]: v }), name);
+}
+row('attentionModelTrain', 'steps over the limit', () => api.attentionModelTrain(smallModel, { steps: 10001 }), 'steps',
+  { over: true });
+row('attentionModelTrain', 'more work than one call may take', () => api.attentionModelTrain(
+  api.attentionModelInit({ length: 64, hidden: 256, heads: 8 }), { steps: 10000, batch: 64 }), 'steps', { over: true });
+row('attentionModelTrain', 'a batch over the limit', () => api.attentionModelTrain(smallModel, { batch: 1025 }), 'batch',
+  { over: true });
+row('attentionModelTrain', 'held out over the limit', () => api.attentionModelTrain(smallModel, { heldOut: 1025 }),
+  'heldOut', { over: true });
+each('attentionModelTrain', [['a number', 1], ['copy', 'copy']], 'task',
+  (v) => api.attentionModelTrain(smallModel, { task: v }), 'task');
+each('attentionModelTrain', [['rmsprop', 'rmsprop'], ['a number', 2]], 'optimizer',
+  (v) => api.attentionModelTrain(smallModel, { optimizer: v }), 'optimizer');
+each('attentionModelTrain', [...NOT_NUMBERS, ['NaN', NaN], ['0', 0], ['1001', 1001]], 'lr',
+  (v) => api.attentionModelTrain(smallModel, { lr: v }), 'lr');
+each('attentionModelTrain', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.attentionModelTrain(smallModel, { seed: v }),
+  'seed');
+for (const name of ['causal', 'variableLengths']) {
+  each('attentionModelTrain', [['1', 1], ['null', null]], name, (v) => api.attentionModelTrain(smallModel, { [name]: v }),
+    name);
+}
 
 // ---- running the table ----
 
