@@ -54,4 +54,9 @@ export const HOSTILE_HASHES = [
   ['embed=pooling&hide=%22%5D%2C*%7Bdisplay%3Anone%7D%5Bx%3D%22,kernel', null],
   ['&&&==&=x&x=&==', null],
   ['section=training&section=data', null],
+  // The attention-training section's parameters: out of range, malformed, a
+  // head count that does not divide the hidden size (the nearest that does).
+  ['atTask=<script>window.__xss=1</script>&atOptimizer=ADAM&atLag=99&atHidden=-4&atHeads=7&atLr=1e309&atSteps=NaN&atCausal=yes&atSeed=-1',
+    (s) => s.atTask === 'reverse' && s.atOptimizer === 'adam' && s.atLag === 7 && s.atHidden === 4 && s.atHeads === 4 &&
+      s.atLr === 1 && s.atSteps === 2000 && s.atCausal === false && s.atSeed === 0],
 ];

@@ -14,6 +14,9 @@ export const PIPELINE_SCORINGS = ['dot', 'additive'];
 export const MASK_MODES = ['1d', '2d'];
 export const SCORING_KEYS = ['ones', 'random'];
 export const ADDITIVE_QUERIES = ['20d', 'shared'];
+// The toy tasks of the trainable attention model and its optimisers.
+export const ATTENTION_TASKS = ['reverse', 'sort', 'shift', 'lookup'];
+export const OPTIMIZERS = ['adam', 'sgd'];
 
 export const parameters = {
   // Data (d2l 10.2.1): n sorted inputs on [0, 5), noise of standard deviation `noise`.
@@ -75,6 +78,26 @@ export const parameters = {
   peLength: { type: 'integer', default: 60, min: 1, max: 200, step: 1 },
   peDim: { type: 'integer', default: 32, min: 2, max: 128, step: 1 },
   peColumn: { type: 'integer', default: 6, min: 0, max: 124, step: 1 },
+  // Watch attention learn (d2l 10.7): a small Transformer encoder trained in
+  // the page on a toy task of sequences of AT_LENGTH tokens from a vocabulary
+  // of AT_VOCAB (the core's defaults). The defaults are the core's
+  // (defaults.attentionModel, .attentionTraining): the attention-only model
+  // that learns reverse. Heads must divide the hidden size (a constraint
+  // below); the lag (shift only) stays below the length by its bounds; the
+  // bounds keep a step within a frame's budget on a slow machine.
+  atTask: { type: 'choice', default: 'reverse', options: ATTENTION_TASKS },
+  atLag: { type: 'integer', default: 1, min: 0, max: 7, step: 1 },
+  atCausal: { type: 'boolean', default: false },
+  atVariable: { type: 'boolean', default: false },
+  atHidden: { type: 'integer', default: 32, min: 4, max: 64, step: 4 },
+  atHeads: { type: 'integer', default: 4, min: 1, max: 8, step: 1 },
+  atBlocks: { type: 'integer', default: 1, min: 1, max: 3, step: 1 },
+  atFfn: { type: 'integer', default: 0, min: 0, max: 128, step: 16 },
+  atD2lScale: { type: 'boolean', default: false },
+  atOptimizer: { type: 'choice', default: 'adam', options: OPTIMIZERS },
+  atLr: { type: 'number', default: 0.01, min: 0.0001, max: 1, step: 0.0001, scale: 'log' },
+  atSteps: { type: 'integer', default: 2000, min: 100, max: 10000, step: 100 },
+  atSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
 
   language: { type: 'choice', default: 'en', options: LANGUAGES },
 };
@@ -114,6 +137,22 @@ export function clampValue(name, raw, fallback = parameters[name].default) {
 
 export function defaultState() {
   return Object.fromEntries(Object.entries(parameters).map(([name, spec]) => [name, spec.default]));
+}
+
+// The attention-training section's sequences: positions and vocabulary (the
+// core's defaults.attentionModel; the lag's bounds follow the length).
+export const AT_LENGTH = 8;
+export const AT_VOCAB = 10;
+
+// The head counts the attention-training section offers for a hidden size:
+// the divisors of the hidden size within the heads' bounds (the heads split
+// it evenly). Choosing among a control's values, not arithmetic on data.
+export function offeredModelHeads(hidden) {
+  const offered = [];
+  for (let heads = parameters.atHeads.min; heads <= Math.min(hidden, parameters.atHeads.max); heads += 1) {
+    if (hidden % heads === 0) offered.push(heads);
+  }
+  return offered;
 }
 
 // The multi-head section attends one sentence: its batch is 1.
@@ -160,6 +199,15 @@ export const constraints = [
       if (!offered.includes(mhaHeads)) return { mhaHeads: nearest(offered, mhaHeads), mhaHeadsOff: 0 };
       const existing = mhaHeads >= MHA_SWITCHES ? mhaHeadsOff : (mhaHeadsOff & (2 ** mhaHeads - 1)) >>> 0;
       return existing === mhaHeadsOff ? null : { mhaHeadsOff: existing };
+    },
+  },
+  {
+    // The trained model's heads must divide its hidden size: the heads give
+    // way to the nearest count that does (the fewer on a tie).
+    names: ['atHidden', 'atHeads'],
+    repair({ atHidden, atHeads }) {
+      const offered = offeredModelHeads(atHidden);
+      return offered.includes(atHeads) ? null : { atHeads: nearest(offered, atHeads) };
     },
   },
 ];

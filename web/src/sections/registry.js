@@ -38,6 +38,7 @@ import { maskedSoftmaxSection } from './masked-softmax.js';
 import { scoringFunctionsSection } from './scoring-functions.js';
 import { multiHeadSection } from './multi-head.js';
 import { positionalEncodingSection } from './positional-encoding.js';
+import { attentionTrainingSection } from './attention-training.js';
 
 export const SECTIONS = Object.freeze([
   cuesSection,
@@ -50,6 +51,8 @@ export const SECTIONS = Object.freeze([
   scoringFunctionsSection,
   multiHeadSection,
   positionalEncodingSection,
+  // Last: its model adds the positional encoding, which solves reverse alone.
+  attentionTrainingSection,
 ]);
 
 export const SECTION_IDS = SECTIONS.map(({ id }) => id);

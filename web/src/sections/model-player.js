@@ -1,0 +1,152 @@
+// Play, pause, step and reset of a training run of the attention model
+// (the attention-training section), as player.js runs the kernel width's.
+// The run advances a few optimiser steps per animation frame: as many as
+// fit in the frame's training budget at the pace measured so far (see
+// nextChunk), so no frame runs long however fast or slow the machine. It knows nothing of the
+// model: `train(model, k)` runs k steps from `model` and returns the core's
+// { model, loss, accuracy, evaluatedAt } (the losses of the k steps and the
+// held-out evaluations made on the way; nothing when the core refused). The core draws the batch of step t from the run's seed
+// and t alone, so k chunks of one step give exactly the model of one call
+// with k steps: pausing, stepping and playing never change the numbers.
+
+// Training time per frame: with the drawing (a few ms), a frame takes about
+// two refreshes of a 60 Hz screen and stays well under 50 ms.
+export const TRAIN_BUDGET_MS = 20;
+
+export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS, onFrame = null }) {
+  let start = null; // the model the run starts from (reset and replay return to it)
+  let model = null;
+  let history = { losses: [], accuracy: [], evaluatedAt: [], heldOut: null };
+  let status = 'ready'; // ready | playing | paused | done
+  let target = 1;
+  let frame = 0;
+  let lastChunk = 0; // steps trained by the last frame or step
+  let chunk = 1; // steps the last frame set out to train
+  let lastTrainMs = null; // and how long they took
+  let disposed = false;
+
+  const done = () => history.losses.length;
+  const snapshot = () => ({
+    model, losses: history.losses, accuracy: history.accuracy, evaluatedAt: history.evaluatedAt,
+    heldOut: history.heldOut, status, target, step: done(), lastChunk,
+  });
+  const notify = () => {
+    if (!disposed) onChange(snapshot());
+  };
+
+  function cancel() {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+  }
+
+  // Trains k steps from the current model; false when the core refused.
+  function advance(k) {
+    const result = train(model, k);
+    if (!result) {
+      status = 'paused';
+      return false;
+    }
+    lastChunk = result.loss.length;
+    model = result.model;
+    history = {
+      losses: history.losses.concat(Array.from(result.loss)),
+      accuracy: history.accuracy.concat(Array.from(result.accuracy)),
+      evaluatedAt: history.evaluatedAt.concat(Array.from(result.evaluatedAt)),
+    };
+    history.heldOut = history.accuracy.length > 0 ? history.accuracy[history.accuracy.length - 1] : null;
+    if (done() >= target) status = 'done';
+    return true;
+  }
+
+  // How many steps the next frame trains: the last chunk's count scaled by
+  // how much of the budget it used. A call costs a fixed part (the core
+  // evaluates the held-out set at its end) plus a part per step, so the
+  // count settles where the whole call fits the budget; it at most doubles
+  // from one frame to the next, and a slow frame (a busy machine) shrinks it.
+  function nextChunk() {
+    if (lastTrainMs === null || lastChunk === 0) return chunk;
+    const scaled = Math.floor((chunk * budgetMs) / Math.max(lastTrainMs, 0.01));
+    return Math.max(1, Math.min(2 * chunk, scaled));
+  }
+
+  function tick() {
+    frame = 0;
+    if (status !== 'playing' || disposed) return;
+    const started = performance.now();
+    chunk = nextChunk();
+    const k = Math.min(chunk, target - done());
+    let trained = started;
+    if (k > 0) {
+      advance(k);
+      trained = performance.now();
+      if (k === chunk) lastTrainMs = trained - started; // a short last chunk says nothing of the pace
+    } else {
+      status = 'done';
+    }
+    notify();
+    onFrame?.({ started, trained, ended: performance.now(), steps: k });
+    if (status === 'playing') frame = requestAnimationFrame(tick);
+  }
+
+  function restart() {
+    model = start;
+    history = { losses: [], accuracy: [], evaluatedAt: [], heldOut: null };
+    lastChunk = 0;
+  }
+
+  return {
+    // A new run from `model0`: nothing trained yet.
+    reset(model0, steps = target) {
+      cancel();
+      chunk = 1; // another model may train at another pace: measured again
+      lastTrainMs = null;
+      start = model0;
+      target = steps;
+      restart();
+      status = 'ready';
+      notify();
+    },
+    setTarget(steps) {
+      target = steps;
+      if (done() >= target && status !== 'done') {
+        cancel();
+        status = 'done';
+      } else if (status === 'done' && done() < target) {
+        status = 'paused';
+      }
+      notify();
+    },
+    play() {
+      if (status === 'playing' || disposed || !start) return;
+      if (status === 'done') restart(); // play after the end runs the same run again
+      status = 'playing';
+      notify();
+      frame = requestAnimationFrame(tick);
+    },
+    pause() {
+      if (status !== 'playing') return;
+      cancel();
+      status = 'paused';
+      notify();
+    },
+    step() {
+      if (done() >= target || disposed || !start) return;
+      cancel();
+      status = 'paused';
+      advance(1);
+      notify();
+    },
+    // The view is going away: the run stops where it is, no frame stays
+    // pending, the core is not asked again and the listener hears nothing more.
+    dispose() {
+      cancel();
+      disposed = true;
+      if (status === 'playing') status = 'paused';
+      start = null;
+      model = null;
+    },
+    get state() {
+      return snapshot();
+    },
+  };
+}
