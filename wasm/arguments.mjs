@@ -147,8 +147,11 @@ function arrayNumbers(value, name, accept) {
 function checkedNumbers(value, name, expected, accept) {
   const kind = typedArrayKind(value);
   if (kind !== undefined) {
-    const result = typedNumbers(value, kind, name, expected);
-    result.forEach(accept);
+    // Checked in a copy of our own: the caller's Float64Array (a subclass, maybe, with its own
+    // forEach or iterator) runs no code here. The copy reads its internal slots.
+    const typed = typedNumbers(value, kind, name, expected);
+    const result = typed === value ? new Float64Array(value) : typed;
+    for (let i = 0; i < result.length; i += 1) accept(result[i], i);
     return result;
   }
   if (isArray(value)) return arrayNumbers(value, name, accept);

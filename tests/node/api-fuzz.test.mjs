@@ -182,6 +182,9 @@ function withField(options, key, value) {
   return options;
 }
 
+// The model the model calls take: small, so that accepted calls stay quick.
+const fuzzModel = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+
 const product = (...sizes) => (sizes.every((s) => Number.isInteger(s) && s >= 0) ? sizes.reduce((a, b) => a * b, 1) : 3);
 
 // Each function: its argument names, an arbitrary of its plan, the wanted
@@ -275,6 +278,34 @@ const FUNCTIONS = {
       { maxLength: 5 }), options: optionsPlan({ samples: smallCount, keys: smallCount, seed }) }),
     arrays: () => ({}),
     call: (p, a, o) => api.scalingStudy(withField(o.options, 'dims', p.dims)),
+  },
+  attentionModelInit: {
+    names: ['config', 'vocab', 'length', 'hidden', 'heads', 'blocks', 'ffnHidden', 'embeddingScale', 'seed'],
+    plan: fc.record({ options: optionsPlan({ vocab: count, length: smallCount, hidden: smallCount, heads: smallCount,
+      blocks: smallCount, ffnHidden: smallCount, embeddingScale: number, seed }) }),
+    arrays: () => ({}), call: (p, a, o) => api.attentionModelInit(o.options),
+  },
+  attentionModelForward: {
+    names: ['tokens', 'options', 'batch', 'validLens', 'causal'],
+    plan: fc.record({ n: count, tokens: arrayPlan, options: optionsPlan({ batch: smallCount, causal: fc.boolean() }),
+      lens: lensPlan }),
+    arrays: (p) => ({ tokens: p.n }),
+    call: (p, a, o) => api.attentionModelForward(fuzzModel, a.tokens, withField(o.options, 'validLens', o.lens)),
+  },
+  attentionTaskBatch: {
+    names: ['options', 'task', 'batch', 'length', 'vocab', 'seed', 'lag', 'variableLengths'],
+    plan: fc.record({ options: optionsPlan({ task: fc.constantFrom('reverse', 'sort', 'shift', 'lookup', 'copy'),
+      batch: smallCount, length: count, vocab: count, seed, lag: smallCount, variableLengths: fc.boolean() }) }),
+    arrays: () => ({}), call: (p, a, o) => api.attentionTaskBatch(o.options),
+  },
+  attentionModelTrain: {
+    names: ['options', 'task', 'steps', 'batch', 'optimizer', 'lr', 'seed', 'lag', 'variableLengths', 'causal',
+      'evalEvery', 'heldOut', 'vocab'],
+    plan: fc.record({ options: optionsPlan({ task: fc.constantFrom('reverse', 'sort', 'shift', 'lookup'),
+      steps: smallCount, batch: smallCount, optimizer: fc.constantFrom('adam', 'sgd', 'SGD'), lr: number, seed,
+      lag: smallCount, variableLengths: fc.boolean(), causal: fc.boolean(), evalEvery: smallCount,
+      heldOut: smallCount }) }),
+    arrays: () => ({}), call: (p, a, o) => api.attentionModelTrain(fuzzModel, o.options),
   },
 };
 

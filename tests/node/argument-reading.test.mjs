@@ -51,6 +51,22 @@ test('a subclass that lies about its length or overrides its methods gives the r
   assertStillWorks();
 });
 
+test('whole numbers (valid lengths, tokens) in a lying Float64Array subclass are checked in a copy', () => {
+  class Lying extends Float64Array {
+    get length() { return 1; }
+    forEach() { throw new Error('not called'); }
+    [Symbol.iterator]() { throw new Error('not called'); }
+  }
+  const weights = api.maskedSoftmax(grid(8), [2, 1, 4], Lying.from([1, 3]));
+  assert.deepEqual(weights, api.maskedSoftmax(grid(8), [2, 1, 4], [1, 3]));
+  const model = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+  const tokens = Lying.from([1, 2, 3, 4]);
+  assert.deepEqual(unchangedMemory(() => api.attentionModelForward(model, tokens)),
+    api.attentionModelForward(model, [1, 2, 3, 4]));
+  refused(() => api.attentionModelForward(model, Lying.from([1, 2, 3, 5])), 'tokens', 'index 3');
+  assertStillWorks();
+});
+
 test('a Proxy of a typed array is refused by name, and leaks no Embind handle', () => {
   for (let i = 0; i < 100; i += 1) refused(() => api.truth(new Proxy(grid(3), {})), 'x', 'got Object');
   const { proxy, revoke } = Proxy.revocable([1, 2], {});
