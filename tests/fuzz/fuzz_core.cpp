@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "additive_attention.hpp"
+#include "attention_model.hpp"
+#include "attention_training.hpp"
 #include "dataset.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
@@ -90,7 +92,7 @@ void check_rows(const double* weights, std::size_t rows, std::size_t keys, bool 
 void run(FuzzedDataProvider& data) {
     const Kernel kernels[] = {Kernel::gaussian, Kernel::boxcar, Kernel::constant, Kernel::triangular,
                               Kernel::epanechnikov};
-    switch (data.ConsumeIntegralInRange(0, 10)) {
+    switch (data.ConsumeIntegralInRange(0, 11)) {
         case 0: {
             attention::DatasetOptions options{size(data), data.ConsumeIntegral<std::uint32_t>(), number(data),
                                               number(data)};
@@ -191,6 +193,49 @@ void run(FuzzedDataProvider& data) {
             const std::size_t max_len = size(data), dim = size(data);
             const bool refused = max_len > attention::limits::max_sequence || dim > attention::limits::max_dimension;
             if (affordable(std::uint64_t{max_len} * dim, refused)) attention::positional_encoding(max_len, dim);
+            break;
+        }
+        case 10: {
+            // The trainable model: a configuration, a batch of tokens (some out of the vocab),
+            // valid lengths and causal masking; then its loss, and a short training call.
+            attention::ModelConfig config;
+            config.vocab = size(data), config.length = size(data), config.hidden = size(data);
+            config.heads = size(data), config.blocks = size(data), config.ffn_hidden = size(data);
+            config.embedding_scale = number(data);
+            config.seed = data.ConsumeIntegral<std::uint32_t>();
+            attention::check_model_config(config);
+            attention::BatchOptions options;
+            options.batch = size(data);
+            options.causal = data.ConsumeBool();
+            // The work of a pass is bounded at 2^30 multiply-adds; the fuzzer keeps to cheap ones.
+            if (options.batch > attention::limits::max_model_batch ||
+                attention::model_pass_work(config, options.batch) > (std::uint64_t{1} << 22) ||
+                !affordable(attention::parameter_count(config), false))
+                break;
+            const auto model = attention::init_attention_model(config);
+            const std::size_t count = options.batch * config.length;
+            xt::xtensor<int, 1> tokens = xt::xtensor<int, 1>::from_shape({count}), targets = tokens;
+            const int vocab = static_cast<int>(config.vocab);
+            for (auto* ids : {&tokens, &targets})
+                for (int& t : *ids) t = data.ConsumeIntegralInRange(data.ConsumeBool() ? -1 : 0, vocab - (data.ConsumeBool() ? 0 : 1));
+            if (data.ConsumeBool()) options.valid_lens = lengths(data, options.batch);
+            const auto loss = attention::attention_model_loss(model, tokens, targets, options);
+            expect(std::isfinite(loss.loss) && loss.loss >= 0.0);
+            for (double g : loss.gradients) expect(std::isfinite(g));
+            attention::ModelTrainingOptions training;
+            training.task = static_cast<attention::AttentionTask>(data.ConsumeIntegralInRange(0, 3));
+            training.steps = std::min<std::size_t>(size(data), 3);
+            training.batch = std::min<std::size_t>(size(data), 8);
+            training.held_out = std::min<std::size_t>(size(data), 8);
+            training.eval_every = size(data);
+            training.lag = size(data);
+            training.variable_lengths = data.ConsumeBool();
+            training.optimizer.lr = number(data);
+            auto trained = model;
+            attention::OptimizerState state;
+            const auto result = attention::train_attention_model(trained, state, training);
+            expect(result.loss.size() == training.steps && state.step == training.steps);
+            expect(result.held_out_accuracy >= 0.0 && result.held_out_accuracy <= 1.0);
             break;
         }
         default: {
