@@ -2,12 +2,14 @@
 // loss and gradients and optimiser steps against PyTorch
 // (tests/references/model_references.json), the tasks, the training loop's
 // promises (chunks train as one call does; held-out accuracy), errors that
-// name their argument, and memory back at its level after every call.
+// name their argument, memory back at its level after every call, and the
+// native build's bits (model_dump).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { api, assertArgumentError, assertClose, f64 } from './helpers.mjs';
+import { api, assertArgumentError, assertClose, assertSameBits, f64, fromHex } from './helpers.mjs';
 
 const references = JSON.parse(readFileSync(new URL('../references/model_references.json', import.meta.url), 'utf8'));
 
@@ -187,4 +189,21 @@ test('refused arguments name themselves; the module and memory stay as they were
   api.attentionModelTrain(model, { steps: 3 });
   api.attentionModelForward(model, tokens);
   assert.deepEqual(api.memoryStats(), before);
+});
+
+test('training in wasm gives the native build\'s bits: losses, accuracies, parameters (model_dump)', () => {
+  const dump = process.env.ATTENTION_MODEL_DUMP;
+  assert.ok(dump && existsSync(dump),
+    `native model_dump not found at ${dump}: run through ctest after the native preset (cmake --workflow --preset native)`);
+  const { cases } = JSON.parse(execFileSync(dump, { encoding: 'utf8', maxBuffer: 2 ** 26 }));
+  assert.equal(cases.length, 4);
+  for (const { config, training, loss, accuracy, params } of cases) {
+    const label = `${training.task} hidden ${config.hidden}`;
+    const model = api.attentionModelInit({ ...config, embeddingScale: fromHex(config.embeddingScale) });
+    const run = api.attentionModelTrain(model, { ...training, lr: fromHex(training.lr) });
+    assertSameBits(run.loss, f64(loss), `${label} loss`);
+    assertSameBits(run.accuracy, f64(accuracy), `${label} accuracy`);
+    assertSameBits(Float64Array.from(Object.values(run.model.params).flatMap((p) => Array.from(p))), f64(params),
+      `${label} parameters`);
+  }
 });
