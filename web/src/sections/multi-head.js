@@ -6,12 +6,14 @@
 // H (state.js offeredHeads: divisors of H within its batch limit), a switch per head
 // that scales its output by 0 before W_o (the core's headMask), the output
 // with all heads, the share of the switched-off heads and what is left, and
-// the transpose_qkv reshaping with the live shapes.
+// the transpose_qkv reshaping with the live shapes. Nothing is trained, so the
+// heads' patterns are arbitrary; the lead says so and links to the section
+// where heads are trained (attention-training), when that section is on the page.
 import { createMatrix } from '../figures/matrix.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { createFormula } from '../figures/formula.js';
 import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
+import { t, getLanguage } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { createReshapeDiagram, headColour } from './reshape-diagram.js';
@@ -22,6 +24,7 @@ import { offeredHeads, mostHeads, MHA_BATCH, MHA_SWITCHES } from '../state.js';
 export const TOKEN_COUNT = 6;
 
 const DETAILED_HEADS = 8; // up to this many heads, each map writes its numbers
+const TRAINING_SECTION = 'attention-training'; // where heads are trained (sections/attention-training.js)
 
 // One factor per head: 0 for a head switched off (bit i of mhaHeadsOff), else 1.
 function headMaskOf({ mhaHeads, mhaHeadsOff }) {
@@ -59,6 +62,18 @@ function create({ frame, store, controls, core }) {
     allOn,
   );
   note(panel, { key: 'mha.sentenceNote', className: 'note note-muted' });
+
+  // After the lead: where heads learn patterns that mean something. Shown
+  // only where that section is on the page (not in an iframe or element
+  // showing this section alone); the link is an in-page link (url-state.js).
+  const linkSpace = document.createTextNode(' '); // none in Chinese
+  const trainingLink = element('p', { dataset: { role: 'mha-training-link' } }, [
+    element('span', { dataset: { i18nRich: 'mha.trainBefore' } }), linkSpace,
+    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'nav.attentionTraining' } }),
+    element('span', { dataset: { i18nRich: 'mha.trainAfter' } }),
+  ]);
+  trainingLink.hidden = true;
+  (frame.root.querySelector('.prose') ?? frame.figures).append(trainingLink);
 
   const formulas = element('div', { className: 'formula-strip' });
   frame.figures.append(formulas);
@@ -159,6 +174,9 @@ function create({ frame, store, controls, core }) {
 
   return {
     draw(result, inputs, changed) {
+      const target = frame.root.getRootNode().getElementById?.(TRAINING_SECTION);
+      trainingLink.hidden = !target || target.hidden;
+      linkSpace.data = getLanguage() === 'zh' ? '' : ' ';
       const hidden = inputs.mhaHidden;
       divisors = offeredHeads(hidden, core.limits);
       headsSlider.max = String(divisors.length - 1);
