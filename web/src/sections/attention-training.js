@@ -16,7 +16,7 @@ import { createLinePlot } from '../figures/line-plot.js';
 import { createMatrix } from '../figures/matrix.js';
 import { createFormula } from '../figures/formula.js';
 import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
+import { t, translateTree } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { describeError } from '../section-errors.js';
 import { setRichText } from '../i18n/rich-text.js';
@@ -288,10 +288,10 @@ function create({ frame, store, controls, core, errors }) {
     }
     cards.push(makeCard({ ideal: true }));
     shape = { blocks, heads };
+    translateTree(mapsGrid); // the axis titles of the new maps (the page translated itself before)
   }
 
   // --- The run ---
-  let frameMeasures = 0;
   const player = createModelPlayer({
     train(model, steps) {
       const { inputs } = context;
@@ -301,7 +301,6 @@ function create({ frame, store, controls, core, errors }) {
     // Each frame's training and drawing as one User Timing entry (the
     // latest only: a PerformanceObserver sees them all), for the tests.
     onFrame({ started, trained, ended, steps }) {
-      frameMeasures += 1;
       performance.clearMeasures('attention-lab:attention-training:frame');
       performance.measure('attention-lab:attention-training:frame', {
         start: started, end: ended, detail: { steps, trainMs: trained - started, drawMs: ended - trained },
@@ -522,9 +521,6 @@ function create({ frame, store, controls, core, errors }) {
       player.dispose();
       context = null;
       shown = null;
-    },
-    get frames() {
-      return frameMeasures;
     },
   };
 }
