@@ -15,14 +15,15 @@ const KERNEL_CODE = {
 };
 
 // Python reads JS's shortest round-trip decimal back as the same double.
-const py = (value) => {
+// (The helpers are shared with the other snippets, e.g. pytorch-attention-training.js.)
+export const py = (value) => {
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (Number.isNaN(value)) return "float('nan')";
   const text = String(value);
   return Number.isInteger(value) && !text.includes('e') ? `${text}.0` : text;
 };
 
-function tensorLiteral(name, values) {
+export function tensorLiteral(name, values) {
   const items = Array.from(values, (value) => String(value));
   const lines = [];
   let line = '';
@@ -37,9 +38,9 @@ function tensorLiteral(name, values) {
   return `${name} = torch.tensor([\n${lines.map((text) => `    ${text.trimEnd()}`).join('\n')}\n])`;
 }
 
-const comment = (key, params) => t(key, params).split('\n').map((line) => `# ${line}`).join('\n');
+export const comment = (key, params) => t(key, params).split('\n').map((line) => `# ${line}`).join('\n');
 
-function stateLine(state, names) {
+export function stateLine(state, names) {
   return names.map((name) => `${name}=${state[name]}`).join(', ');
 }
 
