@@ -10,7 +10,7 @@
 // amplify that: with d2l's embedding scale the softmaxes saturate and Adam,
 // which divides each step by the gradient's size, turns last-bit differences
 // of tiny gradients into whole steps; measured there: 1e-15 after 20 steps,
-// 1e-11 after 70, up to 2.4e-9 after 100 (and SGD at lr 0.5 with that scale
+// 1e-11 after 70, up to 8e-9 by step 100 (and SGD at lr 0.5 with that scale
 // drifts to 1e-2 by step 50: chaos, not a bug, and no setting here).
 const STRICT_STEPS = 20;
 import { test } from 'node:test';
@@ -126,5 +126,21 @@ test('the attention-training snippet trains in PyTorch as the core does, step fo
       `${worst.toExponential(1)} in ${losses.length}`);
   });
   console.log(`${report.join('\n')}\n${jobs.length} scripts in ${seconds.toFixed(1)} s`);
+  assert.deepEqual(lab.problems, []);
+});
+
+// The multi-head section's heads come from random projections: its lead says
+// so, and points to this section, where heads are trained.
+test('the multi-head section calls its projections random and links to the training section', async () => {
+  const { page } = lab;
+  const lead = await page.locator('#multihead .prose').innerText();
+  assert.match(lead, /random draws/);
+  assert.doesNotMatch(lead, /eating → apple/);
+  const link = page.locator('#multihead [data-role="mha-training-link"] a');
+  assert.ok(await link.isVisible(), 'the link is shown');
+  assert.equal(await link.getAttribute('href'), '#attention-training');
+  await link.click();
+  await page.waitForFunction(() => document.activeElement?.id === 'attention-training');
+  await page.waitForFunction(() => location.hash.includes('section=attention-training'));
   assert.deepEqual(lab.problems, []);
 });
