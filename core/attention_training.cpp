@@ -1,6 +1,7 @@
 #include "attention_training.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "errors.hpp"
@@ -75,9 +76,10 @@ ModelTrainingResult train_attention_model(AttentionModel& model, OptimizerState&
             evaluated_at.push_back(static_cast<double>(state.step));
         }
     }
-    result.held_out_accuracy = !evaluated_at.empty() && evaluated_at.back() == static_cast<double>(state.step)
-                                   ? accuracy.back()
-                                   : evaluate();
+    const bool evaluated = !evaluated_at.empty() && evaluated_at.back() == static_cast<double>(state.step);
+    result.held_out_accuracy = evaluated                   ? accuracy.back()
+                               : options.evaluate_at_end ? evaluate()
+                                                         : std::numeric_limits<double>::quiet_NaN();
     result.accuracy = xt::xtensor<double, 1>::from_shape({accuracy.size()});
     std::copy(accuracy.begin(), accuracy.end(), result.accuracy.begin());
     result.evaluated_at = xt::xtensor<double, 1>::from_shape({evaluated_at.size()});

@@ -9,7 +9,8 @@
 // one long call gives, and a PyTorch script can draw the same batches.
 // The held-out set is one batch of `held_out` sequences of seed
 // seed XOR held_out_seed_mask, evaluated after every global step that is a
-// multiple of eval_every and at the end of the call.
+// multiple of eval_every and, with evaluate_at_end, at the end of the call
+// (a page training a few steps per frame leaves that off).
 #include <cstddef>
 #include <cstdint>
 
@@ -35,13 +36,14 @@ struct ModelTrainingOptions {
     std::uint32_t seed = 0;
     std::size_t eval_every = 50;
     std::size_t held_out = 256;
+    bool evaluate_at_end = true;
 };
 
 struct ModelTrainingResult {
     xt::xtensor<double, 1> loss;          // per step: the batch's loss before its step
     xt::xtensor<double, 1> accuracy;      // held-out accuracy, per evaluation
     xt::xtensor<double, 1> evaluated_at;  // the global step after which each was taken
-    double held_out_accuracy = 0.0;       // at the end of the call
+    double held_out_accuracy = 0.0;       // at the end of the call; NaN if not evaluated there
 };
 
 // The task options of the batch of global step `step` (and, with

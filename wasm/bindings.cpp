@@ -657,13 +657,15 @@ val attention_model_train(val model, val options) {
         o.seed = seed_of(options["seed"].as<double>());
         o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
         o.held_out = count(options["heldOut"].as<double>(), "heldOut");
+        o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
         const auto result = attention::train_attention_model(m, state, o);
         val object = val::object();
         object.set("model", model_to_js(m, state));
         object.set("loss", to_js(result.loss));
         object.set("accuracy", to_js(result.accuracy));
         object.set("evaluatedAt", to_js(result.evaluated_at));
-        object.set("heldOutAccuracy", result.held_out_accuracy);
+        object.set("heldOutAccuracy",
+                   std::isnan(result.held_out_accuracy) ? val::null() : val(result.held_out_accuracy));
         return object;
     });
 }
@@ -769,6 +771,7 @@ val contract() {
     put(model_training, "seed", train_model.seed);
     put(model_training, "evalEvery", train_model.eval_every);
     put(model_training, "heldOut", train_model.held_out);
+    put(model_training, "evaluateAtEnd", val(train_model.evaluate_at_end));
 
     val defaults = val::object();
     put(defaults, "attentionModel", config_to_js(attention::ModelConfig{}));

@@ -3,6 +3,7 @@
 // evaluations, the checks and work limit; and the attention-only default
 // learning reverse.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "attention_model.hpp"
@@ -104,6 +105,11 @@ TEST_CASE("train_attention_model: held-out accuracy is the model's accuracy on t
     const auto more = attention::train_attention_model(model, state, o);
     CHECK(more.accuracy.size() == 0);
     CHECK(more.held_out_accuracy == attention::attention_model_accuracy(model, test.tokens, test.targets, b).accuracy);
+    // Unless told not to: then only evaluation steps evaluate.
+    o.evaluate_at_end = false;
+    CHECK(std::isnan(attention::train_attention_model(model, state, o).held_out_accuracy));  // steps 12 to 14
+    o.steps = 2;
+    CHECK(attention::train_attention_model(model, state, o).held_out_accuracy >= 0.0);  // ends on step 16
 }
 
 TEST_CASE("train_attention_model: refused options name their argument and leave the model as it was", "[training]") {

@@ -300,11 +300,11 @@ const FUNCTIONS = {
   },
   attentionModelTrain: {
     names: ['options', 'task', 'steps', 'batch', 'optimizer', 'lr', 'seed', 'lag', 'variableLengths', 'causal',
-      'evalEvery', 'heldOut', 'vocab'],
+      'evalEvery', 'heldOut', 'evaluateAtEnd', 'vocab'],
     plan: fc.record({ options: optionsPlan({ task: fc.constantFrom('reverse', 'sort', 'shift', 'lookup'),
       steps: smallCount, batch: smallCount, optimizer: fc.constantFrom('adam', 'sgd', 'SGD'), lr: number, seed,
       lag: smallCount, variableLengths: fc.boolean(), causal: fc.boolean(), evalEvery: smallCount,
-      heldOut: smallCount }) }),
+      heldOut: smallCount, evaluateAtEnd: fc.boolean() }) }),
     arrays: () => ({}), call: (p, a, o) => api.attentionModelTrain(fuzzModel, o.options),
   },
 };

@@ -127,6 +127,10 @@ test('attentionModelTrain: ten calls of five steps give the model of one call of
   assert.deepEqual(evaluatedAt, [10, 20, 30, 40, 50]);
   assert.deepEqual(Array.from(once.evaluatedAt), evaluatedAt);
   assert.equal(once.heldOutAccuracy, once.accuracy[4]);
+  // A call ending between evaluations evaluates at its end, unless told not to.
+  const between = { ...options, steps: 3 };
+  assert.equal(typeof api.attentionModelTrain(model, between).heldOutAccuracy, 'number');
+  assert.equal(api.attentionModelTrain(model, { ...between, evaluateAtEnd: false }).heldOutAccuracy, null);
   // The first step's loss is the loss of the batch of seed 3 + 0 before any step.
   const first = api.attentionTaskBatch({ task: 'sort', batch: 8, seed: 3, variableLengths: true });
   const { loss } = api.attentionModelLoss(api.attentionModelInit({ seed: 2 }), first.tokens, first.targets,

@@ -89,7 +89,7 @@ test('defaults are the book\'s', () => {
     attentionTask: { task: 'reverse', batch: 32, length: 8, vocab: 10, seed: 0, lag: 1, variableLengths: false },
     attentionTraining: {
       task: 'reverse', lag: 1, variableLengths: false, causal: false, steps: 100, batch: 32, optimizer: 'adam',
-      lr: 0.01, seed: 0, evalEvery: 50, heldOut: 256,
+      lr: 0.01, seed: 0, evalEvery: 50, heldOut: 256, evaluateAtEnd: true,
     },
   });
 });

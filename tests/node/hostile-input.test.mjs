@@ -478,7 +478,7 @@ each('attentionModelTrain', [...NOT_NUMBERS, ['NaN', NaN], ['0', 0], ['1001', 10
   (v) => api.attentionModelTrain(smallModel, { lr: v }), 'lr');
 each('attentionModelTrain', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.attentionModelTrain(smallModel, { seed: v }),
   'seed');
-for (const name of ['causal', 'variableLengths']) {
+for (const name of ['causal', 'variableLengths', 'evaluateAtEnd']) {
   each('attentionModelTrain', [['1', 1], ['null', null]], name, (v) => api.attentionModelTrain(smallModel, { [name]: v }),
     name);
 }
