@@ -24,6 +24,7 @@ import { figureCell, note } from './frame.js';
 import { createModelPlayer } from './model-player.js';
 import { headColour } from './reshape-diagram.js';
 import { AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
+import { attentionTrainingPytorch } from '../pytorch-attention-training.js';
 
 // The examples shown: the first sequences of the held-out set (the run's
 // seed XOR the core's held-out constant, as attentionModelTrain draws it).
@@ -32,7 +33,9 @@ export const HELD_OUT_SEED_MIX = 0x5bd1e995;
 // Held-out accuracy every EVAL_EVERY steps, on HELD_OUT sequences.
 export const EVAL_EVERY = 50;
 export const HELD_OUT = 256;
-// While a run plays, the maps are redrawn at most this often.
+// While a run plays, the maps are redrawn a few at a time, for about
+// MAPS_FRAME_MS, at most every MAPS_EVERY_MS.
+const MAPS_FRAME_MS = 5;
 const MAPS_EVERY_MS = 100;
 
 const TASK_KEYS = { reverse: 'at.task.reverse', sort: 'at.task.sort', shift: 'at.task.shift', lookup: 'at.task.lookup' };
@@ -70,31 +73,21 @@ export function trainingOptions(inputs, steps) {
 
 export const exampleSeed = (seed) => (seed ^ HELD_OUT_SEED_MIX) >>> 0;
 
-// Trains `steps` steps from `model` as one attentionModelTrain call would
-// (the batch of a step depends on the seed and the step alone), in calls
-// that each end either on an evaluation step (every EVAL_EVERY steps, of
-// HELD_OUT sequences) or before the next one. The core also evaluates the
-// held-out set at the end of every call: a call that ends between two
-// evaluations asks for a held-out set of one sequence, whose accuracy is not
-// shown, so a frame's few steps do not pay for a full evaluation. Returns
-// the losses of the steps and the evaluations made on the way.
+// Trains up to `steps` steps from `model` as attentionModelTrain would (the
+// batch of a step depends on the seed and the step alone, so chunks give
+// the model one long call gives). The core evaluates the held-out set (
+// HELD_OUT sequences) after every EVAL_EVERY-th step and at the end of
+// every call. So a chunk stops at the next evaluation step when it reaches
+// one (a frame pays for one evaluation, with fewer steps), and a chunk that
+// ends between two evaluations asks for a held-out set of one sequence,
+// whose accuracy is not shown. Returns the losses of the steps trained and
+// the evaluations made.
 export function trainSteps(core, model, inputs, steps) {
-  const run = { model, loss: [], accuracy: [], evaluatedAt: [] };
-  for (let left = steps; left > 0;) {
-    const untilEvaluation = EVAL_EVERY - (run.model.optimizerState.step % EVAL_EVERY);
-    const evaluates = untilEvaluation <= left;
-    const part = evaluates ? untilEvaluation : left;
-    const options = trainingOptions(inputs, part);
-    const result = core.attentionModelTrain(run.model, evaluates ? options : { ...options, heldOut: 1 });
-    run.model = result.model;
-    run.loss.push(...result.loss);
-    if (evaluates) {
-      run.accuracy.push(...result.accuracy);
-      run.evaluatedAt.push(...result.evaluatedAt);
-    }
-    left -= part;
-  }
-  return run;
+  const untilEvaluation = EVAL_EVERY - (model.optimizerState.step % EVAL_EVERY);
+  const evaluates = untilEvaluation <= steps;
+  const options = trainingOptions(inputs, evaluates ? untilEvaluation : steps);
+  const result = core.attentionModelTrain(model, evaluates ? options : { ...options, heldOut: 1 });
+  return evaluates ? result : { model: result.model, loss: result.loss, accuracy: [], evaluatedAt: [] };
 }
 
 // The largest logit's token at each of `positions` positions of item `item`
@@ -202,6 +195,18 @@ function create({ frame, store, controls, core, errors }) {
     exampleRows,
   ]);
   examplesBody.append(element('div', { className: 'log-scroll' }, [examplesTable]));
+  // One row per example, built once (a radio keeps its focus while the run redraws).
+  const exampleRowsView = Array.from({ length: EXAMPLES }, (_, item) => {
+    const choose = element('input', { type: 'radio', name: 'at-example', value: String(item) });
+    choose.addEventListener('change', () => {
+      selected = item;
+      if (context) drawModel(player.state.model ?? context.result.model0);
+    });
+    const cells = { input: element('td', { className: 'tokens' }), target: element('td', { className: 'tokens' }), prediction: element('td', { className: 'tokens' }) };
+    const row = element('tr', { dataset: { item } }, [element('td', {}, [choose]), cells.input, cells.target, cells.prediction]);
+    exampleRows.append(row);
+    return { row, choose, ...cells };
+  });
 
   // The learner's own sequence.
   const typedInput = element('input', {
@@ -315,8 +320,6 @@ function create({ frame, store, controls, core, errors }) {
     return errors.run(() => core.attentionModelForward(model, tokens, { batch, validLens, causal: inputs.atCausal }), inputs);
   }
 
-  let lastMaps = 0;
-  let mapsCost = 0;
   function drawRun(run) {
     if (!context) return;
     const { inputs, result } = context;
@@ -352,43 +355,42 @@ function create({ frame, store, controls, core, errors }) {
     lossPlot.element.dataset.steps = String(run.losses.length);
     accuracyPlot.element.dataset.evaluations = String(run.accuracy.length);
 
-    // The maps (and the examples' predictions) cost as much as a few
-    // optimiser steps, more with many heads: while the run plays they are
-    // redrawn ten times a second at most, and at most a fifth of the time.
+    // While the run plays, the maps are redrawn a few at a time (within
+    // MAPS_FRAME_MS a frame, round the grid), and not in a frame that
+    // evaluated the held-out set: with many heads, all at once would cost
+    // more than the frame's budget. Paused or done, they are drawn at once.
+    // Playing, that is MAPS_EVERY_MS apart at most (the examples' predictions too).
+    const playing = run.status === 'playing';
+    const evaluatedNow = run.lastChunk > 0 && run.evaluatedAt[run.evaluatedAt.length - 1] === run.step;
     const now = performance.now();
-    if (run.status !== 'playing' || now - lastMaps >= Math.max(MAPS_EVERY_MS, mapsCost * 4)) {
-      drawModel(model, run);
-      lastMaps = performance.now();
-      mapsCost = lastMaps - now;
+    if (!playing || (!evaluatedNow && now - lastMaps >= MAPS_EVERY_MS)) {
+      drawModel(model, playing);
+      lastMaps = now;
     }
   }
+  let lastMaps = 0;
 
-  function drawModel(model, run) {
+  function drawModel(model, partial = false) {
     const { inputs, result } = context;
     const { examples } = result;
     const ahead = forward(model, examples.tokens, EXAMPLES, inputs.atVariable ? examples.validLens : null);
     if (!ahead) return;
-    exampleRows.replaceChildren(...Array.from({ length: EXAMPLES }, (_, item) => {
+    exampleRowsView.forEach((row, item) => {
       const validLen = examples.validLens[item];
       const slice = (array) => Array.from(array.subarray(item * AT_LENGTH, item * AT_LENGTH + validLen));
       const input = slice(examples.tokens);
       const target = slice(examples.targets);
       const guess = predicted(ahead.logits, item, validLen);
-      const choose = element('input', {
-        type: 'radio', name: 'at-example', value: String(item), checked: selected === item,
-        'aria-label': t('at.exampleChoose', { item: item + 1 }),
-      });
-      choose.addEventListener('change', () => {
-        selected = item;
-        drawModel(player.state.model ?? context.result.model0, player.state);
-      });
-      return element('tr', { className: selected === item ? 'is-selected' : '', dataset: { item, prediction: guess.join(' '), target: target.join(' ') } }, [
-        element('td', {}, [choose]),
-        element('td', { className: 'tokens' }, [input.join(' ')]),
-        element('td', { className: 'tokens' }, [target.join(' ')]),
-        element('td', { className: 'tokens' }, guess.map((token, p) => element('span', { className: token === target[p] ? 'token-right' : 'token-wrong' }, [`${p > 0 ? ' ' : ''}${token}`]))),
-      ]);
-    }));
+      row.choose.checked = selected === item;
+      row.choose.setAttribute('aria-label', t('at.exampleChoose', { item: item + 1 }));
+      row.row.classList.toggle('is-selected', selected === item);
+      Object.assign(row.row.dataset, { prediction: guess.join(' '), target: target.join(' ') });
+      row.input.textContent = input.join(' ');
+      row.target.textContent = target.join(' ');
+      row.prediction.replaceChildren(...guess.map((token, p) => element('span', {
+        className: token === target[p] ? 'token-right' : 'token-wrong',
+      }, [`${p > 0 ? ' ' : ''}${token}`])));
+    });
 
     let maps;
     if (selected === 'typed' && typed) {
@@ -407,7 +409,7 @@ function create({ frame, store, controls, core, errors }) {
       };
       mapsTitle.textContent = t('at.mapsExample', { item: selected + 1, tokens: maps.tokens.slice(0, validLen).join(' ') });
     }
-    drawMaps(maps, inputs, run);
+    drawMaps(maps, inputs, partial);
   }
 
   // The typed sequence through the current model: its prediction and maps.
@@ -446,12 +448,13 @@ function create({ frame, store, controls, core, errors }) {
     typedMessage.textContent = '';
     typed = parsed;
     selected = 'typed';
-    if (context) drawModel(player.state.model ?? context.result.model0, player.state);
+    if (context) drawModel(player.state.model ?? context.result.model0);
   }
 
   // The maps of one sequence: block b, head h of item `item` in a batch of
   // `batch` is the core's weights[b][item][h] (blocks x batch x heads x L x L).
-  function drawMaps(maps, inputs) {
+  let cursor = 0; // the next map a playing run redraws
+  function drawMaps(maps, inputs, partial) {
     const { atBlocks: blocks, atHeads: heads, atCausal: causal } = inputs;
     buildCards(blocks, heads);
     shown = maps;
@@ -464,7 +467,7 @@ function create({ frame, store, controls, core, errors }) {
       const col = index % AT_LENGTH;
       return row >= maps.validLen || col >= maps.validLen || (causal && col > row) ? 1 : 0;
     });
-    for (const card of cards) {
+    const drawCard = (card) => {
       if (card.ideal) {
         card.card.hidden = maps.ideal === null;
         card.title.textContent = t('at.idealTitle');
@@ -472,7 +475,7 @@ function create({ frame, store, controls, core, errors }) {
         if (maps.ideal) {
           card.matrix.set({ values: maps.ideal, rows: AT_LENGTH, cols: AT_LENGTH, domain: [0, 1], rowNames: names, colNames: names, masked, maskedText: '' });
         }
-        continue;
+        return;
       }
       const offset = ((card.block * maps.batch + maps.item) * heads + card.head) * cells;
       card.title.textContent = t('at.headTitle', { block: card.block + 1, head: card.head + 1 });
@@ -481,6 +484,17 @@ function create({ frame, store, controls, core, errors }) {
         values: maps.weights.subarray(offset, offset + cells), rows: AT_LENGTH, cols: AT_LENGTH, domain: [0, 1],
         rowNames: names, colNames: names, masked, maskedText: '',
       });
+    };
+    if (partial) {
+      const started = performance.now();
+      for (let count = 0; count < cards.length; count += 1) {
+        drawCard(cards[cursor % cards.length]);
+        cursor = (cursor + 1) % cards.length;
+        if (performance.now() - started >= MAPS_FRAME_MS) break;
+      }
+    } else {
+      cards.forEach(drawCard);
+      cursor = 0;
     }
     mapsGrid.dataset.item = String(maps.item);
     mapsGrid.dataset.typed = String(selected === 'typed');
@@ -548,4 +562,5 @@ export const attentionTrainingSection = {
   create,
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+  pytorch: attentionTrainingPytorch,
 };

@@ -3,15 +3,15 @@
 // The run advances a few optimiser steps per animation frame: as many as
 // fit in the frame's training budget at the pace measured so far (see
 // nextChunk), so no frame runs long however fast or slow the machine. It knows nothing of the
-// model: `train(model, k)` runs k steps from `model` and returns the core's
-// { model, loss, accuracy, evaluatedAt } (the losses of the k steps and the
-// held-out evaluations made on the way; nothing when the core refused). The core draws the batch of step t from the run's seed
+// model: `train(model, k)` runs at most k steps from `model` and returns
+// the core's { model, loss, accuracy, evaluatedAt } (the losses of the steps
+// it ran and the held-out evaluations made; nothing when the core refused). The core draws the batch of step t from the run's seed
 // and t alone, so k chunks of one step give exactly the model of one call
 // with k steps: pausing, stepping and playing never change the numbers.
 
-// Training time per frame: with the drawing (a few ms), a frame takes about
-// two refreshes of a 60 Hz screen and stays well under 50 ms.
-export const TRAIN_BUDGET_MS = 20;
+// Training time per frame: with the drawing (a few ms, about 15 when the
+// section redraws its maps) a frame stays well under 50 ms.
+export const TRAIN_BUDGET_MS = 14;
 
 export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS, onFrame = null }) {
   let start = null; // the model the run starts from (reset and replay return to it)
@@ -64,8 +64,9 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
   // count settles where the whole call fits the budget; it at most doubles
   // from one frame to the next, and a slow frame (a busy machine) shrinks it.
   function nextChunk() {
-    if (lastTrainMs === null || lastChunk === 0) return chunk;
+    if (lastTrainMs === null) return chunk; // nothing new measured: the same count
     const scaled = Math.floor((chunk * budgetMs) / Math.max(lastTrainMs, 0.01));
+    lastTrainMs = null;
     return Math.max(1, Math.min(2 * chunk, scaled));
   }
 
@@ -79,7 +80,9 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
     if (k > 0) {
       advance(k);
       trained = performance.now();
-      if (k === chunk) lastTrainMs = trained - started; // a short last chunk says nothing of the pace
+      // The pace is measured on whole chunks: the last of a run, or one that
+      // stopped at an evaluation, says little of it.
+      if (k === chunk && lastChunk === k) lastTrainMs = trained - started;
     } else {
       status = 'done';
     }
