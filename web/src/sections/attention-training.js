@@ -3,7 +3,7 @@
 // section 10, then attention-only blocks or d2l's full encoder blocks, then
 // a readout at every position) trains in the page on a toy task (the core's
 // attentionTask*: reverse, sort, shift, lookup), a few optimiser steps per
-// animation frame (model-player.js). The loss per step, the held-out
+// animation frame (model-player.js, trainSteps). The loss per step, the held-out
 // accuracy per evaluation, every head's attention map of one example
 // redrawn as it trains beside the task's ideal pattern, a sequence the
 // learner types, and the switches that show what breaks: causal masking,
@@ -77,17 +77,17 @@ export const exampleSeed = (seed) => (seed ^ HELD_OUT_SEED_MIX) >>> 0;
 // batch of a step depends on the seed and the step alone, so chunks give
 // the model one long call gives). The core evaluates the held-out set (
 // HELD_OUT sequences) after every EVAL_EVERY-th step and at the end of
-// every call. So a chunk stops at the next evaluation step when it reaches
-// one (a frame pays for one evaluation, with fewer steps), and a chunk that
-// ends between two evaluations asks for a held-out set of one sequence,
-// whose accuracy is not shown. Returns the losses of the steps trained and
-// the evaluations made.
+// every call unless told not to (evaluateAtEnd). So a chunk stops at the
+// next evaluation step when it reaches one (a frame pays for one
+// evaluation, with fewer steps), and a chunk that ends between two
+// evaluations evaluates nothing. Returns the core's result: the losses of
+// the steps trained and the evaluations made.
 export function trainSteps(core, model, inputs, steps) {
   const untilEvaluation = EVAL_EVERY - (model.optimizerState.step % EVAL_EVERY);
   const evaluates = untilEvaluation <= steps;
-  const options = trainingOptions(inputs, evaluates ? untilEvaluation : steps);
-  const result = core.attentionModelTrain(model, evaluates ? options : { ...options, heldOut: 1 });
-  return evaluates ? result : { model: result.model, loss: result.loss, accuracy: [], evaluatedAt: [] };
+  return core.attentionModelTrain(model, {
+    ...trainingOptions(inputs, evaluates ? untilEvaluation : steps), evaluateAtEnd: evaluates,
+  });
 }
 
 // The largest logit's token at each of `positions` positions of item `item`
