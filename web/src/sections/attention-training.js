@@ -360,15 +360,27 @@ function create({ frame, store, controls, core, errors }) {
     // evaluated the held-out set: with many heads, all at once would cost
     // more than the frame's budget. Paused or done, they are drawn at once.
     // Playing, that is MAPS_EVERY_MS apart at most (the examples' predictions too).
+    // The frame that ends a run has trained too: its full drawing waits for
+    // the next frame.
     const playing = run.status === 'playing';
     const evaluatedNow = run.lastChunk > 0 && run.evaluatedAt[run.evaluatedAt.length - 1] === run.step;
     const now = performance.now();
-    if (!playing || (!evaluatedNow && now - lastMaps >= MAPS_EVERY_MS)) {
+    if (finalFrame) cancelAnimationFrame(finalFrame);
+    finalFrame = 0;
+    if (run.status === 'done' && wasPlaying) {
+      finalFrame = requestAnimationFrame(() => {
+        finalFrame = 0;
+        if (context) drawModel(player.state.model ?? context.result.model0);
+      });
+    } else if (!playing || (!evaluatedNow && now - lastMaps >= MAPS_EVERY_MS)) {
       drawModel(model, playing);
       lastMaps = now;
     }
+    wasPlaying = playing;
   }
   let lastMaps = 0;
+  let wasPlaying = false;
+  let finalFrame = 0;
 
   function drawModel(model, partial = false) {
     const { inputs, result } = context;
@@ -533,6 +545,8 @@ function create({ frame, store, controls, core, errors }) {
     // The section is going away: the run stops, no frame stays pending.
     dispose() {
       player.dispose();
+      if (finalFrame) cancelAnimationFrame(finalFrame);
+      finalFrame = 0;
       context = null;
       shown = null;
     },
