@@ -8,6 +8,7 @@
 
 #include "errors.hpp"
 #include "limits.hpp"
+#include "matrix_products.hpp"
 #include "portable_math.hpp"
 #include "positional_encoding.hpp"
 #include "random.hpp"
@@ -37,33 +38,31 @@ inline void axpy(double* y, double a, const double* x, std::size_t n) {
 }
 
 // out (rows x out_size) = x (rows x in) W^T (+ bias), W (out_size x in) as nn.Linear stores it.
+// The product runs on W^T (in x out_size, made in `transposed`), whose rows the kernel streams.
 void linear_forward(const double* x, std::size_t rows, std::size_t in, const double* w, const double* bias,
-                    std::size_t out_size, double* out) {
+                    std::size_t out_size, double* out, std::vector<double>& transposed) {
+    transposed.resize(in * out_size);
+    for (std::size_t o = 0; o < out_size; ++o)
+        for (std::size_t i = 0; i < in; ++i) transposed[i * out_size + o] = w[o * in + i];
     for (std::size_t r = 0; r < rows; ++r) {
-        const double* xr = x + r * in;
         double* yr = out + r * out_size;
-        for (std::size_t o = 0; o < out_size; ++o) {
-            const double d = vector_math::dot(xr, w + o * in, in);
-            yr[o] = bias ? d + bias[o] : d;
-        }
+        if (bias)
+            std::copy(bias, bias + out_size, yr);
+        else
+            std::fill(yr, yr + out_size, 0.0);
     }
+    matrix::multiply_add({x, in, 1}, transposed.data(), out_size, out, out_size, rows, out_size, in);
 }
 
 // The gradients of out = x W^T + bias given dout: dW += dout^T x, dbias += column sums of dout,
 // dx (when not null) += dout W.
 void linear_backward(const double* dout, const double* x, std::size_t rows, std::size_t in, const double* w,
                      std::size_t out_size, double* dw, double* dbias, double* dx) {
-    for (std::size_t r = 0; r < rows; ++r) {
-        const double* g = dout + r * out_size;
-        const double* xr = x + r * in;
-        for (std::size_t o = 0; o < out_size; ++o) axpy(dw + o * in, g[o], xr, in);
-        if (dbias)
-            for (std::size_t o = 0; o < out_size; ++o) dbias[o] += g[o];
-        if (dx) {
-            double* dxr = dx + r * in;
-            for (std::size_t o = 0; o < out_size; ++o) axpy(dxr, g[o], w + o * in, in);
-        }
-    }
+    matrix::multiply_add({dout, 1, out_size}, x, in, dw, in, out_size, in, rows);
+    if (dbias)
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t o = 0; o < out_size; ++o) dbias[o] += dout[r * out_size + o];
+    if (dx) matrix::multiply_add({dout, out_size, 1}, w, in, dx, in, rows, in, out_size);
 }
 
 // LayerNorm over each row of `size` numbers: xhat = (z - mean) / sqrt(var + eps) with the biased
@@ -122,6 +121,9 @@ struct BlockGradients {
 
 std::size_t slots_per_block(const ModelConfig& config) { return config.ffn_hidden > 0 ? 12 : 4; }
 
+// The number of named parameters (model_layout's size, without building it): embedding, blocks, readout and bias.
+std::size_t slot_count(const ModelConfig& config) { return 1 + config.blocks * slots_per_block(config) + 2; }
+
 // The offsets of block `block`'s slots, in layout order.
 template <class Pointer, class Result>
 Result block_pointers(const std::vector<ParameterSlot>& layout, const ModelConfig& config, std::size_t block,
@@ -153,6 +155,7 @@ struct ForwardCache {
     std::vector<double> output;  // rows x hidden: X after the last block
     std::vector<double> logits;  // rows x vocab
     std::vector<double> attended, residual;  // scratch of FFN blocks
+    std::vector<double> transposed;          // W^T of the product being computed
     xt::xtensor<double, 2> encoding;         // P, kept while length and hidden stay the same
     std::size_t encoding_length = 0, encoding_hidden = 0;
 };
@@ -309,24 +312,24 @@ void forward_pass(const AttentionModel& model, const int* tokens, std::size_t ba
         c.q.resize(rows * hidden), c.k.resize(rows * hidden), c.v.resize(rows * hidden);
         c.concat.resize(rows * hidden);
         c.weights.resize(batch * config.heads * n * n);
-        linear_forward(c.input.data(), rows, hidden, p.wq, nullptr, hidden, c.q.data());
-        linear_forward(c.input.data(), rows, hidden, p.wk, nullptr, hidden, c.k.data());
-        linear_forward(c.input.data(), rows, hidden, p.wv, nullptr, hidden, c.v.data());
+        linear_forward(c.input.data(), rows, hidden, p.wq, nullptr, hidden, c.q.data(), cache.transposed);
+        linear_forward(c.input.data(), rows, hidden, p.wk, nullptr, hidden, c.k.data(), cache.transposed);
+        linear_forward(c.input.data(), rows, hidden, p.wv, nullptr, hidden, c.v.data(), cache.transposed);
         attention_forward(config, batch, visible, c);
         if (ffn == 0) {
-            linear_forward(c.concat.data(), rows, hidden, p.wo, nullptr, hidden, x);
+            linear_forward(c.concat.data(), rows, hidden, p.wo, nullptr, hidden, x, cache.transposed);
             continue;
         }
         // Y = LN1(X + MHA(X)); out = LN2(Y + FFN(Y))
-        linear_forward(c.concat.data(), rows, hidden, p.wo, nullptr, hidden, attended.data());
+        linear_forward(c.concat.data(), rows, hidden, p.wo, nullptr, hidden, attended.data(), cache.transposed);
         for (std::size_t e = 0; e < rows * hidden; ++e) residual[e] = attended[e] + c.input[e];
         c.xhat1.resize(rows * hidden), c.rstd1.resize(rows), c.y1.resize(rows * hidden);
         layer_norm_forward(residual.data(), rows, hidden, p.ln1_gamma, p.ln1_beta, c.xhat1.data(), c.rstd1.data(),
                            c.y1.data());
         c.activation.resize(rows * ffn);
-        linear_forward(c.y1.data(), rows, hidden, p.w1, p.b1, ffn, c.activation.data());
+        linear_forward(c.y1.data(), rows, hidden, p.w1, p.b1, ffn, c.activation.data(), cache.transposed);
         for (double& a : c.activation) a = a > 0.0 ? a : 0.0;
-        linear_forward(c.activation.data(), rows, ffn, p.w2, p.b2, hidden, attended.data());
+        linear_forward(c.activation.data(), rows, ffn, p.w2, p.b2, hidden, attended.data(), cache.transposed);
         for (std::size_t e = 0; e < rows * hidden; ++e) residual[e] = attended[e] + c.y1[e];
         c.xhat2.resize(rows * hidden), c.rstd2.resize(rows);
         layer_norm_forward(residual.data(), rows, hidden, p.ln2_gamma, p.ln2_beta, c.xhat2.data(), c.rstd2.data(), x);
@@ -335,7 +338,7 @@ void forward_pass(const AttentionModel& model, const int* tokens, std::size_t ba
     const std::size_t readout_slot = model.layout.size() - 2;
     cache.logits.resize(rows * config.vocab);
     linear_forward(cache.output.data(), rows, hidden, params + model.layout[readout_slot].offset,
-                   params + model.layout[readout_slot + 1].offset, config.vocab, cache.logits.data());
+                   params + model.layout[readout_slot + 1].offset, config.vocab, cache.logits.data(), cache.transposed);
 }
 
 // 64-bit products: every factor is already within its own limit (<= 2^13), so no product of up to
@@ -375,7 +378,7 @@ void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                  const BatchOptions& options) {
     const ModelConfig& config = model.config;
     check_model_config(config);
-    if (model.values.size() != parameter_count(config) || model.layout.size() != model_layout(config).size())
+    if (model.values.size() != parameter_count(config) || model.layout.size() != slot_count(config))
         fail("model", text("parameters laid out for its config (", parameter_count(config), " numbers)"),
              model.values.size());
     require_count("batch", options.batch, 1, limits::max_model_batch);

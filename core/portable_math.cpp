@@ -47,7 +47,7 @@ int reduce_quarter_turns(double x, double& r) {
 
 }  // namespace
 
-double exp(double x) {
+double exp(double x) noexcept {
     if (std::isnan(x)) return x;
     if (x > 709.78) return std::numeric_limits<double>::infinity();
     if (x < -745.2) return 0.0;
@@ -58,7 +58,7 @@ double exp(double x) {
     return std::ldexp(sum, static_cast<int>(k));
 }
 
-double log(double x) {
+double log(double x) noexcept {
     if (std::isnan(x) || x < 0) return std::numeric_limits<double>::quiet_NaN();
     if (x == 0) return -std::numeric_limits<double>::infinity();
     if (std::isinf(x)) return x;
@@ -77,7 +77,7 @@ double log(double x) {
     return exponent * ln2_hi + (log_m + exponent * ln2_lo);
 }
 
-double sin(double x) {
+double sin(double x) noexcept {
     if (!(std::fabs(x) <= trig_max_argument)) return std::numeric_limits<double>::quiet_NaN();  // NaN too
     double r = 0.0;
     switch (reduce_quarter_turns(x, r)) {
@@ -88,7 +88,7 @@ double sin(double x) {
     }
 }
 
-double cos(double x) {
+double cos(double x) noexcept {
     if (!(std::fabs(x) <= trig_max_argument)) return std::numeric_limits<double>::quiet_NaN();  // NaN too
     double r = 0.0;
     switch (reduce_quarter_turns(x, r)) {
@@ -99,7 +99,7 @@ double cos(double x) {
     }
 }
 
-double pow(double x, double exponent) {
+double pow(double x, double exponent) noexcept {
     if (x == 0) return exponent > 0 ? 0.0 : std::numeric_limits<double>::infinity();
     return exp(exponent * log(x));
 }

@@ -24,7 +24,7 @@ Random::Random(std::uint64_t seed) {
     for (auto& word : state_) word = splitmix64(seed);
 }
 
-std::uint64_t Random::next_bits() {
+std::uint64_t Random::next_bits() noexcept {
     const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
     const std::uint64_t t = state_[1] << 17;
     state_[2] ^= state_[0];
@@ -36,9 +36,9 @@ std::uint64_t Random::next_bits() {
     return result;
 }
 
-double Random::uniform() { return static_cast<double>(next_bits() >> 11) * 0x1.0p-53; }
+double Random::uniform() noexcept { return static_cast<double>(next_bits() >> 11) * 0x1.0p-53; }
 
-double Random::normal() {
+double Random::normal() noexcept {
     if (has_spare_) {
         has_spare_ = false;
         return spare_normal_;

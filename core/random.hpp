@@ -11,9 +11,11 @@ namespace attention {
 class Random {
 public:
     explicit Random(std::uint64_t seed);
-    std::uint64_t next_bits();
-    double uniform();  // [0, 1)
-    double normal();   // N(0, 1)
+    // noexcept: the wasm build's exception handling otherwise routes each call
+    // from a function with cleanups through JS (an invoke_* trampoline).
+    std::uint64_t next_bits() noexcept;
+    double uniform() noexcept;  // [0, 1)
+    double normal() noexcept;   // N(0, 1)
 
 private:
     std::array<std::uint64_t, 4> state_{};
