@@ -37,6 +37,10 @@ export const HELD_OUT = 256;
 // MAPS_FRAME_MS, at most every MAPS_EVERY_MS.
 const MAPS_FRAME_MS = 5;
 const MAPS_EVERY_MS = 100;
+// Steps trained and thrown away in idle time, WARM_UP_CHUNK at a time, so
+// the browser has optimised the training code before the first frame of play.
+const WARM_UP_STEPS = 30;
+const WARM_UP_CHUNK = 3;
 
 const TASK_KEYS = { reverse: 'at.task.reverse', sort: 'at.task.sort', shift: 'at.task.shift', lookup: 'at.task.lookup' };
 const EXPLAIN_KEYS = {
@@ -382,6 +386,31 @@ function create({ frame, store, controls, core, errors }) {
   let wasPlaying = false;
   let finalFrame = 0;
 
+  // A page's first training calls run code the browser has not optimised
+  // yet (it compiles wasm functions on first use, then again, faster, once
+  // they are hot): the first frames of play ran long (20-35 ms for one or
+  // two steps). So in idle time after the section is drawn, WARM_UP_STEPS
+  // steps are trained a few at a time and thrown away.
+  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 0));
+  const cancelIdle = globalThis.cancelIdleCallback ?? clearTimeout;
+  let warmUp = 0;
+  let warmUpLeft = WARM_UP_STEPS;
+  function scheduleWarmUp() {
+    if (warmUpLeft <= 0 || warmUp) return;
+    warmUp = idle(() => {
+      warmUp = 0;
+      if (!context || player.state.status === 'playing') return; // playing warms it anyway
+      const steps = Math.min(WARM_UP_CHUNK, warmUpLeft);
+      warmUpLeft -= steps;
+      try {
+        trainSteps(core, context.result.model0, context.inputs, steps);
+      } catch {
+        warmUpLeft = 0; // a refused model says so when it is played
+      }
+      scheduleWarmUp();
+    });
+  }
+
   function drawModel(model, partial = false) {
     const { inputs, result } = context;
     const { examples } = result;
@@ -536,6 +565,7 @@ function create({ frame, store, controls, core, errors }) {
       if (resetting.some((name) => changed.has(name))) {
         if (selected !== 'typed') selected = Math.min(Number(selected), EXAMPLES - 1);
         player.reset(result.model0, inputs.atSteps);
+        scheduleWarmUp();
       } else if (changed.has('atSteps')) {
         player.setTarget(inputs.atSteps);
       } else {
@@ -547,6 +577,8 @@ function create({ frame, store, controls, core, errors }) {
       player.dispose();
       if (finalFrame) cancelAnimationFrame(finalFrame);
       finalFrame = 0;
+      if (warmUp) cancelIdle(warmUp);
+      warmUp = 0;
       context = null;
       shown = null;
     },
