@@ -21,6 +21,9 @@ inline constexpr double max_random_magnitude = 1e6;          // randomNormal's s
 inline constexpr std::size_t max_study_dims = 64;            // scaling study: entries of dims
 inline constexpr std::size_t max_study_samples = 10000;      // scaling study: queries per d
 inline constexpr std::size_t max_study_keys = 1000;          // scaling study: keys per query
+inline constexpr std::size_t max_study_sizes = 64;           // consistency study: entries of sizes
+inline constexpr std::size_t max_study_repeats = 1000;       // consistency study: data sets per size
+inline constexpr double max_study_width = 1e6;               // consistency study: the kernel's w
 
 // Total-work bounds: every call accepted within the size limits above must
 // still finish in about a second in the browser (wasm on a 2-core machine;
@@ -29,7 +32,8 @@ inline constexpr std::size_t max_study_keys = 1000;          // scaling study: k
 // the argument the caller can change.
 inline constexpr std::uint64_t max_work = std::uint64_t{1} << 29;  // multiply-adds of one attention call
 // Gaussian kernel evaluations (query-key pairs) of one training or
-// loss-landscape call: x.length^2 * epochs, x.length^2 * ws.length.
+// loss-landscape call: x.length^2 * epochs, x.length^2 * ws.length; of the
+// consistency study: 2 * repeats * queries * (sum of sizes + 32 per size).
 inline constexpr std::uint64_t max_kernel_evaluations = std::uint64_t{1} << 28;
 // tanh evaluations of additive attention: batch * nq * nk * h.
 inline constexpr std::uint64_t max_tanh_evaluations = std::uint64_t{1} << 24;

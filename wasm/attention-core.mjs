@@ -149,8 +149,10 @@ function deepFreeze(value) {
 
 function wrap(core) {
   const { limits, defaults } = deepFreeze(core.contract());
-  const { dataset, kernel: pooling, training, scalingStudy: study, randomNormal: normal, randomUniform: uniform } =
-    defaults;
+  const {
+    dataset, kernel: pooling, training, scalingStudy: study, consistencyStudy: consistency, randomNormal: normal,
+    randomUniform: uniform,
+  } = defaults;
   const leaveOneOut = { leaveOneOut: training.leaveOneOut };
   const { attentionModel: modelDefaults, attentionTask: taskDefaults, attentionTraining: trainingDefaults } = defaults;
   const stepDefaults = { optimizer: trainingDefaults.optimizer, lr: trainingDefaults.lr };
@@ -282,6 +284,13 @@ function wrap(core) {
       const { dims, samples, keys, seed } = fields(opts, 'options', study);
       return unwrap(core.scalingStudy(numbers(dims, 'dims'), number(samples, 'samples'), number(keys, 'keys'),
         number(seed, 'seed')));
+    },
+    consistencyStudy(opts) {
+      const { sizes, repeats, queries, w, noise, xMax, seed } = fields(opts, 'options', consistency);
+      return unwrap(core.consistencyStudy({
+        sizes: numbers(sizes, 'sizes'), repeats: number(repeats, 'repeats'), queries: number(queries, 'queries'),
+        w: number(w, 'w'), noise: number(noise, 'noise'), xMax: number(xMax, 'xMax'), seed: number(seed, 'seed'),
+      }));
     },
   });
 }

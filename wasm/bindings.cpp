@@ -25,6 +25,7 @@
 #include "attention_model.hpp"
 #include "attention_tasks.hpp"
 #include "attention_training.hpp"
+#include "consistency_study.hpp"
 #include "dataset.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
@@ -412,6 +413,33 @@ val random_uniform(double count_, double seed, double low, double high) {
     });
 }
 
+// {sizes, repeats, queries, w, noise, xMax, seed}, checked in JS for type.
+val consistency_study(val options) {
+    return guarded([&] {
+        const auto sizes = vector(options["sizes"], "sizes");
+        attention::ConsistencyStudyOptions o;
+        o.sizes.clear();
+        for (double n : sizes) o.sizes.push_back(count(n, "sizes"));
+        o.repeats = count(options["repeats"].as<double>(), "repeats");
+        o.queries = count(options["queries"].as<double>(), "queries");
+        o.w = options["w"].as<double>();
+        o.noise = options["noise"].as<double>();
+        o.x_max = options["xMax"].as<double>();
+        o.seed = seed_of(options["seed"].as<double>());
+        const auto rows = attention::consistency_study(o);
+        val result = val::array();
+        for (const auto& row : rows) {
+            val item = val::object();
+            item.set("n", static_cast<double>(row.n));
+            item.set("fixedError", row.fixed_error);
+            item.set("growingW", row.growing_w);
+            item.set("growingError", row.growing_error);
+            result.call<void>("push", item);
+        }
+        return result;
+    });
+}
+
 val scaling_study(val dims, double samples, double keys, double seed) {
     return guarded([&] {
         const auto dims_tensor = vector(dims, "dims");
@@ -700,6 +728,9 @@ val contract() {
     put(limits, "maxStudyDims", lim::max_study_dims);
     put(limits, "maxStudySamples", lim::max_study_samples);
     put(limits, "maxStudyKeys", lim::max_study_keys);
+    put(limits, "maxStudySizes", lim::max_study_sizes);
+    put(limits, "maxStudyRepeats", lim::max_study_repeats);
+    put(limits, "maxStudyWidth", lim::max_study_width);
     put(limits, "maxVocab", lim::max_vocab);
     put(limits, "maxModelLength", lim::max_model_length);
     put(limits, "maxHeads", lim::max_heads);
@@ -737,6 +768,18 @@ val contract() {
     put(scaling, "samples", study.samples);
     put(scaling, "keys", study.keys);
     put(scaling, "seed", study.seed);
+
+    const attention::ConsistencyStudyOptions consistency_options;
+    val sizes = val::array();
+    for (std::size_t n : consistency_options.sizes) sizes.call<void>("push", static_cast<double>(n));
+    val consistency = val::object();
+    put(consistency, "sizes", sizes);
+    put(consistency, "repeats", consistency_options.repeats);
+    put(consistency, "queries", consistency_options.queries);
+    put(consistency, "w", consistency_options.w);
+    put(consistency, "noise", consistency_options.noise);
+    put(consistency, "xMax", consistency_options.x_max);
+    put(consistency, "seed", consistency_options.seed);
 
     const attention::NormalOptions normal_options;
     val normal = val::object();
@@ -781,6 +824,7 @@ val contract() {
     put(defaults, "kernel", kernel);
     put(defaults, "training", training);
     put(defaults, "scalingStudy", scaling);
+    put(defaults, "consistencyStudy", consistency);
     put(defaults, "randomNormal", normal);
     put(defaults, "randomUniform", uniform);
     put(defaults, "maskedScore", attention::masked_score);
@@ -811,6 +855,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("randomNormal", &random_normal);
     emscripten::function("randomUniform", &random_uniform);
     emscripten::function("scalingStudy", &scaling_study);
+    emscripten::function("consistencyStudy", &consistency_study);
     emscripten::function("attentionModelInit", &attention_model_init);
     emscripten::function("attentionModelForward", &attention_model_forward);
     emscripten::function("attentionModelLoss", &attention_model_loss);

@@ -23,6 +23,7 @@
 #include "positional_encoding.hpp"
 #include "random_tensor.hpp"
 #include "scaling_study.hpp"
+#include "consistency_study.hpp"
 #include "softmax.hpp"
 
 namespace {
@@ -92,7 +93,7 @@ void check_rows(const double* weights, std::size_t rows, std::size_t keys, bool 
 void run(FuzzedDataProvider& data) {
     const Kernel kernels[] = {Kernel::gaussian, Kernel::boxcar, Kernel::constant, Kernel::triangular,
                               Kernel::epanechnikov};
-    switch (data.ConsumeIntegralInRange(0, 11)) {
+    switch (data.ConsumeIntegralInRange(0, 12)) {
         case 0: {
             attention::DatasetOptions options{size(data), data.ConsumeIntegral<std::uint32_t>(), number(data),
                                               number(data)};
@@ -236,6 +237,26 @@ void run(FuzzedDataProvider& data) {
             const auto result = attention::train_attention_model(trained, state, training);
             expect(result.loss.size() == training.steps && state.step == training.steps);
             expect(result.held_out_accuracy >= 0.0 && result.held_out_accuracy <= 1.0);
+            break;
+        }
+        case 11: {
+            // Any sizes for the checks (their work count must not wrap); the study itself runs on
+            // small ones, as a large accepted study takes seconds under the sanitizers.
+            attention::ConsistencyStudyOptions study;
+            study.sizes.resize(std::min<std::size_t>(size(data), 80));
+            for (auto& n : study.sizes) n = size(data);
+            study.repeats = size(data);
+            study.queries = size(data);
+            study.w = number(data);
+            study.noise = number(data);
+            study.x_max = number(data);
+            study.seed = data.ConsumeIntegral<std::uint32_t>();
+            attention::check_consistency_study(study);
+            for (auto& n : study.sizes) n = std::min<std::size_t>(n, 300);
+            study.repeats = std::min<std::size_t>(study.repeats, 4);
+            study.queries = std::min<std::size_t>(study.queries, 60);
+            for (const auto& row : attention::consistency_study(study))
+                expect(std::isnan(row.fixed_error) || row.fixed_error >= 0.0);
             break;
         }
         default: {

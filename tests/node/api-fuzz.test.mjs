@@ -279,6 +279,14 @@ const FUNCTIONS = {
     arrays: () => ({}),
     call: (p, a, o) => api.scalingStudy(withField(o.options, 'dims', p.dims)),
   },
+  consistencyStudy: {
+    names: ['options', 'sizes', 'repeats', 'queries', 'w', 'noise', 'xMax', 'seed'],
+    plan: fc.record({ sizes: fc.array(fc.oneof(fc.integer({ min: 1, max: 300 }), fc.constantFrom(0, 10001, 2.5, NaN)),
+      { maxLength: 4 }), options: optionsPlan({ repeats: smallCount, queries: count, w: number, noise: number, xMax: number,
+      seed }) }),
+    arrays: () => ({}),
+    call: (p, a, o) => api.consistencyStudy(withField(o.options, 'sizes', p.sizes)),
+  },
   attentionModelInit: {
     names: ['config', 'vocab', 'length', 'hidden', 'heads', 'blocks', 'ffnHidden', 'embeddingScale', 'seed'],
     plan: fc.record({ options: optionsPlan({ vocab: count, length: smallCount, hidden: smallCount, heads: smallCount,

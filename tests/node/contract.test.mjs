@@ -13,7 +13,7 @@ const { limits, defaults } = api;
 
 test('limits and defaults are frozen all the way down', () => {
   for (const value of [limits, defaults, ...Object.values(defaults).filter((v) => typeof v === 'object'),
-    defaults.scalingStudy.dims]) {
+    defaults.scalingStudy.dims, defaults.consistencyStudy.sizes]) {
     assert.ok(Object.isFrozen(value));
   }
   assert.throws(() => { limits.maxPoints = 1; }, TypeError); // modules are strict: no silent failure
@@ -34,7 +34,8 @@ test('limits are the table of README.md, key for key', () => {
   assert.deepEqual({ ...limits }, {
     maxPoints: 10000, maxMatrixElements: 2 ** 24, maxDimension: 1024, maxBatch: 64, maxEpochs: 10000,
     maxSequence: 10000, maxX: 1000, maxNoise: 100, maxSeed: 2 ** 32 - 1, maxRandomMagnitude: 1e6,
-    maxStudyDims: 64, maxStudySamples: 10000, maxStudyKeys: 1000,
+    maxStudyDims: 64, maxStudySamples: 10000, maxStudyKeys: 1000, maxStudySizes: 64, maxStudyRepeats: 1000,
+    maxStudyWidth: 1e6,
     maxVocab: 1024, maxModelLength: 256, maxHeads: 64, maxBlocks: 8, maxFfnHidden: 4096, maxModelBatch: 1024,
     maxEmbeddingScale: 1000, maxLearningRate: 1000, maxTrainingSteps: 10000,
   });
@@ -58,6 +59,9 @@ test('every limit is the one the calls enforce: at it the call works, just over 
     maxStudyDims: [(n) => api.scalingStudy({ dims: new Array(n).fill(1), samples: 2, keys: 1 }), 'dims.length'],
     maxStudySamples: [(n) => api.scalingStudy({ dims: [1], samples: n, keys: 1 }), 'samples'],
     maxStudyKeys: [(n) => api.scalingStudy({ dims: [1], samples: 2, keys: n }), 'keys'],
+    maxStudySizes: [(n) => api.consistencyStudy({ sizes: new Array(n).fill(1), repeats: 1, queries: 2 }), 'sizes.length'],
+    maxStudyRepeats: [(n) => api.consistencyStudy({ sizes: [2], repeats: n, queries: 2 }), 'repeats'],
+    maxStudyWidth: [(v) => api.consistencyStudy({ sizes: [2], repeats: 1, queries: 2, w: v }), 'w', 1],
     maxVocab: [(n) => api.attentionModelInit({ vocab: n, hidden: 4, heads: 1 }), 'vocab'],
     maxModelLength: [(n) => api.attentionModelInit({ length: n, hidden: 4, heads: 1 }), 'length'],
     maxHeads: [(n) => api.attentionModelInit({ hidden: 64, heads: n }), 'heads'],
@@ -82,6 +86,7 @@ test('defaults are the book\'s', () => {
     kernel: { kernel: 'gaussian', w: 1 },
     training: { w0: 1, lr: 0.5, epochs: 5, leaveOneOut: true },
     scalingStudy: { dims: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], samples: 500, keys: 10, seed: 0 },
+    consistencyStudy: { sizes: [10, 20, 50, 100, 200, 500, 1000, 2000], repeats: 20, queries: 50, w: 1, noise: 0.5, xMax: 5, seed: 0 },
     randomNormal: { seed: 0, std: 1 },
     randomUniform: { seed: 0, low: 0, high: 1 },
     maskedScore: -1e6,

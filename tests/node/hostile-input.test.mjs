@@ -20,7 +20,7 @@ const API_FUNCTIONS = [
   'lossLandscape', 'kernelWidthLoss', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
   'multiHeadAttention', 'positionalEncoding', 'randomNormal', 'randomUniform', 'memoryStats', 'scalingStudy',
   'attentionModelInit', 'attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionTaskBatch',
-  'attentionTaskIdeal', 'attentionModelTrain',
+  'attentionTaskIdeal', 'attentionModelTrain', 'consistencyStudy',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
 const API_DATA = ['defaults', 'limits'];
@@ -376,6 +376,30 @@ for (const name of ['samples', 'keys']) {
 each('scalingStudy', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.scalingStudy({ seed: v }), 'seed');
 row('scalingStudy', 'samples x keys over the limit', () => api.scalingStudy({ dims: [1, 2, 4, 8, 16], samples: 10000, keys: 1000 }),
   'samples', { over: true });
+
+// consistencyStudy({sizes, repeats, queries, w, noise, xMax, seed})
+each('consistencyStudy', NOT_OPTIONS, 'options', (v) => api.consistencyStudy(v), 'options');
+each('consistencyStudy', NOT_ARRAYS, 'sizes', (v) => api.consistencyStudy({ sizes: v }), 'sizes');
+each('consistencyStudy', BAD_ELEMENTS, 'sizes', (v) => api.consistencyStudy({ sizes: v }), 'sizes');
+each('consistencyStudy', [...NON_FINITE, ['-1', -1], ['2.5', 2.5], ['1e9', 1e9], ['0', 0]], 'sizes element',
+  (v) => api.consistencyStudy({ sizes: [10, v] }), 'sizes');
+row('consistencyStudy', 'sizes empty', () => api.consistencyStudy({ sizes: [] }), 'sizes.length');
+row('consistencyStudy', 'sizes over the limit', () => api.consistencyStudy({ sizes: [LIMIT.points + 1] }), 'sizes', { over: true });
+row('consistencyStudy', 'more sizes than allowed', () => api.consistencyStudy({ sizes: new Float64Array(65).fill(1) }),
+  'sizes.length', { over: true });
+for (const name of ['repeats', 'queries']) {
+  each('consistencyStudy', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], name, (v) => api.consistencyStudy({ [name]: v }), name);
+}
+each('consistencyStudy', [...NOT_NUMBERS, ...NON_FINITE, ['-1', -1], ['2e6', 2e6]], 'w', (v) => api.consistencyStudy({ w: v }), 'w');
+each('consistencyStudy', [...NOT_NUMBERS, ...NON_FINITE, ['-0.1', -0.1], ['101', 101]], 'noise',
+  (v) => api.consistencyStudy({ noise: v }), 'noise');
+each('consistencyStudy', [...NOT_NUMBERS, ...NON_FINITE, ['0', 0], ['-5', -5], ['1001', 1001]], 'xMax',
+  (v) => api.consistencyStudy({ xMax: v }), 'xMax');
+each('consistencyStudy', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.consistencyStudy({ seed: v }), 'seed');
+row('consistencyStudy', 'repeats over the limit', () => api.consistencyStudy({ repeats: 1001 }), 'repeats', { over: true });
+row('consistencyStudy', 'queries over the limit', () => api.consistencyStudy({ queries: LIMIT.points + 1 }), 'queries', { over: true });
+row('consistencyStudy', 'repeats x queries x sizes over the work limit',
+  () => api.consistencyStudy({ sizes: [10000], repeats: 1000, queries: 10000 }), 'repeats', { over: true });
 
 // The trainable attention model: attentionModelInit(config), attentionModelForward(model, tokens, options),
 // attentionModelLoss / attentionModelStep(model, tokens, targets, options), attentionTaskBatch(options),
