@@ -1,4 +1,4 @@
-// The five attention sections (scoring to positional encoding) as a whole:
+// The six attention sections (the scoring framework to positional encoding) as a whole:
 // in the book's order after the pooling and training sections, in the
 // navigation, in both languages (a switch re-labels them and keeps every
 // number), on a phone without sideways overflow, and a screenshot of each in
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { useBrowser, openPage, settled, SCREENSHOTS, FILE_URL } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 
-const IDS = ['pipeline', 'masking', 'scoring', 'multihead', 'positional'];
+const IDS = ['pipeline', 'masking', 'scoring', 'self-attention', 'multihead', 'positional'];
 const web = useBrowser({ opened: () => mkdir(SCREENSHOTS, { recursive: true }) });
 
 async function shoot(page, language) {
@@ -34,9 +34,9 @@ async function shoot(page, language) {
 test('the attention sections follow the training section, in the book\'s order, each drawn and titled', async () => {
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   const order = await page.locator('main > section').evaluateAll((sections) => sections.map((s) => s.id));
-  assert.deepEqual(order.slice(order.indexOf('training') + 1, order.indexOf('training') + 6), IDS);
+  assert.deepEqual(order.slice(order.indexOf('training') + 1, order.indexOf('training') + 1 + IDS.length), IDS);
   const titles = await Promise.all(IDS.map((id) => page.locator(`#${id} h2`).innerText()));
-  assert.deepEqual(titles.map((title) => title.split(' · ')[0]), ['6', '7', '8', '9', '10']);
+  assert.deepEqual(titles.map((title) => title.split(' · ')[0]), ['6', '7', '8', '9', '10', '11']);
   for (const id of IDS) {
     assert.equal(await page.locator(`.toc a[href="#${id}"]`).count(), 1, `${id} is in the navigation`);
     assert.ok(await page.locator(`#${id} .katex`).count() > 0, `${id} has its formulas rendered by KaTeX`);

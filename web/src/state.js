@@ -18,6 +18,16 @@ export const ADDITIVE_QUERIES = ['20d', 'shared'];
 export const ATTENTION_TASKS = ['reverse', 'sort', 'shift', 'lookup'];
 export const OPTIMIZERS = ['adam', 'sgd'];
 
+// The self-attention section's word vectors: the features each component
+// stands for, and one number parameter per component of a word (bounds wide
+// enough to make any word dominate, step fine enough to nudge one).
+export const SA_FEATURES = ['Person', 'Action', 'Food', 'Colour', 'Grammar'];
+export const SA_COMPONENT = Object.freeze({ min: -3, max: 3, step: 0.1 });
+function saWordVector(word, vector) {
+  return Object.fromEntries(SA_FEATURES.map((feature, i) =>
+    [`sa${word}${feature}`, { type: 'number', default: vector[i], ...SA_COMPONENT }]));
+}
+
 export const parameters = {
   // Data (d2l 10.2.1): n sorted inputs on [0, 5), noise of standard deviation `noise`.
   n: { type: 'integer', default: 50, min: 2, max: 1000, step: 1 },
@@ -73,6 +83,19 @@ export const parameters = {
   mhaHeads: { type: 'integer', default: 5, min: 1, max: 128, step: 1 },
   mhaHeadsOff: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   mhaSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
+  // Self-attention by hand (the course notes' sentence 她正在吃一个绿色的苹果):
+  // each word's hand-built vector, one entry per component, named
+  // sa<Word><Feature> (features: person, action, food, colour, grammar), so
+  // that an edited vector travels in the URL like any other number; then
+  // the switch to seeded random projections W_q, W_k, W_v and their seed.
+  ...saWordVector('She', [2, 0, 0, 0, 0.5]),
+  ...saWordVector('Is', [0, 1, 0, 0, 1.5]),
+  ...saWordVector('Eat', [0.5, 2, 1.5, 0, 0]),
+  ...saWordVector('A', [0, 0, 0, 0, 1.5]),
+  ...saWordVector('Green', [0, 0, 1, 2, 0.5]),
+  ...saWordVector('Apple', [0, 0.5, 2, 1, 0]),
+  saProjections: { type: 'boolean', default: false },
+  saSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Positional encoding (d2l 10.6.3): positions x encoding dimension, and the
   // first of the four columns drawn over position (the book's 6-9).
   peLength: { type: 'integer', default: 60, min: 1, max: 200, step: 1 },

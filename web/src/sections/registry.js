@@ -36,6 +36,7 @@ import { trainingSection } from './training.js';
 import { scoringPipelineSection } from './scoring-pipeline.js';
 import { maskedSoftmaxSection } from './masked-softmax.js';
 import { scoringFunctionsSection } from './scoring-functions.js';
+import { selfAttentionSection } from './self-attention.js';
 import { multiHeadSection } from './multi-head.js';
 import { positionalEncodingSection } from './positional-encoding.js';
 import { attentionTrainingSection } from './attention-training.js';
@@ -49,6 +50,7 @@ export const SECTIONS = Object.freeze([
   scoringPipelineSection,
   maskedSoftmaxSection,
   scoringFunctionsSection,
+  selfAttentionSection,
   multiHeadSection,
   positionalEncodingSection,
   // Last: its model adds the positional encoding, which solves reverse alone.
