@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { useBrowser, openPage, loadDirectCore, typeInto, settled, FILE_URL, foreignRequests, elementsReady } from './harness.mjs';
 import { saveFigure, parseCsv, evaluateInBlankPage } from './downloads.mjs';
+import { TITLE_BAND, LINK_BAND } from '../../web/src/export/svg.js';
 
 const run = promisify(execFile);
 let lab; // one page for most tests: { page, context, problems, requests }
@@ -115,7 +116,8 @@ test('a plot saves as a standalone SVG with its data and legend, and as a PNG', 
   for (const label of ['Truth f(x)', 'Prediction', 'x', 'y']) assert.ok(parsed.texts.includes(label), `text "${label}"`);
   assert.ok(parsed.styled, 'colours written into the file (no stylesheet needed)');
   assert.ok(parsed.classes <= 1, 'no class left that needs the page\'s CSS');
-  assert.doesNotMatch(text, /<script|onload=|href="http/i);
+  // The one web address is the lab's own state link (a title and link test below).
+  assert.doesNotMatch(text.replace(/<a href="[^"]*"[^>]*>/g, ''), /<script|onload=|href="http/i);
 
   const png = await saveFigure(lab.page, figure('pooling'), 'png');
   assert.equal(png.name, 'attention-lab-pooling.png');
@@ -123,6 +125,66 @@ test('a plot saves as a standalone SVG with its data and legend, and as a PNG', 
   const size = pngSize(png.bytes);
   assert.equal(size.width, svgWidth * 2, 'drawn at twice the size on screen');
   assert.ok(await pngColours(lab.page, png.bytes) > 20, 'a picture, not a blank');
+});
+
+test('a saved figure carries its caption as its title and the lab\'s state as a link', async () => {
+  const { page } = lab;
+  await typeInto(page, 'w', 3);
+  await settled(page);
+  await page.waitForFunction(() => /w=3\b/.test(location.hash)); // the URL follows the state
+  const url = await page.evaluate(() => location.href);
+  const caption = (await figure('pooling').locator('xpath=ancestor::figure[1]/figcaption').innerText()).replace(/\s+/g, ' ').trim();
+  assert.ok(caption.length > 0, 'the figure has a caption');
+  const { bytes } = await saveFigure(page, figure('pooling'), 'svg');
+  const parsed = await evaluateInBlankPage(page, (source) => {
+    const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
+    const root = doc.documentElement;
+    const link = root.querySelector('a');
+    return {
+      title: root.querySelector(':scope > title')?.textContent,
+      desc: root.querySelector(':scope > desc')?.textContent,
+      texts: [...root.querySelectorAll('text')].map((node) => node.textContent),
+      href: link?.getAttribute('href'),
+      linkText: link?.textContent,
+      height: Number(root.getAttribute('height')),
+      viewBox: root.getAttribute('viewBox').split(' ').map(Number),
+    };
+  }, bytes.toString('utf8'));
+  assert.equal(parsed.title, caption);
+  assert.equal(parsed.desc, url);
+  assert.ok(parsed.texts.includes(caption), 'the title drawn above the figure');
+  assert.equal(parsed.href, url, 'a link to the state');
+  assert.equal(parsed.linkText, url, 'the link drawn below the figure');
+  assert.equal(parsed.viewBox[3], parsed.height);
+
+  // The PNG is drawn from that file: taller than the figure by the title and
+  // link bands, the title band not blank.
+  const drawn = await figure('pooling').locator('svg').first().evaluate((svg) => Math.ceil(Number(svg.getAttribute('height')) || svg.getBoundingClientRect().height));
+  const png = await saveFigure(page, figure('pooling'), 'png');
+  const size = pngSize(png.bytes);
+  assert.equal(size.height, parsed.height * 2);
+  assert.ok(size.height >= 2 * (drawn + TITLE_BAND + LINK_BAND), `${size.height} px for a figure of ${drawn} px`);
+  const titleInk = await page.evaluate(async ({ base64, band }) => {
+    const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(bitmap, 0, 0);
+    const { data } = context.getImageData(0, 0, bitmap.width, band);
+    let dark = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] < 300) dark += 1;
+    return dark;
+  }, { base64: Buffer.from(png.bytes).toString('base64'), band: 2 * TITLE_BAND });
+  assert.ok(titleInk > 50, 'the title written in the PNG\'s top band');
+
+  // The title is the caption in the page's language.
+  await page.locator('[data-param="language"] [data-value="zh"]').click();
+  await settled(page);
+  const chinese = (await saveFigure(page, figure('pooling'), 'svg')).bytes.toString('utf8');
+  assert.match(chinese, /<title>真实函数、预测与训练样本/);
+  await page.locator('[data-param="language"] [data-value="en"]').click();
+  await typeInto(page, 'w', 1);
+  await settled(page);
+  assert.deepEqual(lab.problems, []);
 });
 
 test('a heatmap saves as SVG with its cells as an exact image, and as PNG', async () => {

@@ -17,6 +17,7 @@
 // The numbers come from the state and the core; this module only writes text.
 import { t } from './i18n/index.js';
 import { py, tensorLiteral, stateLine } from './pytorch.js';
+import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from './pytorch-book-attention.js';
 
 // The section's parameters (state.js), stated at the top of the snippet (the
 // declaration's `inputs` when it is given).
@@ -130,62 +131,13 @@ def task_batch(task, batch, length, vocab, seed, lag=1, variable_lengths=False):
 `;
 
 const MODEL = `# d2l's masked softmax, scaled dot-product and multi-head attention (§10.3, §10.5).
-def masked_softmax(X, valid_lens):
-    def _sequence_mask(X, valid_len, value=0):
-        maxlen = X.size(1)
-        mask = torch.arange((maxlen), dtype=torch.float32, device=X.device)[None, :] < valid_len[:, None]
-        X[~mask] = value
-        return X
-
-    if valid_lens is None:
-        return nn.functional.softmax(X, dim=-1)
-    shape = X.shape
-    if valid_lens.dim() == 1:
-        valid_lens = torch.repeat_interleave(valid_lens, shape[1])
-    else:
-        valid_lens = valid_lens.reshape(-1)
-    X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
-    return nn.functional.softmax(X.reshape(shape), dim=-1)
+${MASKED_SOFTMAX}
 
 
-class DotProductAttention(nn.Module):
-    def forward(self, queries, keys, values, valid_lens=None):
-        d = queries.shape[-1]
-        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
-        self.attention_weights = masked_softmax(scores, valid_lens)
-        return torch.bmm(self.attention_weights, values)
+${DOT_PRODUCT_ATTENTION}
 
 
-def transpose_qkv(X, num_heads):
-    X = X.reshape(X.shape[0], X.shape[1], num_heads, -1)
-    X = X.permute(0, 2, 1, 3)
-    return X.reshape(-1, X.shape[2], X.shape[3])
-
-
-def transpose_output(X, num_heads):
-    X = X.reshape(-1, num_heads, X.shape[1], X.shape[2])
-    X = X.permute(0, 2, 1, 3)
-    return X.reshape(X.shape[0], X.shape[1], -1)
-
-
-class MultiHeadAttention(nn.Module):
-    def __init__(self, num_hiddens, num_heads):
-        super().__init__()
-        self.num_heads = num_heads
-        self.attention = DotProductAttention()
-        self.W_q = nn.Linear(num_hiddens, num_hiddens, bias=False)
-        self.W_k = nn.Linear(num_hiddens, num_hiddens, bias=False)
-        self.W_v = nn.Linear(num_hiddens, num_hiddens, bias=False)
-        self.W_o = nn.Linear(num_hiddens, num_hiddens, bias=False)
-
-    def forward(self, queries, keys, values, valid_lens):
-        queries = transpose_qkv(self.W_q(queries), self.num_heads)
-        keys = transpose_qkv(self.W_k(keys), self.num_heads)
-        values = transpose_qkv(self.W_v(values), self.num_heads)
-        if valid_lens is not None:
-            valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
-        output = self.attention(queries, keys, values, valid_lens)
-        return self.W_o(transpose_output(output, self.num_heads))
+${MULTI_HEAD_ATTENTION}
 
 
 class PositionalEncoding(nn.Module):

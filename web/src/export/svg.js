@@ -1,6 +1,7 @@
 // A figure as a standalone SVG file: its <svg> copied with the computed
 // styles written in (the file needs no stylesheet), the HTML legend redrawn
-// in SVG, and a heatmap's canvas as one image.
+// in SVG, a heatmap's canvas as one image, and the figure's caption above
+// it and the lab's state as a link below it (labelFrame).
 //
 // A heatmap's cells are one image (the canvas, scaled up with nearest-
 // neighbour to at least the size on screen) inside the SVG, not one <rect>
@@ -160,12 +161,67 @@ export function figureSvg(figure, descriptor) {
   const top = Math.min(0, Math.floor(drawn.y) - 2);
   width = Math.max(width, Math.ceil(drawn.x + drawn.width) + 2) - left;
   height = Math.max(height, Math.ceil(drawn.y + drawn.height) + 2) - top;
-  for (const [name, value] of Object.entries({ x: left, y: top, width, height })) background.setAttribute(name, value);
-  root.setAttribute('width', width);
-  root.setAttribute('height', height);
-  root.setAttribute('viewBox', `${left} ${top} ${width} ${height}`);
+  const frame = labelFrame(root, figure, source, { left, top, width, height });
+  for (const [name, value] of Object.entries(frame)) background.setAttribute(name, value);
+  root.setAttribute('width', frame.width);
+  root.setAttribute('height', frame.height);
+  root.setAttribute('viewBox', `${frame.x} ${frame.y} ${frame.width} ${frame.height}`);
+  return {
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(root)}\n`,
+    width: frame.width, height: frame.height,
+  };
+}
+
+// A saved figure travels without the page: it carries its caption (in the
+// page's language) as a title above it and the lab's state as a link below
+// it, the URL with the current hash, which opens the lab as it was. The PNG
+// is drawn from this SVG, so it carries both too.
+export const TITLE_BAND = 24;
+export const LINK_BAND = 16;
+const TITLE_SIZE = 13;
+const LINK_SIZE = 9;
+
+// The figure's caption, or its accessible name for a figure without one.
+export function figureTitle(figure, source) {
+  const caption = figure.closest('figure')?.querySelector(':scope > figcaption');
+  const text = (caption?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text || (source.getAttribute('aria-label') ?? '');
+}
+
+// Adds the <title>, <desc>, title line and link line around the drawing's
+// box; returns the file's box, taller by the two bands and wide enough for
+// the title (the URL may be cut: it stays whole in the link and in <desc>).
+function labelFrame(root, figure, source, { left, top, width, height }) {
+  const heading = figureTitle(figure, source);
+  const url = location.href;
+  const fontFamily = root.getAttribute('font-family') ?? 'sans-serif';
   const title = svgElement('title');
-  title.textContent = source.getAttribute('aria-label') ?? '';
-  root.insertBefore(title, root.firstChild);
-  return { text: `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(root)}\n`, width, height };
+  title.textContent = heading;
+  const desc = svgElement('desc');
+  desc.textContent = url;
+  root.insertBefore(desc, root.firstChild);
+  root.insertBefore(title, desc);
+
+  const headingText = svgElement('text', {
+    x: left + 4, y: top - TITLE_BAND + TITLE_SIZE + 4,
+    style: `font-size:${TITLE_SIZE}px;font-weight:600;fill:#1f2430;font-family:${fontFamily}`,
+  });
+  headingText.textContent = heading;
+  const link = svgElement('a', { href: url });
+  link.setAttributeNS(XLINK_NS, 'xlink:href', url);
+  const linkText = svgElement('text', {
+    x: left + 4, y: top + height + LINK_SIZE + 3,
+    style: `font-size:${LINK_SIZE}px;fill:#3a5a9a;font-family:${fontFamily}`,
+  });
+  linkText.textContent = url;
+  link.append(linkText);
+  root.append(headingText, link);
+  const headingWidth = Math.ceil(textWidth(heading, `600 ${TITLE_SIZE}px ${fontFamily}`)) + 8;
+  return { x: left, y: top - TITLE_BAND, width: Math.max(width, headingWidth), height: height + TITLE_BAND + LINK_BAND };
+}
+
+function textWidth(text, font) {
+  const context = element('canvas').getContext('2d');
+  context.font = font;
+  return context.measureText(text).width;
 }

@@ -1,4 +1,4 @@
-// Section 7: masked softmax (d2l 10.3.1). Scores of the book's shape
+// Masked softmax (d2l 10.3.1). Scores of the book's shape
 // (2, 2, 4), drawn by the core's seeded generator or typed in; valid lengths
 // per batch item (1-D) or per query row (2-D). Three matrices side by side:
 // the scores, the masked scores (d2l writes -1e6 over the padding) and the
@@ -12,6 +12,7 @@ import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
+import { maskingSnippet } from '../pytorch-masking.js';
 
 // The book's demo shape, torch.rand(2, 2, 4).
 const MASK_SHAPE = Object.freeze([2, 2, 4]);
@@ -20,7 +21,9 @@ const SCORE_LIMIT = 10; // typed scores are kept within [-10, 10]
 const LENGTHS_1D = ['maskLen1', 'maskLen2'];
 const LENGTHS_2D = ['maskLen11', 'maskLen12', 'maskLen21', 'maskLen22'];
 const MASKED_TEX = '\\operatorname{masked\\_softmax}(\\mathbf S)_{ij} = \\frac{[\\,j < \\ell_i\\,]\\, \\exp s_{ij}}{\\sum_{j\'} [\\,j\' < \\ell_i\\,]\\, \\exp s_{ij\'}}';
-const D2L_TEX = '\\text{d2l:}\\;\\; s_{ij} \\leftarrow -10^{6}\\ \\text{ for } j \\ge \\ell_i,\\ \\text{then softmax}';
+// d2l's rule, its words in the page's language.
+const d2lTex = () =>
+  `\\text{d2l:}\\;\\; s_{ij} \\leftarrow -10^{6}\\ \\text{ ${t('masking.d2lFor')} } j \\ge \\ell_i,\\ \\text{${t('masking.d2lThen')}}`;
 
 function validLens(inputs) {
   return inputs.maskMode === '1d'
@@ -79,6 +82,7 @@ function create({ frame, controls, core, errors }) {
             edits.delete(index);
           } else {
             edits.set(index, Math.max(-SCORE_LIMIT, Math.min(SCORE_LIMIT, value)));
+            input.value = String(edits.get(index)); // the box keeps focus: draw() leaves it alone
           }
           if (last) draw(...last);
         });
@@ -109,7 +113,8 @@ function create({ frame, controls, core, errors }) {
   const formulas = element('div', { className: 'formula-strip' });
   frame.figures.append(formulas);
   createFormula(formulas).set(MASKED_TEX);
-  createFormula(formulas).set(D2L_TEX);
+  const d2lFormula = createFormula(formulas);
+  d2lFormula.set(d2lTex());
   const lensFormula = createFormula(formulas);
   lensFormula.element.dataset.role = 'valid-lens';
 
@@ -196,7 +201,13 @@ function create({ frame, controls, core, errors }) {
       input.setAttribute('aria-label', t('masking.editCell', {
         batch: Math.floor(index / (ROWS * KEYS)) + 1, row: (Math.floor(index / KEYS) % ROWS) + 1, key: (index % KEYS) + 1,
       }));
-      if (input.getRootNode().activeElement !== input) input.value = formatNumber(scores[index], '.3~f').replace('−', '-');
+      // A typed score shows as the core gets it (typed, or clamped into
+      // range), never rounded; a drawn one to three decimals, with its full
+      // value in the box's tooltip.
+      if (input.getRootNode().activeElement !== input) {
+        input.value = edits.has(index) ? String(edits.get(index)) : formatNumber(scores[index], '.3~f').replace('−', '-');
+      }
+      input.title = String(scores[index]);
       input.classList.toggle('is-edited', edits.has(index));
     }
     undoEdits.disabled = edits.size === 0;
@@ -211,6 +222,7 @@ function create({ frame, controls, core, errors }) {
 
   return {
     draw(result, inputs, changed) {
+      d2lFormula.set(d2lTex()); // a language switch redraws: the rule's words follow it
       draw(result, inputs);
       if (!readout.textContent || changed.has('language')) readout.textContent = t('masking.hoverHint');
     },
@@ -227,4 +239,5 @@ export const maskedSoftmaxSection = {
   compute: (core, inputs) =>
     maskAll(core, core.randomNormal(BATCH * ROWS * KEYS, { seed: inputs.maskSeed }), validLens(inputs)),
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+  pytorch: maskingSnippet,
 };

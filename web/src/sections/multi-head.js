@@ -1,4 +1,4 @@
-// Section 9: self-attention and multi-head attention (d2l 10.5-10.6). A
+// Self-attention and multi-head attention (d2l 10.5-10.6). A
 // six-token sentence with seeded random embeddings X (1, 6, H) attends to
 // itself (queries = keys = values = X) through seeded random projections
 // W_q, W_k, W_v, W_o (H x H). Per-head attention maps side by side (the
@@ -18,6 +18,7 @@ import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { createReshapeDiagram, headColour } from './reshape-diagram.js';
 import { normalDraws, linearBound } from './seeded-draws.js';
+import { multiHeadSnippet } from '../pytorch-multi-head.js';
 import { offeredHeads, mostHeads, MHA_BATCH, MHA_SWITCHES } from '../state.js';
 
 // The self-attention example: six tokens (a sentence from the course notes).
@@ -272,4 +273,5 @@ export const multiHeadSection = {
   create,
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+  pytorch: multiHeadSnippet,
 };

@@ -1,4 +1,4 @@
-// Section 8: additive vs scaled dot-product attention (d2l 10.3.2-10.3.3)
+// Additive vs scaled dot-product attention (d2l 10.3.2-10.3.3)
 // on the book's demo: keys (2, 10, 2) (all ones, or seeded random draws),
 // values arange(40) as (2, 10, 4), valid lengths [2, 6]; queries (2, 1, 20)
 // for additive attention and (2, 1, 2) for dot-product attention, or the same
@@ -14,6 +14,7 @@ import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { createScalingPanel, SCALING_INPUTS } from './scaling-panel.js';
 import { normalDraws, linearDraws } from './seeded-draws.js';
+import { scoringSnippet } from '../pytorch-scoring.js';
 
 const NK = 10;
 const DV = 4;
@@ -177,4 +178,5 @@ export const scoringFunctionsSection = {
   create,
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+  pytorch: scoringSnippet,
 };

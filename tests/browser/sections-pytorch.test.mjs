@@ -1,0 +1,148 @@
+// "Copy as PyTorch" of the masking, scoring and multi-head sections: each
+// snippet is copied from the page (the clipboard), run with Debian's PyTorch
+// (/usr/bin/python3, float64) and its printed numbers compared with the
+// numbers the page draws and the core computes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { useBrowser, openPage, loadDirectCore, typeInto, settled } from './harness.mjs';
+import { matrixCells, values } from './figure-readers.mjs';
+import { SALTS } from '../../web/src/sections/seeded-draws.js';
+import { TOKEN_COUNT } from '../../web/src/sections/multi-head.js';
+
+const run = promisify(execFile);
+const TOLERANCE = 1e-9;
+let lab;
+useBrowser({
+  opened: async ({ browser, server }) => {
+    lab = await openPage(browser, `${server.origin}/`, { permissions: ['clipboard-read', 'clipboard-write'] });
+    await loadDirectCore(lab.page);
+  },
+});
+
+// The section's snippet, copied as a learner copies it.
+async function copiedSnippet(section) {
+  const { page } = lab;
+  await settled(page);
+  const status = page.locator(`#${section} .section-tools [role="status"]`);
+  await status.evaluate((node) => { node.textContent = ''; });
+  await page.locator(`#${section} [data-action="copy-pytorch"]`).click();
+  await page.waitForFunction((id) => document.querySelector(`#${id} .section-tools [role="status"]`).textContent.length > 0, section);
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+let folder;
+async function python(code) {
+  await run('/usr/bin/python3', ['-c', 'import torch']).catch(() => {
+    assert.fail('no PyTorch for /usr/bin/python3: apt-get install python3-torch (bash .ci/setup does)');
+  });
+  folder ??= await mkdtemp(path.join(tmpdir(), 'attention-lab-'));
+  const file = path.join(folder, 'snippet.py');
+  await writeFile(file, code);
+  return (await run('/usr/bin/python3', [file], { timeout: 120000 })).stdout;
+}
+
+// The numbers of a printed line "name: [a, b, ...]".
+function printed(output, name) {
+  const line = output.split('\n').find((text) => text.startsWith(`${name}: `));
+  assert.ok(line, `the snippet prints ${name}`);
+  return JSON.parse(line.slice(name.length + 2));
+}
+
+function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: as many numbers`);
+  actual.forEach((value, i) => {
+    const error = Math.abs(value - expected[i]) / Math.max(1, Math.abs(expected[i]));
+    assert.ok(error <= TOLERANCE, `${what} ${i}: torch ${value}, lab ${expected[i]}`);
+  });
+}
+
+test('the masking snippet gives d2l\'s weights the page draws, in 1-D and 2-D mode', async () => {
+  const { page } = lab;
+  await typeInto(page, 'maskSeed', 7);
+  await typeInto(page, 'maskLen2', 1);
+  let output = await python(await copiedSnippet('masking'));
+  assertClose(printed(output, 'weights'), values(await matrixCells(page, 'mask-book')), 'weight');
+
+  // 2-D, with a fully masked row: d2l's uniform row, as the page shows it.
+  await page.locator('[data-param="maskMode"] [data-value="2d"]').click();
+  await typeInto(page, 'maskLen11', 0);
+  const code = await copiedSnippet('masking');
+  for (const part of ['import torch', 'torch.set_default_dtype(torch.float64)', '§10.3.1', 'maskMode=2d', 'def masked_softmax(X, valid_lens):',
+    'valid_lens = torch.tensor([[0, 3], [2, 4]])']) {
+    assert.ok(code.includes(part), `the snippet has "${part}"`);
+  }
+  output = await python(code);
+  const shown = values(await matrixCells(page, 'mask-book'));
+  assertClose(printed(output, 'weights'), shown, 'weight');
+  assertClose(shown.slice(0, 4), [0.25, 0.25, 0.25, 0.25], 'the fully masked row');
+  const core = await page.evaluate(() => {
+    const scores = window.directCore.randomNormal(16, { seed: 7 });
+    const { maskedScores } = window.directCore.maskScores(scores, [2, 2, 4], [0, 3, 2, 4]);
+    return Array.from(window.directCore.maskedSoftmax(maskedScores, [2, 2, 4], null));
+  });
+  assertClose(printed(output, 'weights'), core, 'weight (core)');
+  assert.deepEqual(lab.problems, []);
+});
+
+test('the scoring snippet gives both layers\' weights and outputs the page draws', async () => {
+  const { page } = lab;
+  await page.locator('#scoring').scrollIntoViewIfNeeded();
+  await page.locator('[data-param="scoringKeys"] [data-value="random"]').click();
+  await typeInto(page, 'scoringSeed', 3);
+  await typeInto(page, 'scoringQueries', 2);
+  await typeInto(page, 'additiveHidden', 5);
+  const code = await copiedSnippet('scoring');
+  for (const part of ['class AdditiveAttention(nn.Module):', 'class DotProductAttention(nn.Module):', 'AdditiveAttention(20, 2, 5)', '§10.3.2']) {
+    assert.ok(code.includes(part), `the snippet has "${part}"`);
+  }
+  const output = await python(code);
+  for (const [name, figure] of [['additive weights', 'additive-weights'], ['additive output', 'additive-output'],
+    ['dot weights', 'dot-weights'], ['dot output', 'dot-output']]) {
+    const shown = values(await matrixCells(page, figure));
+    assert.ok(shown.length > 0, `${figure} drawn`);
+    assertClose(printed(output, name), shown, name);
+  }
+  assert.deepEqual(lab.problems, []);
+});
+
+test('the multi-head snippet gives every head\'s weights and the outputs of the core', async () => {
+  const { page } = lab;
+  await page.locator('#multihead').scrollIntoViewIfNeeded();
+  await typeInto(page, 'mhaSeed', 2);
+  await settled(page);
+  const state = await page.evaluate(() => ({ hidden: window.attentionLab.state.mhaHidden, heads: window.attentionLab.state.mhaHeads }));
+  // The core called directly with the section's seeded draws (sections/seeded-draws.js).
+  const direct = (headMask) => page.evaluate(({ hidden, heads, headMask, salts, n }) => {
+    const core = window.directCore;
+    const stream = (role) => (2 ^ salts[role]) >>> 0;
+    const tokens = core.randomNormal(n * hidden, { seed: stream('tokens') });
+    const projection = (role) => core.randomNormal(hidden * hidden, { seed: stream(role), std: 1 / Math.sqrt(hidden) });
+    const result = core.multiHeadAttention({
+      queries: tokens, keys: tokens, values: tokens, shape: { batch: 1, nq: n, nk: n, hidden, heads },
+      Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: projection('wo'), headMask,
+    });
+    return { weights: Array.from(result.weights), output: Array.from(result.output) };
+  }, { ...state, headMask, salts: SALTS, n: TOKEN_COUNT });
+
+  let output = await python(await copiedSnippet('multihead'));
+  const full = await direct(null);
+  assertClose(printed(output, 'weights'), full.weights, 'weight');
+  assertClose(printed(output, 'output'), full.output, 'output');
+  const shownHeads = [];
+  for (let head = 1; head <= state.heads; head += 1) shownHeads.push(...values(await matrixCells(page, `mha-head-${head}`)));
+  assertClose(printed(output, 'weights'), shownHeads, 'weight shown');
+
+  // Head 1 switched off: the kept heads' output and head 1's share.
+  await page.locator('#multihead .head-card[data-head="0"] .switch').click();
+  await settled(page);
+  output = await python(await copiedSnippet('multihead'));
+  const mask = Array.from({ length: state.heads }, (_, i) => (i === 0 ? 0 : 1));
+  assertClose(printed(output, 'kept output'), (await direct(mask)).output, 'kept output');
+  assertClose(printed(output, 'switched-off output'), (await direct(mask.map((f) => 1 - f))).output, 'switched-off output');
+  assert.deepEqual(lab.problems, []);
+});
