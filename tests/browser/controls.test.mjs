@@ -76,6 +76,22 @@ test('a core error shows next to the control that caused it, and the page keeps 
   assert.deepEqual(problems, []);
 });
 
+test('going back to the values last drawn after a refusal clears the error and the out-of-date mark', async () => {
+  const figures = page.locator('#data .figures');
+  const error = page.locator('[data-error-for="noise"]');
+  await page.evaluate(() => window.attentionLab.setUnchecked({ noise: -1 }));
+  await settled(page);
+  assert.equal(await error.isVisible(), true);
+  assert.match(await figures.getAttribute('class'), /is-stale/, 'marked: the figures are of the last good values');
+  // Exactly the values drawn before: nothing new to compute. (Through the page's API: the number box
+  // never showed -1, so typing 0.5 into it changes nothing.)
+  await page.evaluate(() => window.attentionLab.set({ noise: 0.5 }));
+  await settled(page);
+  assert.equal(await error.isVisible(), false, 'the error is gone');
+  assert.doesNotMatch(await figures.getAttribute('class'), /is-stale/, 'and so is the mark');
+  assert.equal(await page.locator('#data .figures > .stale-note').count(), 0);
+});
+
 test('a disabled kernel choice under average pooling', async () => {
   await page.locator('[data-param="estimator"] [data-value="average"]').click();
   await settled(page);

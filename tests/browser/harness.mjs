@@ -61,11 +61,25 @@ export async function openPage(browser, url, {
   return { page, context, problems, requests, dialogs };
 }
 
-export async function screenshot(page, name) {
+// The whole page, or only the element `selector` names (a new piece of a section).
+export async function screenshot(page, name, selector = null) {
   await mkdir(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  if (selector) await page.locator(selector).screenshot({ path: file });
+  else await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+// The state as the page's API sets it (as the URL would), then its redraw.
+export async function setState(page, patch) {
+  await page.evaluate((p) => window.attentionLab.set(p), patch);
+  await settled(page);
+}
+
+// A language as the language buttons pick it.
+export async function setLanguage(page, language) {
+  await page.locator(`[data-param="language"] [data-value="${language}"]`).click();
+  await settled(page);
 }
 
 // Sets a control's number box as a user would: type, then commit with Enter.

@@ -8,27 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { typeInto, settled, usePage, numberValue } from './harness.mjs';
 import { matrixCells, values, canvasPixels } from './figure-readers.mjs';
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
-import { TOKEN_COUNT } from '../../web/src/sections/multi-head.js';
+import { directMultiHead } from './multi-head-direct.mjs';
 
 let page;
 let problems;
 usePage({ section: '#multihead', directCore: true, opened: (lab) => ({ page, problems } = lab) });
 
 // Self-attention of the six seeded token embeddings, called directly.
-async function direct({ hidden = 100, heads = 5, seed = 0, headMask = null } = {}) {
-  return page.evaluate(({ hidden, heads, seed, headMask, salts, n }) => {
-    const core = window.directCore;
-    const stream = (role) => (seed ^ salts[role]) >>> 0;
-    const tokens = core.randomNormal(n * hidden, { seed: stream('tokens') });
-    const projection = (role) => core.randomNormal(hidden * hidden, { seed: stream(role), std: 1 / Math.sqrt(hidden) });
-    const result = core.multiHeadAttention({
-      queries: tokens, keys: tokens, values: tokens, shape: { batch: 1, nq: n, nk: n, hidden, heads },
-      Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: projection('wo'), headMask,
-    });
-    return { weights: Array.from(result.weights), output: Array.from(result.output) };
-  }, { hidden, heads, seed, headMask, salts: SALTS, n: TOKEN_COUNT });
-}
+const direct = (options) => directMultiHead(page, options);
 
 async function headWeights(count) {
   const all = [];
@@ -165,7 +152,7 @@ test('new projections with a new seed; a head count the core refuses anyway is e
   await page.locator('[data-param="language"] [data-value="zh"]').click();
   await page.evaluate(() => window.attentionLab.setUnchecked({ mhaHeads: 100 }));
   await settled(page);
-  assert.match(await error.innerText(), /^内核拒绝了这个值：H = 100 无法分成 100 个头/);
+  assert.match(await error.innerText(), /^计算核心拒绝了这个值：H = 100 无法分成 100 个头/);
   assert.match(await stale.innerText(), /已过时/);
   await page.locator('[data-param="language"] [data-value="en"]').click();
   await typeInto(page, 'mhaHeads', 4);

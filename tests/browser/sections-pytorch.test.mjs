@@ -11,8 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { useBrowser, openPage, loadDirectCore, typeInto, settled } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
-import { TOKEN_COUNT } from '../../web/src/sections/multi-head.js';
+import { directMultiHead } from './multi-head-direct.mjs';
 
 const run = promisify(execFile);
 const TOLERANCE = 1e-9;
@@ -116,18 +115,8 @@ test('the multi-head snippet gives every head\'s weights and the outputs of the 
   await typeInto(page, 'mhaSeed', 2);
   await settled(page);
   const state = await page.evaluate(() => ({ hidden: window.attentionLab.state.mhaHidden, heads: window.attentionLab.state.mhaHeads }));
-  // The core called directly with the section's seeded draws (sections/seeded-draws.js).
-  const direct = (headMask) => page.evaluate(({ hidden, heads, headMask, salts, n }) => {
-    const core = window.directCore;
-    const stream = (role) => (2 ^ salts[role]) >>> 0;
-    const tokens = core.randomNormal(n * hidden, { seed: stream('tokens') });
-    const projection = (role) => core.randomNormal(hidden * hidden, { seed: stream(role), std: 1 / Math.sqrt(hidden) });
-    const result = core.multiHeadAttention({
-      queries: tokens, keys: tokens, values: tokens, shape: { batch: 1, nq: n, nk: n, hidden, heads },
-      Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: projection('wo'), headMask,
-    });
-    return { weights: Array.from(result.weights), output: Array.from(result.output) };
-  }, { ...state, headMask, salts: SALTS, n: TOKEN_COUNT });
+  // The core called directly with the section's seeded draws (seed 2, as typed).
+  const direct = (headMask) => directMultiHead(page, { ...state, seed: 2, headMask });
 
   let output = await python(await copiedSnippet('multihead'));
   const full = await direct(null);

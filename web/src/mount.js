@@ -64,6 +64,7 @@ function buildSection(declaration, { root, store, controls, core }) {
   const watched = new Set([...inputs, 'language']);
   let computedFor = null;
   let result;
+  let refused = false; // the latest inputs were refused: the figures show computedFor's, marked
 
   return {
     declaration,
@@ -79,10 +80,17 @@ function buildSection(declaration, { root, store, controls, core }) {
           errors.show(error, values);
           // The last good drawing stays, marked: it is not of these values.
           markFigures(frame.figures, computedFor === null ? 'empty' : 'stale');
+          refused = true;
           return;
         }
         computedFor = values;
         markFigures(frame.figures, null);
+        refused = false;
+      } else if (refused) {
+        // Back to the values last drawn: their figures are current again.
+        errors.clear();
+        markFigures(frame.figures, null);
+        refused = false;
       }
       declaration.draw?.(view, result, values, changed);
     },

@@ -9,7 +9,10 @@
 // `explain(error, inputs, core)`, by the error's fields); otherwise the text
 // is built from the fields, which name the core's own wording. The page
 // keeps the last good drawing, marked as out of date (mount.js), and goes on.
-import { t } from './i18n/index.js';
+import { getLanguage, t } from './i18n/index.js';
+
+// The language the core words its errors in.
+const CORE_LANGUAGE = 'en';
 
 export function parameterOf(error, { inputs = [], arguments: routes = {} }, values = {}) {
   const argument = error?.argument;
@@ -21,15 +24,23 @@ export function parameterOf(error, { inputs = [], arguments: routes = {} }, valu
   return inputs.includes(argument) ? argument : null;
 }
 
+// Which sentence tells the error, by the fields it carries (never by its text).
+function errorKind(error) {
+  if (typeof error?.argument !== 'string') return 'error.kind.other';
+  if (!error.got) return 'error.kind.argument';
+  return Number.isInteger(error.index) ? 'error.kind.valueAt' : 'error.kind.value';
+}
+
 // The error in the page's language: the section's explanation when it has
-// one, else from the error's fields where it has them.
+// one; else, on a page in the core's language, the core's own message; in
+// another language a sentence for the error's kind, built from its fields,
+// with the core's words beside it (what was expected is only in them).
 export function describeError(error, explanation) {
   if (typeof explanation === 'string') return t('error.core', { message: explanation });
-  if (typeof error?.argument !== 'string' || typeof error.expected !== 'string') {
-    return t('error.core', { message: String(error?.message ?? error) });
-  }
-  const key = !error.got ? 'error.expected' : Number.isInteger(error.index) ? 'error.gotAt' : 'error.got';
-  return t('error.core', { message: t(key, error) });
+  const detail = String(error?.message ?? error);
+  if (getLanguage() === CORE_LANGUAGE) return t('error.core', { message: detail });
+  const fields = { argument: error?.argument, got: error?.got, index: error?.index };
+  return t('error.core', { message: t('error.detail', { sentence: t(errorKind(error), fields), detail }) });
 }
 
 // `routes`: the section's declaration (or any { inputs, arguments, explain });

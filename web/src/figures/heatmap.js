@@ -29,7 +29,12 @@ const LUT = (() => {
 })();
 
 export function createHeatmap(container, options) {
-  const { labels = {}, aspect = 0.8, minHeight = 220, maxHeight = 460, ariaKey, colorLabelKey, onHover } = options;
+  // firstIndex: the number of the first row and column on the axes, as the
+  // section's read-out numbers them: 1 (x_1, ..., x_n as in the book) or 0
+  // (positions, as in P[i, j]).
+  const {
+    labels = {}, aspect = 0.8, minHeight = 220, maxHeight = 460, ariaKey, colorLabelKey, onHover, firstIndex = 1,
+  } = options;
   const id = `heatmap-${(nextId += 1)}`;
   const figure = select(container).append('div').attr('class', 'heatmap');
   // The canvas lies under the SVG; the SVG lets pointer events through to it.
@@ -107,11 +112,18 @@ export function createHeatmap(container, options) {
   function drawAxes() {
     const innerWidth = width - MARGIN.left - MARGIN.right;
     const innerHeight = height - MARGIN.top - MARGIN.bottom;
-    const integerTicks = (scale, count) => scale.ticks(count).filter(Number.isInteger);
+    // A tick stands at the centre of the cell it names (index i spans [i, i + 1)).
+    const cellTicks = (scale, count) => {
+      const cells = scale.domain()[1];
+      const names = scaleLinear().domain([firstIndex, firstIndex + Math.max(0, cells - 1)]).ticks(count)
+        .filter(Number.isInteger);
+      return names.map((name) => name - firstIndex + 0.5);
+    };
+    const cellName = (position) => String(position - 0.5 + firstIndex);
     axisX.attr('transform', `translate(${MARGIN.left},${MARGIN.top + innerHeight})`)
-      .call(axisBottom(x).tickValues(integerTicks(x, Math.max(2, Math.floor(innerWidth / 60)))).tickFormat(String));
+      .call(axisBottom(x).tickValues(cellTicks(x, Math.max(2, Math.floor(innerWidth / 60)))).tickFormat(cellName));
     axisY.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
-      .call(axisLeft(y).tickValues(integerTicks(y, 6)).tickFormat(String));
+      .call(axisLeft(y).tickValues(cellTicks(y, 6)).tickFormat(cellName));
     const barScale = scaleLinear().domain(color.domain()).range([innerHeight, 0]);
     barAxis.attr('transform', `translate(${COLORBAR_WIDTH},0)`).call(axisRight(barScale).ticks(5, '~g'));
   }

@@ -101,7 +101,8 @@ export function createLinePlot(container, options) {
         .attr('y1', 0).attr('y2', height - MARGIN.top - MARGIN.bottom);
     },
     dots(group, spec) {
-      const data = spec.xs.map((value, i) => ({ x: value, y: spec.ys[i] }))
+      // Array.from: a typed array's own map would turn the objects into NaN.
+      const data = Array.from(spec.xs, (value, i) => ({ x: value, y: spec.ys[i] }))
         .filter((d) => Number.isFinite(d.x) && Number.isFinite(d.y));
       group.selectAll('circle').data(data).join('circle')
         .attr('class', spec.className ?? '')
@@ -155,8 +156,9 @@ export function createLinePlot(container, options) {
     const xCount = Math.max(2, Math.min(xTicks, Math.floor(innerWidth / 70)));
     axisX.attr('transform', `translate(${MARGIN.left},${MARGIN.top + innerHeight})`).call(axisBottom(x).ticks(xCount));
     // yTicks = 0: a shape without a scale (e.g. a kernel drawn up to a constant).
+    // A log scale's labels as plain numbers (0.02, 0.1), not SI prefixes (20m, 100m).
     axisY.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
-      .call(axisLeft(y).ticks(yTicks).tickValues(yTicks === 0 ? [] : null));
+      .call(axisLeft(y).ticks(yTicks, yScale === 'log' ? '~g' : undefined).tickValues(yTicks === 0 ? [] : null));
     gridY.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
       .call(axisLeft(y).ticks(yTicks).tickSize(-innerWidth).tickFormat(''));
   }

@@ -9,6 +9,39 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { attachFigureExport } from '../export/figure-menu.js';
 
 const MARGIN = { top: 12, right: 14, bottom: 34, left: 38 };
+// The key labels' size in px (styles: .plane-key-label), to keep them apart
+// without measuring the text (which would force a layout on every drag).
+const LABEL = { height: 12, charWidth: 7, gap: 3 };
+
+// Where a key's label goes: the first place beside its dot (right, left,
+// above, below) that covers no other label and no dot, else the place that
+// covers least. `dots`: [{cx, cy, r, label}] in pixels, largest first.
+function placeLabels(dots, query) {
+  const placed = []; // the labels placed so far
+  const circles = dots.map((d) => ({ x0: d.cx - d.r, x1: d.cx + d.r, y0: d.cy - d.r, y1: d.cy + d.r }));
+  const queryBox = { x0: query.cx - 10, x1: query.cx + 24, y0: query.cy - 22, y1: query.cy + 10 }; // with its "q"
+  const overlap = (a, b) => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) *
+    Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+  return dots.map((d, own) => {
+    const obstacles = [...placed, queryBox, ...circles.filter((_, i) => i !== own)];
+    const width = d.label.length * LABEL.charWidth;
+    const side = d.r + LABEL.gap;
+    // [left edge of the text, its baseline] relative to the dot's centre
+    const candidates = [
+      [side, -4], [side, LABEL.height - 2], [-side - width, -4], [-side - width, LABEL.height - 2],
+      [-width / 2, -side], [-width / 2, side + LABEL.height - 2],
+    ];
+    let best = null;
+    for (const [dx, dy] of candidates) {
+      const box = { x0: d.cx + dx, x1: d.cx + dx + width, y0: d.cy + dy - LABEL.height + 2, y1: d.cy + dy + 2 };
+      const cost = obstacles.reduce((sum, o) => sum + overlap(box, o), 0);
+      if (!best || cost < best.cost) best = { dx, dy, box, cost };
+      if (cost === 0) break;
+    }
+    placed.push(best.box);
+    return { dx: best.dx, dy: best.dy };
+  });
+}
 
 export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKey, onMove, step = 0.1 } = {}) {
   const x = scaleLinear().domain(domain);
@@ -72,7 +105,15 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
     dots.attr('transform', (d) => `translate(${x(d.x)},${y(d.y)})`);
     dots.select('circle').attr('r', (d) => radius(Number.isFinite(d.weight) ? d.weight : 0))
       .attr('data-weight', (d) => String(d.weight));
-    dots.select('text').attr('x', (d) => radius(Number.isFinite(d.weight) ? d.weight : 0) + 3).attr('y', -4)
+    const pixels = points.map((d, index) =>
+      ({ index, cx: x(d.x), cy: y(d.y), r: radius(Number.isFinite(d.weight) ? d.weight : 0), label: d.label }));
+    // The heaviest keys choose their label's place first.
+    const order = [...pixels].sort((a, b) => b.r - a.r);
+    const places = new Array(points.length);
+    placeLabels(order, { cx: x(q.x), cy: y(q.y) }).forEach((place, i) => {
+      places[order[i].index] = place;
+    });
+    dots.select('text').attr('x', (_, i) => places[i].dx).attr('y', (_, i) => places[i].dy)
       .text((d) => d.label);
     query.attr('transform', `translate(${x(q.x)},${y(q.y)})`)
       .attr('aria-valuetext', `q = (${q.x}, ${q.y})`);

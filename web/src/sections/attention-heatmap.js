@@ -1,4 +1,4 @@
-// Section 4: the attention weights. The n_test x n_train heatmap reads out
+// The attention weights. The n_test x n_train heatmap reads out
 // query, key and weight under the pointer; a query dragged along x shows its
 // row of weights on the training points and its prediction as the weighted
 // sum, with the live numbers in the formula.
@@ -12,7 +12,7 @@ import { t } from '../i18n/index.js';
 import { formatNumber, texNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import {
-  setup, curveQueries, testQueries, estimatorFigures, predict, effectiveKernel,
+  setup, curveQueries, testQueries, estimatorFigures, predict, effectiveKernel, dataYDomain,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
 } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch.js';
@@ -82,7 +82,8 @@ function create({ frame, store, controls }) {
       return;
     }
     queryNote.hidden = true;
-    // The largest terms of the weighted sum, picked (not computed) from the core's weights.
+    // The terms of the weighted sum with the largest weights (ties keep key
+    // order: the sort is stable), picked (not computed) from the core's weights.
     // Keys outside a compact kernel have weight 0: they are no terms of the sum.
     const order = Array.from(row.weights.keys()).filter((i) => row.weights[i] > 0)
       .sort((a, b) => row.weights[b] - row.weights[a]);
@@ -116,16 +117,21 @@ function compute(core, inputs) {
 
 function draw(view, { data, truthCurve, prediction, weights, row }, inputs, changed) {
   const { heatmap, readout, queryPlot, weightPlot } = view;
-  view.settings.textContent = t('heatmap.settings', {
-    estimator: t(`estimator.${inputs.estimator}`),
-    kernel: t(`kernel.${effectiveKernel(inputs)}`),
-    w: formatNumber(inputs.w, '.3~f'),
-  });
+  // Average pooling has no kernel choice and no width: naming them would
+  // describe settings that do not enter the weights.
+  view.settings.textContent = inputs.estimator === 'average'
+    ? t('heatmap.settingsAverage', { n: inputs.n })
+    : t('heatmap.settings', {
+      estimator: t(`estimator.${inputs.estimator}`),
+      kernel: t(`kernel.${inputs.kernel}`),
+      w: formatNumber(inputs.w, '.3~f'),
+    });
   view.setCurrent({ data });
   heatmap.setMatrix({ values: weights, rows: testQueries.length, cols: data.x.length, rowValues: testQueries, colValues: data.x });
   if (!readout.textContent || changed.has('language')) readout.textContent = t('heatmap.hoverHint');
   heatmap.setRowMarker(view.rowOf(inputs.query));
 
+  queryPlot.setDomains({ y: dataYDomain(data) });
   queryPlot.set('truth', { kind: 'line', xs: curveQueries, ys: truthCurve, className: 'truth faint' });
   queryPlot.set('prediction', { kind: 'line', xs: curveQueries, ys: prediction, className: 'prediction' });
   const rule = { kind: 'rule', x: inputs.query, className: 'query-rule' };

@@ -1,6 +1,6 @@
-// Section 11: watch attention learn (d2l 10.7). A small Transformer encoder
-// (the core's attentionModel*: embedding plus the positional encoding of
-// section 10, then attention-only blocks or d2l's full encoder blocks, then
+// Watch attention learn (d2l 10.7). A small Transformer encoder
+// (the core's attentionModel*: embedding plus the positional encoding of the
+// section before, then attention-only blocks or d2l's full encoder blocks, then
 // a readout at every position) trains in the page on a toy task (the core's
 // attentionTask*: reverse, sort, shift, lookup), a few optimiser steps per
 // animation frame (model-player.js, trainSteps). The loss per step, the held-out

@@ -1,4 +1,4 @@
-// Section 1: queries (volitional cues), keys (nonvolitional cues) and values
+// Queries (volitional cues), keys (nonvolitional cues) and values
 // (sensory inputs), and the chapter's first heatmap: the identity matrix.
 import { element } from '../dom.js';
 import { createHeatmap } from '../figures/heatmap.js';
@@ -36,6 +36,7 @@ function create({ frame }) {
     ariaKey: 'cues.heatmapLabel',
     aspect: 0.85,
     maxHeight: 320,
+    firstIndex: 0, // torch.eye(10)'s indices, as the read-out gives them
     onHover: (cell) => {
       readout.textContent = cell ? t('cues.readout', { query: cell.row, key: cell.col, weight: cell.value }) : '';
     },

@@ -1,10 +1,10 @@
-// Section 2: the toy data set. n, noise and seed go to the core's seeded
+// The toy data set. n, noise and seed go to the core's seeded
 // generator; the same seed always gives the same picture.
 import { createLinePlot } from '../figures/line-plot.js';
 import { createFormula } from '../figures/formula.js';
 import { texNumber } from '../format.js';
 import { figureCell } from './frame.js';
-import { setup, curveQueries, dataset, truth, DATASET_INPUTS } from './kernel-regression.js';
+import { setup, curveQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch.js';
 
 function create({ frame, controls }) {
@@ -36,6 +36,7 @@ function create({ frame, controls }) {
 
 function draw({ plot, formula }, { data, truthCurve }, { n, noise }) {
   formula.set(`y_i = 2\\sin(x_i) + x_i^{0.8} + \\epsilon_i,\\quad \\epsilon_i \\sim \\mathcal{N}(0,\\, ${texNumber(noise, '.2f')}^2),\\quad i = 1, \\dots, ${n}`);
+  plot.setDomains({ y: dataYDomain(data) });
   plot.set('truth', { kind: 'line', xs: curveQueries, ys: truthCurve, className: 'truth' });
   plot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: n > 300 ? 2 : 3.5, className: 'point' });
 }

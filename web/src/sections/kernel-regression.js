@@ -3,14 +3,15 @@
 // calls they make alike. The core's calls are memoised by the mount
 // (core-memo.js), so sections asking for the same data set or weights in one
 // redraw share one call.
-import { range } from 'd3-array';
+import { extent, range } from 'd3-array';
+import { scaleLinear } from 'd3-scale';
 
 // Fixed facts of the book's set-up, not parameters a learner changes.
 export const setup = Object.freeze({
   xMax: 5, // inputs are drawn on [0, xMax)
   testStep: 0.1, // test queries 0, 0.1, ..., 4.9 (n_test = 50)
   curveStep: 0.01, // the drawn prediction curve is sampled finer than the test grid
-  plotY: [-1, 5], // the book's ylim
+  plotY: [-1, 5], // the book's ylim, widened when the data reach beyond it (dataYDomain)
   bookWidths: [0.1, 0.2, 0.5, 1], // the 2nd edition's kernel widths sigma (w = 1 / sigma)
   bookWidthW: [10, 5, 2, 1],
   landscapeW: [0, 20], // the loss landscape's w range before training leaves it
@@ -26,6 +27,19 @@ const shapeDistances = Float64Array.from(range(-3, 3.0001, 0.02));
 // The parameters each computation reads: sections list them among their inputs.
 export const DATASET_INPUTS = Object.freeze(['n', 'noise', 'seed']);
 export const ESTIMATOR_INPUTS = Object.freeze(['estimator', 'kernel', 'w']);
+
+// The y range of a plot of the data set: the book's ylim while every point
+// fits inside it with room for its dot, else widened to nice bounds around
+// the points (large noise throws them far out; a fixed range would drop or
+// half-clip them without a word).
+export function dataYDomain(data) {
+  const [low, high] = extent(data.y);
+  if (low === undefined) return setup.plotY;
+  const room = 0.03 * (Math.max(high, setup.plotY[1]) - Math.min(low, setup.plotY[0]));
+  const wanted = [Math.min(setup.plotY[0], low - room), Math.max(setup.plotY[1], high + room)];
+  if (wanted[0] === setup.plotY[0] && wanted[1] === setup.plotY[1]) return setup.plotY;
+  return scaleLinear().domain(wanted).nice().domain();
+}
 
 export const dataset = (core, { n, noise, seed }) => core.makeDataset({ n, noise, seed, xMax: setup.xMax });
 export const truth = (core) => core.truth(curveQueries);

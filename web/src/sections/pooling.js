@@ -1,6 +1,7 @@
-// Section 3: average pooling against Nadaraya-Watson, with five kernels and
+// Average pooling against Nadaraya-Watson, with five kernels and
 // a width slider. Truth, prediction and points share one plot (x in [0, 5],
-// y in [-1, 5] like the book); the kernel's shape is drawn beside it.
+// y in [-1, 5] like the book unless the points reach beyond); the kernel's
+// shape is drawn beside it. Below, the consistency study (consistency-panel.js).
 import { max } from 'd3-array';
 import { KERNELS } from '../state.js';
 import { createLinePlot } from '../figures/line-plot.js';
@@ -11,14 +12,15 @@ import { texNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { kernelTex, averageTex, averageWeightTex, nadarayaWatsonTex, weightTex, undefinedRows } from './kernel-formulas.js';
 import {
-  setup, curveQueries, testQueries, estimatorFigures, kernelShape, effectiveKernel,
+  setup, curveQueries, testQueries, estimatorFigures, kernelShape, effectiveKernel, dataYDomain,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
 } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch.js';
+import { createConsistencyPanel } from './consistency-panel.js';
 
 const KERNEL_KEYS = Object.fromEntries(KERNELS.map((kernel) => [kernel, `kernel.${kernel}`]));
 
-function create({ frame, store, controls }) {
+function create({ frame, store, controls, core }) {
   const panel = frame.controlsPanel;
   const kernelControl = controls.choiceControl('kernel', { labelKey: 'pooling.kernel', optionKeys: KERNEL_KEYS });
   const widthControl = controls.numberControl('w', { labelKey: 'pooling.w', hintKey: 'pooling.wHint' });
@@ -66,9 +68,11 @@ function create({ frame, store, controls }) {
   const nanNote = note(frame.figures, { className: 'note note-warning' });
   nanNote.dataset.role = 'nan-note';
   nanNote.hidden = true;
+  const consistency = createConsistencyPanel(frame.figures, { controls, core });
   return {
     disabledUnderAverage: [kernelControl, widthControl, presets],
-    kernelNote, shapePlot, plot, nanNote,
+    kernelNote, shapePlot, plot, nanNote, consistency,
+    dispose: () => consistency.dispose(),
     formula: createFormula(formulas),
     weightFormula: createFormula(formulas),
     kernelFormula: createFormula(formulas),
@@ -79,7 +83,7 @@ function create({ frame, store, controls }) {
 const compute = (core, inputs) =>
   ({ ...estimatorFigures(core, inputs), shape: kernelShape(core, effectiveKernel(inputs)) });
 
-function draw(view, { data, truthCurve, prediction, weights, shape }, inputs) {
+function draw(view, { data, truthCurve, prediction, weights, shape }, inputs, changed) {
   const average = inputs.estimator === 'average';
   for (const node of view.disabledUnderAverage) node.classList.toggle('is-disabled', average);
   view.formula.set(average ? averageTex : nadarayaWatsonTex);
@@ -89,6 +93,7 @@ function draw(view, { data, truthCurve, prediction, weights, shape }, inputs) {
   for (const part of [view.kernelFormula, view.distanceFormula]) part.element.hidden = average;
   view.kernelNote.textContent = average ? t('pooling.averageNote') : t(`kernel.${inputs.kernel}.note`);
 
+  view.plot.setDomains({ y: dataYDomain(data) });
   view.plot.set('truth', { kind: 'line', xs: curveQueries, ys: truthCurve, className: 'truth' });
   view.plot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: inputs.n > 300 ? 2 : 3.5, className: 'point' });
   view.plot.set('prediction', { kind: 'line', xs: curveQueries, ys: prediction, className: 'prediction' });
@@ -96,7 +101,9 @@ function draw(view, { data, truthCurve, prediction, weights, shape }, inputs) {
   view.shapePlot.set('shape', { kind: 'line', xs: shape.distances, ys: shape.weights, className: 'kernel-shape' });
   const missing = undefinedRows(weights, data.x.length);
   view.nanNote.hidden = missing === 0;
-  view.nanNote.textContent = missing === 0 ? '' : t('pooling.nanNote', { count: missing, total: testQueries.length });
+  view.nanNote.textContent = missing === 0 ? ''
+    : t(missing === 1 ? 'pooling.nanNoteOne' : 'pooling.nanNote', { count: missing, total: testQueries.length });
+  view.consistency.update(inputs, changed);
 }
 
 export const poolingSection = {

@@ -1,4 +1,4 @@
-// Section 10: sinusoidal positional encoding (d2l 10.6.3). The core's
+// Sinusoidal positional encoding (d2l 10.6.3). The core's
 // positionalEncoding(positions, d) as a heatmap (the book's 60 x 32), four of
 // its columns over position (the book's columns 6-9), a slider for the
 // encoding dimension d, and the book's analogy with counting in binary: the
@@ -46,7 +46,7 @@ function create({ frame, controls }) {
   const heatmapBody = figureCell(grid, { captionKey: 'pe.heatmapCaption' });
   const heatmap = createHeatmap(heatmapBody, {
     labels: { x: 'pe.axisColumn', y: 'pe.axisRow' }, colorLabelKey: 'pe.axisValue', ariaKey: 'pe.heatmapLabel',
-    aspect: 1.05, maxHeight: 420,
+    aspect: 1.05, maxHeight: 420, firstIndex: 0, // positions and columns count from 0, as P[i, j] does
     onHover: (cell) => {
       readout.textContent = cell && current
         ? t('pe.readout', { row: cell.row, col: cell.col, value: formatNumber(cell.value, '.4~f') })

@@ -89,7 +89,7 @@ export function createReshapeDiagram(container) {
       sideBySide(stages[1].svg, tokens, heads, true);
       stacked(stages[2].svg, tokens, heads);
       stacked(stages[3].svg, tokens, heads);
-      summary.textContent = t('mha.reshapeSummary', { heads, tokens, size, hidden });
+      summary.textContent = t(heads === 1 ? 'mha.reshapeSummaryOneHead' : 'mha.reshapeSummary', { heads, tokens, size, hidden });
       summary.dataset.shapes = shapes.join(' ');
     },
   };

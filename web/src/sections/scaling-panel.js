@@ -13,6 +13,7 @@ import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
+import { createStudyProgress, createStudyTrigger, queueStudy } from './study-runner.js';
 
 // d from 1 to 512, one core call per d.
 export const SCALING_DIMS = Object.freeze([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512]);
@@ -33,13 +34,12 @@ export function createScalingPanel(parent, { controls, core }) {
 
   const errorSlot = element('p', { className: 'section-error', role: 'alert' });
   errorSlot.hidden = true;
-  const progress = element('progress', { className: 'player-progress', max: SCALING_DIMS.length, value: 0 });
-  const status = element('p', { className: 'player-status', 'aria-live': 'polite', dataset: { role: 'scaling-status' } });
+  const progress = createStudyProgress(SCALING_DIMS.length, 'scaling-status');
   block.append(element('div', { className: 'inline-controls' }, [
     controls.numberControl('scalingKeys', { labelKey: 'scaling.keys' }),
     controls.numberControl('scalingSamples', { labelKey: 'scaling.samples' }),
     controls.numberControl('scalingSeed', { labelKey: 'scaling.seed', slider: false }),
-    element('div', { className: 'scaling-progress' }, [status, progress]),
+    progress.element,
   ]), errorSlot);
 
   const grid = element('div', { className: 'figure-grid' });
@@ -103,11 +103,9 @@ export function createScalingPanel(parent, { controls, core }) {
     weightPlot.set('maxDots', { kind: 'dots', xs: DIMS, ys: maxWeight, className: 'unscaled-dot', r: 3 });
     weightPlot.set('scaledMaxDots', { kind: 'dots', xs: DIMS, ys: scaledMaxWeight, className: 'scaled-dot', r: 3 });
     const done = rows.filter(Boolean).length;
-    progress.value = done;
-    status.dataset.done = String(done === rows.length);
-    status.textContent = done === rows.length
+    progress.show(done, done === rows.length
       ? t('scaling.done', { count: rows.length })
-      : t('scaling.running', { done, count: rows.length });
+      : t('scaling.running', { done, count: rows.length }));
     tableBody.replaceChildren(...rows.map((row, i) => element('tr', row ? {
       dataset: { d: SCALING_DIMS[i], variance: String(row.variance), scaledVariance: String(row.scaledVariance), maxWeight: String(row.maxWeight), scaledMaxWeight: String(row.scaledMaxWeight) },
     } : {}, [
@@ -120,18 +118,6 @@ export function createScalingPanel(parent, { controls, core }) {
   variancePlot.set('theory', { kind: 'line', xs: DIMS, ys: DIMS, className: 'theory' });
   variancePlot.set('theoryScaled', { kind: 'line', xs: DIMS, ys: ONES, className: 'theory' });
 
-  // The study is the heaviest computation of the page (a few hundred ms, over
-  // several frames): it starts when the panel comes near the screen, not while
-  // the page loads.
-  let visible = false;
-  let waiting = null; // the inputs of a study asked for before the panel was seen
-  new IntersectionObserver((entries) => {
-    if (!entries.some((entry) => entry.isIntersecting)) return;
-    visible = true;
-    if (waiting) start(waiting);
-    waiting = null;
-  }, { rootMargin: '600px 0px' }).observe(block);
-
   function start(inputs) {
     const { scalingKeys: keys, scalingSamples: samples, scalingSeed: seed } = inputs;
     const key = SCALING_INPUTS.map((name) => inputs[name]).join('|');
@@ -143,23 +129,17 @@ export function createScalingPanel(parent, { controls, core }) {
     const current = { key, rows: SCALING_DIMS.map(() => undefined) };
     study = current;
     drawStudy();
-    queue.replace(SCALING_DIMS.map((d, i) => () => {
-      if (study !== current) return;
-      const row = errors.run(() => core.scalingStudy({ dims: [d], samples, keys, seed })[0]);
-      if (!row) {
-        queue.replace([]); // the same arguments fail for every d: stop here
-        return;
-      }
-      current.rows[i] = row;
-      drawStudy();
-    }));
+    queueStudy(queue, SCALING_DIMS, {
+      measure: (d) => errors.run(() => core.scalingStudy({ dims: [d], samples, keys, seed })[0]),
+      found(i, row) {
+        current.rows[i] = row;
+        drawStudy();
+      },
+      current: () => study === current,
+    });
   }
 
-  return {
-    update(inputs, changed) {
-      if (!SCALING_INPUTS.some((name) => changed.has(name)) && !changed.has('language')) return;
-      if (visible) start(inputs);
-      else waiting = inputs;
-    },
-  };
+  // The study is the heaviest computation of the page (a few hundred ms, over
+  // several frames): it starts when the panel comes near the screen.
+  return { update: createStudyTrigger(block, SCALING_INPUTS, start) };
 }

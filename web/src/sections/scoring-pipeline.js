@@ -1,4 +1,4 @@
-// Section 6: the attention scoring framework for one query (d2l 10.3, its
+// The attention scoring framework for one query (d2l 10.3, its
 // Fig. 10.3.1): a scoring function a(q, k_i) per key, a softmax over the
 // scores, a weighted sum of the values. The learner drags the query on a
 // plane of keys and follows the numbers through the pipeline. The weights

@@ -1,4 +1,4 @@
-// Section 5: learning the width w by gradient descent (d2l 10.2.4). The core
+// Learning the width w by gradient descent (d2l 10.2.4). The core
 // trains (trainKernelWidth), measures the loss and its gradient
 // (kernelWidthLoss) and the landscape L(w) (lossLandscape); this module
 // lays the run out: loss per epoch, w moving on the landscape, the
@@ -14,7 +14,8 @@ import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber, texNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
-import { setup, curveQueries, testQueries, dataset, truth, DATASET_INPUTS } from './kernel-regression.js';
+import { liveLead } from './live-lead.js';
+import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch.js';
 
 const MODEL_TEX =
@@ -25,6 +26,32 @@ const LOSS_TEX = {
 };
 const W_FORMAT = '.6~g';
 const LOSS_FORMAT = '.6~g';
+// A run is said to run away when |w| passes this many times the top of the
+// landscape's first range (setup.landscapeW): far from where it is drawn.
+const RUNAWAY_FACTOR = 2;
+// A loss that grows by less than this share of itself is the flat ground of
+// a plateau, not an overshoot.
+const GROWTH_TOLERANCE = 1e-3;
+
+// What to tell the learner about a run that has left the valley: the first
+// epoch whose loss grew (the steps overshoot), or w far outside the drawn
+// range; null while the run descends.
+function runWarning(ws, losses, { lr, leaveOneOut }) {
+  const rate = formatNumber(lr, '.4~g');
+  const wNow = ws[ws.length - 1];
+  if (Math.abs(wNow) > RUNAWAY_FACTOR * setup.landscapeW[1]) {
+    return t(leaveOneOut ? 'training.runaway' : 'training.runawayNoLoo', { w: formatNumber(wNow, '.4~g'), lr: rate });
+  }
+  for (let i = 1; i < losses.length; i += 1) {
+    if (losses[i] > losses[i - 1] * (1 + GROWTH_TOLERANCE)) {
+      return t('training.diverging', {
+        from: i, to: i + 1, lr: rate,
+        before: formatNumber(losses[i - 1], '.4~g'), after: formatNumber(losses[i], '.4~g'),
+      });
+    }
+  }
+  return null;
+}
 
 function niceDomain(values, fallback) {
   const [low, high] = extent(values.filter(Number.isFinite));
@@ -70,6 +97,9 @@ function create({ frame, store, controls, core, errors }) {
     drawW0,
     controls.toggleControl('leaveOneOut', { labelKey: 'training.leaveOneOut' }),
   );
+  const fillLead = liveLead(frame, 'training.lead');
+  const leadSettings = ({ lr, epochs }) => ({ lr: texNumber(lr, '.4~g'), epochs });
+  fillLead(leadSettings(store.get())); // shown even if the first computation is refused
   const zeroNote = note(panel, { key: 'training.zeroStart', className: 'note note-warning' });
   const stopNote = note(panel, { className: 'note note-warning' });
   stopNote.dataset.role = 'stopped';
@@ -92,6 +122,10 @@ function create({ frame, store, controls, core, errors }) {
     labels: { x: 'axis.epoch', y: 'axis.loss' }, ariaKey: 'training.lossLabel', aspect: 0.62, maxHeight: 300,
   });
   lossPlot.element.dataset.figure = 'loss';
+  // Right under the loss plot: what the curve shows when a run leaves the valley.
+  const runNote = note(lossBody, { className: 'note note-warning' });
+  runNote.dataset.role = 'run-warning';
+  runNote.hidden = true;
   const log = element('details', { className: 'epoch-log' }, [
     element('summary', { dataset: { i18n: 'training.logTitle' } }),
   ]);
@@ -217,6 +251,9 @@ function create({ frame, store, controls, core, errors }) {
     });
     lossPlot.set('loss', { kind: 'line', xs: epochs, ys: losses, className: 'loss' });
     lossPlot.set('lossDots', { kind: 'dots', xs: epochs, ys: losses, className: 'loss-dot', r: run.target > 60 ? 0 : 3 });
+    const warning = runWarning(ws, losses, inputs);
+    runNote.hidden = warning === null;
+    runNote.textContent = warning ?? '';
     updateLog(ws, losses);
 
     const wanted = niceDomain([...setup.landscapeW, ...ws], setup.landscapeW);
@@ -256,6 +293,7 @@ function create({ frame, store, controls, core, errors }) {
 
   return {
     draw({ data, truthCurve, start }, inputs, changed) {
+      fillLead(leadSettings(inputs));
       lossFormula.set(`${LOSS_TEX[inputs.leaveOneOut]},\\qquad \\eta = ${texNumber(inputs.lr, '.4~g')}`);
       looOffWarning.hidden = inputs.leaveOneOut;
       looExplanation.classList.toggle('is-emphasised', !inputs.leaveOneOut);
@@ -264,6 +302,7 @@ function create({ frame, store, controls, core, errors }) {
       context = { inputs, data };
       if (dataChanged) {
         landscape = null; // recomputed for the new data by the next drawRun
+        predictionPlot.setDomains({ y: dataYDomain(data) });
         predictionPlot.set('truth', { kind: 'line', xs: curveQueries, ys: truthCurve, className: 'truth' });
         predictionPlot.set('points', { kind: 'points', xs: data.x, ys: data.y, r: inputs.n > 300 ? 2 : 3, className: 'point' });
       }

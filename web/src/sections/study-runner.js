@@ -1,0 +1,55 @@
+// What the page's studies (the scaling study, the consistency study) share:
+// a progress line, and a start that waits until their panel first comes near
+// the screen (a study is a few hundred ms of core work over several frames:
+// not while the page loads), then runs again when one of its inputs changes.
+import { element } from '../dom.js';
+
+// The status text and progress bar of a study of `count` parts.
+export function createStudyProgress(count, statusRole) {
+  const progress = element('progress', { className: 'player-progress', max: count, value: 0 });
+  const status = element('p', { className: 'player-status', 'aria-live': 'polite', dataset: { role: statusRole } });
+  return {
+    element: element('div', { className: 'scaling-progress' }, [status, progress]),
+    status,
+    show(done, text) {
+      progress.value = done;
+      status.dataset.done = String(done === count);
+      status.textContent = text;
+    },
+  };
+}
+
+// Runs `measure(part)` (one core call, through the section's error router:
+// null when refused) for each part on `queue`, a frame's budget at a time,
+// handing each row to `found(index, row)`; stops at the first refusal (the
+// same arguments fail for every part) and when `current()` turns false (a
+// newer study replaced this one).
+export function queueStudy(queue, parts, { measure, found, current }) {
+  queue.replace(parts.map((part, index) => () => {
+    if (!current()) return;
+    const row = measure(part);
+    if (!row) {
+      queue.replace([]);
+      return;
+    }
+    found(index, row);
+  }));
+}
+
+// `start(inputs)` once `block` is near the screen, and again whenever one of
+// `inputNames` (or the language) changes.
+export function createStudyTrigger(block, inputNames, start) {
+  let visible = false;
+  let waiting = null; // the inputs of a study asked for before the panel was seen
+  new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    visible = true;
+    if (waiting) start(waiting);
+    waiting = null;
+  }, { rootMargin: '600px 0px' }).observe(block);
+  return (inputs, changed) => {
+    if (!inputNames.some((name) => changed.has(name)) && !changed.has('language')) return;
+    if (visible) start(inputs);
+    else waiting = inputs;
+  };
+}
