@@ -72,8 +72,9 @@ test('an error reads in the page\'s language, from its fields', () => {
   setLanguage('en');
   assert.equal(describeError(error), `The core refused this: ${error.message}`, 'English rebuilds the core\'s own message');
   setLanguage('zh');
-  assert.equal(describeError(error), '内核拒绝了这个值：validLens：应为 lengths in [0, 4] (nk)，第 1 项实际为 7');
-  assert.equal(describeError(new Error('out of memory')), '内核拒绝了这个值：out of memory', 'no fields: the message');
+  assert.equal(describeError(error), '计算核心拒绝了这个值：参数 validLens 在下标 1 处的值 7 不被接受'
+    + '（计算核心的原话：validLens: expected lengths in [0, 4] (nk), got 7 at index 1）', 'a sentence for the kind, the core\'s words beside it');
+  assert.equal(describeError(new Error('out of memory')), '计算核心拒绝了这个值：计算无法完成（计算核心的原话：out of memory）', 'no fields: the message');
   setLanguage('en');
 });
 
