@@ -30,7 +30,7 @@ inline constexpr double max_study_width = 1e6;               // consistency stud
 // tests/core checks them, README.md's limits section has the measured worst
 // cases). Counted in 64 bits before anything is allocated; the error names
 // the argument the caller can change.
-inline constexpr std::uint64_t max_work = std::uint64_t{1} << 29;  // multiply-adds of one attention call
+inline constexpr std::uint64_t max_work = std::uint64_t{1} << 29;  // multiply-adds of one attention call, or of batchMatrixProduct
 // Gaussian kernel evaluations (query-key pairs) of one training or
 // loss-landscape call: x.length^2 * epochs, x.length^2 * ws.length; of the
 // consistency study: 2 * repeats * queries * (sum of sizes + 32 per size).

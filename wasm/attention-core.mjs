@@ -63,6 +63,18 @@ function shapeOf(value, keys) {
   return result;
 }
 
+// A shape given as an array of three numbers, read into a plain array; each
+// element named by its index and letter, e.g. shapeY[1] (b).
+function shapeTriple(value, name, letters) {
+  if (!isArray(value) || read(value, 'length', name) !== 3) {
+    throw argumentError(name, `[${letters.split('').join(', ')}]`, typeName(value));
+  }
+  return [0, 1, 2].map((i) => {
+    const label = `${name}[${i}] (${letters[i]})`;
+    return number(read(value, i, label), label);
+  });
+}
+
 // The arguments of maskedSoftmax and maskScores (scores of shape [batch, nq, nk]).
 function scoresArguments(scores, shape, validLens) {
   if (!isArray(shape) || read(shape, 'length', 'shape') !== 3) {
@@ -214,6 +226,12 @@ function wrap(core) {
         required(args, 'arguments', ['queries', 'keys', 'values', 'shape', 'validLens']);
       return unwrap(core.dotProductAttention(numbers(queries, 'queries'), numbers(keys, 'keys'),
         numbers(values, 'values'), shapeOf(shape, ['batch', 'nq', 'nk', 'd', 'dv']), lengths(validLens)));
+    },
+    // torch.bmm: X of shape [n, a, b] times Y of shape [n, b, c] is {values, shape: [n, a, c]}.
+    batchMatrixProduct(X, Y, opts) {
+      const { shapeX, shapeY } = required(opts, 'options', ['shapeX', 'shapeY']);
+      return unwrap(core.batchMatrixProduct(numbers(X, 'X'), numbers(Y, 'Y'), shapeTriple(shapeX, 'shapeX', 'nab'),
+        shapeTriple(shapeY, 'shapeY', 'nbc')));
     },
     // headMask: null (every head), or one factor per head.
     multiHeadAttention(args) {

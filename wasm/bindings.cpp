@@ -25,6 +25,7 @@
 #include "attention_model.hpp"
 #include "attention_tasks.hpp"
 #include "attention_training.hpp"
+#include "batch_matrix_product.hpp"
 #include "consistency_study.hpp"
 #include "dataset.hpp"
 #include "dot_product_attention.hpp"
@@ -369,6 +370,33 @@ val dot_product_attention(val queries, val keys, val values, val shape, val lens
         return attention_result(attention::dot_product_attention(
             tensor<3>(queries, {b, nq, d}, "queries"), tensor<3>(keys, {b, nk, d}, "keys"),
             tensor<3>(values, {b, nk, dv}, "values"), valid_lengths(lens)));
+    });
+}
+
+// torch.bmm: X (n, a, b) times Y (n, b, c). The shapes arrive as arrays of
+// three whole numbers (checked in JS for type); the core checks them, and
+// that they match, before either array is copied.
+constexpr attention::BatchShapeNames batch_shape_names{"shapeX[0] (n)", "shapeX[1] (a)", "shapeX[2] (b)",
+                                                       "shapeY[0] (n)", "shapeY[1] (b)", "shapeY[2] (c)"};
+
+val batch_matrix_product(val x, val y, val shape_x, val shape_y) {
+    return guarded([&] {
+        const auto& names = batch_shape_names;
+        const attention::BatchShape sx{count(shape_x[0].as<double>(), names.x_n),
+                                       count(shape_x[1].as<double>(), names.x_rows),
+                                       count(shape_x[2].as<double>(), names.x_columns)};
+        const attention::BatchShape sy{count(shape_y[0].as<double>(), names.y_n),
+                                       count(shape_y[1].as<double>(), names.y_rows),
+                                       count(shape_y[2].as<double>(), names.y_columns)};
+        attention::check_batch_matrix_product(sx, sy, names);
+        const auto product = attention::batch_matrix_product(tensor<3>(x, {sx.n, sx.rows, sx.columns}, "X"),
+                                                             tensor<3>(y, {sy.n, sy.rows, sy.columns}, "Y"));
+        val shape = val::array();
+        for (std::size_t extent : product.shape()) shape.call<void>("push", static_cast<double>(extent));
+        val result = val::object();
+        result.set("values", to_js(product));
+        result.set("shape", shape);
+        return result;
     });
 }
 
@@ -856,6 +884,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("randomUniform", &random_uniform);
     emscripten::function("scalingStudy", &scaling_study);
     emscripten::function("consistencyStudy", &consistency_study);
+    emscripten::function("batchMatrixProduct", &batch_matrix_product);
     emscripten::function("attentionModelInit", &attention_model_init);
     emscripten::function("attentionModelForward", &attention_model_forward);
     emscripten::function("attentionModelLoss", &attention_model_loss);

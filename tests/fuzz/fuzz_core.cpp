@@ -12,6 +12,7 @@
 #include "additive_attention.hpp"
 #include "attention_model.hpp"
 #include "attention_training.hpp"
+#include "batch_matrix_product.hpp"
 #include "dataset.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
@@ -93,7 +94,7 @@ void check_rows(const double* weights, std::size_t rows, std::size_t keys, bool 
 void run(FuzzedDataProvider& data) {
     const Kernel kernels[] = {Kernel::gaussian, Kernel::boxcar, Kernel::constant, Kernel::triangular,
                               Kernel::epanechnikov};
-    switch (data.ConsumeIntegralInRange(0, 12)) {
+    switch (data.ConsumeIntegralInRange(0, 13)) {
         case 0: {
             attention::DatasetOptions options{size(data), data.ConsumeIntegral<std::uint32_t>(), number(data),
                                               number(data)};
@@ -257,6 +258,20 @@ void run(FuzzedDataProvider& data) {
             study.queries = std::min<std::size_t>(study.queries, 60);
             for (const auto& row : attention::consistency_study(study))
                 expect(std::isnan(row.fixed_error) || row.fixed_error >= 0.0);
+            break;
+        }
+        case 12: {
+            // Any shapes for the checks (their 64-bit products must not wrap); the product
+            // itself on bounded operands, whose shapes may still disagree.
+            const attention::BatchShape x{size(data), size(data), size(data)};
+            const attention::BatchShape y{data.ConsumeBool() ? x.n : size(data),
+                                          data.ConsumeBool() ? x.columns : size(data), size(data)};
+            attention::check_batch_matrix_product(x, y);
+            const auto left = tensor<3>(data, {x.n, x.rows, x.columns});
+            const auto right = tensor<3>(data, {y.n, y.rows, y.columns});
+            const auto product = attention::batch_matrix_product(left, right);
+            expect(product.shape(0) == left.shape(0) && product.shape(1) == left.shape(1) &&
+                   product.shape(2) == right.shape(2));
             break;
         }
         default: {

@@ -287,6 +287,16 @@ const FUNCTIONS = {
     arrays: () => ({}),
     call: (p, a, o) => api.consistencyStudy(withField(o.options, 'sizes', p.sizes)),
   },
+  batchMatrixProduct: {
+    names: ['X', 'Y', 'options', 'shapeX', 'shapeY', 'shapeX[0] (n)', 'shapeX[1] (a)', 'shapeX[2] (b)', 'shapeY[0] (n)',
+      'shapeY[1] (b)', 'shapeY[2] (c)'],
+    // Y's n and b mostly X's, sometimes any count: the mismatch must be refused naming Y.
+    plan: fc.record({ n: smallCount, a: count, b: count, c: count, otherN: fc.option(smallCount, { freq: 4 }),
+      otherB: fc.option(count, { freq: 4 }), X: arrayPlan, Y: arrayPlan }),
+    arrays: (p) => ({ X: product(p.n, p.a, p.b), Y: product(p.otherN ?? p.n, p.otherB ?? p.b, p.c) }),
+    call: (p, a) => api.batchMatrixProduct(a.X, a.Y,
+      { shapeX: [p.n, p.a, p.b], shapeY: [p.otherN ?? p.n, p.otherB ?? p.b, p.c] }),
+  },
   attentionModelInit: {
     names: ['config', 'vocab', 'length', 'hidden', 'heads', 'blocks', 'ffnHidden', 'embeddingScale', 'seed'],
     plan: fc.record({ options: optionsPlan({ vocab: count, length: smallCount, hidden: smallCount, heads: smallCount,

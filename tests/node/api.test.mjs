@@ -16,7 +16,7 @@ test('loadAttentionCore resolves to one frozen API', async () => {
   assert.ok(Object.isFrozen(api));
   for (const name of ['makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson',
     'trainKernelWidth', 'lossLandscape', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
-    'multiHeadAttention', 'positionalEncoding']) {
+    'multiHeadAttention', 'positionalEncoding', 'batchMatrixProduct']) {
     assert.equal(typeof api[name], 'function', name);
   }
 });

@@ -99,6 +99,24 @@ test('defaults are the book\'s', () => {
   });
 });
 
+test('batchMatrixProduct holds every extent to maxPoints: at it the call works, just over it is refused', () => {
+  const ones = (shape) => new Float64Array(shape[0] * shape[1] * shape[2]).fill(1);
+  const call = (shapeX, shapeY) => api.batchMatrixProduct(ones(shapeX), ones(shapeY), { shapeX, shapeY });
+  const at = limits.maxPoints;
+  const over = at + 1;
+  // One extent at a time (with its partner in Y), the others 1: operands and result stay small.
+  const cases = [
+    [[at, 1, 1], [at, 1, 1], [[over, 1, 1], [over, 1, 1]], 'shapeX[0] (n)'],
+    [[1, at, 1], [1, 1, 1], [[1, over, 1], [1, 1, 1]], 'shapeX[1] (a)'],
+    [[1, 1, at], [1, at, 1], [[1, 1, over], [1, over, 1]], 'shapeX[2] (b)'],
+    [[1, 1, 1], [1, 1, at], [[1, 1, 1], [1, 1, over]], 'shapeY[2] (c)'],
+  ];
+  for (const [shapeX, shapeY, [overX, overY], argument] of cases) {
+    assert.deepEqual(call(shapeX, shapeY).shape, [shapeX[0], shapeX[1], shapeY[2]], argument);
+    assertArgumentError(() => call(overX, overY), argument);
+  }
+});
+
 test('defaults.dataset is the native core\'s DatasetOptions, and makeDataset() draws it', () => {
   const dump = process.env.ATTENTION_DATASET_DUMP;
   assert.ok(dump && existsSync(dump),

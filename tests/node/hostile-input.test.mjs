@@ -20,7 +20,7 @@ const API_FUNCTIONS = [
   'lossLandscape', 'kernelWidthLoss', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
   'multiHeadAttention', 'positionalEncoding', 'randomNormal', 'randomUniform', 'memoryStats', 'scalingStudy',
   'attentionModelInit', 'attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionTaskBatch',
-  'attentionTaskIdeal', 'attentionModelTrain', 'consistencyStudy',
+  'attentionTaskIdeal', 'attentionModelTrain', 'consistencyStudy', 'batchMatrixProduct',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
 const API_DATA = ['defaults', 'limits'];
@@ -400,6 +400,51 @@ row('consistencyStudy', 'repeats over the limit', () => api.consistencyStudy({ r
 row('consistencyStudy', 'queries over the limit', () => api.consistencyStudy({ queries: LIMIT.points + 1 }), 'queries', { over: true });
 row('consistencyStudy', 'repeats x queries x sizes over the work limit',
   () => api.consistencyStudy({ sizes: [10000], repeats: 1000, queries: 10000 }), 'repeats', { over: true });
+
+// batchMatrixProduct(X, Y, {shapeX: [n, a, b], shapeY: [n, b, c]}): the book's (2, 1, 4) x (2, 4, 6)
+const bmmShapes = () => ({ shapeX: [2, 1, 4], shapeY: [2, 4, 6] });
+const bmm = (X = grid(8), Y = grid(48), shapes = bmmShapes()) => api.batchMatrixProduct(X, Y, shapes);
+for (const [name, position] of [['X', 0], ['Y', 1]]) {
+  const with_ = (value) => api.batchMatrixProduct(...[grid(8), grid(48)].map((array, i) => (i === position ? value : array)),
+    bmmShapes());
+  each('batchMatrixProduct', [...NOT_ARRAYS, ['undefined (missing)', undefined]], name, with_, name);
+  each('batchMatrixProduct', BAD_ELEMENTS, name, with_, name);
+  const good = position === 0 ? grid(8) : grid(48);
+  row('batchMatrixProduct', `${name} empty`, () => with_(new Float64Array(0)), name);
+  row('batchMatrixProduct', `${name} one too long`, () => with_(f([...good, 1])), name);
+  row('batchMatrixProduct', `${name} one too short`, () => with_(good.subarray(1)), name);
+  row('batchMatrixProduct', `${name} with NaN`, () => with_(good.map((v, i) => (i === 1 ? NaN : v))), name,
+    { detail: 'at index 1' });
+  row('batchMatrixProduct', `${name} with Infinity`, () => with_(good.map((v, i) => (i === 0 ? Infinity : v))), name);
+  // An array-like whose own length lies: the typed array's real length is read, and refused.
+  const liar = good.slice(1);
+  Object.defineProperty(liar, 'length', { value: good.length });
+  row('batchMatrixProduct', `${name} whose own length property lies`, () => with_(liar), name);
+}
+each('batchMatrixProduct', [...NOT_OPTIONS, ['undefined', undefined]], 'options',
+  (v) => api.batchMatrixProduct(grid(8), grid(48), v), 'options');
+for (const [key, letters] of [['shapeX', 'nab'], ['shapeY', 'nbc']]) {
+  each('batchMatrixProduct', [['a number', 3], ['null', null], ['a string', '2,1,4'], ['two extents', [2, 1]],
+    ['four extents', [2, 1, 4, 1]], ['an object', { 0: 2, 1: 1, 2: 4, length: 3 }], ['undefined (missing)', undefined]],
+  key, (v) => bmm(undefined, undefined, { ...bmmShapes(), [key]: v }), key);
+  for (let i = 0; i < 3; i += 1) {
+    const label = `${key}[${i}] (${letters[i]})`;
+    const with_ = (value) => bmm(undefined, undefined, { ...bmmShapes(), [key]: bmmShapes()[key].map((e, j) => (j === i ? value : e)) });
+    each('batchMatrixProduct', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], label, with_, label);
+    row('batchMatrixProduct', `${label} over the limit`, () => with_(LIMIT.points + 1), label, { over: true });
+  }
+}
+row('batchMatrixProduct', 'Y\'s b not X\'s', () => bmm(grid(8), grid(60), { shapeX: [2, 1, 4], shapeY: [2, 5, 6] }), 'Y',
+  { detail: 'Y: expected shape (2, 4, c) to match X (2, 1, 4), got (2, 5, 6)' });
+row('batchMatrixProduct', 'Y\'s n not X\'s', () => bmm(grid(8), grid(72), { shapeX: [2, 1, 4], shapeY: [3, 4, 6] }), 'Y',
+  { detail: 'got (3, 4, 6)' });
+// 1024 * 2048 * 2048 = 2^32 numbers: a 32-bit size_t product would wrap to 0 and match an empty X.
+row('batchMatrixProduct', 'X\'s n * a * b at 2^32, X empty', () => bmm(new Float64Array(0), grid(2),
+  { shapeX: [1024, 2048, 2048], shapeY: [1024, 2048, 1] }), 'shapeX[2] (b)', { over: true, detail: 'got 4294967296' });
+row('batchMatrixProduct', 'the result over the matrix limit', () => bmm(grid(64 * 512), grid(64 * 1024),
+  { shapeX: [64, 512, 1], shapeY: [64, 1, 1024] }), 'shapeY[2] (c)', { over: true });
+row('batchMatrixProduct', 'n * a * b * c over the work limit', () => bmm(grid(10), grid(10),
+  { shapeX: [64, 64, 1024], shapeY: [64, 1024, 256] }), 'shapeY[2] (c)', { over: true, detail: 'multiply-adds' });
 
 // The trainable attention model: attentionModelInit(config), attentionModelForward(model, tokens, options),
 // attentionModelLoss / attentionModelStep(model, tokens, targets, options), attentionTaskBatch(options),

@@ -428,6 +428,26 @@ def lens_tensor(lens):
     return None if lens is None else torch.tensor(lens)
 
 
+def batch_matrix_product_section():
+    """torch.bmm: the book's ones example, and seeded N(0, 1) operands (rounded) of several shapes."""
+    g = torch.Generator().manual_seed(5)
+    cases = []
+
+    def case(name, X, Y):
+        cases.append({'name': name, 'shapeX': list(X.shape), 'shapeY': list(Y.shape), 'X': flat(X), 'Y': flat(Y),
+                      'shape': list(torch.bmm(X, Y).shape), 'product': flat(torch.bmm(X, Y))})
+
+    case('book: ones (2, 1, 4) x (2, 4, 6)', torch.ones((2, 1, 4)), torch.ones((2, 4, 6)))
+    for n, a, b, c in ((2, 3, 4, 5), (3, 1, 7, 1), (1, 9, 6, 11), (4, 5, 5, 3)):
+        case(f'random ({n}, {a}, {b}) x ({n}, {b}, {c})', rounded(torch.normal(0, 1, (n, a, b), generator=g)),
+             rounded(torch.normal(0, 1, (n, b, c), generator=g)))
+    # The training of w: weights (n, 1, n-1) of each query over the other keys, values (n, n-1, 1).
+    weights = torch.softmax(rounded(torch.normal(0, 1, (6, 5), generator=g)), dim=1)
+    values = rounded(torch.normal(0, 1, (6, 5), generator=g))
+    case('training: weights.unsqueeze(1) x values.unsqueeze(-1)', weights.unsqueeze(1), values.unsqueeze(-1))
+    return cases
+
+
 # ---------------------------------------------------------------------------
 
 def random_section():
@@ -717,6 +737,7 @@ def main():
         'dotProductAttention': dot_product_attention_section(),
         'multiHeadAttention': multi_head_attention_section(),
         'positionalEncoding': positional_encoding_section(),
+        'batchMatrixProduct': batch_matrix_product_section(),
     }
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, 'references.json')
     text = dump(references) + '\n'
