@@ -75,19 +75,20 @@ test('with large noise every point of the data set is inside each plot that show
 
 test('the training lead quotes the learning rate and epochs set now, in both languages', async () => {
   const lead = '#training [data-live-lead="training.lead"]';
-  assert.deepEqual(await texOf(lead), ['w', '\\eta = 0.5']);
+  // The lead's maths: w twice (the parameter it adds, then the one it fits), then the live rate.
+  assert.deepEqual(await texOf(lead), ['w', 'w', '\\eta = 0.5']);
   assert.match(await text(lead), /epochs: 5 /);
   await typeInto(page, 'lr', 2);
   await typeInto(page, 'epochs', 12);
   await settled(page);
-  assert.deepEqual(await texOf(lead), ['w', '\\eta = 2']);
+  assert.deepEqual(await texOf(lead), ['w', 'w', '\\eta = 2']);
   assert.match(await text(lead), /epochs: 12 /);
   await setLanguage('zh');
-  assert.deepEqual(await texOf(lead), ['w', '\\eta = 2']);
+  assert.deepEqual(await texOf(lead), ['w', 'w', '\\eta = 2']);
   assert.match(await text(lead), /共 12 轮/);
   await setLanguage('en');
   await setState({ lr: 0.5, epochs: 5 });
-  assert.deepEqual(await texOf(lead), ['w', '\\eta = 0.5']);
+  assert.deepEqual(await texOf(lead), ['w', 'w', '\\eta = 0.5']);
 });
 
 async function trainToTheEnd() {
@@ -245,5 +246,16 @@ test('the multi-head lead says the projections are random and links to the secti
     assert.ok(await link.isVisible());
     assert.equal(await page.locator('#attention-training').count(), 1, 'the link leads somewhere');
   }
+  await setLanguage('en');
+});
+
+test('the book\'s taxonomy where it happens: Nadaraya–Watson nonparametric (非参), with a learned w parametric (带参)', async () => {
+  await setLanguage('en');
+  assert.match(await text('#pooling .prose'), /nothing here is learned.*nonparametric attention pooling \(非参\)/is);
+  assert.match(await text('#training .prose'), /parametric attention pooling \(带参\)/);
+  assert.doesNotMatch(await text('#training .prose'), /nonparametric/, 'the training section names the parametric kind');
+  await setLanguage('zh');
+  assert.match(await text('#pooling .prose'), /非参数注意力汇聚（非参）/);
+  assert.match(await text('#training .prose'), /带参数的注意力汇聚（带参）/);
   await setLanguage('en');
 });

@@ -18,6 +18,7 @@ test('controls, export and text hide whole parts', () => {
   ]);
   assert.deepEqual(hideRules(['export']), ['.figure-export, .section-tools { display: none !important; }']);
   assert.deepEqual(hideRules(['text']), ['.prose { display: none !important; }']);
+  assert.deepEqual(hideRules(['numbers']), ['.section-number { display: none !important; }']);
 });
 
 test('a token that could break out of the selector gives no rule', () => {

@@ -56,6 +56,13 @@ export const HOSTILE_HASHES = [
   ['embed=pooling&hide=%22%5D%2C*%7Bdisplay%3Anone%7D%5Bx%3D%22,kernel', null],
   ['&&&==&=x&x=&==', null],
   ['section=training&section=data', null],
+  // A course's heading is text: markup in it stays characters (the browser test checks nothing is injected).
+  ['embed=pooling&hide=numbers&heading=%3Cimg%20src%3Dx%20onerror%3D%22window.__xss%3D1%22%3E%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E', (s) => s.n === 50],
+  [`embed=heatmap&heading=${'%E2%80%AE'.repeat(40)}${'%00'.repeat(200)}&heading=%`, (s) => s.n === 50],
+  // The self-attention section's word vectors and switches: out of range, malformed, not a word.
+  ['saSheFood=99&saAppleFood=-1e309&saEatAction=NaN&saGreenColour=0x2&saProjections=yes&saSeed=-1&saNobodyFood=1',
+    (s) => s.saSheFood === 3 && s.saAppleFood === -3 && s.saEatAction === parameters.saEatAction.default &&
+      s.saGreenColour === parameters.saGreenColour.default && s.saProjections === false && s.saSeed === 0 && !('saNobodyFood' in s)],
   // The attention-training section's parameters: out of range, malformed, a
   // head count that does not divide the hidden size (the nearest that does).
   ['atTask=<script>window.__xss=1</script>&atOptimizer=ADAM&atLag=99&atHidden=-4&atHeads=7&atLr=1e309&atSteps=NaN&atCausal=yes&atSeed=-1',

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parameters, createStore } from '../../web/src/state.js';
-import { formatHash, parseHash, parseHideList, patchFromHash, readParameter, LIMITS } from '../../web/src/url-state.js';
+import { formatHash, parseHash, parseHideList, patchFromHash, readParameter, readHeading, LIMITS } from '../../web/src/url-state.js';
 import { HOSTILE_HASHES, everyParameterChanged, startingState } from './url-hashes.mjs';
 
 test('the hash parser reads the table and nothing else', () => {
@@ -43,13 +43,27 @@ test('hostile hashes give a state of the table\'s own values, as expected for ea
 test('view keys: only known sections, a checked hide list, a plain anchor', () => {
   const ids = ['data', 'pooling', 'training'];
   assert.deepEqual(parseHash('#embed=pooling&hide=seed,w&section=training', ids),
-    { params: {}, section: 'training', embed: 'pooling', hide: ['seed', 'w'], anchor: null });
+    { params: {}, section: 'training', embed: 'pooling', hide: ['seed', 'w'], heading: null, anchor: null });
   assert.equal(parseHash('#section=<svg/onload=alert(1)>', ids).section, null);
   assert.equal(parseHash('#section=training&section=data', ids).section, 'data', 'the last one wins');
-  assert.deepEqual(parseHash('#main', ids), { params: {}, section: null, embed: null, hide: [], anchor: 'main' });
+  assert.deepEqual(parseHash('#main', ids), { params: {}, section: null, embed: null, hide: [], heading: null, anchor: 'main' });
   assert.equal(parseHash('#<img>', ids).anchor, null, 'an anchor must look like an id');
   assert.equal(parseHash('#%E0%A4%A', ids).anchor, null, 'a broken escape is no anchor');
   assert.deepEqual(parseHash('', ids), parseHash('#', ids));
+});
+
+test('a course\'s heading: plain text, spaces collapsed, control characters dropped, at most 120 characters', () => {
+  const ids = ['pooling'];
+  assert.equal(parseHash('#embed=pooling&heading=Part%202%3A%20%3Cb%3Eweights%3C%2Fb%3E', ids).heading, 'Part 2: <b>weights</b>');
+  assert.equal(readHeading(' a\u0000b\n\tc  d\u009f '), 'a b c d');
+  assert.equal(readHeading(' \n '), null, 'blank: the lab\'s own title');
+  assert.equal(readHeading(undefined), null);
+  assert.equal([...readHeading('注'.repeat(500))].length, LIMITS.heading, 'cut by characters, not UTF-16 units');
+  assert.equal(readHeading('😀'.repeat(200)), '😀'.repeat(LIMITS.heading), 'no half surrogate pair');
+  assert.equal(parseHash('#embed=pooling&heading=%', ids).heading, null, 'a broken escape is no heading');
+  // Written back only in embed mode, where it is read.
+  assert.match(formatHash({}, { embed: 'pooling', heading: 'Part 2: weights' }), /heading=Part%202%3A%20weights/);
+  assert.doesNotMatch(formatHash({}, { heading: 'Part 2' }), /heading/);
 });
 
 test('the hide list keeps well-formed tokens once, and at most 64', () => {

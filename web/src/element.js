@@ -9,6 +9,9 @@
 //   hide      controls to hide, as the hash's hide= (parameter names, button
 //             actions, or controls / export / text)
 //   language  en or zh (else the page's <html lang>, else the browser's)
+//   heading   the section's title in the course's own words (plain text);
+//             with hide="numbers", a course page that numbers its own parts
+//             shows no number of the lab's
 //   any parameter of the table, by its name in kebab case (leave-one-out),
 //   the documented spelling, or lower-cased (leaveoneout), an alias: given
 //   both, the documented one wins and the console warns, naming both
@@ -32,9 +35,9 @@ import { parameters, createStore } from './state.js';
 import { ATTRIBUTE_PARAMETERS, attributeOf, parameterAttributes, conflictWarning } from './element-attributes.js';
 import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
-import { readParameter, parseHideList } from './url-state.js';
-import { detectLanguage, t, useLanguage } from './i18n/index.js';
-import { hideSheet, listenForFrameHeights } from './embed.js';
+import { readParameter, parseHideList, readHeading } from './url-state.js';
+import { detectLanguage, t, translateTree, useLanguage } from './i18n/index.js';
+import { hideSheet, listenForFrameHeights, useNumbersOf } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
 const DEFAULT_SECTION = 'pooling';
@@ -90,7 +93,7 @@ function loadingIndicator() {
 
 class AttentionLabElement extends HTMLElement {
   static get observedAttributes() {
-    return [...new Set(['section', 'hide', 'language', 'lang', ...ATTRIBUTE_PARAMETERS.keys()])];
+    return [...new Set(['section', 'hide', 'heading', 'language', 'lang', ...ATTRIBUTE_PARAMETERS.keys()])];
   }
 
   constructor() {
@@ -135,7 +138,7 @@ class AttentionLabElement extends HTMLElement {
     if (!this.store || previous === value) return;
     if (name === 'hide') {
       if (this.lab) this.applyHide();
-    } else if (name === 'section') {
+    } else if (name === 'section' || name === 'heading') {
       if (this.lab) this.mountSection();
     } else if (name === 'language' || name === 'lang') {
       if (this.lab) setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
@@ -183,8 +186,11 @@ class AttentionLabElement extends HTMLElement {
   // The controls the `hide` attribute names, hidden by one stylesheet of the
   // shadow root, replaced when the attribute changes.
   applyHide() {
-    const sheet = hideSheet(parseHideList(this.getAttribute('hide') ?? ''));
+    const hide = parseHideList(this.getAttribute('hide') ?? '');
+    const sheet = hideSheet(hide);
     this.shadowRoot.adoptedStyleSheets = sheet ? [sharedSheet(), sheet] : [sharedSheet()];
+    useNumbersOf(hide);
+    if (this.root) translateTree(this.root);
   }
 
   // The section the `section` attribute names, built afresh into the shadow
@@ -208,7 +214,10 @@ class AttentionLabElement extends HTMLElement {
       node.textContent = t(node.dataset.i18n);
     });
 
-    const lab = mountLab({ container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator });
+    const lab = mountLab({
+      container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator,
+      heading: readHeading(this.getAttribute('heading')),
+    });
     this.lab = lab;
     this.ready = lab.ready.then(() => {
       if (this.lab !== lab) return this; // replaced meanwhile: the newer one announces itself

@@ -6,7 +6,7 @@
 // changes (documented in README.md):
 //   { type: 'attention-lab:height', section: 'pooling', height: 812 }
 // height: the content's height in CSS pixels (a whole number).
-import { t } from './i18n/index.js';
+import { t, useSectionNumbers } from './i18n/index.js';
 import { formatHash } from './url-state.js';
 
 export const HEIGHT_MESSAGE = 'attention-lab:height';
@@ -27,6 +27,8 @@ export function hideRules(hide) {
       rules.push('.figure-export, .section-tools { display: none !important; }');
     } else if (token === 'text') {
       rules.push('.prose { display: none !important; }');
+    } else if (token === 'numbers') {
+      rules.push('.section-number { display: none !important; }');
     } else {
       rules.push(`[data-param="${token}"], [data-action="${token}"] { display: none !important; }`);
     }
@@ -50,6 +52,12 @@ export function applyHide(root, hide) {
   if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
+// Hidden section numbers: references between sections ({§id} in the
+// catalogue) name the section by title, for the whole page (see i18n).
+export function useNumbersOf(hide) {
+  useSectionNumbers(!hide.includes('numbers'));
+}
+
 // The page in iframe mode: only the embedded section, no masthead, table
 // of contents or footer, a link to the full lab with the same state, and
 // the height posted to the parent.
@@ -64,6 +72,7 @@ export function startEmbedMode({ view, store }) {
     }
   }
   applyHide(document, view.hide);
+  useNumbersOf(view.hide);
   // The masthead (and its h1) is hidden: the page keeps a title for screen readers.
   const heading = document.createElement('h1');
   heading.className = 'visually-hidden';

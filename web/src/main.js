@@ -29,6 +29,7 @@ async function start() {
     indicator: document.getElementById('loading'),
     applyLanguage: setLanguage,
     translateRoot: document.body,
+    heading: view.embed ? view.heading : null,
   });
   try {
     await lab.ready;

@@ -20,6 +20,7 @@ import { createErrorRouter } from './section-errors.js';
 import { t, translateTree, useLanguage } from './i18n/index.js';
 import { parameters } from './state.js';
 import { createSectionFrame } from './sections/frame.js';
+import { sectionNumber } from './sections/registry.js';
 import { attachSectionTools } from './export/section-tools.js';
 import { syncDisabled } from './a11y.js';
 
@@ -56,11 +57,11 @@ function markFigures(figures, mark) {
 }
 
 // One section: its frame and view, built once, and its last computation.
-function buildSection(declaration, { root, store, controls, core }) {
+function buildSection(declaration, { root, store, controls, core, heading, alone }) {
   const inputs = declaration.inputs ?? [];
-  const frame = createSectionFrame(root, declaration.frame);
+  const frame = createSectionFrame(root, declaration.frame, { number: sectionNumber(declaration.id), heading });
   const errors = createErrorRouter({ controls, slot: frame.errorSlot, routes: declaration, core });
-  const view = declaration.create({ frame, store, controls, core, errors });
+  const view = declaration.create({ frame, store, controls, core, errors, alone });
   const watched = new Set([...inputs, 'language']);
   let computedFor = null;
   let result;
@@ -116,9 +117,11 @@ function sectionRoot(container, id) {
 // sections: the declarations to show, in order. applyLanguage: how a new
 // language reaches t() (the page also sets <html lang> and the title);
 // translateRoot: what a language switch re-labels (the page: all of it).
+// heading: a course page's own title for the section shown (one section:
+// the iframe mode, the element), in place of the lab's.
 export function mountLab({
   container, sections, store, indicator, controls = createControls(store),
-  applyLanguage = useLanguage, translateRoot = container,
+  applyLanguage = useLanguage, translateRoot = container, heading = null,
 }) {
   let core = null;
   let shown = [];
@@ -175,8 +178,10 @@ export function mountLab({
     // state is repaired before anything asks the core.
     store.useLimits?.(loaded.limits);
     core = memoizeCore(loaded);
-    shown = sections.map((declaration) =>
-      buildSection(declaration, { root: sectionRoot(container, declaration.id), store: sectionStore, controls, core }));
+    const alone = sections.length === 1;
+    shown = sections.map((declaration) => buildSection(declaration, {
+      root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone,
+    }));
     attachSectionTools({
       sections: shown.map(({ declaration, root }) => ({
         id: declaration.id,

@@ -17,6 +17,8 @@ export const ADDITIVE_QUERIES = ['20d', 'shared'];
 // The toy tasks of the trainable attention model and its optimisers.
 export const ATTENTION_TASKS = ['reverse', 'sort', 'shift', 'lookup'];
 export const OPTIMIZERS = ['adam', 'sgd'];
+// The values of the batch matrix product's operands: the book's ones, or seeded normal draws.
+export const BMM_VALUES = ['ones', 'normal'];
 
 // The self-attention section's word vectors: the features each component
 // stands for, and one number parameter per component of a word (bounds wide
@@ -45,6 +47,16 @@ export const parameters = {
   epochs: { type: 'integer', default: 5, min: 1, max: 1000, step: 1 },
   w0: { type: 'number', default: 1, min: 0, max: 30, step: 0.001 },
   leaveOneOut: { type: 'boolean', default: true },
+  // Batch matrix multiplication, torch.bmm (d2l 10.2.4): X (bmmN, bmmA, bmmB) times Y (bmmN, bmmBY, bmmC);
+  // the book's (2, 1, 4) x (2, 4, 6). bmmBY may differ from bmmB, for the core to refuse; the values are
+  // the book's torch.ones or seeded N(0, 1) draws.
+  bmmN: { type: 'integer', default: 2, min: 1, max: 4, step: 1 },
+  bmmA: { type: 'integer', default: 1, min: 1, max: 4, step: 1 },
+  bmmB: { type: 'integer', default: 4, min: 1, max: 6, step: 1 },
+  bmmBY: { type: 'integer', default: 4, min: 1, max: 6, step: 1 },
+  bmmC: { type: 'integer', default: 6, min: 1, max: 8, step: 1 },
+  bmmValues: { type: 'choice', default: 'ones', options: BMM_VALUES },
+  bmmSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
 
   // One query through score, softmax and weighted sum (d2l 10.3, its Fig. 10.3.1).
   pipelineScoring: { type: 'choice', default: 'dot', options: PIPELINE_SCORINGS },
@@ -94,6 +106,12 @@ export const parameters = {
   ...saWordVector('A', [0, 0, 0, 0, 1.5]),
   ...saWordVector('Green', [0, 0, 1, 2, 0.5]),
   ...saWordVector('Apple', [0, 0.5, 2, 1, 0]),
+  // The notes' noisy series re-weighted by self-attention (Nadaraya–Watson
+  // with queries = keys): its points, noise, seed and the Gaussian's width.
+  seriesPoints: { type: 'integer', default: 50, min: 10, max: 200, step: 1 },
+  seriesNoise: { type: 'number', default: 0.5, min: 0, max: 2, step: 0.05 },
+  seriesSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
+  seriesWidth: { type: 'number', default: 3, min: 0.1, max: 50, step: 0.01, scale: 'log' },
   saProjections: { type: 'boolean', default: false },
   saSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Positional encoding (d2l 10.6.3): positions x encoding dimension, and the

@@ -16,10 +16,14 @@
 //   section=<id>      the section to scroll to (the page) / to show (element)
 //   embed=<id>        iframe mode: only that section, no masthead (embed.js)
 //   hide=<a>,<b>,...  in embed mode: controls to hide, by parameter name or
-//                     button action, or `controls`, `export`, `text`
+//                     button action, or `controls`, `export`, `text`,
+//                     `numbers` (the section's number, and references by
+//                     number: they name the section by title instead)
+//   heading=<text>    in embed mode: the section's title in the course's own
+//                     words (plain text, at most 120 characters)
 import { clampValue, parameters } from './state.js';
 
-export const LIMITS = Object.freeze({ hash: 4096, value: 64, key: 40, entries: 256, hide: 64 });
+export const LIMITS = Object.freeze({ hash: 4096, value: 64, key: 40, entries: 256, hide: 64, heading: 120 });
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,4})?$/;
 const TOKEN = /^[A-Za-z][\w-]{0,39}$/;
@@ -60,12 +64,23 @@ export function parseHideList(raw) {
     .slice(0, LIMITS.hide);
 }
 
+// A course page's title for its section: text only (it is only ever set as
+// textContent), control characters dropped, spaces collapsed, cut at
+// LIMITS.heading characters; null when nothing is left.
+export function readHeading(raw) {
+  if (typeof raw !== 'string') return null;
+  // eslint-disable-next-line no-control-regex
+  const text = [...raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim()]
+    .slice(0, LIMITS.heading).join('');
+  return text.length > 0 ? text : null;
+}
+
 // hash: location.hash (with or without '#'). sectionIds: the registry's ids.
-// Returns { params, section, embed, hide, anchor }: `anchor` is set when the
+// Returns { params, section, embed, hide, heading, anchor }: `anchor` is set when the
 // hash is a plain in-page link (#pooling, #main) rather than state.
 export function parseHash(hash, sectionIds = []) {
   const text = String(hash ?? '').replace(/^#/, '').slice(0, LIMITS.hash);
-  const result = { params: {}, section: null, embed: null, hide: [], anchor: null };
+  const result = { params: {}, section: null, embed: null, hide: [], heading: null, anchor: null };
   if (text.length === 0) return result;
   if (!text.includes('=')) {
     const anchor = decode(text);
@@ -83,6 +98,8 @@ export function parseHash(hash, sectionIds = []) {
       if (sectionIds.includes(raw)) result[key] = raw;
     } else if (key === 'hide') {
       result.hide = parseHideList(raw);
+    } else if (key === 'heading') {
+      result.heading = readHeading(raw);
     } else if (isParameter(key)) {
       const value = readParameter(key, raw);
       if (value !== undefined) result.params[key] = value;
@@ -98,6 +115,7 @@ export function formatHash(state, view = {}) {
   const parts = [];
   if (view.embed) parts.push(`embed=${encodeURIComponent(view.embed)}`);
   if (view.hide?.length) parts.push(`hide=${view.hide.map(encodeURIComponent).join(',')}`);
+  if (view.embed && view.heading) parts.push(`heading=${encodeURIComponent(view.heading)}`);
   for (const [name, spec] of Object.entries(parameters)) {
     const value = state[name];
     if (value === undefined || (name !== 'language' && Object.is(value, spec.default))) continue;

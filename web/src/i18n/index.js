@@ -32,10 +32,35 @@ export function getLanguage() {
   return current;
 }
 
+// Cross-references between sections: `{§pooling}` in a catalogue string
+// reads "section 3" while the sections show their numbers, else the
+// section's title (a course page that numbers its own parts hides the
+// lab's: hide=numbers). Numbers follow the registry's order, which
+// registers itself here, so a new section renumbers every reference.
+const sectionReferences = new Map(); // id -> { number, titleKey }
+let numbered = true;
+
+export function registerSections(sections) {
+  sections.forEach(({ id, frame }, index) => sectionReferences.set(id, { number: index + 1, titleKey: frame.titleKey }));
+}
+
+// One choice per page, like the language (the elements of a page share t()).
+export function useSectionNumbers(on) {
+  numbered = on;
+}
+
+function sectionReference(whole, id) {
+  const section = sectionReferences.get(id);
+  if (!section) return whole;
+  return numbered ? t('ref.numbered', { number: section.number }) : t('ref.titled', { title: t(section.titleKey) });
+}
+
 // A missing key shows itself (and the catalogue test fails), never a blank.
 export function t(key, params = {}) {
   const template = catalogues[current][key] ?? catalogues.en[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return template
+    .replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
+    .replace(/\{§([\w-]+)\}/g, sectionReference);
 }
 
 export function translateTree(root) {

@@ -14,22 +14,17 @@ import { createErrorRouter } from '../section-errors.js';
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
+import { figureCell, note, subsection } from './frame.js';
 import { createStudyProgress, createStudyTrigger, queueStudy } from './study-runner.js';
 
 // The data set's noise and seed (the data section's) and the section's width.
 export const CONSISTENCY_INPUTS = Object.freeze(['noise', 'seed', 'w']);
 const REPEATS = 20;
 
-export function createConsistencyPanel(parent, { controls, core }) {
+export function createConsistencyPanel(parent, { controls, core, alone = false }) {
   const sizes = core.defaults.consistencyStudy.sizes;
   const xs = Float64Array.from(sizes);
-  const block = element('div', { className: 'subsection', dataset: { role: 'consistency-panel' } });
-  parent.append(block);
-  block.append(
-    element('h3', { className: 'subsection-title', dataset: { i18n: 'consistency.title' } }),
-    element('div', { className: 'prose' }, [element('p', { dataset: { i18nRich: 'consistency.lead' } })]),
-  );
+  const block = subsection(parent, { role: 'consistency-panel', titleKey: 'consistency.title', leadKeys: ['consistency.lead'] });
   const formulas = element('div', { className: 'formula-strip' });
   block.append(formulas);
   const formula = createFormula(formulas);
@@ -124,7 +119,7 @@ export function createConsistencyPanel(parent, { controls, core }) {
     });
   }
 
-  const trigger = createStudyTrigger(block, CONSISTENCY_INPUTS, start);
+  const trigger = createStudyTrigger(block, CONSISTENCY_INPUTS, start, { eager: alone });
   return {
     update(inputs, changed) {
       // Written at once, seen or not: the panel has its final height before the study runs.

@@ -2,7 +2,8 @@
 // (sensory inputs), and the chapter's first heatmap: the identity matrix.
 import { element } from '../dom.js';
 import { createHeatmap } from '../figures/heatmap.js';
-import { figureCell } from './frame.js';
+import { figureCell, note } from './frame.js';
+import { createCuesPicture } from './cues-picture.js';
 import { t } from '../i18n/index.js';
 
 const SIZE = 10; // the book's torch.eye(10)
@@ -15,6 +16,7 @@ function box(kind, titleKey, cueKey) {
 }
 
 function create({ frame }) {
+  createCuesPicture(figureCell(frame.figures, { captionKey: 'cues.pictureCaption', className: 'cell-wide cell-cues-picture' }));
   const diagram = element('div', { className: 'cue-diagram', role: 'img', dataset: { i18nAria: 'cues.diagramLabel' } }, [
     box('query', 'cues.query', 'cues.queryCue'),
     element('div', { className: 'cue-pairs' }, [
@@ -48,6 +50,7 @@ function create({ frame }) {
   const identity = new Float64Array(SIZE * SIZE);
   for (let i = 0; i < SIZE; i += 1) identity[i * SIZE + i] = 1;
   heatmap.setMatrix({ values: identity, rows: SIZE, cols: SIZE, domain: [0, 1] });
+  note(frame.figures, { key: 'cues.whyQuery', className: 'note note-callout' });
 }
 
 // No parameters and no core call: the section is drawn once, when built.

@@ -20,7 +20,7 @@ import { createConsistencyPanel } from './consistency-panel.js';
 
 const KERNEL_KEYS = Object.fromEntries(KERNELS.map((kernel) => [kernel, `kernel.${kernel}`]));
 
-function create({ frame, store, controls, core }) {
+function create({ frame, store, controls, core, alone }) {
   const panel = frame.controlsPanel;
   const kernelControl = controls.choiceControl('kernel', { labelKey: 'pooling.kernel', optionKeys: KERNEL_KEYS });
   const widthControl = controls.numberControl('w', { labelKey: 'pooling.w', hintKey: 'pooling.wHint' });
@@ -68,7 +68,7 @@ function create({ frame, store, controls, core }) {
   const nanNote = note(frame.figures, { className: 'note note-warning' });
   nanNote.dataset.role = 'nan-note';
   nanNote.hidden = true;
-  const consistency = createConsistencyPanel(frame.figures, { controls, core });
+  const consistency = createConsistencyPanel(frame.figures, { controls, core, alone });
   return {
     disabledUnderAverage: [kernelControl, widthControl, presets],
     kernelNote, shapePlot, plot, nanNote, consistency,

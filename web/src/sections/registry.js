@@ -15,9 +15,10 @@
 //   arguments optional: the core arguments named otherwise, mapped to the
 //             parameter whose control shows their errors (a name, a list
 //             indexed by the error's index, or a function of the inputs)
-//   create({ frame, store, controls, core, errors }) -> view
+//   create({ frame, store, controls, core, errors, alone }) -> view
 //             builds the controls and figures once (core: for sections that
-//             compute on their own clock, like a training run); a view
+//             compute on their own clock, like a training run; alone: the
+//             lab shows this section only, as in a course page); a view
 //             that runs on its own clock has dispose(), which the mount
 //             calls when the section goes away (its element left the page)
 //   compute(core, inputs) -> result
@@ -40,6 +41,7 @@ import { selfAttentionSection } from './self-attention.js';
 import { multiHeadSection } from './multi-head.js';
 import { positionalEncodingSection } from './positional-encoding.js';
 import { attentionTrainingSection } from './attention-training.js';
+import { registerSections } from '../i18n/index.js';
 
 export const SECTIONS = Object.freeze([
   cuesSection,
@@ -58,3 +60,8 @@ export const SECTIONS = Object.freeze([
 ]);
 
 export const SECTION_IDS = SECTIONS.map(({ id }) => id);
+
+// A section's number: its place in this list (its title shows it, and the
+// catalogue's cross-references {§id} quote it).
+export const sectionNumber = (id) => SECTION_IDS.indexOf(id) + 1;
+registerSections(SECTIONS);

@@ -12,7 +12,7 @@ import { createErrorRouter } from '../section-errors.js';
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
+import { figureCell, note, subsection } from './frame.js';
 import { createStudyProgress, createStudyTrigger, queueStudy } from './study-runner.js';
 
 // d from 1 to 512, one core call per d.
@@ -21,13 +21,8 @@ export const SCALING_INPUTS = Object.freeze(['scalingKeys', 'scalingSamples', 's
 const DIMS = Float64Array.from(SCALING_DIMS);
 const ONES = new Float64Array(SCALING_DIMS.length).fill(1);
 
-export function createScalingPanel(parent, { controls, core }) {
-  const block = element('div', { className: 'subsection', dataset: { role: 'scaling-panel' } });
-  parent.append(block);
-  block.append(
-    element('h3', { className: 'subsection-title', dataset: { i18n: 'scaling.title' } }),
-    element('div', { className: 'prose' }, [element('p', { dataset: { i18nRich: 'scaling.lead' } })]),
-  );
+export function createScalingPanel(parent, { controls, core, alone = false }) {
+  const block = subsection(parent, { role: 'scaling-panel', titleKey: 'scaling.title', leadKeys: ['scaling.lead'] });
   const formulas = element('div', { className: 'formula-strip' });
   block.append(formulas);
   createFormula(formulas).set('\\operatorname{Var}(\\mathbf q^\\top \\mathbf k) = \\sum_{i=1}^{d} \\operatorname{Var}(q_i k_i) = d,\\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q^\\top \\mathbf k}{\\sqrt d}\\Big) = 1');
@@ -141,5 +136,5 @@ export function createScalingPanel(parent, { controls, core }) {
 
   // The study is the heaviest computation of the page (a few hundred ms, over
   // several frames): it starts when the panel comes near the screen.
-  return { update: createStudyTrigger(block, SCALING_INPUTS, start) };
+  return { update: createStudyTrigger(block, SCALING_INPUTS, start, { eager: alone }) };
 }

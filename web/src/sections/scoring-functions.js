@@ -13,6 +13,7 @@ import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { createScalingPanel, SCALING_INPUTS } from './scaling-panel.js';
+import { createScoringCostPanel } from './scoring-cost-panel.js';
 import { normalDraws, linearDraws } from './seeded-draws.js';
 import { scoringSnippet } from '../pytorch-scoring.js';
 
@@ -27,7 +28,7 @@ const BOOK_KEYS_ONES = new Float64Array(2 * NK * 2).fill(1);
 const ADDITIVE_TEX = 'a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k) \\in \\mathbb R';
 const DOT_TEX = 'a(\\mathbf q, \\mathbf k) = \\frac{\\mathbf q^\\top \\mathbf k}{\\sqrt d},\\qquad \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q \\mathbf K^\\top}{\\sqrt d}\\Big) \\mathbf V';
 
-function create({ frame, controls, core }) {
+function create({ frame, controls, core, alone }) {
   const panel = frame.controlsPanel;
   const newDraw = controls.nextSeedButton('scoringSeed', { labelKey: 'scoring.newDraw', action: 'scoring-new-draw' });
   const hiddenControl = controls.numberControl('additiveHidden', { labelKey: 'scoring.hidden', hintKey: 'scoring.hiddenHint' });
@@ -100,11 +101,14 @@ function create({ frame, controls, core }) {
   });
   dotOutput.element.dataset.figure = 'dot-output';
 
-  const scaling = createScalingPanel(frame.figures, { controls, core });
+  const scaling = createScalingPanel(frame.figures, { controls, core, alone });
+  const cost = createScoringCostPanel(frame.figures, { core, alone });
 
   return {
+    dispose: cost.dispose,
     draw({ additive, dot }, inputs, changed) {
       scaling.update(inputs, changed);
+      cost.update(inputs, changed);
       const nq = inputs.scoringQueries;
       const dq = queryDimension(inputs);
       const lens = [inputs.scoringLen1, inputs.scoringLen2];

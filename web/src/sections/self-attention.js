@@ -21,6 +21,7 @@ import { formatNumber } from '../format.js';
 import { parameters, SA_FEATURES } from '../state.js';
 import { figureCell, note } from './frame.js';
 import { normalDraws, linearBound } from './seeded-draws.js';
+import { createSeriesPanel, computeSeries, SERIES_INPUTS, SERIES_ARGUMENTS } from './series-smoothing-panel.js';
 import {
   WORDS, WORD_COUNT, FEATURE_COUNT, VECTOR_PARAMETERS, TRANSLATION, sentenceMatrix, builtInVectors, translationQueries,
 } from './self-attention-words.js';
@@ -66,6 +67,9 @@ function create({ frame, store, controls }) {
     }),
   );
   note(panel, { key: 'sa.vectorsNote', className: 'note note-muted' });
+
+  // First the notes' noisy series: self-attention as Nadaraya–Watson over one sequence.
+  const series = createSeriesPanel(frame.figures, { controls });
 
   const formulas = element('div', { className: 'formula-strip' });
   frame.figures.append(formulas);
@@ -173,6 +177,7 @@ function create({ frame, store, controls }) {
 
   return {
     draw(result, inputs, changed) {
+      series.draw(result.series, inputs, changed);
       const target = frame.root.getRootNode().getElementById?.(TRAINING_SECTION);
       trainingLink.hidden = !target || target.hidden;
       linkSpace.data = getLanguage() === 'zh' ? '' : ' ';
@@ -234,7 +239,8 @@ function compute(core, inputs) {
   });
   const plain = attend(sentence, WORD_COUNT);
   const cross = attend(translationQueries(), TRANSLATION.length);
-  if (!inputs.saProjections) return { plain, cross, projected: null };
+  const series = computeSeries(core, inputs);
+  if (!inputs.saProjections) return { plain, cross, projected: null, series };
   // Seeded random projections drawn as the multi-head section draws its own
   // (N(0, 1/d)): the core's generator, one stream per role.
   const projection = (role) => normalDraws(core, FEATURE_COUNT * FEATURE_COUNT, inputs.saSeed, role, linearBound(FEATURE_COUNT));
@@ -243,14 +249,14 @@ function compute(core, inputs) {
     shape: { batch: ONE_SENTENCE, nq: WORD_COUNT, nk: WORD_COUNT, hidden: FEATURE_COUNT, heads: 1 },
     Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: IDENTITY,
   });
-  return { plain, cross, projected };
+  return { plain, cross, projected, series };
 }
 
 export const selfAttentionSection = {
   id: 'self-attention',
   frame: { titleKey: 'sa.title', leadKeys: ['sa.lead1', 'sa.lead2'] },
-  inputs: [...VECTOR_PARAMETERS, 'saProjections', 'saSeed'],
-  arguments: { seed: 'saSeed' },
+  inputs: [...SERIES_INPUTS, ...VECTOR_PARAMETERS, 'saProjections', 'saSeed'],
+  arguments: { seed: 'saSeed', ...SERIES_ARGUMENTS },
   create,
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),

@@ -37,11 +37,14 @@ export function queueStudy(queue, parts, { measure, found, current }) {
 }
 
 // `start(inputs)` once `block` is near the screen, and again whenever one of
-// `inputNames` (or the language) changes.
-export function createStudyTrigger(block, inputNames, start) {
-  let visible = false;
+// `inputNames` (or the language) changes. `eager`: start at once, seen or
+// not: a lab that shows this one section (a course page's iframe or
+// element) is there for it, and its charts should fill without waiting for
+// the reader to scroll to them.
+export function createStudyTrigger(block, inputNames, start, { eager = false } = {}) {
+  let visible = eager;
   let waiting = null; // the inputs of a study asked for before the panel was seen
-  new IntersectionObserver((entries) => {
+  if (!eager) new IntersectionObserver((entries) => {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     visible = true;
     if (waiting) start(waiting);

@@ -17,6 +17,7 @@ import { figureCell, note } from './frame.js';
 import { liveLead } from './live-lead.js';
 import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch.js';
+import { BATCH_PRODUCT_INPUTS, createBatchProductPanel } from './batch-product-panel.js';
 
 const MODEL_TEX =
   'f(x) = \\sum_{i=1}^{n} \\operatorname{softmax}_i\\!\\Big(-\\tfrac{1}{2}\\big((x - x_i)\\,w\\big)^2\\Big)\\, y_i';
@@ -104,6 +105,8 @@ function create({ frame, store, controls, core, errors }) {
   const stopNote = note(panel, { className: 'note note-warning' });
   stopNote.dataset.role = 'stopped';
 
+  // torch.bmm first: the book introduces it before the parametric model it computes.
+  const batchProduct = createBatchProductPanel(frame.figures, { controls, core });
   const formulas = element('div', { className: 'formula-strip' });
   frame.figures.append(formulas);
   createFormula(formulas).set(MODEL_TEX);
@@ -294,6 +297,7 @@ function create({ frame, store, controls, core, errors }) {
   return {
     draw({ data, truthCurve, start }, inputs, changed) {
       fillLead(leadSettings(inputs));
+      batchProduct.update(inputs);
       lossFormula.set(`${LOSS_TEX[inputs.leaveOneOut]},\\qquad \\eta = ${texNumber(inputs.lr, '.4~g')}`);
       looOffWarning.hidden = inputs.leaveOneOut;
       looExplanation.classList.toggle('is-emphasised', !inputs.leaveOneOut);
@@ -330,7 +334,7 @@ function create({ frame, store, controls, core, errors }) {
 export const trainingSection = {
   id: 'training',
   frame: { titleKey: 'training.title', leadKeys: ['training.lead'] },
-  inputs: [...DATASET_INPUTS, 'lr', 'epochs', 'w0', 'leaveOneOut'],
+  inputs: [...DATASET_INPUTS, 'lr', 'epochs', 'w0', 'leaveOneOut', ...BATCH_PRODUCT_INPUTS],
   arguments: { x: 'n', y: 'n' },
   create,
   compute(core, inputs) {

@@ -1,0 +1,119 @@
+// What a teacher embedding one section controls: the lab's section number
+// (hidden with hide=numbers, and then references to other sections name
+// them by title), the section's title in the course's own words (heading),
+// and a lab showing one section fills its studies at once, without waiting
+// for the reader to scroll to them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openPage, setLanguage, setState, elementsReady, screenshot } from './harness.mjs';
+import { SECTION_IDS } from '../../web/src/sections/registry.js';
+
+const web = useBrowser();
+
+const visibleNumbers = (page) => page.locator('.section-number').evaluateAll((nodes) =>
+  nodes.filter((node) => node.getClientRects().length > 0).map((node) => node.textContent));
+
+test('the full page numbers its sections in the registry\'s order, and references quote the numbers', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
+  const numbers = await page.locator('main > section').evaluateAll((sections) =>
+    sections.map((section) => [section.id, section.querySelector('h2 .section-number')?.textContent]));
+  assert.deepEqual(numbers, SECTION_IDS.map((id, index) => [id, `${index + 1} · `]));
+  const poolingNumber = SECTION_IDS.indexOf('pooling') + 1;
+  const settings = page.locator('#heatmap [data-role="settings"]');
+  assert.match(await settings.innerText(), new RegExp(`set in section ${poolingNumber}\\)`));
+  await setLanguage(page, 'zh');
+  assert.match(await settings.innerText(), new RegExp(`在第 ${poolingNumber} 节中设置`));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an iframe with hide=numbers and heading= shows the course\'s title, no number, references by title', async () => {
+  const heading = 'Part 2: what each query weighs';
+  const url = `${web.server.origin}/index.html#embed=heatmap&hide=numbers&heading=${encodeURIComponent(heading)}&w=2`;
+  const { page, context, problems } = await openPage(web.browser, url);
+  assert.equal(await page.locator('#heatmap h2').innerText(), heading);
+  assert.deepEqual(await visibleNumbers(page), [], 'no section number shows');
+  const settings = page.locator('#heatmap [data-role="settings"]');
+  assert.match(await settings.innerText(), /set in the section “Average pooling vs Nadaraya–Watson”\)/);
+  assert.doesNotMatch(await page.locator('#heatmap').innerText(), /section \d/);
+  await screenshot(page, 'course-heading-en', '#heatmap');
+
+  // The course's words stay in either language; the references follow it.
+  // (An embed has no language switch of its own: the course sets it.)
+  await setState(page, { language: 'zh' });
+  assert.equal(await page.locator('#heatmap h2').innerText(), heading);
+  assert.match(await settings.innerText(), /在“平均汇聚与 Nadaraya–Watson 核回归”一节中设置/);
+  // A change of state rewrites the hash: the heading and the hidden numbers stay in it.
+  await setState(page, { query: 3 });
+  await page.waitForFunction(() => location.hash.includes('query=3'));
+  const hash = decodeURIComponent(await page.evaluate(() => location.hash));
+  assert.ok(hash.includes(`heading=${heading}`), hash);
+  assert.ok(hash.includes('hide=numbers'), hash);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.equal(await page.locator('#heatmap h2').innerText(), heading, 'the heading survives a reload');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a hostile heading is plain text, cut to 120 characters, without control characters', async () => {
+  const hostile = `<img src=x onerror="window.pwned=1">\u0007${'x'.repeat(300)}`;
+  const { page, context, problems } = await openPage(web.browser,
+    `${web.server.origin}/index.html#embed=pooling&heading=${encodeURIComponent(hostile)}`);
+  const title = await page.locator('#pooling h2 .section-heading').textContent();
+  assert.equal([...title].length, 120);
+  assert.ok(title.startsWith('<img src=x onerror="window.pwned=1"> xxx'), title.slice(0, 60));
+  assert.equal(await page.locator('#pooling h2 img').count(), 0);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.deepEqual(problems, []);
+  await context.close();
+
+  // A blank heading keeps the lab's own title.
+  const blank = await openPage(web.browser, `${web.server.origin}/index.html#embed=pooling&heading=%20%0A%20`);
+  assert.match(await blank.page.locator('#pooling h2').innerText(), /^\d+ · Average pooling vs Nadaraya–Watson$/);
+  assert.deepEqual(blank.problems, []);
+  await blank.context.close();
+});
+
+test('a section shown alone fills its studies at once, far below the fold', async () => {
+  for (const [section, status] of [['scoring', 'scaling-status'], ['pooling', 'consistency-status']]) {
+    const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/index.html#embed=${section}`,
+      { viewport: { width: 1000, height: 500 } });
+    const top = await page.locator(`[data-role="${status}"]`).evaluate((node) => node.getBoundingClientRect().top);
+    assert.ok(top > 500 + 600, `${section}: the study is ${top} px down, out of reach of a scroll trigger`);
+    await page.waitForSelector(`[data-role="${status}"][data-done="true"]`, { state: 'attached', timeout: 20000 });
+    assert.equal(await page.evaluate(() => scrollY), 0, 'nobody scrolled');
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('the element: hide="numbers" and heading, changed live', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+  await elementsReady(page, 2);
+  await page.evaluate(() => {
+    const spacer = document.createElement('div');
+    spacer.style.height = '3000px';
+    const lab = document.createElement('attention-lab');
+    lab.id = 'lab-scaling';
+    lab.setAttribute('section', 'scoring');
+    lab.setAttribute('hide', 'numbers');
+    lab.setAttribute('heading', 'Why divide by √d');
+    document.querySelector('main').append(spacer, lab);
+  });
+  await elementsReady(page, 3);
+  const shadowText = (selector) => page.evaluate((css) => document.getElementById('lab-scaling').shadowRoot.querySelector(css)?.innerText, selector);
+  assert.equal(await shadowText('h2'), 'Why divide by √d');
+  // The course example's own elements hide their numbers too.
+  for (const id of ['lab-pooling', 'lab-heatmap', 'lab-scaling']) {
+    assert.equal(await page.evaluate((host) => document.getElementById(host).shadowRoot.querySelector('.section-number').getClientRects().length, id), 0, id);
+  }
+  await page.waitForFunction(() => document.getElementById('lab-scaling').shadowRoot
+    .querySelector('[data-role="scaling-status"][data-done="true"]'), null, { timeout: 20000 });
+  await page.evaluate(() => document.getElementById('lab-scaling').setAttribute('heading', 'Scaled scores'));
+  await page.waitForFunction(() => document.getElementById('lab-scaling').shadowRoot.querySelector('h2')?.innerText === 'Scaled scores');
+  await page.evaluate(() => document.getElementById('lab-scaling').removeAttribute('heading'));
+  await page.waitForFunction(() => /^Additive vs scaled dot-product attention$/.test(document.getElementById('lab-scaling').shadowRoot.querySelector('h2')?.innerText ?? ''));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
