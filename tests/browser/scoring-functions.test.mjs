@@ -124,6 +124,8 @@ test('a length the core refuses is shown at its control, and bounds clamp', asyn
 
 test('why divide by sqrt(d): the core\'s scaling study, d = 1 ... 512, filled in frame by frame', async () => {
   const status = page.locator('#scoring [data-role="scaling-status"]');
+  // The study starts when its panel nears the screen: scrolled to as a reader would, whatever the tests before left in view.
+  await page.locator('#scoring [data-role="scaling-panel"]').scrollIntoViewIfNeeded();
   await page.waitForSelector('#scoring [data-role="scaling-status"][data-done="true"]', { timeout: 60000 });
   const rows = await page.locator('#scoring [data-role="scaling-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset })));
   assert.equal(rows.length, SCALING_DIMS.length);

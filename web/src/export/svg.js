@@ -181,9 +181,12 @@ export const LINK_BAND = 16;
 const TITLE_SIZE = 13;
 const LINK_SIZE = 9;
 
-// The figure's caption, or its accessible name for a figure without one.
+// The figure's caption as it reads on screen, or its accessible name for a
+// figure without one. A KaTeX formula holds its text twice more (MathML and
+// the TeX source, for screen readers): only the rendered text is kept.
 export function figureTitle(figure, source) {
-  const caption = figure.closest('figure')?.querySelector(':scope > figcaption');
+  const caption = figure.closest('figure')?.querySelector(':scope > figcaption')?.cloneNode(true);
+  caption?.querySelectorAll('.katex-mathml').forEach((node) => node.remove());
   const text = (caption?.textContent ?? '').replace(/\s+/g, ' ').trim();
   return text || (source.getAttribute('aria-label') ?? '');
 }

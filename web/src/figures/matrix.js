@@ -13,6 +13,7 @@ import { formatNumber } from '../format.js';
 import { attachFigureExport } from '../export/figure-menu.js';
 import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
+import { observeWidth } from './width-observer.js';
 
 let nextId = 0;
 const GROUP_GAP = 8;
@@ -210,12 +211,10 @@ export function createMatrix(container, options = {}) {
     ) : null),
   });
 
-  new ResizeObserver(([entry]) => {
-    const next = Math.round(entry.contentRect.width);
-    if (next === available) return;
-    available = next;
+  observeWidth(container, (width) => {
+    available = width;
     draw();
-  }).observe(container);
+  });
 
   return {
     element: figure.node(),

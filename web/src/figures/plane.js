@@ -7,6 +7,7 @@ import { select } from 'd3-selection';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { attachFigureExport } from '../export/figure-menu.js';
+import { observeWidth } from './width-observer.js';
 
 const MARGIN = { top: 12, right: 14, bottom: 34, left: 38 };
 // The key labels' size in px (styles: .plane-key-label), to keep them apart
@@ -160,9 +161,9 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
     onMove(spec.query.x + delta[0] * step * factor, spec.query.y + delta[1] * step * factor);
   });
 
-  new ResizeObserver(([entry]) => {
-    if (layout(Math.round(entry.contentRect.width))) draw();
-  }).observe(container);
+  observeWidth(container, (width) => {
+    if (layout(width)) draw();
+  });
   layout(320);
   // PNG and SVG; no CSV: the keys and their weights are in the section's table beside it.
   attachFigureExport(figure.node(), { svg: svg.node(), table: null });

@@ -1,0 +1,151 @@
+// The three browser engines behind one small interface, each driven the way
+// that works with Debian's build of it (../shared notes: toolchain.md):
+// Chromium by playwright-core, Firefox ESR by puppeteer-core over WebDriver
+// BiDi, WebKitGTK's MiniBrowser (Safari's engine) by selenium-webdriver
+// through WebKitWebDriver, under Xvfb since MiniBrowser has no headless mode.
+//
+//   const engine = await launchEngine('webkit');
+//   const tab = await engine.open(url, { width, height });
+//   await tab.evaluate(async (arg) => ..., arg);   // JSON in, JSON out
+//   await tab.evaluate('(async () => ...)()');     // or an expression's source
+//   await engine.close();
+//
+// One tab at a time per engine: open() closes the previous one.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const ENGINES = Object.freeze(['chromium', 'firefox', 'webkit']);
+
+const CALL_TIMEOUT_MS = 180000;
+
+// A free TCP port of the loopback interface.
+async function freePort() {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+// Waits for a port to accept connections (a server a child process starts).
+async function portOpen(port, ms = 20000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const open = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await sleep(100);
+  }
+  throw new Error(`nothing listens on port ${port} after ${ms} ms`);
+}
+
+async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-sync'],
+  });
+  let current = null;
+  return {
+    name: 'chromium',
+    async open(url, { width = 1280, height = 900 } = {}) {
+      await current?.close();
+      current = await browser.newContext({ viewport: { width, height } });
+      const page = await current.newPage();
+      const consoleProblems = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') consoleProblems.push(message.text());
+      });
+      await page.goto(url);
+      return { consoleProblems, evaluate: (fn, arg) => page.evaluate(fn, arg), page };
+    },
+    close: () => browser.close(),
+  };
+}
+
+async function launchFirefox() {
+  const puppeteer = (await import('puppeteer-core')).default;
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: process.env.FIREFOX ?? '/usr/bin/firefox-esr',
+    headless: true,
+    protocolTimeout: CALL_TIMEOUT_MS,
+  });
+  let current = null;
+  return {
+    name: 'firefox',
+    async open(url, { width = 1280, height = 900 } = {}) {
+      await current?.close();
+      current = await browser.newPage();
+      const page = current;
+      await page.setViewport({ width, height });
+      const consoleProblems = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warn') consoleProblems.push(message.text());
+      });
+      page.on('pageerror', (error) => consoleProblems.push(`page error: ${error.message}`));
+      await page.goto(url);
+      return { consoleProblems, evaluate: (fn, arg) => page.evaluate(fn, arg), page };
+    },
+    close: () => browser.close(),
+  };
+}
+
+// Xvfb and WebKitWebDriver are child processes of the test; close() ends them.
+async function launchWebKit() {
+  const { Builder } = await import('selenium-webdriver');
+  const display = `:${await freePort() % 1000 + 100}`;
+  const children = [];
+  const start = (command, args, env = {}) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
+    children.push(child);
+    return child;
+  };
+  start('Xvfb', [display, '-screen', '0', '1400x4000x24', '-nolisten', 'tcp']);
+  const port = await freePort();
+  await sleep(300); // Xvfb opens its display
+  start(process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver', [`--port=${port}`], { DISPLAY: display });
+  await portOpen(port);
+  const driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities({
+    browserName: 'MiniBrowser',
+    'webkitgtk:browserOptions': {
+      binary: process.env.MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+      args: ['--automation'], // without it the session never starts
+    },
+  }).build();
+  await driver.manage().setTimeouts({ script: CALL_TIMEOUT_MS, pageLoad: 60000 });
+  return {
+    name: 'webkit',
+    async open(url, { width = 1280, height = 900 } = {}) {
+      await driver.manage().window().setRect({ width, height });
+      await driver.get(url);
+      return {
+        consoleProblems: [], // this driver cannot read the console: the probe's record stands in
+        // The function's source runs in the page; its promise settles the call.
+        async evaluate(fn, arg) {
+          const outcome = await driver.executeAsyncScript(`const done = arguments[arguments.length - 1];
+            Promise.resolve().then(() => ${typeof fn === 'function' ? `(${fn})(arguments[0])` : fn}).then(
+              (value) => done({ value: value === undefined ? null : value }),
+              (error) => done({ error: String(error && error.stack || error) }));`, arg ?? null);
+          if (outcome.error) throw new Error(`in WebKit: ${outcome.error}`);
+          return outcome.value;
+        },
+        driver,
+      };
+    },
+    async close() {
+      await driver.quit().catch(() => {});
+      for (const child of children.reverse()) child.kill();
+    },
+  };
+}
+
+export function launchEngine(name) {
+  return { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit }[name]();
+}
