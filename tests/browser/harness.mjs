@@ -34,12 +34,15 @@ export async function serveDist() {
 // page passes its elements' selector). `problems` collects console errors
 // and warnings, uncaught exceptions and failed requests; `requests` every URL
 // the page asked for; `dialogs` the message of every dialog (dismissed).
-// `init`: a script run in the page before its own.
+// `init`: a script run in the page before its own. `touch`: a phone's
+// touch screen (touch events, mobile viewport and zoom) instead of a mouse.
 export async function openPage(browser, url, {
   locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
-  ready = 'html[data-ready="true"]', init = null,
+  ready = 'html[data-ready="true"]', init = null, touch = false,
 } = {}) {
-  const context = await browser.newContext({ locale, viewport, colorScheme, acceptDownloads: true });
+  const context = await browser.newContext({
+    locale, viewport, colorScheme, acceptDownloads: true, hasTouch: touch, isMobile: touch,
+  });
   if (permissions.length > 0) await context.grantPermissions(permissions);
   const page = await context.newPage();
   const problems = [];

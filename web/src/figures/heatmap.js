@@ -12,6 +12,7 @@ import { attachFigureExport } from '../export/figure-menu.js';
 import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
+import { observeWidth } from './width-observer.js';
 
 const MARGIN = { top: 10, right: 64, bottom: 44, left: 52 };
 const COLORBAR_WIDTH = 12;
@@ -181,11 +182,15 @@ export function createHeatmap(container, options) {
     }
   }
 
-  canvas.addEventListener('pointermove', (event) => {
+  const readCell = (event) => {
     const cell = cellAt(event);
     outline(cell);
     onHover?.(cell);
-  });
+  };
+  canvas.addEventListener('pointermove', readCell);
+  // A finger has no hover: a tap reads the cell out, and the read-out stays
+  // until the next tap (a finger leaves the canvas as soon as it lifts).
+  canvas.addEventListener('pointerdown', readCell);
 
   function activate(row, col) {
     if (!matrix) return;
@@ -225,17 +230,18 @@ export function createHeatmap(container, options) {
     event.preventDefault();
     activate(next[0], next[1]);
   });
-  canvas.addEventListener('pointerleave', () => {
+  canvas.addEventListener('pointerleave', (event) => {
+    if (event.pointerType === 'touch') return;
     hoverBox.style('display', 'none');
     onHover?.(null);
   });
 
-  new ResizeObserver(() => {
+  observeWidth(container, () => {
     if (layout()) {
       drawAxes();
       drawMarker();
     }
-  }).observe(container);
+  });
   layout();
   drawAxes();
   attachFigureExport(figure.node(), {

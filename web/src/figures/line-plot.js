@@ -8,6 +8,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { line as lineShape } from 'd3-shape';
 import { attachFigureExport } from '../export/figure-menu.js';
 import { plotTable } from '../export/csv.js';
+import { observeWidth } from './width-observer.js';
 
 const MARGIN = { top: 14, right: 16, bottom: 44, left: 52 };
 let nextId = 0;
@@ -129,7 +130,7 @@ export function createLinePlot(container, options) {
   }
 
   function layout() {
-    const available = Math.max(260, container.clientWidth || 560);
+    const available = Math.max(200, container.clientWidth || 560);
     const nextHeight = Math.round(Math.min(maxHeight, Math.max(minHeight, available * aspect)));
     if (available === width && nextHeight === height) return false;
     width = available;
@@ -194,29 +195,40 @@ export function createLinePlot(container, options) {
   function enableDrag(onDrag) {
     dragHandler = onDrag;
     overlay.classed('draggable', true);
+    figure.classed('plot-draggable', true);
     const start = (event) => {
       if (!dragHandler) return;
       event.preventDefault();
       const target = event.currentTarget; // null once the event is dispatched
       target.setPointerCapture?.(event.pointerId);
-      dragHandler(pointerToX(event));
-      const move = (moveEvent) => dragHandler(pointerToX(moveEvent));
-      const end = () => {
-        target.removeEventListener('pointermove', move);
+      // A finger landing on the plot may be starting to scroll the page: it
+      // moves the query once it moves sideways (an up-and-down swipe is the
+      // browser's, which cancels the pointer) or lifts where it landed (a tap).
+      const finger = event.pointerType === 'touch';
+      let moved = !finger;
+      if (!finger) dragHandler(pointerToX(event));
+      const move = (moveEvent) => {
+        const sideways = Math.abs(moveEvent.clientX - event.clientX) > Math.abs(moveEvent.clientY - event.clientY);
+        if (!moved && !sideways) return; // perhaps a scroll the browser has not claimed yet
+        moved = true;
+        dragHandler(pointerToX(moveEvent));
+      };
+      const end = (endEvent) => {
+        for (const [type, listener] of listeners) target.removeEventListener(type, listener);
+        if (!moved && endEvent.type === 'pointerup') dragHandler(pointerToX(endEvent));
         figure.classed('dragging', false);
       };
+      const listeners = [['pointermove', move], ['pointerup', end], ['pointercancel', end]];
       figure.classed('dragging', true);
-      target.addEventListener('pointermove', move);
-      target.addEventListener('pointerup', end, { once: true });
-      target.addEventListener('pointercancel', end, { once: true });
+      for (const [type, listener] of listeners) target.addEventListener(type, listener);
     };
     overlay.on('pointerdown', start);
     handles.on('pointerdown', start);
   }
 
-  new ResizeObserver(() => {
+  observeWidth(container, () => {
     if (layout()) drawAll();
-  }).observe(container);
+  });
   layout();
   drawAll();
   attachFigureExport(figure.node(), { svg: svg.node(), table: () => plotTable(specs, csv) });

@@ -105,8 +105,6 @@ function create({ frame, store, controls, core, errors }) {
   const stopNote = note(panel, { className: 'note note-warning' });
   stopNote.dataset.role = 'stopped';
 
-  // torch.bmm first: the book introduces it before the parametric model it computes.
-  const batchProduct = createBatchProductPanel(frame.figures, { controls, core });
   const formulas = element('div', { className: 'formula-strip' });
   frame.figures.append(formulas);
   createFormula(formulas).set(MODEL_TEX);
@@ -172,6 +170,9 @@ function create({ frame, store, controls, core, errors }) {
     ariaKey: 'training.heatmapLabel', aspect: 0.62, maxHeight: 300,
   });
   heatmap.element.dataset.figure = 'training-heatmap';
+  // torch.bmm, which the model's formula above uses, after the training's own
+  // figures: the panel's controls (Play) then sit beside the curves they move.
+  const batchProduct = createBatchProductPanel(frame.figures, { controls, core });
 
   const queue = createFrameQueue();
   let landscape = null; // { domain, ws, loo, noLoo }
