@@ -51,14 +51,21 @@ await build({
 
 // KaTeX's stylesheet names each font three times (woff2, woff, ttf). Every
 // browser that runs WebAssembly reads woff2, so only woff2 is kept, inlined
-// as data: URLs that also load from file://.
-const woff2Only = {
-  name: 'katex-woff2-only',
+// as data: URLs that also load from file://. And only the fonts the page's
+// TeX can reach are kept: no formula of the lab writes \mathfrak, \mathsf,
+// \mathscr or a bold \mathcal, whose five fonts were a third of the page's
+// font bytes (tests/browser/page-load.test.mjs checks that every glyph drawn
+// comes from a font the page carries).
+const UNUSED_KATEX_FONTS = /KaTeX_(?:Fraktur-\w+|SansSerif-\w+|Script-Regular|Caligraphic-Bold)\.woff2/;
+const katexFonts = {
+  name: 'katex-fonts',
   setup(pluginBuild) {
     pluginBuild.onLoad({ filter: /katex[\\/]dist[\\/]katex(\.min)?\.css$/ }, async (file) => {
       const css = await readFile(file.path, 'utf8');
       return {
-        contents: css.replace(/,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\("(?:woff|truetype)"\)/g, ''),
+        contents: css
+          .replace(/@font-face\s*\{[^}]*\}/g, (rule) => (UNUSED_KATEX_FONTS.test(rule) ? '' : rule))
+          .replace(/,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\("(?:woff|truetype)"\)/g, ''),
         loader: 'css',
         resolveDir: path.dirname(file.path),
       };
@@ -73,7 +80,7 @@ await build({
   outfile: path.join(out, 'app.css'),
   minify: true,
   loader: { '.woff2': 'dataurl' },
-  plugins: [woff2Only],
+  plugins: [katexFonts],
 });
 
 // The element's CSS as text for its shadow root. :root becomes :host (the
@@ -87,7 +94,7 @@ const elementCss = await build({
   write: false,
   minify: true,
   loader: { '.woff2': 'dataurl' },
-  plugins: [woff2Only],
+  plugins: [katexFonts],
 });
 const cssText = elementCss.outputFiles.find((file) => file.path.endsWith('.css')).text;
 const fontFaces = cssText.match(/@font-face\{[^}]*\}/g) ?? [];

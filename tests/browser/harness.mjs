@@ -36,9 +36,10 @@ export async function serveDist() {
 // the page asked for; `dialogs` the message of every dialog (dismissed).
 // `init`: a script run in the page before its own. `touch`: a phone's
 // touch screen (touch events, mobile viewport and zoom) instead of a mouse.
+// `cpuThrottle`: the CPU slowed down that many times (a school laptop's).
 export async function openPage(browser, url, {
   locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
-  ready = 'html[data-ready="true"]', init = null, touch = false,
+  ready = 'html[data-ready="true"]', init = null, touch = false, cpuThrottle = 1,
 } = {}) {
   const context = await browser.newContext({
     locale, viewport, colorScheme, acceptDownloads: true, hasTouch: touch, isMobile: touch,
@@ -59,6 +60,9 @@ export async function openPage(browser, url, {
     await dialog.dismiss();
   });
   if (init) await page.addInitScript(init);
+  if (cpuThrottle !== 1) {
+    await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
+  }
   await page.goto(url);
   if (ready) await page.waitForSelector(ready, { timeout: 30000, state: 'attached' });
   return { page, context, problems, requests, dialogs };

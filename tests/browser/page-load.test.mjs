@@ -65,3 +65,26 @@ test('screenshots: desktop in English, a phone in Chinese', async () => {
   assert.deepEqual(phone.problems, []);
   await phone.context.close();
 });
+
+test('every glyph of every formula comes from a font the page carries', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
+  const fonts = await page.evaluate(async () => {
+    await document.fonts.ready;
+    const carried = new Set([...document.fonts].map((face) => `${face.family.replaceAll('"', '')} ${face.weight} ${face.style}`));
+    const drawn = new Set();
+    for (const node of document.querySelectorAll('main .katex-html *')) {
+      if (![...node.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent.trim())) continue;
+      const style = getComputedStyle(node);
+      const family = style.fontFamily.split(',')[0].trim().replaceAll('"', '');
+      drawn.add(`${family} ${style.fontWeight} ${style.fontStyle}`);
+    }
+    return { carried: [...carried], drawn: [...drawn] };
+  });
+  assert.ok(fonts.drawn.length >= 8, `formulas drawn in ${fonts.drawn.join(', ')}`);
+  for (const needed of ['KaTeX_Main 400 normal', 'KaTeX_Math 400 italic', 'KaTeX_AMS 400 normal', 'KaTeX_Typewriter 400 normal']) {
+    assert.ok(fonts.drawn.includes(needed), `${needed} drawn`);
+  }
+  assert.deepEqual(fonts.drawn.filter((font) => !fonts.carried.includes(font)), [], `carried: ${fonts.carried.join(', ')}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
