@@ -173,15 +173,19 @@ export function mountLab({
   });
 
   const ready = loadCore(indicator).then((loaded) => {
+    // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
+    measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
     if (disposed) return loaded;
     // The core's limits complete the table's constraints (state.js): the
     // state is repaired before anything asks the core.
     store.useLimits?.(loaded.limits);
     core = memoizeCore(loaded);
     const alone = sections.length === 1;
+    const building = performance.now();
     shown = sections.map((declaration) => buildSection(declaration, {
       root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone,
     }));
+    measure('attention-lab:sections-built', { start: building, end: performance.now() });
     attachSectionTools({
       sections: shown.map(({ declaration, root }) => ({
         id: declaration.id,
