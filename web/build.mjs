@@ -9,6 +9,8 @@ import { build } from 'esbuild';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { fontSubsetter } from './build-steps/font-subsets.mjs';
+import { texCharacters } from './build-steps/tex-characters.mjs';
 
 const { values: args } = parseArgs({
   options: { 'wasm-module': { type: 'string' }, out: { type: 'string', default: 'dist' } },
@@ -51,21 +53,35 @@ await build({
 
 // KaTeX's stylesheet names each font three times (woff2, woff, ttf). Every
 // browser that runs WebAssembly reads woff2, so only woff2 is kept, inlined
-// as data: URLs that also load from file://. And only the fonts the page's
-// TeX can reach are kept: no formula of the lab writes \mathfrak, \mathsf,
-// \mathscr or a bold \mathcal, whose five fonts were a third of the page's
-// font bytes (tests/browser/page-load.test.mjs checks that every glyph drawn
-// comes from a font the page carries).
-const UNUSED_KATEX_FONTS = /KaTeX_(?:Fraktur-\w+|SansSerif-\w+|Script-Regular|Caligraphic-Bold)\.woff2/;
+// as data: URLs that also load from file://. Each font is cut down to the
+// characters the page's TeX can draw in it, with the unicode-range of what
+// it keeps; a font the page's TeX never reaches (\mathfrak, \mathsf, ...) is
+// dropped (tests/browser/page-load.test.mjs checks both against what is drawn).
+const KATEX_CSS = 'node_modules/katex/dist/katex.css';
+const texFonts = await texCharacters('web/src', await readFile(KATEX_CSS, 'utf8'));
+const subsetFont = fontSubsetter();
+async function keptFontFace(rule, folder) {
+  const family = rule.match(/font-family:\s*"?([\w]+)/)[1];
+  const weight = /font-weight:\s*bold/.test(rule) ? 700 : 400;
+  const style = /font-style:\s*italic/.test(rule) ? 'italic' : 'normal';
+  const codePoints = texFonts.get(`${family} ${weight} ${style}`);
+  if (!codePoints) return '';
+  const woff2 = rule.match(/url\(([^)]*\.woff2)\)/)[1];
+  const { bytes, unicodeRange } = await subsetFont(path.join(folder, woff2), codePoints);
+  return rule
+    .replace(/src:[^;}]*/, `src:url(data:font/woff2;base64,${bytes.toString('base64')}) format("woff2")`)
+    .replace(/\s*\}$/, `\n  unicode-range: ${unicodeRange};\n}`);
+}
 const katexFonts = {
   name: 'katex-fonts',
   setup(pluginBuild) {
     pluginBuild.onLoad({ filter: /katex[\\/]dist[\\/]katex(\.min)?\.css$/ }, async (file) => {
       const css = await readFile(file.path, 'utf8');
+      const rules = css.match(/@font-face\s*\{[^}]*\}/g);
+      const kept = await Promise.all(rules.map((rule) => keptFontFace(rule, path.dirname(file.path))));
+      let index = 0;
       return {
-        contents: css
-          .replace(/@font-face\s*\{[^}]*\}/g, (rule) => (UNUSED_KATEX_FONTS.test(rule) ? '' : rule))
-          .replace(/,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\("(?:woff|truetype)"\)/g, ''),
+        contents: css.replace(/@font-face\s*\{[^}]*\}/g, () => kept[index++]),
         loader: 'css',
         resolveDir: path.dirname(file.path),
       };
@@ -79,7 +95,6 @@ await build({
   entryPoints: ['web/styles/page.css'],
   outfile: path.join(out, 'app.css'),
   minify: true,
-  loader: { '.woff2': 'dataurl' },
   plugins: [katexFonts],
 });
 
@@ -93,7 +108,6 @@ const elementCss = await build({
   outfile: 'element.css',
   write: false,
   minify: true,
-  loader: { '.woff2': 'dataurl' },
   plugins: [katexFonts],
 });
 const cssText = elementCss.outputFiles.find((file) => file.path.endsWith('.css')).text;

@@ -66,25 +66,41 @@ test('screenshots: desktop in English, a phone in Chinese', async () => {
   await phone.context.close();
 });
 
-test('every glyph of every formula comes from a font the page carries', async () => {
+// The build cuts KaTeX's fonts down to the characters the page's TeX can draw
+// and gives each the unicode-range of what it keeps. A character outside it
+// would be drawn by some other font on the learner's machine: wrong shape, wrong metrics.
+test('every glyph of every formula comes from a font the page carries, within its unicode-range', async () => {
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   const fonts = await page.evaluate(async () => {
     await document.fonts.ready;
-    const carried = new Set([...document.fonts].map((face) => `${face.family.replaceAll('"', '')} ${face.weight} ${face.style}`));
+    // U+200B: KaTeX's zero-width struts, never drawn; CJK: no KaTeX font has it, the page's own fonts draw it.
+    const undrawn = /[\u200b\u2e80-\u9fff\uff00-\uffef]/u;
+    const carried = new Map([...document.fonts].map((face) => [`${face.family.replaceAll('"', '')} ${face.weight} ${face.style}`, face.unicodeRange]));
+    const inRange = (range, point) => range.split(',').some((part) => {
+      const [first, last = first] = part.trim().replace(/^U\+/i, '').split('-').map((hex) => parseInt(hex, 16));
+      return point >= first && point <= last;
+    });
     const drawn = new Set();
+    const outside = new Set();
     for (const node of document.querySelectorAll('main .katex-html *')) {
-      if (![...node.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent.trim())) continue;
+      const text = [...node.childNodes].filter((child) => child.nodeType === Node.TEXT_NODE).map((child) => child.textContent).join('');
+      if (!text.trim()) continue;
       const style = getComputedStyle(node);
-      const family = style.fontFamily.split(',')[0].trim().replaceAll('"', '');
-      drawn.add(`${family} ${style.fontWeight} ${style.fontStyle}`);
+      const font = `${style.fontFamily.split(',')[0].trim().replaceAll('"', '')} ${style.fontWeight} ${style.fontStyle}`;
+      drawn.add(font);
+      const range = carried.get(font);
+      for (const character of text) {
+        if (range !== undefined && !undrawn.test(character) && !inRange(range, character.codePointAt(0))) outside.add(`${character} in ${font}`);
+      }
     }
-    return { carried: [...carried], drawn: [...drawn] };
+    return { carried: [...carried.keys()], drawn: [...drawn], outside: [...outside] };
   });
-  assert.ok(fonts.drawn.length >= 8, `formulas drawn in ${fonts.drawn.join(', ')}`);
-  for (const needed of ['KaTeX_Main 400 normal', 'KaTeX_Math 400 italic', 'KaTeX_AMS 400 normal', 'KaTeX_Typewriter 400 normal']) {
+  assert.ok(fonts.drawn.length >= 6, `formulas drawn in ${fonts.drawn.join(', ')}`);
+  for (const needed of ['KaTeX_Main 400 normal', 'KaTeX_Math 400 italic', 'KaTeX_Main 700 normal', 'KaTeX_AMS 400 normal', 'KaTeX_Typewriter 400 normal']) {
     assert.ok(fonts.drawn.includes(needed), `${needed} drawn`);
   }
   assert.deepEqual(fonts.drawn.filter((font) => !fonts.carried.includes(font)), [], `carried: ${fonts.carried.join(', ')}`);
+  assert.deepEqual(fonts.outside, [], 'characters outside their font\'s unicode-range');
   assert.deepEqual(problems, []);
   await context.close();
 });
