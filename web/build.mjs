@@ -1,12 +1,13 @@
 // Builds dist/ with esbuild:
 //   dist/attention-core.mjs  the JS API as one ES module (wasm inlined), for Node and course pages;
-//   dist/index.html, app.js (IIFE) and app.css: the page, which also works from file://;
+//   dist/index.html, app.js (IIFE), app.css and attention-core.wasm: the page,
+//     which also works from file:// (the wasm then comes from attention-core-wasm.js);
 //   dist/attention-lab-element.js: the <attention-lab> element for course pages, one
 //     classic script with the core, the page's code and its CSS (for the shadow root);
 //   dist/course-example.html: a course page showing the element and the iframe mode.
 // Usage: node web/build.mjs --wasm-module <build>/wasm/attention-core-wasm.mjs --out dist
 import { build } from 'esbuild';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fontSubsetter } from './build-steps/font-subsets.mjs';
@@ -35,20 +36,42 @@ await build({
   platform: 'neutral',
 });
 
+// The wasm, out of Emscripten's single-file module: the page loads it as a
+// file of its own (web/src/core-wasm-file.js), and from disk through a
+// classic script that carries it as base64.
+const glue = await readFile(wasmModule, 'utf8');
+const inlinedWasm = /(["'])data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)\1/;
+const [, quote, wasmBase64] = glue.match(inlinedWasm);
+await writeFile(path.join(out, 'attention-core.wasm'), Buffer.from(wasmBase64, 'base64'));
+await writeFile(path.join(out, 'attention-core-wasm.js'), `self.attentionLabCoreWasm=${quote}${wasmBase64}${quote};\n`);
+const gluePlugin = {
+  name: 'attention-core-glue',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^attention-core-glue$/ }, () => ({ path: wasmModule, namespace: 'glue' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'glue' }, () => ({
+      // Still a data: URL to Emscripten, so it looks for no file of its own; the wasm comes through instantiateWasm.
+      contents: glue.replace(inlinedWasm, `${quote}data:application/octet-stream;base64,${quote}`),
+      loader: 'js',
+      resolveDir: path.dirname(wasmModule),
+    }));
+  },
+};
+
 // The page. A classic script (IIFE), not a module: module scripts do not load
-// from file://, and the page must work opened straight from disk. The wasm is
-// already inlined in the core (SINGLE_FILE): the page loads no file but its own three.
+// from file://, and the page must work opened straight from disk.
 await build({
   ...common,
+  alias: { 'attention-core-wasm': path.resolve('web/src/core-wasm-file.js') },
   entryPoints: ['web/src/main.js'],
   outfile: path.join(out, 'app.js'),
   format: 'iife',
   platform: 'browser',
   target: ['chrome100', 'firefox102', 'safari16'], // 'wasm-unsafe-eval' in the page's CSP needs these
   minify: true,
-  // Emscripten's glue reads import.meta.url to find a .wasm file; with the
-  // wasm inlined it needs no location at all.
+  // Emscripten's glue reads import.meta.url to find a .wasm file; given the
+  // wasm's instance it needs no location at all.
   define: { 'import.meta.url': 'undefined' },
+  plugins: [gluePlugin],
 });
 
 // KaTeX's stylesheet names each font three times (woff2, woff, ttf). Every

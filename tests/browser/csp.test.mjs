@@ -22,27 +22,29 @@ import { useBrowser, DIST, elementsReady } from './harness.mjs';
 import { downloadOf } from './downloads.mjs';
 
 // The header: the README's policy, and nothing else allowed either. data:
-// only for what is inlined (the wasm, fetched by Emscripten's loader; KaTeX's
-// fonts) or made in the page (figure export draws an SVG data: image).
-// Trusted Types on top: no string becomes HTML or script, and no policy may
-// be created to make one.
+// only for what is inlined (the element's wasm, fetched by Emscripten's
+// loader; KaTeX's fonts) or made in the page (figure export draws an SVG
+// data: image); connect-src 'self' for the page's own wasm file.
+// Trusted Types on top: no string becomes HTML or script, and the one
+// policy allowed (attention-lab-core) makes one script URL only, the wasm's
+// copy for a page opened from disk.
 const BASE_POLICY = [
   "default-src 'none'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   'font-src data:',
   'img-src data:',
-  'connect-src data:',
+  "connect-src 'self' data:",
   "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
 ];
-const TRUSTED_TYPES = ["require-trusted-types-for 'script'", "trusted-types 'none'"];
+const TRUSTED_TYPES = ["require-trusted-types-for 'script'", 'trusted-types attention-lab-core'];
 const POLICY = [...BASE_POLICY, ...TRUSTED_TYPES].join('; ');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm',
 };
 
 // A script of the site's own origin, loaded by a page of its own, that tries
@@ -374,7 +376,8 @@ test('the shipped pages: meta policies with no eval and no inline code, and none
     assert.deepEqual([...directives['script-src']].sort(), ["'self'", "'wasm-unsafe-eval'", 'file:'].sort(), `${file}: script-src`);
     assert.deepEqual([...directives['style-src']].sort(), ["'self'", 'file:'].sort(), `${file}: style-src, no 'unsafe-inline'`);
     assert.deepEqual(directives['require-trusted-types-for'], ["'script'"], `${file}: Trusted Types`);
-    assert.deepEqual(directives['trusted-types'], ["'none'"], `${file}: and no policy`);
+    // The page may make one script URL (its wasm's copy for disks); the course page no script URL at all.
+    assert.deepEqual(directives['trusted-types'], file === 'index.html' ? ['attention-lab-core'] : ["'none'"], `${file}: the policies allowed`);
     for (const [name, sources] of Object.entries(directives)) {
       for (const source of sources) {
         assert.doesNotMatch(source, /^'unsafe-|^\*|^https?:|^blob:/, `${file}: ${name} ${source}`);

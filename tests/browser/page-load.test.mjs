@@ -19,10 +19,40 @@ test('over http: no console error, every request to the serving host', async () 
   await assertLoaded(page);
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, web.server.origin), [], 'no request to any other host');
-  for (const file of ['/', '/app.js', '/app.css']) {
+  for (const file of ['/', '/app.js', '/app.css', '/attention-core.wasm']) {
     assert.ok(requests.includes(`${web.server.origin}${file}`), `${file} was loaded`);
   }
+  assert.ok(!requests.some((url) => url.endsWith('/attention-core-wasm.js')), 'the wasm streamed, not its copy for disks');
   await context.close();
+});
+
+// A server may not say application/wasm (the wasm is then compiled from its
+// bytes, not as it streams), or a course may have copied app.js without the
+// wasm: the loading line then says which file is missing.
+test('the wasm served as octet-stream still loads; a missing wasm is named on the page', async () => {
+  for (const [label, respond, expectLoaded] of [
+    ['octet-stream', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+    }, true],
+    ['missing', (route) => route.fulfill({ status: 404, body: 'not here' }), false],
+  ]) {
+    const context = await web.browser.newContext();
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.route(/attention-core(\.wasm|-wasm\.js)$/, respond);
+    await page.goto(`${web.server.origin}/`);
+    if (expectLoaded) {
+      await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+      assert.ok((await page.locator('#pooling h2').innerText()).length > 3, `${label}: drawn`);
+    } else {
+      await page.waitForSelector('#loading[data-state="failed"]');
+      assert.match(await page.locator('[data-role="load-error"]').innerText(), /attention-core\.wasm could not be loaded/, label);
+    }
+    assert.deepEqual(errors, [], `${label}: no page error`);
+    await context.close();
+  }
 });
 
 test('from file://: no console error, no request off the disk', async () => {
@@ -31,6 +61,7 @@ test('from file://: no console error, no request off the disk', async () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
   assert.ok(requests.some((url) => url.endsWith('/dist/app.js')), 'the script came from disk');
+  assert.ok(requests.some((url) => url.endsWith('/dist/attention-core-wasm.js')), 'and the wasm in the script beside it');
   await context.close();
 });
 
@@ -47,6 +78,36 @@ test('the language follows the browser and the switch changes it', async () => {
   assert.equal(await page.locator('html').getAttribute('lang'), 'en');
   assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /Sorted training inputs/);
   assert.equal(await page.locator('[data-action="play"]').innerText(), 'Play');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// The first screenful of sections is built at once and can be used; the
+// rest are built after, a few per task. A change made in between reaches them.
+test('the first sections can be used before the rest are built, and a change made then reaches the rest', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`, { ready: null });
+  const atInteractive = await page.evaluate(() => new Promise((resolve) => {
+    const check = () => {
+      if (!document.body.classList.contains('is-ready')) {
+        requestAnimationFrame(check);
+        return;
+      }
+      const sections = [...document.querySelectorAll('main > section')];
+      const built = sections.filter((section) => section.querySelector('.section-title')).length;
+      const allReady = document.documentElement.dataset.ready === 'true';
+      document.querySelector('[data-param="language"] [data-value="zh"]').click();
+      resolve({ built, total: sections.length, allReady });
+    };
+    check();
+  }));
+  assert.ok(atInteractive.built >= 1, 'the first section is there when the page is interactive');
+  assert.ok(atInteractive.built < atInteractive.total, `${atInteractive.built} of ${atInteractive.total} sections built at first`);
+  assert.equal(atInteractive.allReady, false, 'the page is not yet marked ready');
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.equal(await page.locator('#attention-training .section-title').innerText().then((text) => /[\u4e00-\u9fff]/.test(text)), true,
+    'the last section, built after the switch, speaks Chinese');
+  assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /排序后的训练输入/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -31,14 +31,16 @@ async function start() {
     translateRoot: document.body,
     heading: view.embed ? view.heading : null,
   });
+  const interactive = lab.interactive.then(() => { // the first screenful of sections can be used
+    document.body.classList.add('is-ready');
+    performance.measure('attention-lab:interactive', { start: 0, end: performance.now() });
+  });
   try {
-    await lab.ready;
+    await Promise.all([interactive, lab.ready]); // every section is drawn
   } catch {
     return; // the indicator says why
   }
-  document.body.classList.add('is-ready');
   document.documentElement.dataset.ready = 'true';
-  performance.measure('attention-lab:interactive', { start: 0, end: performance.now() });
   startHashSync({ store, view, sectionIds: SECTION_IDS });
   if (view.section && !view.embed) document.getElementById(view.section)?.scrollIntoView({ block: 'start' });
 

@@ -1,7 +1,8 @@
 // The glue, one copy for the page, its iframe mode and the <attention-lab>
 // element: loads the core (one instance per page: loadAttentionCore() loads
 // it once), builds the given sections into `container` from their
-// declarations (sections/registry.js), and redraws them.
+// declarations (sections/registry.js), the first screenful at once and the
+// rest one per task, and redraws them.
 //
 // From a declaration the mount derives everything a section used to list by
 // hand: the parameters it watches (its `inputs`, and the language), when to
@@ -32,6 +33,9 @@ function measure(name, options) {
   performance.clearMeasures(name);
   performance.measure(name, options);
 }
+
+// Longer tasks than this delay a learner's input noticeably (a "long task").
+const TASK_BUDGET_MS = 50;
 
 const pick = (state, names) => Object.fromEntries(names.map((name) => [name, state[name]]));
 const sameInputs = (a, b, names) => a !== null && names.every((name) => Object.is(a[name], b[name]));
@@ -172,6 +176,40 @@ export function mountLab({
     });
   });
 
+  // One section built, its tools attached, translated and drawn in the current state.
+  function show(declaration, alone) {
+    const section = buildSection(declaration, {
+      root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone,
+    });
+    shown.push(section);
+    attachSectionTools({
+      sections: [{
+        id: declaration.id,
+        root: section.root,
+        declarations: declaration.pytorch && { pytorch: (state) => declaration.pytorch(state, core, declaration) },
+      }],
+      store: sectionStore,
+      getComputations: () => core,
+    });
+    translateTree(section.root);
+    section.update(store.get(), new Set(Object.keys(parameters)));
+    return section;
+  }
+
+  // The new sections' controls show the state (and what it disables).
+  function shownControls() {
+    controls.sync(store.get());
+    syncDisabled(container);
+  }
+
+  // The sections are built in order. The first ones, enough to fill the
+  // screen, at once: `interactive` resolves when they can be used. The rest
+  // follow in tasks of about TASK_BUDGET_MS, so the page answers the learner
+  // meanwhile, and `ready` resolves when every section is drawn.
+  let resolveInteractive;
+  const interactive = new Promise((resolve) => {
+    resolveInteractive = resolve;
+  });
   const ready = loadCore(indicator).then((loaded) => {
     // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
     measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
@@ -182,32 +220,44 @@ export function mountLab({
     core = memoizeCore(loaded);
     const alone = sections.length === 1;
     const building = performance.now();
-    shown = sections.map((declaration) => buildSection(declaration, {
-      root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone,
-    }));
-    measure('attention-lab:sections-built', { start: building, end: performance.now() });
-    attachSectionTools({
-      sections: shown.map(({ declaration, root }) => ({
-        id: declaration.id,
-        root,
-        declarations: declaration.pytorch && { pytorch: (state) => declaration.pytorch(state, core, declaration) },
-      })),
-      store: sectionStore,
-      getComputations: () => core,
-    });
+    applyLanguage(store.get().language);
     translateTree(translateRoot);
+    const waiting = [...sections];
+    while (waiting.length > 0) {
+      show(waiting.shift(), alone);
+      if (container.getBoundingClientRect().bottom > window.innerHeight) break;
+    }
+    shownControls();
     pending = new Set();
     changedAt = null;
-    draw(new Set(Object.keys(parameters)));
     container.classList.add('is-ready');
-    return loaded;
+    measure('attention-lab:first-sections-built', { start: building, end: performance.now() });
+    resolveInteractive();
+    return new Promise((resolve) => {
+      const next = () => {
+        if (disposed || waiting.length === 0) {
+          measure('attention-lab:sections-built', { start: building, end: performance.now() });
+          resolve(loaded);
+          return;
+        }
+        const started = performance.now();
+        do show(waiting.shift(), alone);
+        while (waiting.length > 0 && performance.now() - started < TASK_BUDGET_MS);
+        shownControls();
+        setTimeout(next, 0);
+      };
+      setTimeout(next, 0);
+    });
   }, (error) => {
     const detail = indicator?.querySelector('[data-role="load-error"]');
     if (detail) detail.textContent = String(error?.message ?? error);
+    resolveInteractive(Promise.reject(error));
     throw error;
   });
+  interactive.catch(() => {}); // a caller that only awaits `ready` hears of a failure there
 
   return {
+    interactive,
     ready,
     get core() {
       return core;
