@@ -14,7 +14,10 @@ usePage({ section: '#pooling [data-role="consistency-panel"]', directCore: true,
 
 const panel = (css = '') => page.locator(`#pooling [data-role="consistency-panel"] ${css}`);
 
+// A change is drawn at the next frame, which starts the study again: until
+// then the status still says the last study is done.
 async function finished() {
+  await settled(page);
   await page.waitForSelector('#pooling [data-role="consistency-status"][data-done="true"]', { timeout: 30000 });
   await settled(page);
 }

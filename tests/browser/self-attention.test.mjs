@@ -106,7 +106,8 @@ test('editing a vector changes that word\'s row as the core says, travels in the
   assert.equal(await numberValue(page(), 'saGreenColour'), parameters.saGreenColour.max);
   assert.deepEqual(await drawn('sa-weights'), (await direct({ ...edited, saGreenColour: 3 })).weights);
 
-  // The URL carries the edit; a page opened with it draws the same numbers.
+  // The URL carries the edit (written at most every 120 ms); a page opened with it draws the same numbers.
+  await page().waitForFunction(() => /saEatFood=0\b/.test(location.hash) && /saGreenColour=3\b/.test(location.hash));
   const hash = await page().evaluate(() => location.hash);
   const params = parseHash(hash).params;
   assert.equal(params.saEatFood, 0);
@@ -123,7 +124,7 @@ test('editing a vector changes that word\'s row as the core says, travels in the
   const now = await state();
   for (const name of VECTOR_PARAMETERS) assert.equal(now[name], parameters[name].default, `${name} reset`);
   assert.deepEqual(await drawn('sa-weights'), before);
-  assert.ok(!/saEat|saGreen/.test(await page().evaluate(() => location.hash)), 'no vector entry in the hash');
+  await page().waitForFunction(() => !/saEat|saGreen/.test(location.hash)); // no vector entry left in the hash
 });
 
 test('a hostile hash is repaired: out-of-range and malformed components', async () => {

@@ -8,6 +8,17 @@ import { element } from './dom.js';
 
 const SLIDER_STEPS = 1000;
 
+// Every change of state re-syncs every control: one that already shows the
+// value is left untouched, since even an equal write makes the browser
+// restyle (a width-slider change spent about 40 ms restyling the page).
+function setProperty(node, name, value) {
+  if (node[name] !== value) node[name] = value;
+}
+
+function setAttribute(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 export function createControls(store) {
   const syncers = new Map(); // parameter -> function(state) that shows its value
   const errorSlots = new Map(); // parameter -> element
@@ -63,10 +74,10 @@ export function createControls(store) {
       // getRootNode(): inside a shadow root (the <attention-lab> element) the
       // document's activeElement is the host, not the focused input.
       const focused = (range ?? box).getRootNode().activeElement;
-      if (range && focused !== range) range.value = String(Math.round(position(value)));
+      if (range && focused !== range) setProperty(range, 'value', String(Math.round(position(value))));
       // The slider's position (0-1000) means nothing to a screen reader: it reads the value.
-      range?.setAttribute('aria-valuetext', String(value));
-      if (focused !== box) box.value = String(value);
+      if (range) setAttribute(range, 'aria-valuetext', String(value));
+      if (focused !== box) setProperty(box, 'value', String(value));
     });
     return labelled(name, labelKey, [element('div', { className: 'control-row' }, body)], hint);
   }
@@ -85,8 +96,8 @@ export function createControls(store) {
     syncers.set(name, (state) => {
       for (const button of buttons) {
         const selected = button.dataset.value === state[name];
-        button.setAttribute('aria-checked', String(selected));
-        button.tabIndex = selected ? 0 : -1;
+        setAttribute(button, 'aria-checked', String(selected));
+        setProperty(button, 'tabIndex', selected ? 0 : -1);
       }
     });
     group.addEventListener('keydown', (event) => {
@@ -110,7 +121,7 @@ export function createControls(store) {
       element('span', { className: 'control-label', dataset: { i18n: labelKey } }),
     ]);
     syncers.set(name, (state) => {
-      input.checked = state[name];
+      setProperty(input, 'checked', state[name]);
     });
     return element('div', { className: 'control control-boolean', dataset: { param: name } }, [label, errorSlot(name)]);
   }

@@ -17,8 +17,11 @@ export function detectLanguage(preferred = globalThis.navigator?.languages ?? []
 export function setLanguage(language) {
   current = language in catalogues ? language : 'en';
   if (globalThis.document) {
-    document.documentElement.lang = current === 'zh' ? 'zh-CN' : 'en';
-    document.title = t('app.documentTitle');
+    // Only a real change: every redraw calls this, and even an equal write
+    // of lang makes the browser restyle the whole page.
+    const lang = current === 'zh' ? 'zh-CN' : 'en';
+    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
+    if (document.title !== t('app.documentTitle')) document.title = t('app.documentTitle');
   }
 }
 
