@@ -2,7 +2,7 @@
 // element: loads the core (one instance per page: loadAttentionCore() loads
 // it once), builds the given sections into `container` from their
 // declarations (sections/registry.js), the first screenful at once and the
-// rest one per task, and redraws them.
+// rest in short tasks after, and redraws them.
 //
 // From a declaration the mount derives everything a section used to list by
 // hand: the parameters it watches (its `inputs`, and the language), when to
@@ -197,7 +197,7 @@ export function mountLab({
   }
 
   // The new sections' controls show the state (and what it disables).
-  function shownControls() {
+  function syncControls() {
     controls.sync(store.get());
     syncDisabled(container);
   }
@@ -213,7 +213,10 @@ export function mountLab({
   const ready = loadCore(indicator).then((loaded) => {
     // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
     measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
-    if (disposed) return loaded;
+    if (disposed) {
+      resolveInteractive();
+      return loaded;
+    }
     // The core's limits complete the table's constraints (state.js): the
     // state is repaired before anything asks the core.
     store.useLimits?.(loaded.limits);
@@ -227,7 +230,7 @@ export function mountLab({
       show(waiting.shift(), alone);
       if (container.getBoundingClientRect().bottom > window.innerHeight) break;
     }
-    shownControls();
+    syncControls();
     pending = new Set();
     changedAt = null;
     container.classList.add('is-ready');
@@ -243,7 +246,7 @@ export function mountLab({
         const started = performance.now();
         do show(waiting.shift(), alone);
         while (waiting.length > 0 && performance.now() - started < TASK_BUDGET_MS);
-        shownControls();
+        syncControls();
         setTimeout(next, 0);
       };
       setTimeout(next, 0);
