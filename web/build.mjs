@@ -4,7 +4,8 @@
 //     which also works from file:// (the wasm then comes from attention-core-wasm.js);
 //   dist/attention-lab-element.js: the <attention-lab> element for course pages, one
 //     classic script with the core, the page's code and its CSS (for the shadow root);
-//   dist/course-example.html: a course page showing the element and the iframe mode.
+//   dist/course-example.html: a course page showing the element and the iframe mode;
+//   dist/package.json, the declarations and licences: dist/ is also the npm package.
 // Usage: node web/build.mjs --wasm-module <build>/wasm/attention-core-wasm.mjs --out dist
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fontSubsetter } from './build-steps/font-subsets.mjs';
 import { texCharacters } from './build-steps/tex-characters.mjs';
+import { writePackage } from './build-steps/npm-package.mjs';
 
 const { values: args } = parseArgs({
   options: { 'wasm-module': { type: 'string' }, out: { type: 'string', default: 'dist' } },
@@ -148,7 +150,7 @@ const elementCssModule = {
 };
 
 // The element: a classic script too, so a course page opened from disk works.
-await build({
+const element = await build({
   ...common,
   entryPoints: ['web/src/element.js'],
   outfile: path.join(out, 'attention-lab-element.js'),
@@ -158,8 +160,11 @@ await build({
   minify: true,
   define: { 'import.meta.url': 'undefined' },
   plugins: [elementCssModule],
+  metafile: true, // which npm packages it carries: their licences go into the package
 });
 
 await copyFile('web/index.html', path.join(out, 'index.html'));
 await copyFile('web/course-example.html', path.join(out, 'course-example.html'));
 await copyFile('web/course-example.css', path.join(out, 'course-example.css'));
+
+await writePackage(out, { metafile: element.metafile });

@@ -1,0 +1,200 @@
+// Types of the JS API (attention-core.mjs): what README.md's "The JS API"
+// documents, for editors and for TypeScript course sites. Checked by
+// tests/package (a consumer example type-checks, and wrong calls must not).
+
+/** Numbers in: a Float64Array, a plain array, or any typed array but a BigInt one. Matrices row-major. */
+export type Numbers = ArrayLike<number>;
+/** Valid lengths: null (no mask), one per batch item, or one per query row (batch x nq, flattened). */
+export type ValidLengths = ArrayLike<number> | null;
+/** Token ids in [0, vocab), batch x length of them. */
+export type Tokens = ArrayLike<number>;
+
+export type Kernel = 'gaussian' | 'boxcar' | 'constant' | 'triangular' | 'epanechnikov';
+export type Optimizer = 'adam' | 'sgd';
+export type AttentionTask = 'reverse' | 'sort' | 'shift' | 'lookup';
+
+export interface DatasetOptions { n?: number; seed?: number; noise?: number; xMax?: number }
+export interface Dataset { x: Float64Array; y: Float64Array }
+export interface KernelOptions { kernel?: Kernel; w?: number }
+export interface WeightsOptions extends KernelOptions {
+  /** A Float64Array of nq x nk to write the weights into (and return), reused across redraws. */
+  out?: Float64Array | null;
+}
+export interface KernelWidthTrainingOptions { w0?: number; lr?: number; epochs?: number; leaveOneOut?: boolean }
+export interface KernelWidthTraining {
+  /** epochs + 1 widths, the first w0. */
+  w: Float64Array;
+  /** The loss of each epoch, measured before its step. */
+  loss: Float64Array;
+  /** null, or why the run stopped early (w or the loss stopped being finite). */
+  stopReason: string | null;
+}
+export interface LeaveOneOutOptions { leaveOneOut?: boolean }
+export interface LossAndGradient { loss: number; gradient: number }
+/** [batch, nq, nk] */
+export type ScoresShape = readonly [number, number, number];
+export interface MaskedScores { maskedScores: Float64Array; masked: Uint8Array; rowLengths: Int32Array }
+export interface AttentionResult { output: Float64Array; weights: Float64Array; scores: Float64Array }
+export interface AdditiveAttentionArguments {
+  queries: Numbers; keys: Numbers; values: Numbers;
+  shape: { batch: number; nq: number; nk: number; dq: number; dk: number; dv: number; h: number };
+  Wq: Numbers; Wk: Numbers; wv: Numbers;
+  validLens: ValidLengths;
+}
+export interface DotProductAttentionArguments {
+  queries: Numbers; keys: Numbers; values: Numbers;
+  shape: { batch: number; nq: number; nk: number; d: number; dv: number };
+  validLens: ValidLengths;
+}
+export interface BatchMatrixProductOptions {
+  /** [n, a, b] */
+  shapeX: readonly [number, number, number];
+  /** [n, b, c] */
+  shapeY: readonly [number, number, number];
+}
+export interface BatchMatrixProduct { values: Float64Array; shape: [number, number, number] }
+export interface MultiHeadAttentionArguments {
+  queries: Numbers; keys: Numbers; values: Numbers;
+  shape: { batch: number; nq: number; nk: number; hidden: number; heads: number };
+  Wq: Numbers; Wk: Numbers; Wv: Numbers; Wo: Numbers;
+  validLens: ValidLengths;
+  /** null (every head), or one factor per head scaling its output before W_o. */
+  headMask: Numbers | null;
+}
+export interface MultiHeadAttentionResult {
+  output: Float64Array;
+  /** batch x heads x nq x nk */
+  weights: Float64Array;
+}
+export interface RandomNormalOptions { seed?: number; std?: number }
+export interface RandomUniformOptions { seed?: number; low?: number; high?: number }
+export interface MemoryStats { allocatedBytes: number; heapBytes: number; liveHandles: number }
+export interface ScalingStudyOptions { dims?: Numbers; samples?: number; keys?: number; seed?: number }
+export interface ScalingStudyRow { d: number; variance: number; scaledVariance: number; maxWeight: number; scaledMaxWeight: number }
+export interface ConsistencyStudyOptions {
+  sizes?: Numbers; repeats?: number; queries?: number; w?: number; noise?: number; xMax?: number; seed?: number;
+}
+export interface ConsistencyStudyRow { n: number; fixedError: number; growingW: number; growingError: number }
+
+export interface AttentionModelConfig {
+  vocab: number; length: number; hidden: number; heads: number; blocks: number; ffnHidden: number;
+  embeddingScale: number; seed: number;
+}
+/** A trainable model: plain data, so it can be stored, copied or sent to a worker. */
+export interface AttentionModel {
+  config: AttentionModelConfig;
+  /** Named in PyTorch's layout: embedding, b{i}.Wq ... b{i}.Wo (with an FFN also its LayerNorms and W1, b1, W2, b2), readout, readoutBias. */
+  params: Record<string, Float64Array>;
+  optimizerState: { step: number; m: Float64Array | null; v: Float64Array | null };
+}
+export interface SequenceBatchOptions {
+  /** Sequences in `tokens` (default: as many as they hold). */
+  batch?: number;
+  /** null, or one length per sequence in [1, length]. */
+  validLens?: ValidLengths;
+  /** Query i sees keys j <= i only. */
+  causal?: boolean;
+}
+export interface StepOptions extends SequenceBatchOptions { optimizer?: Optimizer; lr?: number }
+export interface TaskOptions {
+  task?: AttentionTask; batch?: number; length?: number; vocab?: number; seed?: number; lag?: number;
+  variableLengths?: boolean;
+}
+export interface TaskBatch { tokens: Int32Array; targets: Int32Array; validLens: Int32Array }
+export interface TrainingOptions {
+  task?: AttentionTask; steps?: number; batch?: number; optimizer?: Optimizer; lr?: number; seed?: number;
+  lag?: number; variableLengths?: boolean; causal?: boolean; evalEvery?: number; heldOut?: number;
+  evaluateAtEnd?: boolean;
+}
+export interface TrainingRun {
+  model: AttentionModel;
+  /** The loss of each step's batch, before its step. */
+  loss: Float64Array;
+  /** Held-out accuracy at each global step of `evaluatedAt`. */
+  accuracy: Float64Array;
+  evaluatedAt: Float64Array;
+  heldOutAccuracy: number | null;
+}
+
+/** The documented limits (README: "Errors and limits"). */
+export interface Limits {
+  readonly maxPoints: number; readonly maxMatrixElements: number; readonly maxDimension: number;
+  readonly maxBatch: number; readonly maxEpochs: number; readonly maxSequence: number; readonly maxX: number;
+  readonly maxNoise: number; readonly maxSeed: number; readonly maxRandomMagnitude: number;
+  readonly maxStudyDims: number; readonly maxStudySamples: number; readonly maxStudyKeys: number;
+  readonly maxStudySizes: number; readonly maxStudyRepeats: number; readonly maxStudyWidth: number;
+  readonly maxVocab: number; readonly maxModelLength: number; readonly maxHeads: number; readonly maxBlocks: number;
+  readonly maxFfnHidden: number; readonly maxModelBatch: number; readonly maxEmbeddingScale: number;
+  readonly maxLearningRate: number; readonly maxTrainingSteps: number;
+}
+
+/** The default of every option, as the core's C++ option structs define them. */
+export interface Defaults {
+  readonly dataset: Readonly<Required<DatasetOptions>>;
+  readonly kernel: Readonly<Required<KernelOptions>>;
+  readonly training: Readonly<Required<KernelWidthTrainingOptions>>;
+  readonly scalingStudy: Readonly<{ dims: readonly number[]; samples: number; keys: number; seed: number }>;
+  readonly consistencyStudy: Readonly<{
+    sizes: readonly number[]; repeats: number; queries: number; w: number; noise: number; xMax: number; seed: number;
+  }>;
+  readonly randomNormal: Readonly<Required<RandomNormalOptions>>;
+  readonly randomUniform: Readonly<Required<RandomUniformOptions>>;
+  readonly attentionModel: Readonly<AttentionModelConfig>;
+  readonly attentionTask: Readonly<Required<TaskOptions>>;
+  readonly attentionTraining: Readonly<Required<TrainingOptions>>;
+  /** d2l's value written over masked scores (-1e6). */
+  readonly maskedScore: number;
+}
+
+/**
+ * What a refused call throws: an Error whose message is
+ * `<argument>: expected <expected>[, got <got>][ at index <index>]`, with the parts as fields.
+ * Any other failure (the wasm heap exhausted) is an Error with `argument` undefined.
+ */
+export interface AttentionCoreError extends Error {
+  /** The argument, named as the caller named it: 'queries', 'shape.nk', 'shape[2] (nk)', 'options'. */
+  argument?: string;
+  expected?: string;
+  /** What it was; '' when the error names no value. */
+  got?: string;
+  index?: number;
+}
+
+/** The API: plain functions; every result owns its data (nothing to delete). */
+export interface AttentionCore {
+  readonly limits: Limits;
+  readonly defaults: Defaults;
+  makeDataset(options?: DatasetOptions): Dataset;
+  truth(x: Numbers): Float64Array;
+  averagePool(values: Numbers, nQueries: number): Float64Array;
+  attentionWeights(queries: Numbers, keys: Numbers, options?: WeightsOptions): Float64Array;
+  nadarayaWatson(queries: Numbers, keys: Numbers, values: Numbers, options?: KernelOptions): Float64Array;
+  trainKernelWidth(x: Numbers, y: Numbers, options?: KernelWidthTrainingOptions): KernelWidthTraining;
+  lossLandscape(x: Numbers, y: Numbers, ws: Numbers, options?: LeaveOneOutOptions): Float64Array;
+  kernelWidthLoss(x: Numbers, y: Numbers, w: number, options?: LeaveOneOutOptions): LossAndGradient;
+  maskedSoftmax(scores: Numbers, shape: ScoresShape, validLens?: ValidLengths): Float64Array;
+  maskScores(scores: Numbers, shape: ScoresShape, validLens?: ValidLengths): MaskedScores;
+  additiveAttention(args: AdditiveAttentionArguments): AttentionResult;
+  dotProductAttention(args: DotProductAttentionArguments): AttentionResult;
+  batchMatrixProduct(X: Numbers, Y: Numbers, options: BatchMatrixProductOptions): BatchMatrixProduct;
+  multiHeadAttention(args: MultiHeadAttentionArguments): MultiHeadAttentionResult;
+  positionalEncoding(maxLen: number, dim: number): Float64Array;
+  randomNormal(count: number, options?: RandomNormalOptions): Float64Array;
+  randomUniform(count: number, options?: RandomUniformOptions): Float64Array;
+  memoryStats(): MemoryStats;
+  scalingStudy(options?: ScalingStudyOptions): ScalingStudyRow[];
+  consistencyStudy(options?: ConsistencyStudyOptions): ConsistencyStudyRow[];
+  attentionModelInit(config?: Partial<AttentionModelConfig>): AttentionModel;
+  attentionModelForward(model: AttentionModel, tokens: Tokens, options?: SequenceBatchOptions):
+    { logits: Float64Array; weights: Float64Array };
+  attentionModelLoss(model: AttentionModel, tokens: Tokens, targets: Tokens, options?: SequenceBatchOptions):
+    { loss: number; gradients: Record<string, Float64Array> };
+  attentionModelStep(model: AttentionModel, tokens: Tokens, targets: Tokens, options?: StepOptions):
+    { model: AttentionModel; loss: number };
+  attentionTaskBatch(options?: TaskOptions): TaskBatch;
+  attentionTaskIdeal(options: TaskOptions | undefined, item: number): Float64Array;
+  attentionModelTrain(model: AttentionModel, options?: TrainingOptions): TrainingRun;
+}
+
+/** Loads the WebAssembly core once per page (or process) and resolves to its API. */
+export function loadAttentionCore(): Promise<AttentionCore>;
