@@ -5,7 +5,8 @@
 //   dist/attention-lab-element.js: the <attention-lab> element for course pages, one
 //     classic script with the core, the page's code and its CSS (for the shadow root);
 //   dist/course-example.html: a course page showing the element and the iframe mode;
-//   dist/package.json, the declarations and licences: dist/ is also the npm package.
+//   dist/package.json, the declarations and licences: dist/ is also the npm package;
+//   dist/python/attention_lab/: show() for Jupyter notebooks, with the element's script.
 // Usage: node web/build.mjs --wasm-module <build>/wasm/attention-core-wasm.mjs --out dist
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { fontSubsetter } from './build-steps/font-subsets.mjs';
 import { texCharacters } from './build-steps/tex-characters.mjs';
 import { writePackage } from './build-steps/npm-package.mjs';
+import { writeNotebookPackage } from './build-steps/notebook-package.mjs';
 
 const { values: args } = parseArgs({
   options: { 'wasm-module': { type: 'string' }, out: { type: 'string', default: 'dist' } },
@@ -168,3 +170,4 @@ await copyFile('web/course-example.html', path.join(out, 'course-example.html'))
 await copyFile('web/course-example.css', path.join(out, 'course-example.css'));
 
 await writePackage(out, { metafile: element.metafile });
+await writeNotebookPackage(out);
