@@ -5,17 +5,16 @@
 // mean squared error against f on the book's problem for n = 10 ... 2000,
 // with the section's width w held fixed (the error stalls at the kernel's
 // bias) and with w growing as n^(1/5) (it keeps falling). Each n is one
-// core call, run by a frame queue, so the page never freezes while the
-// study fills in; it starts when the panel comes near the screen.
+// core call, run in short tasks (a study queue), so the page never freezes
+// while the study fills in; it starts when the panel comes near the screen.
 import { createLinePlot } from '../figures/line-plot.js';
 import { createFormula } from '../figures/formula.js';
-import { createFrameQueue } from '../frame-queue.js';
 import { createErrorRouter } from '../section-errors.js';
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note, subsection } from './frame.js';
-import { createStudyProgress, createStudyTrigger, queueStudy } from './study-runner.js';
+import { createStudyProgress, createStudyQueue, createStudyTrigger, queueStudy } from './study-runner.js';
 
 // The data set's noise and seed (the data section's) and the section's width.
 export const CONSISTENCY_INPUTS = Object.freeze(['noise', 'seed', 'w']);
@@ -59,7 +58,7 @@ export function createConsistencyPanel(parent, { controls, core, alone = false }
   ]));
 
   const errors = createErrorRouter({ controls, slot: errorSlot, routes: { arguments: { w: 'w', noise: 'noise', seed: 'seed' } } });
-  const queue = createFrameQueue(8);
+  const queue = createStudyQueue();
   let study = null; // { key, w, rows: [row | undefined per n] }
 
   function drawStudy() {

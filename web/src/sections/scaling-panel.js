@@ -3,17 +3,16 @@
 // samples it for d = 1 ... 512, with and without the 1/sqrt(d) scaling, and
 // measures the mean largest softmax weight over m keys, which creeps towards
 // 1 (the softmax collapses onto one key) unless the scores are scaled. Each d
-// is one core call, run by a frame queue within a time budget per frame, so
-// the page never freezes while the study fills in.
+// is one core call, run in short tasks (a study queue), so the page never
+// freezes while the study fills in.
 import { createLinePlot } from '../figures/line-plot.js';
 import { createFormula } from '../figures/formula.js';
-import { createFrameQueue } from '../frame-queue.js';
 import { createErrorRouter } from '../section-errors.js';
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note, subsection } from './frame.js';
-import { createStudyProgress, createStudyTrigger, queueStudy } from './study-runner.js';
+import { createStudyProgress, createStudyQueue, createStudyTrigger, queueStudy } from './study-runner.js';
 
 // d from 1 to 512, one core call per d.
 export const SCALING_DIMS = Object.freeze([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512]);
@@ -79,7 +78,7 @@ export function createScalingPanel(parent, { controls, core, alone = false }) {
     controls, slot: errorSlot,
     routes: { arguments: { keys: 'scalingKeys', samples: 'scalingSamples', seed: 'scalingSeed' } },
   });
-  const queue = createFrameQueue(8);
+  const queue = createStudyQueue();
   let study = null; // { key, rows: [row | undefined per d], done }
 
   function drawStudy() {
@@ -136,5 +135,9 @@ export function createScalingPanel(parent, { controls, core, alone = false }) {
 
   // The study is the heaviest computation of the page (a few hundred ms, over
   // several frames): it starts when the panel comes near the screen.
-  return { update: createStudyTrigger(block, SCALING_INPUTS, start, { eager: alone }) };
+  return {
+    update: createStudyTrigger(block, SCALING_INPUTS, start, { eager: alone }),
+    // The section is going away: no study work stays queued.
+    dispose: () => queue.clear(),
+  };
 }

@@ -6,12 +6,11 @@
 // Every call gets fresh copies of its arrays: the mount's memo (core-memo.js)
 // answers a repeated call from its cache, which would time nothing.
 import { createFormula } from '../figures/formula.js';
-import { createFrameQueue } from '../frame-queue.js';
 import { element } from '../dom.js';
 import { subsection } from './frame.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { createStudyProgress, createStudyTrigger } from './study-runner.js';
+import { createStudyProgress, createStudyQueue, createStudyTrigger } from './study-runner.js';
 import { normalDraws, linearDraws } from './seeded-draws.js';
 
 // Queries = keys = n, every vector of size D, additive's hidden layer h = D.
@@ -75,7 +74,7 @@ export function createScoringCostPanel(parent, { core, alone = false }) {
   ])]));
   block.append(element('p', { className: 'note note-muted', dataset: { i18nRich: 'cost.note' } }));
 
-  const queue = createFrameQueue(8);
+  const queue = createStudyQueue();
   let times = null; // size -> { additive: [ms], dot: [ms] }
   let done = 0;
 

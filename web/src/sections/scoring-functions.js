@@ -105,7 +105,10 @@ function create({ frame, controls, core, alone }) {
   const cost = createScoringCostPanel(frame.figures, { core, alone });
 
   return {
-    dispose: cost.dispose,
+    dispose() {
+      scaling.dispose();
+      cost.dispose();
+    },
     draw({ additive, dot }, inputs, changed) {
       scaling.update(inputs, changed);
       cost.update(inputs, changed);

@@ -1,8 +1,41 @@
-// What the page's studies (the scaling study, the consistency study) share:
-// a progress line, and a start that waits until their panel first comes near
-// the screen (a study is a few hundred ms of core work over several frames:
-// not while the page loads), then runs again when one of its inputs changes.
+// What the page's studies (the scaling study, the consistency study, the
+// cost measurement) share: a progress line, a start that waits until their
+// panel first comes near the screen (a study is a few hundred ms of core
+// work: not while the page loads) and runs again when one of its inputs
+// changes, and a queue that runs the work in short tasks between frames.
 import { element } from '../dom.js';
+
+// How long a study's inputs must rest before it runs: while the learner
+// drags a slider (an input event every frame) the study waits, so its core
+// calls never delay the frame that shows the drag.
+const SETTLE_MS = 200;
+
+// Runs jobs in tasks of about `budgetMs` once SETTLE_MS have passed since
+// the last replace(). Tasks, not animation frames: the browser draws and
+// answers input between them. Replacing the list cancels what is left.
+export function createStudyQueue(budgetMs = 8) {
+  let jobs = [];
+  let timer = 0;
+  function run() {
+    timer = 0;
+    const started = performance.now();
+    while (jobs.length > 0 && performance.now() - started < budgetMs) jobs.shift()();
+    if (jobs.length > 0) timer = setTimeout(run, 0);
+  }
+  return {
+    replace(next) {
+      clearTimeout(timer);
+      jobs = [...next];
+      timer = jobs.length > 0 ? setTimeout(run, SETTLE_MS) : 0;
+    },
+    // Drops what is left (the panel is going away).
+    clear() {
+      clearTimeout(timer);
+      timer = 0;
+      jobs = [];
+    },
+  };
+}
 
 // The status text and progress bar of a study of `count` parts.
 export function createStudyProgress(count, statusRole) {
@@ -20,7 +53,7 @@ export function createStudyProgress(count, statusRole) {
 }
 
 // Runs `measure(part)` (one core call, through the section's error router:
-// null when refused) for each part on `queue`, a frame's budget at a time,
+// null when refused) for each part on `queue` (a study queue),
 // handing each row to `found(index, row)`; stops at the first refusal (the
 // same arguments fail for every part) and when `current()` turns false (a
 // newer study replaced this one).
