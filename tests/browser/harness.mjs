@@ -101,10 +101,12 @@ export async function numberValue(page, parameter) {
   return Number(await page.locator(`[data-param="${parameter}"] input[type="number"]`).inputValue());
 }
 
-// Resolves after the next redraw of the page has finished (two frames: the
-// page draws in the first; the second starts after it).
+// Resolves after the next redraw of the page has finished: two frames (the
+// page draws in the first; the second starts after it), then the sections
+// out of sight, which the page draws after the frame (attentionLab.drawn()).
 export async function settled(page) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    .then(() => window.attentionLab?.drawn()));
 }
 
 // Every <attention-lab> of the page has drawn.

@@ -47,7 +47,8 @@ async function start() {
   // For tests: the state; set() takes the controls' path (the table's
   // clamping), setUnchecked() a value the table's bounds would never let
   // through (the error path); memoryStats() is the page's own core instance's
-  // (the soak test's leak check).
+  // (the soak test's leak check); drawn() resolves once every section,
+  // those out of sight too, shows the state.
   window.attentionLab = Object.freeze({
     get state() {
       return store.get();
@@ -55,6 +56,7 @@ async function start() {
     set: (patch) => store.set(patch),
     setUnchecked: (patch) => store.setUnchecked(patch),
     memoryStats: () => lab.core.memoryStats(),
+    drawn: () => lab.drawn(),
   });
 }
 

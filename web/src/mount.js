@@ -10,9 +10,13 @@
 // error belongs to (section-errors.js). When the core refuses a section's
 // inputs, its last good figures stay, marked as out of date until it
 // accepts them again. A change of state is drawn at the
-// next animation frame; several changes in one frame draw once. Each redraw
-// is timed with the User Timing API ("attention-lab:redraw" from the change
-// to the finished drawing, "attention-lab:draw" and one
+// next animation frame; several changes in one frame draw once. On a page
+// of many sections, only those near the screen are drawn in that frame, the
+// others in short tasks after it (a change of the data reaches five
+// sections, most of them out of sight), so the change is painted sooner;
+// drawn() resolves once every section shows the state. Each redraw is timed
+// with the User Timing API ("attention-lab:redraw" from the change to the
+// finished drawing of the frame, "attention-lab:draw" and one
 // "attention-lab:draw:<section>" per section for the drawing alone).
 import { createControls } from './controls.js';
 import { loadCore } from './core-client.js';
@@ -144,17 +148,62 @@ export function mountLab({
   let changedAt = null;
   let frame = 0;
 
+  // Sections out of sight: drawn after the frame, with every name changed
+  // since they were last drawn. One section alone (a course page's) is
+  // always drawn in the frame.
+  const near = new Set(); // the roots of sections near the screen
+  const nearness = sections.length > 1 ? new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) near.add(entry.target);
+      else near.delete(entry.target);
+    }
+  }, { rootMargin: '50% 0px' }) : null;
+  const farChanges = new Map(); // section -> the names changed since it was drawn
+  let farTask = 0;
+  let drawnWaiters = [];
+
+  function drawSection(section, state, changed) {
+    const started = performance.now();
+    section.update(state, changed);
+    measure(`attention-lab:draw:${section.declaration.id}`, { start: started, end: performance.now() });
+  }
+
+  function resolveDrawn() {
+    if (frame || farTask || farChanges.size > 0) return;
+    for (const resolve of drawnWaiters.splice(0)) resolve();
+  }
+
+  function drawFar() {
+    farTask = 0;
+    const state = store.get();
+    const started = performance.now();
+    for (const [section, changed] of farChanges) {
+      farChanges.delete(section);
+      drawSection(section, state, changed);
+      if (performance.now() - started > TASK_BUDGET_MS) break;
+    }
+    syncDisabled(container);
+    if (farChanges.size > 0) farTask = setTimeout(drawFar, 0);
+    resolveDrawn();
+  }
+
   function draw(changed) {
     const state = store.get();
     applyLanguage(state.language); // one language per page: see element.js
     if (changed.has('language')) translateTree(translateRoot);
     controls.sync(state);
     for (const section of shown) {
-      const started = performance.now();
-      section.update(state, changed);
-      measure(`attention-lab:draw:${section.declaration.id}`, { start: started, end: performance.now() });
+      const earlier = farChanges.get(section);
+      const names = earlier ? new Set([...earlier, ...changed]) : changed;
+      if (nearness && !near.has(section.root)) {
+        farChanges.set(section, names);
+        continue;
+      }
+      farChanges.delete(section);
+      drawSection(section, state, names);
     }
     syncDisabled(container);
+    if (farChanges.size > 0 && !farTask) farTask = setTimeout(drawFar, 0);
   }
 
   const unsubscribe = store.subscribe((state, changed) => {
@@ -173,6 +222,7 @@ export function mountLab({
       const finished = performance.now();
       measure('attention-lab:redraw', { start: started, end: finished, detail: [...names] });
       measure('attention-lab:draw', { start: drawStarted, end: finished, detail: [...names] });
+      resolveDrawn();
     });
   });
 
@@ -182,6 +232,7 @@ export function mountLab({
       root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone,
     });
     shown.push(section);
+    nearness?.observe(section.root);
     attachSectionTools({
       sections: [{
         id: declaration.id,
@@ -266,6 +317,14 @@ export function mountLab({
       return core;
     },
     controls,
+    // Resolves once every section shows the state: the frame's drawing and
+    // the sections drawn after it.
+    drawn() {
+      return new Promise((resolve) => {
+        drawnWaiters.push(resolve);
+        resolveDrawn();
+      });
+    },
     // Stops everything the mount started (the redraw frame, the sections'
     // own clocks, every subscription to the store) and lets go of the
     // sections; the store and the container's elements are the caller's.
@@ -274,6 +333,11 @@ export function mountLab({
       unsubscribe();
       if (frame) cancelAnimationFrame(frame);
       frame = 0;
+      clearTimeout(farTask);
+      farTask = 0;
+      farChanges.clear();
+      nearness?.disconnect();
+      resolveDrawn();
       for (const section of shown) section.dispose();
       for (const unsubscribeSection of subscriptions.splice(0)) unsubscribeSection();
       shown = [];
