@@ -2,28 +2,33 @@
 // heavy computation (the loss landscape at n = 1000) fills in progressively
 // instead of freezing the page. Replacing the list cancels what is left.
 export function createFrameQueue(budgetMs = 6) {
-  let jobs = [];
+  const jobs = []; // one array, emptied and refilled: a job may replace the list while it runs
   let frame = 0;
 
   function run() {
     frame = 0;
-    const started = performance.now();
-    while (jobs.length > 0 && performance.now() - started < budgetMs) jobs.shift()();
+    runWithin(jobs, budgetMs);
     if (jobs.length > 0) frame = requestAnimationFrame(run);
   }
 
   return {
     // The first jobs run at once (a small landscape is ready in the same frame).
     replace(next) {
-      jobs = [...next];
+      jobs.splice(0, jobs.length, ...next);
       if (frame) cancelAnimationFrame(frame);
       run();
     },
     // Drops what is left (the figure it fills is going away).
     clear() {
-      jobs = [];
+      jobs.length = 0;
       if (frame) cancelAnimationFrame(frame);
       frame = 0;
     },
   };
+}
+
+// Runs the first of `jobs` (removing them) until `budgetMs` have passed.
+export function runWithin(jobs, budgetMs) {
+  const started = performance.now();
+  while (jobs.length > 0 && performance.now() - started < budgetMs) jobs.shift()();
 }

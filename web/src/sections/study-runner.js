@@ -4,6 +4,7 @@
 // work: not while the page loads) and runs again when one of its inputs
 // changes, and a queue that runs the work in short tasks between frames.
 import { element } from '../dom.js';
+import { runWithin } from '../frame-queue.js';
 
 // How long a study's inputs must rest before it runs: while the learner
 // drags a slider (an input event every frame) the study waits, so its core
@@ -14,25 +15,24 @@ const SETTLE_MS = 200;
 // the last replace(). Tasks, not animation frames: the browser draws and
 // answers input between them. Replacing the list cancels what is left.
 export function createStudyQueue(budgetMs = 8) {
-  let jobs = [];
+  const jobs = []; // one array, emptied and refilled: a job may replace the list while it runs
   let timer = 0;
   function run() {
     timer = 0;
-    const started = performance.now();
-    while (jobs.length > 0 && performance.now() - started < budgetMs) jobs.shift()();
+    runWithin(jobs, budgetMs);
     if (jobs.length > 0) timer = setTimeout(run, 0);
   }
   return {
     replace(next) {
       clearTimeout(timer);
-      jobs = [...next];
+      jobs.splice(0, jobs.length, ...next);
       timer = jobs.length > 0 ? setTimeout(run, SETTLE_MS) : 0;
     },
     // Drops what is left (the panel is going away).
     clear() {
       clearTimeout(timer);
       timer = 0;
-      jobs = [];
+      jobs.length = 0;
     },
   };
 }
