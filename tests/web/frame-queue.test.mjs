@@ -79,3 +79,19 @@ test('clear drops what is left and cancels the pending frame', () => {
   frames.frame();
   assert.deepEqual(log, ['a', 'b'], 'c and d never run');
 });
+
+test('a job that replaces the list stops the old one; the new one runs at once, one frame asked for', () => {
+  const log = [];
+  const queue = createFrameQueue(6);
+  queue.replace([
+    () => {
+      log.push('old1');
+      queue.replace(jobs(['new1', 'new2', 'new3', 'new4'], 2, log));
+    },
+    () => log.push('old2'),
+  ]);
+  assert.deepEqual(log, ['old1', 'new1', 'new2', 'new3']);
+  assert.equal(frames.pending(), 1, 'one frame for the rest, not two');
+  frames.frame();
+  assert.deepEqual(log, ['old1', 'new1', 'new2', 'new3', 'new4'], 'old2 never ran');
+});

@@ -90,3 +90,21 @@ test('a job may stop the study (the core refused its arguments), and clear() dro
   tick(1000);
   assert.deepEqual(log, ['refused', 'a', 'b'], 'the section went away: nothing more ran');
 });
+
+test('a job that starts a new study stops the old list; the new one waits for the inputs to rest', () => {
+  const log = [];
+  const queue = createStudyQueue(8);
+  queue.replace([
+    () => {
+      log.push('old1');
+      queue.replace(jobs(['new1'], 1, log));
+    },
+    () => log.push('old2'),
+  ]);
+  tick(200);
+  assert.deepEqual(log, ['old1'], 'the rest of the old list is dropped at once');
+  tick(199);
+  assert.deepEqual(log, ['old1']);
+  tick(1);
+  assert.deepEqual(log, ['old1', 'new1']);
+});

@@ -2,19 +2,20 @@
 // heavy computation (the loss landscape at n = 1000) fills in progressively
 // instead of freezing the page. Replacing the list cancels what is left.
 export function createFrameQueue(budgetMs = 6) {
-  const jobs = []; // one array, emptied and refilled: a job may replace the list while it runs
+  let jobs = [];
   let frame = 0;
 
   function run() {
     frame = 0;
     runWithin(jobs, budgetMs);
-    if (jobs.length > 0) frame = requestAnimationFrame(run);
+    if (jobs.length > 0 && !frame) frame = requestAnimationFrame(run);
   }
 
   return {
     // The first jobs run at once (a small landscape is ready in the same frame).
     replace(next) {
-      jobs.splice(0, jobs.length, ...next);
+      jobs.length = 0; // a list being run stops here
+      jobs = [...next];
       if (frame) cancelAnimationFrame(frame);
       run();
     },

@@ -160,7 +160,7 @@ export function mountLab({
   }, { rootMargin: '50% 0px' }) : null;
   const farChanges = new Map(); // section -> the names changed since it was drawn
   let farTask = 0;
-  let drawnWaiters = [];
+  const drawnWaiters = [];
 
   function drawSection(section, state, changed) {
     const started = performance.now();

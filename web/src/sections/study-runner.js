@@ -15,17 +15,18 @@ const SETTLE_MS = 200;
 // the last replace(). Tasks, not animation frames: the browser draws and
 // answers input between them. Replacing the list cancels what is left.
 export function createStudyQueue(budgetMs = 8) {
-  const jobs = []; // one array, emptied and refilled: a job may replace the list while it runs
+  let jobs = [];
   let timer = 0;
   function run() {
     timer = 0;
     runWithin(jobs, budgetMs);
-    if (jobs.length > 0) timer = setTimeout(run, 0);
+    if (jobs.length > 0 && !timer) timer = setTimeout(run, 0);
   }
   return {
     replace(next) {
       clearTimeout(timer);
-      jobs.splice(0, jobs.length, ...next);
+      jobs.length = 0; // a list being run stops here: the new one waits
+      jobs = [...next];
       timer = jobs.length > 0 ? setTimeout(run, SETTLE_MS) : 0;
     },
     // Drops what is left (the panel is going away).
