@@ -134,7 +134,7 @@ export function createScalingPanel(parent, { controls, core, alone = false }) {
   }
 
   // The study is the heaviest computation of the page (a few hundred ms, over
-  // several frames): it starts when the panel comes near the screen.
+  // several tasks): it starts when the panel comes near the screen.
   return {
     update: createStudyTrigger(block, SCALING_INPUTS, start, { eager: alone }),
     // The section is going away: no study work stays queued.
