@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 
 #include "errors.hpp"
 #include "limits.hpp"
@@ -31,6 +32,20 @@ constexpr double log2e = 1.4426950408889634074;
 
 // exp(x) for x <= 0 through the portable, inlined exp2 of vector_math.hpp.
 inline double exp_nonpositive(double x) { return vector_math::exp2_nonpositive(x * log2e); }
+
+// The cross-entropy of one row of logits for its target, log(sum exp l) - l[target]
+// computed from the largest logit; exp(l - top) of each logit is left in
+// `shifted` and their sum in `sum` (the loss's gradient is made of them).
+inline double cross_entropy(const double* logits, std::size_t vocab, std::size_t target, double* shifted,
+                            double& sum) {
+    const double top = *std::max_element(logits, logits + vocab);
+    sum = 0.0;
+    for (std::size_t v = 0; v < vocab; ++v) {
+        shifted[v] = exp_nonpositive(logits[v] - top);
+        sum += shifted[v];
+    }
+    return (top + portable::log(sum)) - logits[target];
+}
 
 // y[i] += a * x[i]
 inline void axpy(double* y, double a, const double* x, std::size_t n) {
@@ -381,19 +396,11 @@ void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
     if (model.values.size() != parameter_count(config) || model.layout.size() != slot_count(config))
         fail("model", text("parameters laid out for its config (", parameter_count(config), " numbers)"),
              model.values.size());
-    require_count("batch", options.batch, 1, limits::max_model_batch);
-    const std::uint64_t activations = activation_count(config, options.batch);
-    if (activations > limits::max_model_activations)
-        fail("batch", text("a batch whose forward and backward pass keep at most ", limits::max_model_activations,
-                           " numbers (this one: ", activations, ")"),
-             options.batch);
-    if (const std::uint64_t work = model_pass_work(config, options.batch); work > limits::max_model_work)
-        fail("batch", text("a batch whose forward and backward pass take at most ", limits::max_model_work,
-                           " multiply-adds (this one: ", work, ")"),
-             options.batch);
+    check_batch_sizes(config, {options.batch, tokens.size(),
+                               targets ? std::optional<std::size_t>(targets->size()) : std::nullopt,
+                               options.valid_lens.size()});
     const std::size_t n = config.length, count = options.batch * n;
     auto check_tokens = [&](std::string_view name, const xt::xtensor<int, 1>& values) {
-        if (values.size() != count) fail(name, text("batch * length = ", count, " tokens"), values.size());
         for (std::size_t e = 0; e < count; ++e)
             if (values(e) < 0 || static_cast<std::size_t>(values(e)) >= config.vocab)
                 fail(name, text("tokens in [0, ", config.vocab, ") (vocab)"), values(e), e);
@@ -401,9 +408,6 @@ void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
     check_tokens("tokens", tokens);
     if (targets) check_tokens("targets", *targets);
     if (options.valid_lens.size() != 0) {
-        if (options.valid_lens.size() != options.batch)
-            fail("validLens", text("none or one length per item (batch = ", options.batch, ")"),
-                 options.valid_lens.size());
         for (std::size_t b = 0; b < options.batch; ++b)
             if (options.valid_lens(b) < 1 || static_cast<std::size_t>(options.valid_lens(b)) > n)
                 fail("validLens", text("lengths in [1, ", n, "] (length)"), options.valid_lens(b), b);
@@ -501,29 +505,67 @@ AttentionModel init_attention_model(const ModelConfig& config) {
     return model;
 }
 
+void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes) {
+    require_count("batch", sizes.batch, 1, limits::max_model_batch);
+    const std::uint64_t activations = activation_count(config, sizes.batch);
+    if (activations > limits::max_model_activations)
+        fail("batch", text("a batch whose forward and backward pass keep at most ", limits::max_model_activations,
+                           " numbers (this one: ", activations, ")"),
+             sizes.batch);
+    if (const std::uint64_t work = model_pass_work(config, sizes.batch); work > limits::max_model_work)
+        fail("batch", text("a batch whose forward and backward pass take at most ", limits::max_model_work,
+                           " multiply-adds (this one: ", work, ")"),
+             sizes.batch);
+    const std::size_t count = sizes.batch * config.length;
+    if (sizes.tokens != count) fail("tokens", text("batch * length = ", count, " tokens"), sizes.tokens);
+    if (sizes.targets && *sizes.targets != count)
+        fail("targets", text("batch * length = ", count, " tokens"), *sizes.targets);
+    if (sizes.valid_lens != 0 && sizes.valid_lens != sizes.batch)
+        fail("validLens", text("none or one length per item (batch = ", sizes.batch, ")"), sizes.valid_lens);
+}
+
+void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given) {
+    if (given != layout.size()) fail("params", text(layout.size(), " named parameters for this config"), given);
+}
+
+std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
+                                          const std::vector<NamedSize>& given) {
+    check_parameter_count(layout, given.size());
+    std::vector<std::size_t> slots(given.size());
+    std::vector<bool> found(layout.size(), false);
+    for (std::size_t g = 0; g < given.size(); ++g) {
+        const std::string_view name = given[g].name;
+        std::size_t k = 0;
+        while (k < layout.size() && layout[k].name != name) ++k;
+        if (k == layout.size()) fail("params", "only the names of the model's parameters", quoted(name));
+        if (found[k]) fail("params", "each name once", quoted(name));
+        if (given[g].size != layout[k].size) fail(text("params.", name), text(layout[k].size, " numbers"), given[g].size);
+        found[k] = true;
+        slots[g] = k;
+    }
+    return slots;
+}
+
+void check_parameter_values(const AttentionModel& model) {
+    for (const auto& slot : model.layout) {
+        const double* values = model.values.data() + slot.offset;
+        for (std::size_t e = 0; e < slot.size; ++e)
+            if (!std::isfinite(values[e])) fail(text("params.", slot.name), "finite numbers", values[e], e);
+    }
+}
+
 AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params) {
     check_model_config(config);
     AttentionModel model;
     model.config = config;
     model.layout = model_layout(config);
-    if (params.size() != model.layout.size())
-        fail("params", text(model.layout.size(), " named parameters for this config"), params.size());
-    // Names and sizes first, then the one allocation.
-    std::vector<const NamedValues*> found(model.layout.size(), nullptr);
-    for (const auto& given : params) {
-        std::size_t k = 0;
-        while (k < model.layout.size() && model.layout[k].name != given.name) ++k;
-        if (k == model.layout.size()) fail("params", "only the names of the model's parameters", given.name);
-        if (found[k]) fail("params", "each name once", given.name);
-        if (given.values.size() != model.layout[k].size)
-            fail("params." + given.name, text(model.layout[k].size, " numbers"), given.values.size());
-        found[k] = &given;
-    }
+    std::vector<NamedSize> given;
+    for (const auto& p : params) given.push_back({p.name, p.values.size()});
+    const std::vector<std::size_t> slots = match_parameters(model.layout, given);
     model.values = xt::xtensor<double, 1>::from_shape({parameter_count(config)});
-    for (std::size_t k = 0; k < model.layout.size(); ++k) {
-        require_all_finite("params." + model.layout[k].name, found[k]->values);
-        std::copy(found[k]->values.begin(), found[k]->values.end(), model.values.data() + model.layout[k].offset);
-    }
+    for (std::size_t g = 0; g < params.size(); ++g)
+        std::copy(params[g].values.begin(), params[g].values.end(), model.values.data() + model.layout[slots[g]].offset);
+    check_parameter_values(model);
     return model;
 }
 
@@ -574,16 +616,10 @@ LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<i
     for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t valid = options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(r / n)) : n;
         if (r % n >= valid) continue;
-        const double* l = cache.logits.data() + r * vocab;
-        const double top = *std::max_element(l, l + vocab);
         double* d = dlogits.data() + r * vocab;
-        double sum = 0.0;
-        for (std::size_t v = 0; v < vocab; ++v) {
-            d[v] = exp_nonpositive(l[v] - top);
-            sum += d[v];
-        }
         const auto target = static_cast<std::size_t>(targets(r));
-        total += (top + portable::log(sum)) - l[target];
+        double sum = 0.0;
+        total += cross_entropy(cache.logits.data() + r * vocab, vocab, target, d, sum);
         for (std::size_t v = 0; v < vocab; ++v) d[v] = d[v] / sum / static_cast<double>(count);
         d[target] -= 1.0 / static_cast<double>(count);
     }
@@ -655,15 +691,20 @@ Accuracy attention_model_accuracy(const AttentionModel& model, const xt::xtensor
     const ForwardCache& cache = w.cache;
     Accuracy result;
     std::size_t correct = 0;
+    double total = 0.0, sum = 0.0;
+    w.dlogits.resize(vocab);
     for (std::size_t r = 0; r < options.batch * n; ++r) {
         const std::size_t valid = options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(r / n)) : n;
         if (r % n >= valid) continue;
         const double* l = cache.logits.data() + r * vocab;
+        const auto target = static_cast<std::size_t>(targets(r));
         const auto best = static_cast<std::size_t>(std::max_element(l, l + vocab) - l);
-        correct += best == static_cast<std::size_t>(targets(r));
+        correct += best == target;
+        total += cross_entropy(l, vocab, target, w.dlogits.data(), sum);
         ++result.positions;
     }
     result.accuracy = static_cast<double>(correct) / static_cast<double>(result.positions);
+    result.loss = total / static_cast<double>(result.positions);
     return result;
 }
 

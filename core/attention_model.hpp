@@ -22,6 +22,7 @@
 // portable routines, so native and wasm builds compute the same bits.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,21 @@ struct NamedValues {
 };
 AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params);
 
+// Its two checks, for a caller that copies the values in itself (the wasm
+// bindings copy each JS array straight into the model, once every length is
+// known to be right). The slot of each given parameter: every name of the
+// layout exactly once, each of its size, checked before any value is copied
+// (the count first, before any name is read)...
+void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given);
+struct NamedSize {
+    std::string_view name;
+    std::size_t size = 0;
+};
+std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
+                                          const std::vector<NamedSize>& given);
+// ...and, once they are in, every value finite.
+void check_parameter_values(const AttentionModel& model);
+
 // One batch of sequences: tokens (batch x length, row-major) in [0, vocab),
 // valid_lens empty (every position valid) or one length per item in
 // [1, length]; positions at or past it are padding: their keys are masked for
@@ -95,6 +111,18 @@ struct BatchOptions {
     xt::xtensor<int, 1> valid_lens;
     bool causal = false;
 };
+
+// The sizes of a batch's arrays, checked before their contents are read
+// (the bindings check them before copying anything): batch within the
+// limits (its activations and work too), tokens and targets batch * length
+// each, valid lengths none or batch. The model calls check them first.
+struct BatchSizes {
+    std::size_t batch = 1;
+    std::size_t tokens = 0;
+    std::optional<std::size_t> targets;  // none: a call without targets
+    std::size_t valid_lens = 0;
+};
+void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes);
 
 struct ForwardResult {
     xt::xtensor<double, 3> logits;   // (batch, length, vocab)
@@ -126,10 +154,12 @@ std::uint64_t model_pass_work(const ModelConfig& config, std::uint64_t batch);
 void release_model_workspace();
 
 // The share of valid positions whose largest logit is the target (ties: the
-// first largest), and how many valid positions there were.
+// first largest), how many valid positions there were, and the loss there
+// (as attention_model_loss's, from a forward pass alone).
 struct Accuracy {
     double accuracy = 0.0;
     std::size_t positions = 0;
+    double loss = 0.0;
 };
 Accuracy attention_model_accuracy(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                   const xt::xtensor<int, 1>& targets, const BatchOptions& options);

@@ -44,7 +44,7 @@ std::size_t ideal_key(const TaskOptions& options, const int* tokens, std::size_t
 AttentionTask attention_task_from_name(std::string_view name) {
     for (AttentionTask t : {AttentionTask::reverse, AttentionTask::sort, AttentionTask::shift, AttentionTask::lookup})
         if (name == attention_task_name(t)) return t;
-    fail("task", "one of reverse, sort, shift, lookup", name);
+    fail("task", "one of reverse, sort, shift, lookup", quoted(name));
 }
 
 const char* attention_task_name(AttentionTask task) {

@@ -13,6 +13,7 @@
 // (a page training a few steps per frame leaves that off).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <xtensor/xtensor.hpp>
 
@@ -44,6 +45,10 @@ struct ModelTrainingResult {
     xt::xtensor<double, 1> accuracy;      // held-out accuracy, per evaluation
     xt::xtensor<double, 1> evaluated_at;  // the global step after which each was taken
     double held_out_accuracy = 0.0;       // at the end of the call; NaN if not evaluated there
+    // Empty, or why the run stopped before `steps`: a step made the loss or
+    // the parameters non-finite (a learning rate too large). The model and
+    // state are then the last ones whose loss on their next batch is finite.
+    std::string stop_reason;
 };
 
 // The task options of the batch of global step `step` (and, with

@@ -1,5 +1,6 @@
 #include "batch_matrix_product.hpp"
 
+#include <cmath>
 #include <cstdint>
 
 #include "errors.hpp"
@@ -47,6 +48,13 @@ xt::xtensor<double, 3> batch_matrix_product(const xt::xtensor<double, 3>& x, con
     for (std::size_t item = 0; item < n; ++item)
         matrix::multiply_add({x.data() + item * a * b, b, 1}, y.data() + item * b * c, c, result.data() + item * a * c,
                              c, a, c, b);
+    // Finite operands, yet a sum of products overflows: refused, as the attention layers refuse theirs.
+    const double* entries = result.data();
+    for (std::size_t e = 0; e < result.size(); ++e)
+        if (!std::isfinite(entries[e]))
+            fail("X", "numbers small enough that the products X[i] Y[i] stay finite",
+                 text("an entry of ", entries[e], " (batch item ", e / (a * c), ", row ", e / c % a, ", column ",
+                      e % c, ")"));
     return result;
 }
 

@@ -3,9 +3,11 @@
 // was got and the index of the element at fault. The JS API hands the fields
 // to the page, which words the error in its own language instead of parsing
 // the message; the message says the same in English.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,8 +49,67 @@ private:
     ArgumentFields fields_;
 };
 
-// Message pieces: text, whole numbers, and doubles printed the way JS would
-// read them (NaN, Infinity, up to 10 significant digits).
+// A double as JS's String(value) writes it: the shortest digits that read
+// back as the same double (10000.000001, 4294967295.5, 1e+21, 1e-7), so a
+// message quotes exactly the value the caller passed. (-0 is "0", as in JS.)
+inline std::string js_number(double value) {
+    if (std::isnan(value)) return "NaN";
+    if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+    if (value == 0.0) return "0";
+    // The fewest significant digits that round-trip (17 always do), in d.ddde+x form.
+    char buffer[40];
+    for (int precision = 0; precision <= 16; ++precision) {
+        std::snprintf(buffer, sizeof buffer, "%.*e", precision, value);
+        if (std::strtod(buffer, nullptr) == value) break;
+    }
+    const std::string_view scientific(buffer);
+    const std::size_t e = scientific.find('e');
+    std::string digits;
+    for (const char c : scientific.substr(0, e))
+        if (c >= '0' && c <= '9') digits += c;
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    // ECMAScript's Number::toString: k digits, the decimal point after n of them.
+    const int k = static_cast<int>(digits.size());
+    const int n = std::atoi(buffer + e + 1) + 1;
+    std::string result = value < 0 ? "-" : "";
+    if (k <= n && n <= 21) {
+        result += digits + std::string(static_cast<std::size_t>(n - k), '0');
+    } else if (0 < n && n <= 21) {
+        result += digits.substr(0, static_cast<std::size_t>(n)) + "." + digits.substr(static_cast<std::size_t>(n));
+    } else if (-6 < n && n <= 0) {
+        result += "0." + std::string(static_cast<std::size_t>(-n), '0') + digits;
+    } else {
+        result += digits.substr(0, 1);
+        if (k > 1) result += "." + digits.substr(1);
+        result += (n - 1 >= 0 ? "e+" : "e-") + std::to_string(n - 1 >= 0 ? n - 1 : 1 - n);
+    }
+    return result;
+}
+
+// A name or other text of the caller's as an error shows it: quoted (an
+// empty one still shows), cut to at most 40 bytes on a UTF-8 character
+// boundary with an ellipsis (a megabyte of text makes a short message),
+// control characters as \xNN (a NUL would end the message early).
+inline std::string quoted(std::string_view name) {
+    constexpr std::size_t longest = 40;
+    std::size_t cut = std::min(name.size(), longest);
+    while (cut > 0 && cut < name.size() && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    std::string result = "'";
+    for (const char c : name.substr(0, cut)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            char escaped[5];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+            result += escaped;
+        } else {
+            result += c;
+        }
+    }
+    if (cut < name.size()) result += "\xE2\x80\xA6";  // U+2026, an ellipsis
+    return result + "'";
+}
+
+// Message pieces: text, whole numbers, and doubles as JS writes them.
 // (No iostreams: they would triple the size of the wasm module.)
 inline void append(std::string& message, std::string_view text) { message += text; }
 inline void append(std::string& message, char c) { message += c; }
@@ -56,14 +117,8 @@ template <class Number, class = std::enable_if_t<std::is_arithmetic_v<Number>>>
 void append(std::string& message, Number value) {
     if constexpr (std::is_integral_v<Number>) {
         message += std::to_string(value);
-    } else if (std::isnan(value)) {
-        message += "NaN";
-    } else if (std::isinf(value)) {
-        message += value > 0 ? "Infinity" : "-Infinity";
     } else {
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, "%.10g", static_cast<double>(value));
-        message += buffer;
+        message += js_number(static_cast<double>(value));
     }
 }
 

@@ -11,11 +11,15 @@ ValidLengths::ValidLengths(const xt::xtensor<int, 1>& valid_lens, std::size_t ba
                            std::size_t queries, std::size_t keys)
     : lens_(valid_lens), queries_(queries), keys_(keys), per_row_(valid_lens.size() == batch * queries) {
     const std::size_t n = valid_lens.size();
-    if (n != 0 && n != batch && n != batch * queries)
-        fail("validLens", text("null, ", batch, " (batch) or ", batch * queries, " (batch*nq) lengths"), n);
+    check_count(n, batch, queries);
     for (std::size_t i = 0; i < n; ++i)
         if (valid_lens(i) < 0 || static_cast<std::size_t>(valid_lens(i)) > keys)
             fail("validLens", text("lengths in [0, ", keys, "] (nk)"), valid_lens(i), i);
+}
+
+void ValidLengths::check_count(std::size_t count, std::size_t batch, std::size_t queries) {
+    if (count != 0 && count != batch && count != batch * queries)
+        fail("validLens", text("null, ", batch, " (batch) or ", batch * queries, " (batch*nq) lengths"), count);
 }
 
 std::size_t ValidLengths::of_row(std::size_t b, std::size_t q) const {

@@ -21,6 +21,8 @@ class ValidLengths {
 public:
     ValidLengths(const xt::xtensor<int, 1>& valid_lens, std::size_t batch, std::size_t queries,
                  std::size_t keys);
+    // The count alone (none, batch or batch * queries), checked before the lengths are read.
+    static void check_count(std::size_t count, std::size_t batch, std::size_t queries);
     std::size_t of_row(std::size_t b, std::size_t q) const;
 
 private:

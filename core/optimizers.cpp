@@ -1,5 +1,6 @@
 #include "optimizers.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "errors.hpp"
@@ -25,6 +26,18 @@ void check_optimizer(const OptimizerOptions& options, std::size_t parameters, st
     if (state.m.size() != state.v.size() || (state.m.size() != 0 && state.m.size() != parameters))
         fail("optimizerState", text("empty moments or ", parameters, " of each, one per parameter"), state.m.size());
     if (state.step >= (std::uint64_t{1} << 53)) fail("optimizerState", "a step count below 2^53", state.step);
+}
+
+void check_optimizer_state(const OptimizerState& state, std::uint64_t steps) {
+    require_all_finite("optimizerState.m", state.m);
+    require_all_finite("optimizerState.v", state.v);
+    for (std::size_t e = 0; e < state.v.size(); ++e)
+        if (state.v(e) < 0.0) fail("optimizerState.v", "second moments >= 0", state.v(e), e);
+    if (steps > max_optimizer_step || state.step > max_optimizer_step - steps)
+        fail("optimizerState.step",
+             text("a step count in [0, ", max_optimizer_step - std::min(steps, max_optimizer_step), "] (", steps,
+                  steps == 1 ? " step" : " steps", " to take, within 2^53 - 1)"),
+             state.step);
 }
 
 void optimizer_step(xt::xtensor<double, 1>& parameters, const xt::xtensor<double, 1>& gradients,

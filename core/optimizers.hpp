@@ -37,6 +37,15 @@ struct OptimizerState {
 void check_optimizer(const OptimizerOptions& options, std::size_t parameters, std::size_t gradients,
                      const OptimizerState& state);
 
+// A state handed in from outside (the JS API's model objects) before a call
+// that takes `steps` steps: the moments finite, Adam's second moments v >= 0
+// (sums of squares: a negative one makes every parameter NaN), and the step
+// count, with the steps to come, within 2^53 - 1 (what a JS number counts
+// exactly, so the state returned can be handed in again). Errors name
+// optimizerState.m, .v or .step and quote the caller's own value.
+inline constexpr std::uint64_t max_optimizer_step = (std::uint64_t{1} << 53) - 1;
+void check_optimizer_state(const OptimizerState& state, std::uint64_t steps);
+
 // One step in place: parameters and state updated from the gradients.
 void optimizer_step(xt::xtensor<double, 1>& parameters, const xt::xtensor<double, 1>& gradients,
                     OptimizerState& state, const OptimizerOptions& options);

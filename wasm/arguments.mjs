@@ -102,25 +102,62 @@ export function read(value, key, name) {
   }
 }
 
-// A typed array on a detached buffer reads as length 0; constructing a view
-// on its buffer is the one check that tells it from an empty array (the
-// `detached` getter is not in every engine yet).
-function isDetached(array) {
-  if (lengthOf(array) !== 0) return false;
+// object[key] if it is the object's own property, else undefined: an option
+// left out takes its default even when other code on the page has put a
+// property of that name on Object.prototype.
+export function readOwn(object, key, name) {
+  let own;
   try {
-    new Uint8Array(bufferOf(array)); // eslint-disable-line no-new
-    return false;
+    own = Object.hasOwn(object, key);
+  } catch (cause) { // a Proxy whose getOwnPropertyDescriptor trap throws
+    throw argumentError(name, 'a value that can be read', thrown(cause), undefined, cause);
+  }
+  return own ? read(object, key, name) : undefined;
+}
+
+// The longest text handed to C++: longer than any name the core knows (so
+// still no name when cut), and long enough that the core's error, which
+// quotes 40 bytes, quotes the same text.
+const MAX_TEXT_LENGTH = 64;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+// A string as C++ receives it: cut to MAX_TEXT_LENGTH code units, and a
+// lone surrogate (which UTF-8 cannot carry: Embind would make another
+// character of it) written as its escape, \uD800, so an error quotes what
+// the caller wrote. No name of the core is changed by either.
+export function textForCore(value) {
+  const cut = value.length > MAX_TEXT_LENGTH ? value.slice(0, MAX_TEXT_LENGTH) : value;
+  return cut.replace(LONE_SURROGATE, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+// A typed array on a detached buffer, or out of the bounds of a resizable
+// buffer that shrank, reads as length 0. %TypedArray%.prototype.at refuses
+// both (and reads nothing of an empty array), so it tells them from an
+// empty array; constructing a view on the buffer then tells which. Returns
+// the error naming `name`, or null for an array that can be read.
+const validated = uncurry(TypedArrayPrototype.at);
+function unreadable(array, kind, name) {
+  if (lengthOf(array) !== 0) return null;
+  try {
+    validated(array, 0);
+    return null;
   } catch {
-    return true;
+    try {
+      new Uint8Array(bufferOf(array)); // eslint-disable-line no-new
+      return argumentError(name, 'an array within its buffer', `a ${kind} out of its resizable buffer's bounds`);
+    } catch {
+      return argumentError(name, 'an array whose buffer is not detached', `a detached ${kind}`);
+    }
   }
 }
 
 // A genuine typed array's numbers as a Float64Array (the caller's own one
-// when it is one: C++ reads it through the intrinsic accessors); a detached
-// or BigInt one is refused.
+// when it is one: C++ reads it through the intrinsic accessors); a detached,
+// out-of-bounds or BigInt one is refused.
 function typedNumbers(value, kind, name, expected) {
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array') throw argumentError(name, expected, kind);
-  if (isDetached(value)) throw argumentError(name, 'an array whose buffer is not detached', `a detached ${kind}`);
+  const refusal = unreadable(value, kind, name);
+  if (refusal) throw refusal;
   if (kind === 'Float64Array') return value;
   return new Float64Array(value); // reads the internal slots: no code of the caller runs
 }
@@ -190,6 +227,7 @@ export function lengths(value, name = 'validLens') {
 export function target(value, name) {
   if (value === null) return null;
   if (typedArrayKind(value) !== 'Float64Array') throw argumentError(name, 'null or a Float64Array', typeName(value));
-  if (isDetached(value)) throw argumentError(name, 'an array whose buffer is not detached', 'a detached Float64Array');
+  const refusal = unreadable(value, 'Float64Array', name);
+  if (refusal) throw refusal;
   return value;
 }

@@ -8,7 +8,7 @@
 import createAttentionModule from 'attention-core-wasm';
 
 import {
-  argumentError, isArray, lengths, numbers, read, target, typeName, wholeNumbers, withFields,
+  argumentError, isArray, lengths, numbers, read, readOwn, target, textForCore, typeName, wholeNumbers, withFields,
 } from './arguments.mjs';
 
 function number(value, name) {
@@ -26,14 +26,14 @@ function options(value, name) {
   return value;
 }
 
-// The fields of an options object (undefined: every default), each read once;
-// a field that is undefined takes its default. A getter that throws is
-// reported under the field's name.
+// The fields of an options object (undefined: every default), each read once
+// and only as the object's own property; a field that is undefined takes its
+// default. A getter that throws is reported under the field's name.
 function fields(value, name, defaults) {
   const object = options(value, name);
   const result = { ...defaults };
   for (const key of Object.keys(defaults)) {
-    const field = read(object, key, key);
+    const field = readOwn(object, key, key);
     if (field !== undefined) result[key] = field;
   }
   return result;
@@ -47,7 +47,7 @@ function required(value, name, keys) {
 
 function text(value, name) {
   if (typeof value !== 'string') throw argumentError(name, 'a string', typeName(value));
-  return value;
+  return textForCore(value);
 }
 
 function flag(value, name) {
@@ -59,7 +59,7 @@ function flag(value, name) {
 function shapeOf(value, keys) {
   const shape = options(value, 'shape');
   const result = {};
-  for (const key of keys) result[key] = number(read(shape, key, `shape.${key}`), `shape.${key}`);
+  for (const key of keys) result[key] = number(readOwn(shape, key, `shape.${key}`), `shape.${key}`);
   return result;
 }
 
@@ -91,8 +91,8 @@ function scoresArguments(scores, shape, validLens) {
 function modelArgument(value, configDefaults) {
   if (value === undefined) throw argumentError('model', 'an object', 'undefined');
   const model = options(value, 'model');
-  const config = modelConfig(read(model, 'config', 'model.config'), 'model.config', configDefaults);
-  const params = read(model, 'params', 'model.params');
+  const config = modelConfig(readOwn(model, 'config', 'model.config'), 'model.config', configDefaults);
+  const params = readOwn(model, 'params', 'model.params');
   if (params === null || typeof params !== 'object' || isArray(params) || ArrayBuffer.isView(params)) {
     throw argumentError('model.params', 'an object of named Float64Arrays', typeName(params));
   }
@@ -102,13 +102,16 @@ function modelArgument(value, configDefaults) {
   } catch (cause) {
     throw argumentError('model.params', 'an object whose names can be read', typeName(params), undefined, cause);
   }
-  const arrays = names.map((name) => numbers(read(params, name, `params.${name}`), `params.${name}`));
-  const state = read(model, 'optimizerState', 'model.optimizerState');
+  const arrays = names.map((name) => {
+    const label = `params.${textForCore(name)}`;
+    return numbers(read(params, name, label), label);
+  });
+  const state = readOwn(model, 'optimizerState', 'model.optimizerState');
   const { step, m, v } = state === undefined ? { step: 0, m: null, v: null }
     : fields(state, 'model.optimizerState', { step: 0, m: null, v: null });
   const moments = (array, name) => (array === null ? null : numbers(array, name));
   return {
-    config, names, arrays, step: number(step, 'optimizerState.step'),
+    config, names: names.map(textForCore), arrays, step: number(step, 'optimizerState.step'),
     m: moments(m, 'optimizerState.m'), v: moments(v, 'optimizerState.v'),
   };
 }

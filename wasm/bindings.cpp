@@ -117,14 +117,28 @@ std::size_t js_length(const val& array) {
     return static_cast<std::size_t>(attention_js_length(array.as_handle()));
 }
 
-// Copies a Float64Array (the JS API guarantees the type) into a tensor of the
-// given shape, checking its length first so nothing is allocated for a bad size.
 // The longest array copied in: the core's largest tensor.
 constexpr std::size_t max_array_length = 4 * lim::max_matrix_elements;
 
+// A Float64Array (the JS API guarantees the type) that a call will copy into
+// a tensor of the given shape, its length checked against the shape when it
+// is made. A call makes every one of its arrays' Incoming first and copies
+// after, so a refused call has allocated nothing (the wasm heap never
+// shrinks: a copy made before a refusal would keep it grown for good).
 template <std::size_t N>
-xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>& shape,
-                              const char* name) {
+struct Incoming {
+    val array;
+    std::array<std::size_t, N> shape;
+
+    xt::xtensor<double, N> copy() const {
+        xt::xtensor<double, N> result = xt::xtensor<double, N>::from_shape(shape);
+        if (result.size() > 0) attention_js_copy_f64(array.as_handle(), result.data());
+        return result;
+    }
+};
+
+template <std::size_t N>
+Incoming<N> incoming(const val& array, const std::array<std::size_t, N>& shape, const char* name) {
     constexpr std::size_t largest = max_array_length;
     std::size_t expected = 1;
     for (std::size_t extent : shape) {
@@ -139,9 +153,12 @@ xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>
     }
     const std::size_t length = js_length(array);
     if (length != expected) attention::fail(name, attention::text(expected, " numbers for its shape"), length);
-    xt::xtensor<double, N> result = xt::xtensor<double, N>::from_shape(shape);
-    if (length > 0) attention_js_copy_f64(array.as_handle(), result.data());
-    return result;
+    return {array, shape};
+}
+
+template <std::size_t N>
+xt::xtensor<double, N> tensor(const val& array, const std::array<std::size_t, N>& shape, const char* name) {
+    return incoming<N>(array, shape, name).copy();
 }
 
 xt::xtensor<double, 1> vector(const val& array, const char* name) {
@@ -151,17 +168,29 @@ xt::xtensor<double, 1> vector(const val& array, const char* name) {
     return tensor<1>(array, {length}, name);
 }
 
-// An Int32Array (the JS API guarantees the type) of at most `largest` elements, named `what`.
-xt::xtensor<int, 1> integers(const val& array, std::size_t largest, const char* name, const char* what) {
+// The length of an array of at most `largest` elements, named `what`.
+std::size_t limited_length(const val& array, std::size_t largest, const char* name, const char* what) {
     const std::size_t length = js_length(array);
     if (length > largest) attention::fail(name, attention::text("at most ", largest, " ", what));
+    return length;
+}
+
+// An Int32Array (the JS API guarantees the type) of at most `largest` elements, named `what`.
+xt::xtensor<int, 1> integers(const val& array, std::size_t largest, const char* name, const char* what) {
+    const std::size_t length = limited_length(array, largest, name, what);
     xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({length});
     if (length > 0) attention_js_copy_i32(array.as_handle(), result.data());
     return result;
 }
 
-xt::xtensor<int, 1> valid_lengths(const val& array) {
-    return integers(array, lim::max_batch * lim::max_points, "validLens", "lengths");
+// The valid lengths of a (batch, nq, nk) attention, checked (their count
+// before they are copied, then each) before the call copies its big arrays.
+xt::xtensor<int, 1> valid_lengths(const val& array, const attention::AttentionExtents& e) {
+    constexpr std::size_t largest = lim::max_batch * lim::max_points;
+    attention::ValidLengths::check_count(limited_length(array, largest, "validLens", "lengths"), e.batch, e.nq);
+    xt::xtensor<int, 1> lens = integers(array, largest, "validLens", "lengths");
+    attention::ValidLengths(lens, e.batch, e.nq, e.nk);
+    return lens;
 }
 
 // A JS Float64Array that owns a copy of the data.
@@ -302,22 +331,31 @@ val kernel_width_loss(val x, val y, double w, bool leave_one_out) {
 
 // The scores of maskedSoftmax and maskScores, of shape [batch, nq, nk]: the
 // core's checks of the shape under the caller's names, then the copy.
-xt::xtensor<double, 3> scores_tensor(const val& scores, double batch, double nq, double nk) {
+struct ScoresArguments {
+    xt::xtensor<double, 3> scores;
+    xt::xtensor<int, 1> lens;
+};
+
+ScoresArguments scores_arguments(const val& scores, double batch, double nq, double nk, const val& lens) {
     constexpr attention::ExtentNames names{"shape[0] (batch)", "shape[1] (nq)", "shape[2] (nk)"};
     const attention::AttentionExtents e{count(batch, names.batch), count(nq, names.nq), count(nk, names.nk)};
     attention::check_attention_extents(e, names);
-    return tensor<3>(scores, {e.batch, e.nq, e.nk}, "scores");
+    const auto incoming_scores = incoming<3>(scores, {e.batch, e.nq, e.nk}, "scores");
+    auto checked_lens = valid_lengths(lens, e);
+    return {incoming_scores.copy(), std::move(checked_lens)};
 }
 
 val masked_softmax(val scores, double batch, double nq, double nk, val lens) {
     return guarded([&] {
-        return to_js(attention::masked_softmax(scores_tensor(scores, batch, nq, nk), valid_lengths(lens)));
+        const auto a = scores_arguments(scores, batch, nq, nk, lens);
+        return to_js(attention::masked_softmax(a.scores, a.lens));
     });
 }
 
 val mask_scores(val scores, double batch, double nq, double nk, val lens) {
     return guarded([&] {
-        const auto masked = attention::mask_scores(scores_tensor(scores, batch, nq, nk), valid_lengths(lens));
+        const auto a = scores_arguments(scores, batch, nq, nk, lens);
+        const auto masked = attention::mask_scores(a.scores, a.lens);
         val object = val::object();
         object.set("maskedScores", to_js(masked.scores));
         object.set("masked", to_js_uint8(masked.masked));
@@ -352,10 +390,15 @@ val additive_attention(val queries, val keys, val values, val shape, val w_q, va
         attention::check_additive_shape(s, names);
         const auto [b, nq, nk] = s.extents;
         const std::size_t dq = s.dq, dk = s.dk, dv = s.dv, h = s.h;
-        return attention_result(attention::additive_attention(
-            tensor<3>(queries, {b, nq, dq}, "queries"), tensor<3>(keys, {b, nk, dk}, "keys"),
-            tensor<3>(values, {b, nk, dv}, "values"), tensor<2>(w_q, {h, dq}, "Wq"),
-            tensor<2>(w_k, {h, dk}, "Wk"), tensor<1>(w_v, {h}, "wv"), valid_lengths(lens)));
+        const auto q = incoming<3>(queries, {b, nq, dq}, "queries");
+        const auto k = incoming<3>(keys, {b, nk, dk}, "keys");
+        const auto v = incoming<3>(values, {b, nk, dv}, "values");
+        const auto wq = incoming<2>(w_q, {h, dq}, "Wq");
+        const auto wk = incoming<2>(w_k, {h, dk}, "Wk");
+        const auto wv = incoming<1>(w_v, {h}, "wv");
+        const auto checked_lens = valid_lengths(lens, s.extents);
+        return attention_result(attention::additive_attention(q.copy(), k.copy(), v.copy(), wq.copy(), wk.copy(),
+                                                              wv.copy(), checked_lens));
     });
 }
 
@@ -367,9 +410,11 @@ val dot_product_attention(val queries, val keys, val values, val shape, val lens
         attention::check_dot_product_shape(s, names);
         const auto [b, nq, nk] = s.extents;
         const std::size_t d = s.d, dv = s.dv;
-        return attention_result(attention::dot_product_attention(
-            tensor<3>(queries, {b, nq, d}, "queries"), tensor<3>(keys, {b, nk, d}, "keys"),
-            tensor<3>(values, {b, nk, dv}, "values"), valid_lengths(lens)));
+        const auto q = incoming<3>(queries, {b, nq, d}, "queries");
+        const auto k = incoming<3>(keys, {b, nk, d}, "keys");
+        const auto v = incoming<3>(values, {b, nk, dv}, "values");
+        const auto checked_lens = valid_lengths(lens, s.extents);
+        return attention_result(attention::dot_product_attention(q.copy(), k.copy(), v.copy(), checked_lens));
     });
 }
 
@@ -389,8 +434,9 @@ val batch_matrix_product(val x, val y, val shape_x, val shape_y) {
                                        count(shape_y[1].as<double>(), names.y_rows),
                                        count(shape_y[2].as<double>(), names.y_columns)};
         attention::check_batch_matrix_product(sx, sy, names);
-        const auto product = attention::batch_matrix_product(tensor<3>(x, {sx.n, sx.rows, sx.columns}, "X"),
-                                                             tensor<3>(y, {sy.n, sy.rows, sy.columns}, "Y"));
+        const auto incoming_x = incoming<3>(x, {sx.n, sx.rows, sx.columns}, "X");
+        const auto incoming_y = incoming<3>(y, {sy.n, sy.rows, sy.columns}, "Y");
+        const auto product = attention::batch_matrix_product(incoming_x.copy(), incoming_y.copy());
         val shape = val::array();
         for (std::size_t extent : product.shape()) shape.call<void>("push", static_cast<double>(extent));
         val result = val::object();
@@ -409,6 +455,13 @@ val multi_head_attention(val queries, val keys, val values, val shape, val w_q, 
         attention::check_multi_head_shape(s, names);
         const auto [b, nq, nk] = s.extents;
         const std::size_t hidden = s.hidden, heads = s.heads;
+        const auto q = incoming<3>(queries, {b, nq, hidden}, "queries");
+        const auto k = incoming<3>(keys, {b, nk, hidden}, "keys");
+        const auto v = incoming<3>(values, {b, nk, hidden}, "values");
+        const auto wq = incoming<2>(w_q, {hidden, hidden}, "Wq");
+        const auto wk = incoming<2>(w_k, {hidden, hidden}, "Wk");
+        const auto wv = incoming<2>(w_v, {hidden, hidden}, "Wv");
+        const auto wo = incoming<2>(w_o, {hidden, hidden}, "Wo");
         // null: every head; otherwise one factor per head.
         std::vector<double> mask;
         if (!head_mask.isNull()) {
@@ -417,11 +470,9 @@ val multi_head_attention(val queries, val keys, val values, val shape, val w_q, 
             const auto factors = tensor<1>(head_mask, {heads}, "headMask");
             mask.assign(factors.begin(), factors.end());
         }
-        return attention_result(attention::multi_head_attention(
-            tensor<3>(queries, {b, nq, hidden}, "queries"), tensor<3>(keys, {b, nk, hidden}, "keys"),
-            tensor<3>(values, {b, nk, hidden}, "values"), tensor<2>(w_q, {hidden, hidden}, "Wq"),
-            tensor<2>(w_k, {hidden, hidden}, "Wk"), tensor<2>(w_v, {hidden, hidden}, "Wv"),
-            tensor<2>(w_o, {hidden, hidden}, "Wo"), heads, valid_lengths(lens), mask));
+        const auto checked_lens = valid_lengths(lens, s.extents);
+        return attention_result(attention::multi_head_attention(q.copy(), k.copy(), v.copy(), wq.copy(), wk.copy(),
+                                                                wv.copy(), wo.copy(), heads, checked_lens, mask));
     });
 }
 
@@ -533,40 +584,71 @@ val config_to_js(const attention::ModelConfig& c) {
     return config;
 }
 
-attention::AttentionModel model_from_js(const val& model) {
-    const attention::ModelConfig config = model_config(model["config"]);
-    const val names = model["names"], arrays = model["arrays"];
-    const std::size_t given = names["length"].as<std::size_t>();
-    const std::size_t expected = attention::model_layout(config).size();
-    if (given != expected) attention::fail("params", attention::text(expected, " named parameters for its config"), given);
-    std::vector<attention::NamedValues> params(given);
-    for (std::size_t k = 0; k < given; ++k) {
-        params[k].name = names[k].as<std::string>();
-        const std::string name = "params." + params[k].name;
-        const val array = arrays[k];
-        const std::size_t length = js_length(array);
-        if (length > lim::max_model_parameters)
-            attention::fail(name, attention::text("at most ", lim::max_model_parameters, " numbers"), length);
-        params[k].values.resize(length);
-        if (length > 0) attention_js_copy_f64(array.as_handle(), params[k].values.data());
-    }
-    return attention::attention_model_from(config, params);
-}
+// A model object as the JS API hands it over, every length checked against
+// its config and nothing copied yet: the parameters' names matched to the
+// layout and their lengths, the optimiser's step and its moments' lengths.
+struct IncomingModel {
+    attention::ModelConfig config;
+    std::vector<attention::ParameterSlot> layout;
+    val arrays = val::undefined();
+    std::vector<std::size_t> slots;  // of each given array
+    std::uint64_t step = 0;
+    std::optional<Incoming<1>> m, v;  // none: a model not trained with Adam yet
+};
 
-attention::OptimizerState optimizer_state_from_js(const val& model, std::size_t parameters) {
-    attention::OptimizerState state;
+IncomingModel incoming_model(const val& model) {
+    IncomingModel in;
+    in.config = model_config(model["config"]);
+    in.layout = attention::model_layout(in.config);
+    const val names = model["names"];
+    in.arrays = model["arrays"];
+    const std::size_t given = names["length"].as<std::size_t>();
+    attention::check_parameter_count(in.layout, given);
+    std::vector<std::string> name_texts(given);
+    std::vector<attention::NamedSize> sizes(given);
+    for (std::size_t k = 0; k < given; ++k) {
+        name_texts[k] = names[k].as<std::string>();
+        sizes[k] = {name_texts[k], js_length(in.arrays[k])};
+    }
+    in.slots = attention::match_parameters(in.layout, sizes);
+
     const double step = model["step"].as<double>();
     if (!std::isfinite(step) || step != std::floor(step) || step < 0 || step >= 9007199254740992.0)
         attention::fail("optimizerState.step", "a whole number in [0, 2^53)", step);
-    state.step = static_cast<std::uint64_t>(step);
+    in.step = static_cast<std::uint64_t>(step);
     const val m = model["m"], v = model["v"];
     if (m.isNull() != v.isNull()) attention::fail("optimizerState", "m and v both null or both arrays");
     if (!m.isNull()) {
-        state.m = tensor<1>(m, {parameters}, "optimizerState.m");
-        state.v = tensor<1>(v, {parameters}, "optimizerState.v");
-        attention::require_all_finite("optimizerState.m", state.m);
-        attention::require_all_finite("optimizerState.v", state.v);
+        const std::size_t parameters = attention::parameter_count(in.config);
+        in.m = incoming<1>(m, {parameters}, "optimizerState.m");
+        in.v = incoming<1>(v, {parameters}, "optimizerState.v");
     }
+    return in;
+}
+
+// The model's values copied straight into its one flat vector, then checked.
+attention::AttentionModel copy_model(const IncomingModel& in) {
+    attention::AttentionModel model;
+    model.config = in.config;
+    model.layout = in.layout;
+    model.values = xt::xtensor<double, 1>::from_shape({attention::parameter_count(in.config)});
+    for (std::size_t k = 0; k < in.slots.size(); ++k) {
+        const auto& slot = in.layout[in.slots[k]];
+        if (slot.size > 0) attention_js_copy_f64(in.arrays[k].as_handle(), model.values.data() + slot.offset);
+    }
+    attention::check_parameter_values(model);
+    return model;
+}
+
+// The optimiser's state, checked for a call that takes `steps` steps.
+attention::OptimizerState copy_state(const IncomingModel& in, std::uint64_t steps) {
+    attention::OptimizerState state;
+    state.step = in.step;
+    if (in.m) {
+        state.m = in.m->copy();
+        state.v = in.v->copy();
+    }
+    attention::check_optimizer_state(state, steps);
     return state;
 }
 
@@ -591,24 +673,38 @@ val model_to_js(const attention::AttentionModel& model, const attention::Optimiz
     return result;
 }
 
-// {batch, validLens, causal}, checked in JS for type.
-attention::BatchOptions batch_options(const val& options) {
-    attention::BatchOptions b;
-    b.batch = count(options["batch"].as<double>(), "batch");
-    b.valid_lens = integers(options["validLens"], lim::max_model_batch, "validLens", "lengths");
-    b.causal = options["causal"].as<bool>();
-    return b;
+constexpr std::size_t max_tokens = lim::max_model_batch * lim::max_model_length;
+
+// A batch of sequences ({batch, validLens, causal} and the tokens, and the
+// targets of a call that has them), the lengths checked against the model's
+// config before anything is copied.
+struct IncomingBatch {
+    const val& tokens;
+    const val* targets;
+    val lens;
+    attention::BatchOptions options;
+};
+
+IncomingBatch incoming_batch(const attention::ModelConfig& config, const val& tokens, const val* targets,
+                             const val& options) {
+    IncomingBatch in{tokens, targets, options["validLens"], {}};
+    const std::size_t token_count = limited_length(tokens, max_tokens, "tokens", "tokens");
+    const std::optional<std::size_t> target_count =
+        targets ? std::optional<std::size_t>(limited_length(*targets, max_tokens, "targets", "tokens")) : std::nullopt;
+    in.options.batch = count(options["batch"].as<double>(), "batch");
+    in.options.causal = options["causal"].as<bool>();
+    attention::check_batch_sizes(config, {in.options.batch, token_count, target_count,
+                                          limited_length(in.lens, lim::max_model_batch, "validLens", "lengths")});
+    return in;
 }
 
-xt::xtensor<int, 1> token_ids(const val& array, const char* name) {
-    return integers(array, lim::max_model_batch * lim::max_model_length, name, "tokens");
-}
+xt::xtensor<int, 1> token_ids(const val& array, const char* name) { return integers(array, max_tokens, name, "tokens"); }
 
 attention::OptimizerOptions optimizer_options(const std::string& optimizer, double lr) {
     attention::OptimizerOptions o;
     if (optimizer == "adam") o.kind = attention::OptimizerKind::adam;
     else if (optimizer == "sgd") o.kind = attention::OptimizerKind::sgd;
-    else attention::fail("optimizer", "'adam' or 'sgd'", optimizer);
+    else attention::fail("optimizer", "'adam' or 'sgd'", attention::quoted(optimizer));
     o.lr = lr;
     return o;
 }
@@ -623,8 +719,11 @@ val attention_model_init(val config) {
 val attention_model_forward(val model, val tokens, val options) {
     return guarded([&] {
         ModelCall call;
-        const auto m = model_from_js(model);
-        const auto result = attention::attention_model_forward(m, token_ids(tokens, "tokens"), batch_options(options));
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, nullptr, options);
+        const auto m = copy_model(in);
+        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
+        const auto result = attention::attention_model_forward(m, token_ids(tokens, "tokens"), batch.options);
         val object = val::object();
         object.set("logits", to_js(result.logits));
         object.set("weights", to_js(result.weights));
@@ -635,9 +734,12 @@ val attention_model_forward(val model, val tokens, val options) {
 val attention_model_loss(val model, val tokens, val targets, val options) {
     return guarded([&] {
         ModelCall call;
-        const auto m = model_from_js(model);
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, &targets, options);
+        const auto m = copy_model(in);
+        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
         const auto result = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
-                                                            token_ids(targets, "targets"), batch_options(options));
+                                                            token_ids(targets, "targets"), batch.options);
         val object = val::object();
         object.set("loss", result.loss);
         object.set("gradients", named_arrays(m, result.gradients));
@@ -648,13 +750,16 @@ val attention_model_loss(val model, val tokens, val targets, val options) {
 val attention_model_step(val model, val tokens, val targets, val options) {
     return guarded([&] {
         ModelCall call;
-        auto m = model_from_js(model);
-        auto state = optimizer_state_from_js(model, m.values.size());
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, &targets, options);
         const auto optimizer =
             optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        auto state = copy_state(in, 1);
+        auto m = copy_model(in);
         attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
+        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
         const auto loss = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
-                                                          token_ids(targets, "targets"), batch_options(options));
+                                                          token_ids(targets, "targets"), batch.options);
         attention::optimizer_step(m.values, loss.gradients, state, optimizer);
         val object = val::object();
         object.set("model", model_to_js(m, state));
@@ -700,8 +805,7 @@ val attention_task_ideal(val options, double item) {
 val attention_model_train(val model, val options) {
     return guarded([&] {
         ModelCall call;
-        auto m = model_from_js(model);
-        auto state = optimizer_state_from_js(model, m.values.size());
+        const auto in = incoming_model(model);
         attention::ModelTrainingOptions o;
         o.task = attention::attention_task_from_name(options["task"].as<std::string>());
         o.lag = count(options["lag"].as<double>(), "lag");
@@ -714,6 +818,9 @@ val attention_model_train(val model, val options) {
         o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
         o.held_out = count(options["heldOut"].as<double>(), "heldOut");
         o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
+        // The step count is checked (against the steps to take) in the core, as the caller gave it.
+        auto state = copy_state(in, 0);
+        auto m = copy_model(in);
         const auto result = attention::train_attention_model(m, state, o);
         val object = val::object();
         object.set("model", model_to_js(m, state));
@@ -722,6 +829,7 @@ val attention_model_train(val model, val options) {
         object.set("evaluatedAt", to_js(result.evaluated_at));
         object.set("heldOutAccuracy",
                    std::isnan(result.held_out_accuracy) ? val::null() : val(result.held_out_accuracy));
+        object.set("stopReason", result.stop_reason.empty() ? val::null() : val(result.stop_reason));
         return object;
     });
 }

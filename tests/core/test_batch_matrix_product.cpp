@@ -82,6 +82,26 @@ TEST_CASE("batch_matrix_product refuses empty, oversized and non-finite operands
     REQUIRE_ARGUMENT_ERROR(attention::batch_matrix_product(x, xt::ones<double>({2, 4, 6})), "X");
 }
 
+TEST_CASE("batch_matrix_product refuses finite operands whose products overflow", "[bmm][errors]") {
+    // 1e308 * 1e308 + 1e308 * 1e308: torch.bmm gives inf; the core refuses it, naming the entry.
+    const xt::xtensor<double, 3> big = {{{1e308, 1e308}}};
+    const xt::xtensor<double, 3> column = {{{1e308}, {1e308}}};
+    const auto error = ref::argument_error_of([&] { attention::batch_matrix_product(big, column); });
+    CHECK(error.argument == "X");
+    CHECK(error.expected == "numbers small enough that the products X[i] Y[i] stay finite");
+    CHECK(error.got == "an entry of Infinity (batch item 0, row 0, column 0)");
+    // The entry is located in a larger product too: item 1, row 2, column 3 of (2, 3, 5) x (2, 5, 4).
+    xt::xtensor<double, 3> x = xt::ones<double>({2, 3, 5});
+    x(1, 2, 4) = 1e300;
+    xt::xtensor<double, 3> y = xt::ones<double>({2, 5, 4});
+    y(1, 4, 3) = -1e300;
+    CHECK(ref::argument_error_of([&] { attention::batch_matrix_product(x, y); }).got ==
+          "an entry of -Infinity (batch item 1, row 2, column 3)");
+    // At the edge of overflow, still finite: accepted.
+    const xt::xtensor<double, 3> half = {{{8e307, 8e307}}};
+    CHECK(attention::batch_matrix_product(half, xt::xtensor<double, 3>{{{1.0}, {1.0}}})(0, 0, 0) == 1.6e308);
+}
+
 TEST_CASE("the shape checks bound every size, counting in 64 bits", "[bmm][errors][limits]") {
     namespace lim = attention::limits;
     using attention::check_batch_matrix_product;

@@ -1,6 +1,12 @@
 // Argument errors carry fields (argument, expected, got, index) and a message
 // made of them; a few representative errors of the core, field by field.
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "attention_checks.hpp"
 #include "dataset.hpp"
@@ -46,7 +52,37 @@ TEST_CASE("fail and the require helpers fill the fields", "[errors]") {
     CHECK(finite.index == std::optional<std::size_t>(2));
     const auto range = ref::argument_error_of([] { attention::require_range("noise", 0.1 + 100, 0.0, 100.0); });
     CHECK(range.expected == "a value in [0, 100]");
-    CHECK(range.got == "100.1");  // JS-like: 10 significant digits, no trailing zeros
+    CHECK(range.got == "100.1");  // as JS's String(): the shortest digits that read back
+}
+
+TEST_CASE("numbers in messages read as JS's String() writes them", "[errors]") {
+    // Each expected text is node's String(value).
+    const std::pair<double, const char*> cases[] = {
+        {10000.000001, "10000.000001"}, {1000.0000000001, "1000.0000000001"}, {4294967295.5, "4294967295.5"},
+        {1000.0000001, "1000.0000001"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"},
+        {1.2345678901234568e20, "123456789012345680000"}, {1e-7, "1e-7"}, {1.5e-7, "1.5e-7"},
+        {0.000001, "0.000001"}, {0.1, "0.1"}, {1.0 / 3.0, "0.3333333333333333"}, {-2.0 / 3.0, "-0.6666666666666666"},
+        {9007199254740992.0, "9007199254740992"}, {9007199254740991.0, "9007199254740991"}, {5e-324, "5e-324"},
+        {1.7976931348623157e308, "1.7976931348623157e+308"}, {-1e308, "-1e+308"}, {1e12, "1000000000000"},
+        {0.1 + 0.2, "0.30000000000000004"}, {123.456, "123.456"}, {-0.0001234, "-0.0001234"}, {-0.0, "0"},
+        {std::numeric_limits<double>::quiet_NaN(), "NaN"}, {-std::numeric_limits<double>::infinity(), "-Infinity"},
+    };
+    for (const auto& [value, expected] : cases) CHECK(attention::js_number(value) == expected);
+    // A value a hair past a limit is quoted as given, not rounded onto the limit.
+    const auto past = ref::argument_error_of([] { attention::require_range("xMax", 1000.0000000001, 0.0, 1000.0); });
+    CHECK(past.got == "1000.0000000001");
+    // Every double reads back as itself (bit patterns from a fixed generator).
+    std::uint64_t bits = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < 20000; ++i) {
+        bits ^= bits << 13;
+        bits ^= bits >> 7;
+        bits ^= bits << 17;
+        double value;
+        std::memcpy(&value, &bits, sizeof value);
+        if (!std::isfinite(value)) continue;
+        const std::string written = attention::js_number(value);
+        REQUIRE(std::strtod(written.c_str(), nullptr) == value);
+    }
 }
 
 TEST_CASE("representative core errors, field by field", "[errors]") {
@@ -122,7 +158,12 @@ TEST_CASE("a long kernel name is cut on a character boundary", "[errors]") {
     // 39 ASCII bytes, then a 3-byte character: cutting at 40 bytes would split it.
     const std::string name = std::string(39, 'a') + "\xe6\xb3\xa8" + "more";
     const auto cut = ref::argument_error_of([&] { attention::parse_kernel(name); });
-    CHECK(cut.got == "'" + std::string(39, 'a') + "'");
+    const std::string ellipsis = "\xe2\x80\xa6";
+    CHECK(cut.got == "'" + std::string(39, 'a') + ellipsis + "'");
     const std::string whole = std::string(37, 'a') + "\xe6\xb3\xa8" + "more";
-    CHECK(ref::argument_error_of([&] { attention::parse_kernel(whole); }).got == "'" + whole.substr(0, 40) + "'");
+    CHECK(ref::argument_error_of([&] { attention::parse_kernel(whole); }).got ==
+          "'" + whole.substr(0, 40) + ellipsis + "'");
+    // Exactly 40 bytes: nothing cut, no ellipsis.
+    CHECK(ref::argument_error_of([] { attention::parse_kernel(std::string(40, 'b')); }).got ==
+          "'" + std::string(40, 'b') + "'");
 }

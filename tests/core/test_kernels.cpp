@@ -25,7 +25,7 @@ TEST_CASE("parse_kernel refuses unknown names, naming the kernel argument", "[ke
     // A long name is cut, so a message stays readable.
     const std::string long_name(500, 'z');
     REQUIRE_THROWS_WITH(attention::parse_kernel(long_name),
-                        Catch::Contains("got '" + std::string(40, 'z') + "'"));
+                        Catch::Contains("got '" + std::string(40, 'z') + "\xe2\x80\xa6'"));
 }
 
 TEST_CASE("kernel values follow their definitions", "[kernels]") {

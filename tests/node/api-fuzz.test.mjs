@@ -34,8 +34,11 @@ const MAX_BUILT_NUMBERS = 2 ** 18;
 const { limits } = api;
 
 // ---- numbers and counts ----
-const specialNumbers = [0, -0, 1, -1, 0.5, 2.5, 1000, 1001, 1e6, 1e308, -1e308, 5e-324, 2 ** 31, 2 ** 32, NaN, Infinity,
-  -Infinity];
+// A hair past every limit (the next double up, and a millionth more): an
+// error must quote the value given, not one rounded onto the limit.
+const hairPastLimits = Object.values(limits).flatMap((v) => [v * (1 + Number.EPSILON), v + 1e-6]);
+const specialNumbers = [0, -0, 1, -1, 0.5, 2.5, 1000, 1001, 1e6, 1e308, -1e308, 5e-324, 2 ** 31, 2 ** 32, 2 ** 53 - 1,
+  NaN, Infinity, -Infinity, ...hairPastLimits];
 const number = fc.oneof({ weight: 3, arbitrary: fc.double({ min: -10, max: 10, noNaN: true }) },
   { weight: 1, arbitrary: fc.constantFrom(...specialNumbers) });
 // Near every limit, and the 32-bit wrap points (8192^2 * 64 = 2^32, 65536^2 = 2^32).
@@ -44,11 +47,13 @@ const nearLimits = [...new Set(Object.values(limits).filter((v) => v <= 2 ** 32)
 const count = fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 0, max: 6 }) },
   { weight: 3, arbitrary: fc.integer({ min: 7, max: 300 }) },
   { weight: 2, arbitrary: fc.constantFrom(...nearLimits) },
-  { weight: 1, arbitrary: fc.constantFrom(-1, 2.5, NaN, Infinity, '3', null) });
+  { weight: 1, arbitrary: fc.constantFrom(-1, 2.5, NaN, Infinity, '3', null, ...hairPastLimits) });
 const smallCount = fc.oneof({ weight: 10, arbitrary: fc.integer({ min: 0, max: 5 }) },
   { weight: 1, arbitrary: fc.constantFrom(...nearLimits) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, NaN) });
 const seed = fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(2 ** 32 - 1, 2 ** 32, -1, 0.5, NaN));
-const junk = fc.constantFrom(undefined, null, 'x', {}, [], true, 1n, Symbol('junk'), () => 1);
+// Objects and arrays made afresh for each run (withField writes into options objects).
+const junk = fc.oneof(fc.constantFrom(undefined, null, 'x', true, 1n, Symbol('junk'), () => 1),
+  fc.constantFrom('object', 'array').map((kind) => (kind === 'object' ? {} : [])));
 
 // ---- arrays in disguise ----
 // Transparent disguises read as the array they hold; refused ones must be
@@ -184,6 +189,42 @@ function withField(options, key, value) {
 
 // The model the model calls take: small, so that accepted calls stay quick.
 const fuzzModel = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+const fuzzParameters = Object.values(fuzzModel.params).reduce((sum, array) => sum + array.length, 0);
+// A model with one of its arrays (a parameter, or an Adam moment) of another
+// length: short, long, or far over what any model may hold (views of one
+// buffer, so a run costs no allocation). Refused by its length, before
+// anything is copied: the heap stays as it was.
+const OVERSIZED = new Float64Array(2 ** 23 + 1);
+const modelArrayPlan = fc.option(fc.record({
+  array: fc.constantFrom(...Object.keys(fuzzModel.params), 'm', 'v'),
+  length: fc.constantFrom(0, 1, -1, 2, 2 ** 22, 2 ** 22 + 1, 2 ** 23 + 1),
+}), { freq: 2 });
+function modelWith(plan) {
+  if (plan === null) return fuzzModel;
+  const expected = plan.array in fuzzModel.params ? fuzzModel.params[plan.array].length : fuzzParameters;
+  const array = OVERSIZED.subarray(0, plan.length < 0 ? expected - 1 : plan.length === 2 ? expected + 1 : plan.length);
+  if (plan.array in fuzzModel.params) return { ...fuzzModel, params: { ...fuzzModel.params, [plan.array]: array } };
+  const moments = { m: new Float64Array(fuzzParameters), v: new Float64Array(fuzzParameters), [plan.array]: array };
+  return { ...fuzzModel, optimizerState: { step: 1, ...moments } };
+}
+const modelArrayNames = [...Object.keys(fuzzModel.params).map((name) => `params.${name}`), 'optimizerState.m',
+  'optimizerState.v'];
+
+// An accepted training call's result: finite losses and parameters, one loss
+// per step taken, and a stop reason when it stopped early (a diverging run).
+function checkTraining(result, plan, model) {
+  assert.ok(Array.from(result.loss).every(Number.isFinite), 'a training call returned a loss that is not finite');
+  for (const [name, values] of Object.entries(result.model.params)) {
+    assert.ok(Array.from(values).every(Number.isFinite), `a training call returned ${name} not finite`);
+  }
+  const taken = result.model.optimizerState.step - (model.optimizerState?.step ?? 0);
+  assert.equal(taken, result.loss.length, 'one loss per step taken');
+  const asked = plan.options.fields?.steps;
+  if (result.stopReason === null && Number.isInteger(asked) && plan.options.form === 'plain') {
+    assert.equal(taken, asked, 'a run that did not stop took every step');
+  }
+  if (result.stopReason !== null) assert.match(result.stopReason, /try a smaller learning rate/);
+}
 
 const product = (...sizes) => (sizes.every((s) => Number.isInteger(s) && s >= 0) ? sizes.reduce((a, b) => a * b, 1) : 3);
 
@@ -304,11 +345,11 @@ const FUNCTIONS = {
     arrays: () => ({}), call: (p, a, o) => api.attentionModelInit(o.options),
   },
   attentionModelForward: {
-    names: ['tokens', 'options', 'batch', 'validLens', 'causal'],
+    names: ['tokens', 'options', 'batch', 'validLens', 'causal', ...modelArrayNames],
     plan: fc.record({ n: count, tokens: arrayPlan, options: optionsPlan({ batch: smallCount, causal: fc.boolean() }),
-      lens: lensPlan }),
+      lens: lensPlan, model: modelArrayPlan }),
     arrays: (p) => ({ tokens: p.n }),
-    call: (p, a, o) => api.attentionModelForward(fuzzModel, a.tokens, withField(o.options, 'validLens', o.lens)),
+    call: (p, a, o) => api.attentionModelForward(modelWith(p.model), a.tokens, withField(o.options, 'validLens', o.lens)),
   },
   attentionTaskBatch: {
     names: ['options', 'task', 'batch', 'length', 'vocab', 'seed', 'lag', 'variableLengths'],
@@ -316,14 +357,19 @@ const FUNCTIONS = {
       batch: smallCount, length: count, vocab: count, seed, lag: smallCount, variableLengths: fc.boolean() }) }),
     arrays: () => ({}), call: (p, a, o) => api.attentionTaskBatch(o.options),
   },
+  // With learning rates up to the limit (and SGD) many runs diverge: they must stop, finite.
   attentionModelTrain: {
     names: ['options', 'task', 'steps', 'batch', 'optimizer', 'lr', 'seed', 'lag', 'variableLengths', 'causal',
-      'evalEvery', 'heldOut', 'evaluateAtEnd', 'vocab'],
+      'evalEvery', 'heldOut', 'evaluateAtEnd', 'vocab', 'optimizerState', 'optimizerState.step', ...modelArrayNames],
     plan: fc.record({ options: optionsPlan({ task: fc.constantFrom('reverse', 'sort', 'shift', 'lookup'),
-      steps: smallCount, batch: smallCount, optimizer: fc.constantFrom('adam', 'sgd', 'SGD'), lr: number, seed,
+      steps: fc.oneof(smallCount, fc.integer({ min: 20, max: 80 })), batch: smallCount,
+      optimizer: fc.constantFrom('adam', 'sgd', 'sgd', 'SGD'),
+      lr: fc.oneof(number, fc.double({ min: 0.5, max: 1000, noNaN: true })), seed,
       lag: smallCount, variableLengths: fc.boolean(), causal: fc.boolean(), evalEvery: smallCount,
-      heldOut: smallCount, evaluateAtEnd: fc.boolean() }) }),
-    arrays: () => ({}), call: (p, a, o) => api.attentionModelTrain(fuzzModel, o.options),
+      heldOut: smallCount, evaluateAtEnd: fc.boolean() }), model: modelArrayPlan }),
+    arrays: () => ({}),
+    call: (p, a, o) => api.attentionModelTrain(modelWith(p.model), o.options),
+    check: (result, p) => checkTraining(result, p, modelWith(p.model)),
   },
 };
 
@@ -362,12 +408,15 @@ function build(spec, plan) {
   }
   const options = plan.options ? makeOptions(plan.options) : { value: undefined, transparent: true };
   const lens = plan.lens !== undefined ? makeLens(plan.lens) : { value: null, transparent: true };
+  const grows = Object.keys(wanted).some((name) => plan[name].disguise === 'growing');
   return { disguisedArgs, plainArgs, transparent: transparent && options.transparent && lens.transparent,
-    refused: !transparent, other: { options: options.value, lens: lens.value } };
+    refused: !transparent, grows, other: { options: options.value, lens: lens.value } };
 }
 
-// The outcome of a call: {result} or {error}, with the memory it left behind.
-function outcome(call) {
+// The outcome of a call: {result} or {error}, with the memory it left behind:
+// none, and a refused call has not grown the wasm heap (`mayGrow`: the
+// caller's own code grows it while the call reads its arguments).
+function outcome(call, mayGrow) {
   const before = api.memoryStats();
   const start = performance.now();
   let result;
@@ -381,6 +430,7 @@ function outcome(call) {
   const after = api.memoryStats();
   assert.equal(after.allocatedBytes, before.allocatedBytes, 'malloc holds more bytes after the call');
   assert.equal(after.liveHandles, before.liveHandles, 'Embind holds more JS values after the call');
+  if (error !== undefined && !mayGrow) assert.equal(after.heapBytes, before.heapBytes, 'a refused call grew the wasm heap');
   return { result, error, milliseconds };
 }
 
@@ -395,8 +445,8 @@ const callArbitrary = fc.oneof(...Object.entries(FUNCTIONS).map(([fn, spec]) => 
 
 function property({ fn, plan }) {
   const spec = FUNCTIONS[fn];
-  const { disguisedArgs, plainArgs, transparent, refused, other } = build(spec, plan);
-  const hostile = outcome(() => spec.call(plan, disguisedArgs, other));
+  const { disguisedArgs, plainArgs, transparent, refused, grows, other } = build(spec, plan);
+  const hostile = outcome(() => spec.call(plan, disguisedArgs, other), grows);
   if (hostile.error !== undefined) {
     const { error } = hostile;
     assert.ok(error instanceof Error, `${fn} threw a non-Error: ${String(error)}`);
@@ -404,19 +454,35 @@ function property({ fn, plan }) {
     assert.ok(spec.names.includes(argumentOf(error.argument)),
       `${fn}: "${error.message}" names ${error.argument}, which is none of its arguments (${spec.names.join(', ')})`);
     assertErrorFields(error, fn);
+    assertQuotesGiven(error, plan);
   } else {
-    assert.ok(!refused, `${fn} accepted an argument it must refuse (${JSON.stringify(plan, replacer)})`);
+    if (refused) assert.fail(`${fn} accepted an argument it must refuse (${JSON.stringify(plan, replacer)})`);
+    spec.check?.(hostile.result, plan);
     if (hostile.milliseconds > slowest.milliseconds) slowest = { milliseconds: hostile.milliseconds, fn };
   }
   if (transparent) {
     // The same call with plain copies: the same result or the same error.
-    const plain = outcome(() => spec.call(plan, plainArgs, other));
+    const plain = outcome(() => spec.call(plan, plainArgs, other), grows);
     assert.equal(hostile.error?.message, plain.error?.message, `${fn}: a disguise changed the outcome`);
     if (plain.error === undefined) {
       assert.deepStrictEqual(comparable(hostile.result), comparable(plain.result), `${fn}: a disguise changed the result`);
     }
   }
   assertStillWorks();
+}
+
+// An error about a number the caller gave as an option quotes it as
+// String() writes it (a value a hair past a limit is not rounded onto it);
+// an error about a product of several (x.length^2 * epochs, "this one: ...")
+// quotes the product.
+function assertQuotesGiven(error, plan) {
+  const fields = plan.options?.form === 'plain' ? plan.options.fields : {};
+  const given = Object.hasOwn(fields, error.argument) ? fields[error.argument] : undefined;
+  const aboutTheValue = !/\*|this one/.test(error.expected);
+  if (typeof given === 'number' && aboutTheValue && error.index === undefined &&
+      /^-?[\d.]+(e[+-]\d+)?$|^-?Infinity$|^NaN$/.test(error.got)) {
+    assert.equal(error.got, String(given), `"${error.message}" quotes another value than the ${given} given`);
+  }
 }
 
 function replacer(key, value) {

@@ -112,7 +112,7 @@ export function assertErrorFields(error, label = '') {
 
 // The call throws an Error whose message starts with "<argument>: " and whose
 // argument field is <argument> (and whose message contains `detail` if
-// given); then the module still returns correct results.
+// given); then the module still returns correct results. Returns the error.
 export function assertArgumentError(call, argument, detail) {
   let caught = null;
   try {
@@ -130,4 +130,5 @@ export function assertArgumentError(call, argument, detail) {
     assert.ok(caught.message.includes(detail), `expected "${detail}" in "${caught.message}"`);
   }
   assertStillWorks();
+  return caught;
 }

@@ -492,6 +492,47 @@ for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModel
   each(fn, [['1', 1], ['a string', 'yes'], ['null', null]], 'causal', (v) => call(smallModel, tokens4, { causal: v }),
     'causal');
 }
+// Arrays inside a model far longer than its layout's: refused by their
+// lengths before any of them is copied in (copies made first once grew the
+// heap to 249 MB, and eight blocks' worth to 1 GB and std::bad_alloc).
+const OVERSIZED = new Float64Array(2 ** 22); // the largest a model parameter may be
+const oversizedParams = (model) => Object.fromEntries(Object.keys(model.params).map((name) => [name, OVERSIZED]));
+const defaultModel = api.attentionModelInit();
+const eightBlocks = api.attentionModelInit({ blocks: 8, hidden: 4, heads: 1 });
+const withState = (model, m, v) => ({ ...model, optimizerState: { step: 1, m, v } });
+const parameterCount = Object.values(defaultModel.params).reduce((sum, array) => sum + array.length, 0);
+for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelTrain']) {
+  const call = (model, tokens = Int32Array.from({ length: 8 }, (_, i) => i)) => (fn === 'attentionModelTrain'
+    ? api[fn](model, { steps: 1 }) : fn === 'attentionModelForward' ? api[fn](model, tokens)
+      : api[fn](model, tokens, tokens));
+  row(fn, 'every parameter 2^22 numbers long', () => call({ ...defaultModel, params: oversizedParams(defaultModel) }),
+    'params.embedding', { over: true, detail: 'expected 320 numbers, got 4194304' });
+  row(fn, 'the 35 parameters of eight blocks 2^22 numbers long', () => call({ ...eightBlocks,
+    params: oversizedParams(eightBlocks) }), 'params.embedding', { over: true });
+  row(fn, 'the last parameter 2^22 numbers long', () => call({ ...defaultModel,
+    params: { ...defaultModel.params, readoutBias: OVERSIZED } }), 'params.readoutBias', { over: true });
+  if (fn !== 'attentionModelForward') {
+    row(fn, 'Adam moments 2^22 numbers long', () => call(withState(defaultModel, OVERSIZED, OVERSIZED)),
+      'optimizerState.m', { over: true });
+    row(fn, 'the second moment alone 2^22 numbers long', () => call(withState(defaultModel,
+      new Float64Array(parameterCount), OVERSIZED)), 'optimizerState.v', { over: true });
+  }
+  if (fn !== 'attentionModelTrain') {
+    row(fn, 'tokens of the wrong length, with oversized parameters', () => call({ ...defaultModel,
+      params: oversizedParams(defaultModel) }, new Int32Array(7)), /^(params\.embedding|tokens|batch)$/, { over: true });
+  }
+}
+row('maskedSoftmax', 'scores of 2^24 numbers with a valid length over nk', () => api.maskedSoftmax(
+  new Float64Array(2 ** 24), [1, 4096, 4096], [5000]), 'validLens', { over: true });
+row('maskScores', 'scores of 2^24 numbers with too many valid lengths', () => api.maskScores(
+  new Float64Array(2 ** 24), [1, 4096, 4096], new Int32Array(2)), 'validLens', { over: true });
+row('dotProductAttention', 'queries of 2^24 numbers with keys of the wrong length', () => api.dotProductAttention({
+  queries: new Float64Array(2 ** 24), keys: new Float64Array(3), values: new Float64Array(16),
+  shape: { batch: 16, nq: 1024, nk: 1, d: 1024, dv: 1 }, validLens: null,
+}), 'keys', { over: true });
+row('batchMatrixProduct', 'X of 2^23 numbers with Y of the wrong length', () => api.batchMatrixProduct(
+  new Float64Array(2 ** 23), new Float64Array(5), { shapeX: [1024, 8192, 1], shapeY: [1024, 1, 4] }),
+/^(Y|shapeX\[\d\] \(\w\)|shapeY\[\d\] \(\w\))$/, { over: true });
 row('attentionModelLoss', 'targets of the wrong length', () => api.attentionModelLoss(smallModel, tokens4, [1]), 'targets');
 row('attentionModelLoss', 'a target of the vocab size', () => api.attentionModelLoss(smallModel, tokens4, [0, 0, 5, 0]),
   'targets');

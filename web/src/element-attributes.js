@@ -54,3 +54,12 @@ export function conflictWarning({ parameter, documented, alias }, getAttribute) 
   return `<attention-lab>: ${quoted(documented)} and ${quoted(alias)} both set the parameter ${parameter}; ` +
     `the documented spelling ${documented} is used and ${alias} is ignored. Keep one of them.`;
 }
+
+// The console's warning for an attribute whose text is no value of its
+// parameter: the parameter then takes its default (whatever it had before),
+// as a hash's malformed value does, so the same attributes always give the
+// same state.
+export function malformedWarning(attribute, text, parameter) {
+  return `<attention-lab>: ${attribute}="${String(text).slice(0, 64)}" is not a value of ${parameter}; ` +
+    `its default, ${parameters[parameter].default}, is used.`;
+}

@@ -16,7 +16,8 @@
 //   the documented spelling, or lower-cased (leaveoneout), an alias: given
 //   both, the documented one wins and the console warns, naming both
 //   (element-attributes.js); values are read exactly as from the URL hash
-//   (url-state.js readParameter): clamped, or ignored when malformed.
+//   (url-state.js readParameter): clamped, and a malformed one gives the
+//   parameter's default (the console says so), whatever it was before.
 //
 // The element's state (its store) is made once, from the attributes, and
 // then belongs to the learner: a parameter's attribute changes that
@@ -32,7 +33,9 @@
 // it) and one language (the strings come from one t()): setting `language`
 // on one element switches them all.
 import { parameters, createStore } from './state.js';
-import { ATTRIBUTE_PARAMETERS, attributeOf, parameterAttributes, conflictWarning } from './element-attributes.js';
+import {
+  ATTRIBUTE_PARAMETERS, attributeOf, parameterAttributes, conflictWarning, malformedWarning,
+} from './element-attributes.js';
 import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList, readHeading } from './url-state.js';
@@ -41,6 +44,15 @@ import { hideSheet, listenForFrameHeights, useNumbersOf } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
 const DEFAULT_SECTION = 'pooling';
+
+// An attribute's text as its parameter's value; a malformed one means the
+// parameter's default, with a warning naming it.
+function readAttribute(parameter, attribute, text) {
+  const value = readParameter(parameter, text);
+  if (value !== undefined) return value;
+  console.warn(malformedWarning(attribute, text, parameter));
+  return parameters[parameter].default;
+}
 
 let shadowSheet = null;
 function sharedSheet() {
@@ -149,8 +161,7 @@ class AttentionLabElement extends HTMLElement {
       const read = (attribute) => this.getAttribute(attribute);
       const { attribute, value: text, conflict } = attributeOf(parameter, read);
       if (conflict) console.warn(conflictWarning(conflict, read));
-      const next = attribute === null ? parameters[parameter].default : readParameter(parameter, text);
-      if (next !== undefined) this.store.set({ [parameter]: next });
+      this.store.set({ [parameter]: attribute === null ? parameters[parameter].default : readAttribute(parameter, attribute, text) });
     }
   }
 
@@ -161,9 +172,7 @@ class AttentionLabElement extends HTMLElement {
     for (const conflict of conflicts) console.warn(conflictWarning(conflict, read));
     const state = {};
     for (const [parameter, text] of Object.entries(values)) {
-      if (parameter === 'language') continue;
-      const value = readParameter(parameter, text);
-      if (value !== undefined) state[parameter] = value;
+      if (parameter !== 'language') state[parameter] = readAttribute(parameter, attributeOf(parameter, read).attribute, text);
     }
     return state;
   }

@@ -47,7 +47,10 @@ const EXPLAIN_KEYS = {
   reverse: 'at.explain.reverse', sort: 'at.explain.sort', shift: 'at.explain.shift', lookup: 'at.explain.lookup',
 };
 const OPTIMIZER_KEYS = { adam: 'at.optimizer.adam', sgd: 'at.optimizer.sgd' };
-const STATUS_KEYS = { ready: 'at.status.ready', playing: 'at.status.playing', paused: 'at.status.paused', done: 'at.status.done' };
+const STATUS_KEYS = {
+  ready: 'at.status.ready', playing: 'at.status.playing', paused: 'at.status.paused', done: 'at.status.done',
+  stopped: 'at.status.stopped',
+};
 
 // The model and the task of a state, as the core takes them.
 export function modelConfig(inputs) {
@@ -146,12 +149,16 @@ function create({ frame, store, controls, core, errors }) {
   const headsControl = controls.numberControl('atHeads', { labelKey: 'at.heads', slider: false });
   const headsHint = element('span', { className: 'control-hint', dataset: { role: 'at-divisors' } });
   headsControl.append(headsHint);
+  // A run that diverged: where it stopped, and what to change (beside the player).
+  const divergedNote = element('p', { className: 'note note-warning', role: 'alert', dataset: { role: 'at-diverged' } });
+  divergedNote.hidden = true;
   const group = (key) => element('h3', { className: 'control-group-title', dataset: { i18n: key } });
   panel.append(
     controls.choiceControl('atTask', { labelKey: 'at.task', optionKeys: TASK_KEYS }),
     lagControl,
     element('div', { className: 'player' }, [resetButton, playButton, stepButton]),
     status,
+    divergedNote,
     progressLabel,
     progress,
     element('div', { className: 'readouts readouts-3' }, [stepReadout.cell, lossReadout.cell, accuracyReadout.cell]),
@@ -331,9 +338,11 @@ function create({ frame, store, controls, core, errors }) {
 
     playButton.dataset.i18n = run.status === 'playing' ? 'player.pause' : 'player.play';
     playButton.textContent = t(playButton.dataset.i18n);
-    stepButton.disabled = run.status === 'done';
+    stepButton.disabled = run.status === 'done' || run.status === 'stopped';
     status.dataset.status = run.status;
     status.textContent = t(STATUS_KEYS[run.status], { step: run.step, steps: run.target });
+    divergedNote.hidden = run.status !== 'stopped';
+    divergedNote.textContent = run.status === 'stopped' ? t('at.diverged', { step: run.step }) : '';
     progress.max = run.target;
     progress.value = Math.min(run.step, run.target);
 
@@ -371,7 +380,7 @@ function create({ frame, store, controls, core, errors }) {
     const now = performance.now();
     if (finalFrame) cancelAnimationFrame(finalFrame);
     finalFrame = 0;
-    if (run.status === 'done' && wasPlaying) {
+    if ((run.status === 'done' || run.status === 'stopped') && wasPlaying) {
       finalFrame = requestAnimationFrame(() => {
         finalFrame = 0;
         if (context) drawModel(player.state.model ?? context.result.model0);

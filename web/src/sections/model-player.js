@@ -4,10 +4,14 @@
 // fit in the frame's training budget at the pace measured so far (see
 // nextChunk), so no frame runs long however fast or slow the machine. It knows nothing of the
 // model: `train(model, k)` runs at most k steps from `model` and returns
-// the core's { model, loss, accuracy, evaluatedAt } (the losses of the steps
-// it ran and the held-out evaluations made; nothing when the core refused). The core draws the batch of step t from the run's seed
+// the core's { model, loss, accuracy, evaluatedAt, stopReason } (the losses
+// of the steps it ran and the held-out evaluations made; nothing when the
+// core refused). The core draws the batch of step t from the run's seed
 // and t alone, so k chunks of one step give exactly the model of one call
 // with k steps: pausing, stepping and playing never change the numbers.
+// A run that diverges (stopReason: a step would make the loss or the
+// parameters non-finite) is 'stopped' at the core's last finite model, at
+// the same step however it was played; reset or play starts it again.
 
 // Training time per frame. The frame also draws (about 10 ms when the section
 // redraws maps) and the browser then lays out and paints (10-25 ms measured
@@ -18,18 +22,19 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
   let start = null; // the model the run starts from (reset and replay return to it)
   let model = null;
   let history = { losses: [], accuracy: [], evaluatedAt: [], heldOut: null };
-  let status = 'ready'; // ready | playing | paused | done
+  let status = 'ready'; // ready | playing | paused | done | stopped
   let target = 1;
   let frame = 0;
   let lastChunk = 0; // steps trained by the last frame or step
   let chunk = 1; // steps the last frame set out to train
   let lastTrainMs = null; // and how long they took
   let disposed = false;
+  let stopReason = null;
 
   const done = () => history.losses.length;
   const snapshot = () => ({
     model, losses: history.losses, accuracy: history.accuracy, evaluatedAt: history.evaluatedAt,
-    heldOut: history.heldOut, status, target, step: done(), lastChunk,
+    heldOut: history.heldOut, status, target, step: done(), lastChunk, stopReason,
   });
   const notify = () => {
     if (!disposed) onChange(snapshot());
@@ -55,6 +60,11 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
       evaluatedAt: history.evaluatedAt.concat(Array.from(result.evaluatedAt)),
     };
     history.heldOut = history.accuracy.length > 0 ? history.accuracy[history.accuracy.length - 1] : null;
+    if (result.stopReason) {
+      stopReason = result.stopReason;
+      status = 'stopped';
+      return false;
+    }
     if (done() >= target) status = 'done';
     return true;
   }
@@ -96,6 +106,7 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
     model = start;
     history = { losses: [], accuracy: [], evaluatedAt: [], heldOut: null };
     lastChunk = 0;
+    stopReason = null;
   }
 
   return {
@@ -112,6 +123,10 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
     },
     setTarget(steps) {
       target = steps;
+      if (status === 'stopped') {
+        notify(); // a diverged run stays where it stopped
+        return;
+      }
       if (done() >= target && status !== 'done') {
         cancel();
         status = 'done';
@@ -122,7 +137,9 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
     },
     play() {
       if (status === 'playing' || disposed || !start) return;
-      if (status === 'done') restart(); // play after the end runs the same run again
+      // Play after the end runs the same run again; after a divergence too (with
+      // the same settings it diverges at the same step: the learner sees it again).
+      if (status === 'done' || status === 'stopped') restart();
       status = 'playing';
       notify();
       frame = requestAnimationFrame(tick);
@@ -134,7 +151,7 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
       notify();
     },
     step() {
-      if (done() >= target || disposed || !start) return;
+      if (status === 'stopped' || done() >= target || disposed || !start) return;
       cancel();
       status = 'paused';
       advance(1);

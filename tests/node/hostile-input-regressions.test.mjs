@@ -1,0 +1,219 @@
+// Hostile inputs an adversarial review of the JS API once found held badly,
+// each a named test (the table in hostile-input.test.mjs covers the sizes
+// that must be refused before anything is copied): training that diverged
+// in silence, values the core accepted that broke a model, error messages
+// that quoted another value than the caller's, echoed strings of any
+// length, inherited options, and typed arrays out of their buffer's bounds.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { api, assertArgumentError, assertStillWorks } from './helpers.mjs';
+
+const finite = (array) => Array.from(array).every(Number.isFinite);
+const allFinite = (model) => Object.values(model.params).every(finite);
+const MAX_STEP = 2 ** 53 - 1;
+
+// Trains from `model` in calls of `chunk` steps until `steps` steps or a stop.
+function trainInChunks(model, options, steps, chunk) {
+  let current = model;
+  const losses = [];
+  let stopReason = null;
+  while (losses.length < steps && stopReason === null) {
+    const result = api.attentionModelTrain(current, { ...options, steps: Math.min(chunk, steps - losses.length) });
+    losses.push(...result.loss);
+    current = result.model;
+    ({ stopReason } = result);
+  }
+  return { model: current, losses, stopReason };
+}
+
+// What a learner sees of a model: its predictions and maps on a batch.
+function forwardIsFinite(model) {
+  const { tokens } = api.attentionTaskBatch({ batch: 4, length: model.config.length, vocab: model.config.vocab });
+  const out = api.attentionModelForward(model, tokens, { batch: 4 });
+  return finite(out.logits) && finite(out.weights);
+}
+
+test('a diverging training run stops at its last finite model and says why', () => {
+  const result = api.attentionModelTrain(api.attentionModelInit(), { optimizer: 'sgd', lr: 1, steps: 100 });
+  assert.match(result.stopReason, /^training stopped after step \d+: .*try a smaller learning rate/);
+  const step = result.model.optimizerState.step;
+  assert.ok(step > 0 && step < 100, `stopped after ${step} steps`);
+  assert.equal(result.loss.length, step, 'one loss per step taken');
+  assert.ok(finite(result.loss), 'every loss reported is finite');
+  assert.ok(allFinite(result.model), 'every parameter is finite');
+  assert.ok(result.heldOutAccuracy === null || Number.isFinite(result.heldOutAccuracy));
+  assert.ok(result.evaluatedAt.every((at) => at <= step), 'no evaluation of an undone step');
+  // The model returned is usable: the next call takes it, and its maps are numbers.
+  assert.ok(forwardIsFinite(result.model));
+  const again = api.attentionModelTrain(result.model, { optimizer: 'sgd', lr: 1, steps: 5 });
+  assert.equal(again.loss.length, 0, 'the same step diverges again: nothing is taken');
+  assert.equal(again.model.optimizerState.step, step);
+  assert.ok(again.stopReason);
+});
+
+test('a diverging run stops at the same step with the same model however it is cut into calls', () => {
+  const options = { optimizer: 'sgd', lr: 1, evaluateAtEnd: false };
+  const whole = trainInChunks(api.attentionModelInit(), options, 100, 100);
+  for (const chunk of [1, 3, 7]) {
+    const cut = trainInChunks(api.attentionModelInit(), options, 100, chunk);
+    assert.equal(cut.model.optimizerState.step, whole.model.optimizerState.step, `chunks of ${chunk}`);
+    assert.deepEqual(cut.losses, whole.losses, `chunks of ${chunk}: losses`);
+    assert.deepEqual(cut.model.params, whole.model.params, `chunks of ${chunk}: parameters`);
+    assert.ok(cut.stopReason);
+  }
+});
+
+test('SGD at learning rates up to the limit, and d2l\'s embedding scale, stop instead of going NaN', () => {
+  const runs = [];
+  for (const lr of [10, 100, 1000]) {
+    for (const task of ['reverse', 'sort', 'lookup']) runs.push([`SGD lr ${lr} on ${task}`, {}, { optimizer: 'sgd', lr, task }]);
+  }
+  runs.push(['d2l\'s embedding scale', { embeddingScale: Math.sqrt(32) }, { optimizer: 'sgd', lr: 1 }]);
+  for (const [label, config, options] of runs) {
+    const result = trainInChunks(api.attentionModelInit(config), options, 100, 5);
+    assert.ok(result.stopReason, `${label}: no stop reason`);
+    assert.ok(finite(result.losses) && allFinite(result.model), `${label}: not finite`);
+    assert.ok(forwardIsFinite(result.model), `${label}: the model's maps are not finite`);
+  }
+});
+
+test('a run that does not diverge has no stop reason', () => {
+  const result = api.attentionModelTrain(api.attentionModelInit(), { steps: 20 });
+  assert.equal(result.stopReason, null);
+  assert.equal(result.loss.length, 20);
+});
+
+test('negative Adam second moments are refused, naming the moment', () => {
+  const model = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+  const tokens = [1, 2, 3, 4];
+  const { model: trained } = api.attentionModelStep(model, tokens, tokens);
+  const v = Float64Array.from(trained.optimizerState.v);
+  v[3] = -1e-12;
+  const error = assertArgumentError(() => api.attentionModelStep({ ...trained,
+    optimizerState: { ...trained.optimizerState, v } }, tokens, tokens), 'optimizerState.v', 'second moments >= 0');
+  assert.equal(error.index, 3);
+  assert.equal(error.got, '-1e-12');
+  assertArgumentError(() => api.attentionModelTrain({ ...trained, optimizerState: { ...trained.optimizerState,
+    v: trained.optimizerState.v.map(() => -1) } }, { steps: 1 }), 'optimizerState.v');
+});
+
+test('an error quotes the value the caller gave, as String() writes it', () => {
+  const model = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+  const cases = [
+    ['n', 10000.000001, () => api.makeDataset({ n: 10000.000001 })],
+    ['n', 10000.5, () => api.makeDataset({ n: 10000.5 })],
+    ['xMax', 1000.0000000001, () => api.makeDataset({ xMax: 1000.0000000001 })],
+    ['seed', 4294967295.5, () => api.makeDataset({ seed: 4294967295.5 })],
+    ['lr', 1000.0000001, () => api.attentionModelStep(model, [1, 2, 3, 4], [1, 2, 3, 4], { lr: 1000.0000001 })],
+    ['x', 1000.0000000001, () => api.truth([1000.0000000001])],
+    ['embeddingScale', 1000.00000001, () => api.attentionModelInit({ embeddingScale: 1000.00000001 })],
+    ['std', 1000000.0000001, () => api.randomNormal(3, { std: 1000000.0000001 })],
+    ['high', 1e-7 + 2e-7, () => api.randomUniform(3, { low: 1e-7 + 2e-7, high: 1e-7 + 2e-7 })],
+  ];
+  for (const [argument, value, call] of cases) {
+    const error = assertArgumentError(call, argument);
+    assert.equal(error.got, String(value), `${argument}: got "${error.got}" for ${value}`);
+    assert.ok(error.message.includes(`, got ${String(value)}`), error.message);
+  }
+});
+
+test('one rule for the optimiser\'s step count: within 2^53 - 1 after the call, as the caller gave it', () => {
+  const model = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+  const tokens = [1, 2, 3, 4];
+  const at = (step) => ({ ...model, optimizerState: { step, m: null, v: null } });
+  // The largest count a step can start from, and its result handed back.
+  const last = api.attentionModelStep(at(MAX_STEP - 1), tokens, tokens);
+  assert.equal(last.model.optimizerState.step, MAX_STEP);
+  assert.ok(Number.isFinite(api.attentionModelLoss(last.model, tokens, tokens).loss));
+  let error = assertArgumentError(() => api.attentionModelStep(last.model, tokens, tokens), 'optimizerState.step');
+  assert.equal(error.got, String(MAX_STEP));
+  error = assertArgumentError(() => api.attentionModelTrain(at(MAX_STEP - 1), { steps: 3 }), 'optimizerState.step');
+  assert.equal(error.got, String(MAX_STEP - 1), 'the step the caller passed, not one the run reached');
+  assert.match(error.expected, /^a step count in \[0, 9007199254740988\]/);
+  assert.equal(api.attentionModelTrain(at(MAX_STEP - 3), { steps: 3 }).model.optimizerState.step, MAX_STEP);
+  assertArgumentError(() => api.attentionModelStep(at(2 ** 53), tokens, tokens), 'optimizerState.step',
+    'got 9007199254740992');
+});
+
+test('batchMatrixProduct refuses a product that overflows, as the attention layers do', () => {
+  const error = assertArgumentError(() => api.batchMatrixProduct([1e308, 1e308], [1e308, 1e308],
+    { shapeX: [1, 1, 2], shapeY: [1, 2, 1] }), 'X', 'stay finite');
+  assert.equal(error.got, 'an entry of Infinity (batch item 0, row 0, column 0)');
+  assertArgumentError(() => api.dotProductAttention({ queries: [1e200], keys: [1e200], values: [1],
+    shape: { batch: 1, nq: 1, nk: 1, d: 1, dv: 1 }, validLens: null }), 'queries', 'stay finite');
+});
+
+test('every string the API echoes is cut the same way, however long', () => {
+  const long = `${'q'.repeat(50)}${'z'.repeat(1 << 20)}`;
+  const quotedCut = `'${'q'.repeat(40)}\u2026'`;
+  const model = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+  const tokens = [1, 2, 3, 4];
+  const params = { ...model.params, [long]: model.params.embedding };
+  delete params.embedding;
+  const calls = [
+    ['kernel', () => api.nadarayaWatson([1], [1], [1], { kernel: long })],
+    ['optimizer', () => api.attentionModelStep(model, tokens, tokens, { optimizer: long })],
+    ['optimizer', () => api.attentionModelTrain(model, { optimizer: long })],
+    ['task', () => api.attentionTaskBatch({ task: long })],
+    ['task', () => api.attentionModelTrain(model, { task: long })],
+    ['params', () => api.attentionModelForward({ ...model, params }, tokens)],
+  ];
+  for (const [argument, call] of calls) {
+    const error = assertArgumentError(call, argument);
+    assert.equal(error.got, quotedCut, `${argument}: ${error.message.slice(0, 200)}`);
+    assert.ok(error.message.length < 200, `${argument}: a message of ${error.message.length} characters`);
+  }
+});
+
+test('a name with a lone surrogate is quoted as written, escaped', () => {
+  const model = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
+  const params = { ...model.params, '\uD800': model.params.embedding, 'b\uDC00': model.params.readout };
+  delete params.embedding;
+  delete params.readout;
+  const error = assertArgumentError(() => api.attentionModelForward({ ...model, params }, [1, 2, 3, 4]), 'params');
+  assert.equal(error.got, "'\\uD800'");
+  assert.ok(!error.message.includes('\u{10000}'));
+  assert.equal(assertArgumentError(() => api.attentionTaskBatch({ task: 'rev\uDBFFerse' }), 'task').got, "'rev\\uDBFFerse'");
+  // A well-formed pair is a character like any other.
+  assert.equal(assertArgumentError(() => api.attentionTaskBatch({ task: '\u{1F600}' }), 'task').got, "'\u{1F600}'");
+});
+
+test('options are read as own properties: what other code puts on Object.prototype changes nothing', () => {
+  const plain = {
+    pooled: api.nadarayaWatson([1], [0, 2], [1, 3]),
+    dataset: api.makeDataset(),
+    trained: api.attentionModelTrain(api.attentionModelInit(), { steps: 2 }).loss,
+  };
+  const inherited = { kernel: 'boxcar', w: 7, n: 3, seed: 5, optimizer: 'sgd', lr: 1, steps: 9, config: {}, validLens: [0] };
+  try {
+    Object.assign(Object.prototype, inherited); // eslint-disable-line no-extend-native
+    assert.deepEqual(api.nadarayaWatson([1], [0, 2], [1, 3]), plain.pooled);
+    assert.deepEqual(api.nadarayaWatson([1], [0, 2], [1, 3], {}), plain.pooled);
+    assert.deepEqual(api.makeDataset({}), plain.dataset);
+    assert.deepEqual(api.attentionModelTrain(api.attentionModelInit(), { steps: 2 }).loss, plain.trained);
+  } finally {
+    for (const key of Object.keys(inherited)) delete Object.prototype[key];
+  }
+  assertStillWorks();
+});
+
+test('a typed array out of its shrunk resizable buffer\'s bounds is refused, not read as empty', () => {
+  const buffer = new ArrayBuffer(32, { maxByteLength: 64 });
+  const fixed = new Float64Array(buffer, 0, 4);
+  const tracking = new Float64Array(buffer, 16);
+  const integers = new Int32Array(buffer, 0, 4);
+  fixed.set([1, 2, 3, 4]);
+  assert.equal(api.truth(tracking).length, 2, 'in bounds, a tracking view reads as its elements');
+  buffer.resize(8);
+  for (const [label, array] of [['a fixed-length view', fixed], ['a length-tracking view past the end', tracking]]) {
+    const error = assertArgumentError(() => api.truth(array), 'x', 'out of its resizable buffer');
+    assert.equal(error.expected, 'an array within its buffer', label);
+  }
+  assertArgumentError(() => api.attentionWeights([1], [1], { out: fixed }), 'out', 'out of its resizable buffer');
+  buffer.resize(12);
+  assertArgumentError(() => api.averagePool(integers, 2), 'values', 'out of its resizable buffer');
+  // Empty but in bounds: an empty array, as before.
+  buffer.resize(16);
+  assert.equal(api.truth(new Float64Array(buffer, 16)).length, 0);
+});
