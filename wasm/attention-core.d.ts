@@ -114,6 +114,8 @@ export interface TrainingRun {
   accuracy: Float64Array;
   evaluatedAt: Float64Array;
   heldOutAccuracy: number | null;
+  /** Why the run stopped before its steps (it diverged: the model is the last finite one), or null. */
+  stopReason: string | null;
 }
 
 /** The documented limits (README: "Errors and limits"). */

@@ -405,6 +405,47 @@ test('the section in an <attention-lab> element: removed mid-run, its training s
   await course.context.close();
 });
 
+test('a run that diverges stops at its last finite model and says so, in both languages', async () => {
+  // Inside the sliders' bounds: SGD at learning rate 1 diverges on reverse.
+  await setState({ atOptimizer: 'sgd', atLr: 1, atSteps: 300 });
+  assert.equal(await readout('at-step'), '0', 'a new run');
+  await page.evaluate(() => new Promise((resolve) => {
+    const root = document.getElementById('attention-training');
+    root.querySelector('[data-action="at-play"]').click();
+    const watch = () => {
+      const status = root.querySelector('[data-role="at-status"]').dataset.status;
+      if (status !== 'playing') resolve(status);
+      else requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+  }));
+  await settled(page);
+  assert.equal(await section('[data-role="at-status"]').getAttribute('data-status'), 'stopped');
+  const step = Number(await readout('at-step'));
+  // The core, called directly, stops the same run at the same step.
+  const direct = await directRun({ atOptimizer: 'sgd', atLr: 1 }, 300);
+  assert.equal(step, direct.loss.length);
+  assert.ok(step > 0 && step < 300, `stopped after step ${step}`);
+  assert.equal(Number(await readout('at-loss')), direct.loss[step - 1], 'the last finite loss is shown');
+  const note = section('[data-role="at-diverged"]');
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), new RegExp(`diverged.*after step ${step}.*smaller learning rate`));
+  assert.match(await section('[data-role="at-status"]').textContent(), new RegExp(`Stopped after step ${step} of 300`));
+  assert.equal(await section('[data-action="at-step"]').isDisabled(), true);
+  // The maps are the last finite model's, numbers all.
+  const maps = await shownMaps(1, 4);
+  assert.deepEqual(maps[0], coreMap(direct.weights, { block: 0, item: 0, head: 0, batch: EXAMPLES, heads: 4 }));
+  assert.ok(maps.flat().every(Number.isFinite));
+  assert.deepEqual(await page.locator('#attention-training .section-error, #attention-training .control-error')
+    .evaluateAll((nodes) => nodes.filter((n) => !n.hidden).map((n) => n.textContent)), [], 'no refusal is shown');
+  await setState({ language: 'zh' });
+  assert.match(await note.textContent(), new RegExp(`训练发散了.*第 ${step} 步之后的模型.*更小的学习率`));
+  await screenshot(page, 'attention-training-diverged-zh', '#attention-training');
+  await setState({ language: 'en', atOptimizer: 'adam', atLr: 0.01, atSteps: 1000 });
+  assert.equal(await note.isVisible(), false, 'a new run: the note goes');
+  assert.deepEqual(problems, []);
+});
+
 test('figures written', async () => {
   await mkdir('test-results', { recursive: true });
   await writeFile(path.join('test-results', 'attention-training.json'), `${JSON.stringify({ ...figures, heldOut: HELD_OUT }, null, 2)}\n`);

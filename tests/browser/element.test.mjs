@@ -194,3 +194,21 @@ test('attributes with a pair the core refuses give the repaired state, drawn wit
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a malformed attribute gives its parameter\'s default, whatever came before, and the console says so', async () => {
+  const { page, context, problems } = await courseWithElement('lab-malformed', { section: 'pooling', w: 'wide', kernel: 'boxcar' });
+  assert.equal((await stateOf(page, 'lab-malformed')).w, 1, 'w="wide" at the start: the default');
+  assert.equal(problems.length, 1, problems.join('\n'));
+  assert.match(problems[0], /^console warning: <attention-lab>: w="wide" is not a value of w; its default, 1, is used\.$/);
+  // A good value, then a malformed one: the default again, not the value before.
+  await setAttribute(page, 'lab-malformed', 'w', '2.5');
+  assert.equal((await stateOf(page, 'lab-malformed')).w, 2.5);
+  await setAttribute(page, 'lab-malformed', 'w', '2.5.1');
+  await drawn(page);
+  assert.equal((await stateOf(page, 'lab-malformed')).w, 1, 'the same attributes give the same state');
+  assert.equal(problems.length, 2);
+  assert.match(problems[1], /w="2\.5\.1" is not a value of w/);
+  await setAttribute(page, 'lab-malformed', 'kernel', 'cosine');
+  assert.equal((await stateOf(page, 'lab-malformed')).kernel, 'gaussian');
+  await context.close();
+});

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "attention_model.hpp"
 #include "attention_training.hpp"
@@ -147,6 +148,63 @@ TEST_CASE("train_attention_model: refused options name their argument and leave 
     auto narrow_model = attention::init_attention_model(narrow);
     REQUIRE_ARGUMENT_ERROR(
         train_attention_model(narrow_model, state, with([](O& o) { o.task = AttentionTask::lookup; })), "vocab");
+}
+
+TEST_CASE("train_attention_model: a diverging run stops at its last finite model, wherever the calls are cut",
+          "[training]") {
+    const auto config = small_config();
+    auto diverging = [] {
+        auto o = options_for(AttentionTask::reverse, 200);
+        o.optimizer = {attention::OptimizerKind::sgd, 1.0};
+        o.evaluate_at_end = false;
+        return o;
+    };
+    auto whole = attention::init_attention_model(config);
+    attention::OptimizerState whole_state;
+    const auto result = attention::train_attention_model(whole, whole_state, diverging());
+    REQUIRE_FALSE(result.stop_reason.empty());
+    CHECK(result.stop_reason.find("try a smaller learning rate") != std::string::npos);
+    const std::uint64_t stopped = whole_state.step;
+    CHECK(stopped > 0);
+    CHECK(stopped < 200);
+    CHECK(result.loss.size() == stopped);
+    for (double loss : result.loss) CHECK(std::isfinite(loss));
+    for (double value : whole.values) REQUIRE(std::isfinite(value));
+    for (double at : result.evaluated_at) CHECK(at <= static_cast<double>(stopped));
+    // The model kept has a finite loss on the batch it would train on next.
+    const auto next = attention::attention_task_batch(attention::training_batch_options(config, diverging(), stopped));
+    attention::BatchOptions b;
+    b.batch = 8;
+    CHECK(std::isfinite(attention::attention_model_accuracy(whole, next.tokens, next.targets, b).loss));
+    // One step at a time: the same stop, the same bits.
+    auto stepped = attention::init_attention_model(config);
+    attention::OptimizerState stepped_state;
+    auto one = diverging();
+    one.steps = 1;
+    std::string reason;
+    for (int call = 0; call < 200 && reason.empty(); ++call)
+        reason = attention::train_attention_model(stepped, stepped_state, one).stop_reason;
+    CHECK(reason == result.stop_reason);
+    CHECK(stepped_state.step == stopped);
+    CHECK(xt::all(xt::equal(stepped.values, whole.values)));
+    // Handed back, the stopped model takes no step and stays as it is.
+    const auto again = attention::train_attention_model(stepped, stepped_state, diverging());
+    CHECK(again.loss.size() == 0);
+    CHECK(stepped_state.step == stopped);
+    CHECK(xt::all(xt::equal(stepped.values, whole.values)));
+}
+
+TEST_CASE("train_attention_model: the step count given, with the steps to take, stays within 2^53 - 1", "[training]") {
+    auto model = attention::init_attention_model(small_config());
+    attention::OptimizerState state;
+    state.step = attention::max_optimizer_step - 2;
+    auto error = ref::argument_error_of(
+        [&] { attention::train_attention_model(model, state, options_for(AttentionTask::reverse, 3)); });
+    CHECK(error.argument == "optimizerState.step");
+    CHECK(error.got == "9007199254740989");
+    CHECK(error.expected == "a step count in [0, 9007199254740988] (3 steps to take, within 2^53 - 1)");
+    attention::train_attention_model(model, state, options_for(AttentionTask::reverse, 2));
+    CHECK(state.step == attention::max_optimizer_step);
 }
 
 TEST_CASE("the attention-only default learns reverse: >= 99% held out within 2,000 Adam steps", "[training]") {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "attention_model.hpp"
 #include "limits.hpp"
@@ -118,4 +119,27 @@ TEST_CASE("optimizer_step: refused options and sizes", "[optimizers][errors]") {
     REQUIRE_ARGUMENT_ERROR(attention::optimizer_step(p, g, wrong, options_of("adam", 0.1)), "optimizerState");
     CHECK(p(0) == 1.0);  // nothing moved
     CHECK(state.step == 0);
+}
+
+TEST_CASE("check_optimizer_state: finite moments, second moments >= 0, room for the steps", "[optimizers][errors]") {
+    attention::OptimizerState state;
+    state.m = xt::zeros<double>({4});
+    state.v = xt::zeros<double>({4});
+    attention::check_optimizer_state(state, 1);
+    state.v(2) = -0.5;
+    auto error = ref::argument_error_of([&] { attention::check_optimizer_state(state, 1); });
+    CHECK(error.argument == "optimizerState.v");
+    CHECK(error.expected == "second moments >= 0");
+    CHECK(error.got == "-0.5");
+    CHECK(error.index == std::optional<std::size_t>(2));
+    state.v(2) = 0.0;
+    state.m(1) = std::numeric_limits<double>::infinity();
+    CHECK(ref::argument_error_of([&] { attention::check_optimizer_state(state, 1); }).argument == "optimizerState.m");
+    state.m(1) = 0.0;
+    state.step = attention::max_optimizer_step;
+    attention::check_optimizer_state(state, 0);
+    error = ref::argument_error_of([&] { attention::check_optimizer_state(state, 1); });
+    CHECK(error.argument == "optimizerState.step");
+    CHECK(error.got == "9007199254740991");
+    CHECK(error.expected == "a step count in [0, 9007199254740990] (1 step to take, within 2^53 - 1)");
 }

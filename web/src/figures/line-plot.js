@@ -59,6 +59,14 @@ export function createLinePlot(container, options) {
   let height = 0;
   let dragHandler = null;
 
+  // Positions as drawn: within a million pixels of the plot, far outside
+  // its clip but within what SVG parses (a value scaled by a domain it has
+  // outgrown, say a diverging loss, would otherwise be 1e44 pixels away and
+  // break the path), so what shows is the same.
+  const bound = (pixel) => Math.max(-1e6, Math.min(1e6, pixel));
+  const drawX = (value) => bound(x(value));
+  const drawY = (value) => bound(y(value));
+
   // Each layer kind draws its spec. Setting an SVG attribute costs even when
   // the value is the same, so positions are only rewritten when the data or
   // the scales changed (`moved`); a drag only rewrites radii or bar heights.
@@ -66,8 +74,8 @@ export function createLinePlot(container, options) {
     line(group, spec) {
       const path = lineShape()
         .defined((_, i) => Number.isFinite(spec.ys[i]))
-        .x((value) => x(value))
-        .y((_, i) => y(spec.ys[i]));
+        .x((value) => drawX(value))
+        .y((_, i) => drawY(spec.ys[i]));
       group.selectAll('path').data([spec.xs]).join('path')
         .attr('class', spec.className ?? '')
         .attr('d', path);
@@ -76,8 +84,8 @@ export function createLinePlot(container, options) {
       const circles = group.selectAll('circle').data(spec.xs).join('circle');
       if (moved) {
         circles.attr('class', spec.className ?? '')
-          .attr('cx', (value) => x(value))
-          .attr('cy', (_, i) => y(spec.ys[i]));
+          .attr('cx', (value) => drawX(value))
+          .attr('cy', (_, i) => drawY(spec.ys[i]));
       }
       if (moved || typeof spec.r === 'function') {
         const radius = typeof spec.r === 'function' ? spec.r : () => spec.r ?? 3.5;
@@ -85,20 +93,20 @@ export function createLinePlot(container, options) {
       }
     },
     stems(group, spec, moved) {
-      const base = y(spec.baseline ?? 0);
+      const base = drawY(spec.baseline ?? 0);
       const lines = group.selectAll('line').data(spec.xs).join('line');
       if (moved) {
         lines.attr('class', spec.className ?? '')
-          .attr('x1', (value) => x(value)).attr('x2', (value) => x(value))
+          .attr('x1', (value) => drawX(value)).attr('x2', (value) => drawX(value))
           .attr('y1', base);
       }
-      lines.attr('y2', (_, i) => (Number.isFinite(spec.ys[i]) ? y(spec.ys[i]) : base));
+      lines.attr('y2', (_, i) => (Number.isFinite(spec.ys[i]) ? drawY(spec.ys[i]) : base));
     },
     rule(group, spec) {
       const data = spec === null || !Number.isFinite(spec.x) ? [] : [spec];
       group.selectAll('line').data(data).join('line')
         .attr('class', (d) => d.className ?? '')
-        .attr('x1', (d) => x(d.x)).attr('x2', (d) => x(d.x))
+        .attr('x1', (d) => drawX(d.x)).attr('x2', (d) => drawX(d.x))
         .attr('y1', 0).attr('y2', height - MARGIN.top - MARGIN.bottom);
     },
     dots(group, spec) {
@@ -107,7 +115,7 @@ export function createLinePlot(container, options) {
         .filter((d) => Number.isFinite(d.x) && Number.isFinite(d.y));
       group.selectAll('circle').data(data).join('circle')
         .attr('class', spec.className ?? '')
-        .attr('cx', (d) => x(d.x)).attr('cy', (d) => y(d.y)).attr('r', spec.r ?? 5);
+        .attr('cx', (d) => drawX(d.x)).attr('cy', (d) => drawY(d.y)).attr('r', spec.r ?? 5);
     },
   };
 

@@ -1,0 +1,89 @@
+// The attention model's player (web/src/sections/model-player.js) over a
+// stand-in for the core's attentionModelTrain, with frames driven by hand:
+// a run that diverges stops where the core stopped it, keeps what it
+// trained, and starts again only from the start.
+import { test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createModelPlayer } from '../../web/src/sections/model-player.js';
+import { useFakeFrames } from './animation-frames.mjs';
+
+let frames;
+beforeEach(() => {
+  frames = useFakeFrames();
+});
+afterEach(() => frames.restore());
+
+// A model is its step count; the loss of step t is 1 / (t + 1). From step
+// `divergesAfter` on, the core takes no further step and says why.
+function fakeTraining({ divergesAfter = Infinity } = {}) {
+  const calls = [];
+  const train = (model, k) => {
+    calls.push([model.step, k]);
+    const loss = [];
+    let { step } = model;
+    while (loss.length < k && step < divergesAfter) {
+      loss.push(1 / (step + 1));
+      step += 1;
+    }
+    const stopped = loss.length < k;
+    return {
+      model: { step }, loss: Float64Array.from(loss), accuracy: new Float64Array(0), evaluatedAt: new Float64Array(0),
+      stopReason: stopped ? `training stopped after step ${step}` : null,
+    };
+  };
+  return { train, calls };
+}
+
+function player(options) {
+  const { train, calls } = fakeTraining(options);
+  const seen = [];
+  const instance = createModelPlayer({ train, onChange: (snapshot) => seen.push(snapshot), budgetMs: 10 });
+  instance.reset({ step: 0 }, 100);
+  return { instance, calls, seen };
+}
+
+test('a diverging run stops where the core stopped it, with what it trained', () => {
+  const { instance, calls } = player({ divergesAfter: 7 });
+  instance.play();
+  for (let frame = 0; frame < 20 && instance.state.status === 'playing'; frame += 1) frames.frame();
+  const { state } = instance;
+  assert.equal(state.status, 'stopped');
+  assert.equal(state.step, 7);
+  assert.equal(state.model.step, 7);
+  assert.deepEqual(state.losses, [1, 1 / 2, 1 / 3, 1 / 4, 1 / 5, 1 / 6, 1 / 7]);
+  assert.equal(state.stopReason, 'training stopped after step 7');
+  assert.equal(frames.pending(), 0, 'no frame stays asked for');
+  // Stepping or a longer target does not call the core again.
+  const callCount = calls.length;
+  instance.step();
+  instance.setTarget(500);
+  assert.equal(instance.state.status, 'stopped');
+  assert.equal(calls.length, callCount);
+});
+
+test('play after a divergence runs the same run again from its start; reset clears it', () => {
+  const { instance } = player({ divergesAfter: 3 });
+  instance.step();
+  instance.step();
+  instance.step();
+  instance.step();
+  assert.equal(instance.state.status, 'stopped');
+  instance.play();
+  assert.equal(instance.state.status, 'playing');
+  assert.equal(instance.state.step, 0);
+  assert.equal(instance.state.stopReason, null);
+  frames.frame();
+  instance.reset({ step: 0 }, 100);
+  assert.equal(instance.state.status, 'ready');
+  assert.equal(instance.state.stopReason, null);
+});
+
+test('a run that does not diverge ends done, with no stop reason', () => {
+  const { instance } = player();
+  instance.setTarget(4);
+  instance.play();
+  for (let frame = 0; frame < 10 && instance.state.status === 'playing'; frame += 1) frames.frame();
+  assert.equal(instance.state.status, 'done');
+  assert.equal(instance.state.step, 4);
+  assert.equal(instance.state.stopReason, null);
+});
