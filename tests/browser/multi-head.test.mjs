@@ -96,6 +96,34 @@ test('the heads slider stops at the head counts the core accepts; the reshape di
   assert.equal(await numberValue(page, 'mhaHeads'), 5);
 });
 
+test('dragging the hidden size keeps the chosen heads as the wish: through primes and back to 5 at H = 65', async () => {
+  assert.equal(await numberValue(page, 'mhaHidden'), 100);
+  assert.equal(await numberValue(page, 'mhaHeads'), 5);
+  const slider = page.locator('#multihead [data-param="mhaHidden"] input[type="range"]');
+  await slider.focus();
+  const seen = {};
+  for (let hidden = 99; hidden >= 65; hidden -= 1) {
+    // The slider's position for H (linear over [1, 128]), as a drag passes it.
+    await slider.evaluate((range, h) => {
+      range.value = String(Math.round(((h - 1) / 127) * Number(range.max)));
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    }, hidden);
+    await settled(page);
+    seen[hidden] = await numberValue(page, 'mhaHeads');
+    assert.equal(await numberValue(page, 'mhaHidden'), hidden);
+    assert.equal(hidden % seen[hidden], 0, `H = ${hidden}: ${seen[hidden]} heads divide it`);
+  }
+  assert.equal(seen[97], 1, '97 is prime');
+  assert.equal(seen[67], 1, '67 is prime');
+  assert.equal(seen[98], 7, 'the divisor of 98 nearest 5');
+  assert.equal(seen[65], 5, 'back to the heads chosen');
+  assert.equal(await page.locator('#multihead .head-card').count(), 5);
+  assert.deepEqual(await headWeights(5), (await direct({ hidden: 65, heads: 5 })).weights);
+  await typeInto(page, 'mhaHidden', 100);
+  await settled(page);
+  assert.equal(await numberValue(page, 'mhaHeads'), 5);
+});
+
 test('switching a head off: its share and the rest, both from the core', async () => {
   await page.locator('#multihead .head-card[data-head="1"] .switch').click();
   await settled(page);

@@ -168,9 +168,14 @@ function makeOptions(plan) {
 
 // ---- the calls ----
 const kernel = fc.constantFrom('gaussian', 'boxcar', 'constant', 'triangular', 'epanechnikov', 'Gaussian', '');
-const lensPlan = fc.oneof(fc.constant(null), fc.array(fc.integer({ min: -1, max: 12 }), { maxLength: 8 }),
-  fc.constantFrom('junk', 'dataView', 'detached'));
+// Valid lengths in an options object or an argument: a few, junk, or far
+// more than any batch (a view of one shared buffer).
+const OVERSIZED_LENS = new Int32Array(640001).fill(1);
+const lensPlan = fc.oneof({ weight: 8, arbitrary: fc.oneof(fc.constant(null),
+  fc.array(fc.integer({ min: -1, max: 12 }), { maxLength: 8 }), fc.constantFrom('junk', 'dataView', 'detached')) },
+{ weight: 1, arbitrary: fc.constantFrom(2 ** 16, 640001) });
 function makeLens(plan) {
+  if (typeof plan === 'number') return { value: OVERSIZED_LENS.subarray(0, plan), transparent: true };
   if (plan === 'junk') return { value: 'abc', transparent: false };
   if (plan === 'dataView') return { value: new DataView(new ArrayBuffer(8)), transparent: false };
   if (plan === 'detached') return { value: disguised('detached', [1]), transparent: false };

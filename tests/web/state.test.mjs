@@ -200,3 +200,29 @@ test('a constraint changes only the parameters it names', () => {
     }
   }
 });
+
+test('the heads keep the learner\'s wish: dragging the hidden size shows the divisor nearest it at every step', () => {
+  const store = createStore({}, { limits: core.limits });
+  assert.equal(store.get().mhaHeads, 5);
+  // Dragging H from 100 down to 65 passes 97 and 67, primes that allow one head.
+  for (let hidden = 100; hidden >= 65; hidden -= 1) {
+    store.set({ mhaHidden: hidden });
+    const offered = offeredHeads(hidden, core.limits);
+    const nearest = offered.reduce((best, v) => (Math.abs(v - 5) < Math.abs(best - 5) ? v : best), offered[0]);
+    assert.equal(store.get().mhaHeads, nearest, `H = ${hidden}`);
+    assert.ok(coreAccepts(hidden, store.get().mhaHeads));
+  }
+  assert.equal(store.get().mhaHeads, 5, '65 allows 5 heads: the wish again');
+  // A count chosen with the heads control is the new wish.
+  store.set({ mhaHidden: 60, mhaHeads: 6 });
+  store.set({ mhaHidden: 97 });
+  assert.equal(store.get().mhaHeads, 1);
+  store.set({ mhaHidden: 96 });
+  assert.equal(store.get().mhaHeads, 6);
+  // The attention-training model's heads the same.
+  store.set({ atHidden: 24, atHeads: 6 });
+  store.set({ atHidden: 20 });
+  assert.equal(store.get().atHeads, 5);
+  store.set({ atHidden: 36 });
+  assert.equal(store.get().atHeads, 6);
+});

@@ -229,6 +229,12 @@ function nearest(offered, wanted) {
 // values it changes, or nothing): the store applies them to every state it
 // takes, so the controls, the URL hash and the element's attributes all give
 // the core a combination it accepts. One place for each rule.
+//
+// The parameter that gives way (`wish`) keeps the learner's wish: the value
+// last set for it. Each repair moves it to the offered value nearest that
+// wish, so dragging the hidden size through primes (which allow one head)
+// shows the heads nearest the chosen count at every step, and the chosen
+// count itself wherever the hidden size allows it.
 export const constraints = [
   {
     // Heads must divide the hidden size, and batch * heads stay within the
@@ -237,9 +243,10 @@ export const constraints = [
     // Moved heads are other heads: the switches go back on. Switches of
     // heads that do not exist are dropped, so the hash carries none.
     names: ['mhaHidden', 'mhaHeads', 'mhaHeadsOff'],
-    repair({ mhaHidden, mhaHeads, mhaHeadsOff }, limits) {
-      const offered = offeredHeads(mhaHidden, limits);
-      if (!offered.includes(mhaHeads)) return { mhaHeads: nearest(offered, mhaHeads), mhaHeadsOff: 0 };
+    wish: 'mhaHeads',
+    repair({ mhaHidden, mhaHeads, mhaHeadsOff }, limits, wished = mhaHeads) {
+      const heads = nearest(offeredHeads(mhaHidden, limits), wished);
+      if (heads !== mhaHeads) return { mhaHeads: heads, mhaHeadsOff: 0 };
       const existing = mhaHeads >= MHA_SWITCHES ? mhaHeadsOff : (mhaHeadsOff & (2 ** mhaHeads - 1)) >>> 0;
       return existing === mhaHeadsOff ? null : { mhaHeadsOff: existing };
     },
@@ -248,24 +255,28 @@ export const constraints = [
     // The trained model's heads must divide its hidden size: the heads give
     // way to the nearest count that does (the fewer on a tie).
     names: ['atHidden', 'atHeads'],
-    repair({ atHidden, atHeads }) {
-      const offered = offeredModelHeads(atHidden);
-      return offered.includes(atHeads) ? null : { atHeads: nearest(offered, atHeads) };
+    wish: 'atHeads',
+    repair({ atHidden, atHeads }, limits, wished = atHeads) {
+      const heads = nearest(offeredModelHeads(atHidden), wished);
+      return heads === atHeads ? null : { atHeads: heads };
     },
   },
 ];
 
-// The state with every constraint satisfied: the same object when it already was.
-export function repairState(state, limits = null) {
+// The state with every constraint satisfied: the same object when it already
+// was. `wishes`: the values last set for the parameters that give way.
+export function repairState(state, limits = null, wishes = {}) {
   let repaired = state;
-  for (const { repair } of constraints) {
-    const patch = repair(repaired, limits);
+  for (const { repair, wish } of constraints) {
+    const patch = repair(repaired, limits, wishes[wish] ?? repaired[wish]);
     if (patch && Object.keys(patch).some((name) => !Object.is(patch[name], repaired[name]))) {
       repaired = { ...repaired, ...patch };
     }
   }
   return repaired;
 }
+
+const WISHED = new Set(constraints.map(({ wish }) => wish));
 
 // A small store: one state object, changes through set(), listeners told
 // which names changed. Every value that enters is clamped by the table, and
@@ -274,15 +285,20 @@ export function repairState(state, limits = null) {
 export function createStore(initial = {}, { limits: initialLimits = null } = {}) {
   let limits = initialLimits;
   let state = defaultState();
+  const wishes = {};
+  const remember = (values) => {
+    for (const name of Object.keys(values)) if (WISHED.has(name)) wishes[name] = values[name];
+  };
   for (const [name, value] of Object.entries(initial)) {
     if (Object.hasOwn(parameters, name)) state[name] = clampValue(name, value, state[name]);
   }
-  state = repairState(state, limits);
+  for (const name of WISHED) wishes[name] = state[name];
+  state = repairState(state, limits, wishes);
   const listeners = new Set();
 
   function commit(next, { repair = true } = {}) {
     const merged = { ...state, ...next };
-    const candidate = repair ? repairState(merged, limits) : merged;
+    const candidate = repair ? repairState(merged, limits, wishes) : merged;
     const changed = Object.keys(candidate).filter((name) => !Object.is(candidate[name], state[name]));
     if (changed.length === 0) return changed;
     state = candidate;
@@ -299,6 +315,7 @@ export function createStore(initial = {}, { limits: initialLimits = null } = {})
       for (const [name, value] of Object.entries(patch)) {
         if (Object.hasOwn(parameters, name)) next[name] = clampValue(name, value, state[name]);
       }
+      remember(next);
       return commit(next);
     },
     // For tests of the error path only: puts a value in without the table's
