@@ -1,7 +1,8 @@
 // Text the reader must read is whole and large enough at a laptop's width
 // (1280 px), in both languages: the typed scores show what the core uses, the
 // query plane's text is at least 11 px with no label over another, no Save
-// button wraps, and the sticky table of contents is one row.
+// button wraps, and the sticky table of contents is one row with all twelve
+// sections in view (narrower, it scrolls and shows a shadow at the edge).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settled, usePage, screenshot, setState as setPageState, setLanguage as setPageLanguage } from './harness.mjs';
@@ -74,6 +75,14 @@ for (const language of ['en', 'zh']) {
     const rows = await page.locator('.toc a').evaluateAll((links) =>
       new Set(links.map((link) => Math.round(link.getBoundingClientRect().top))).size);
     assert.equal(rows, 1, 'the contents bar is one row');
+    // All twelve sections at a glance: every link inside the bar, unscrolled.
+    const outside = await page.locator('.toc-inner').evaluate((bar) => {
+      const box = bar.getBoundingClientRect();
+      return [...bar.children].filter((link) => link.getBoundingClientRect().right > box.right + 0.5)
+        .map((link) => link.textContent);
+    });
+    assert.deepEqual(outside, [], 'every section is in view in the contents bar');
+    assert.equal(await page.locator('.toc a').count(), 12);
     // What does not fit is reached by scrolling the bar, not cut away.
     const lastReachable = await page.locator('.toc-inner').evaluate((bar) => {
       bar.scrollLeft = bar.scrollWidth;
@@ -85,6 +94,18 @@ for (const language of ['en', 'zh']) {
     await page.locator('.toc-inner').evaluate((bar) => { bar.scrollLeft = 0; });
   });
 }
+
+test('a contents bar too wide for its screen shows a shadow at the edge with more', async () => {
+  await page.setViewportSize({ width: 768, height: 900 });
+  const bar = page.locator('.toc-inner');
+  const { scrolls, background } = await bar.evaluate((node) => ({
+    scrolls: node.scrollWidth > node.clientWidth, background: getComputedStyle(node).backgroundImage,
+  }));
+  assert.ok(scrolls, 'at 768 px the bar scrolls');
+  assert.equal((background.match(/radial-gradient/g) ?? []).length, 2, 'the scroll cue, on both edges');
+  await screenshot(page, 'contents-bar-768', '.toc');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
 
 test('back to English', async () => {
   await setLanguage('en');

@@ -133,3 +133,16 @@ test('the scoring function, the key count and the seed change the pipeline as th
   assert.deepEqual((await shown()).weights, (await direct()).weights);
   assert.deepEqual(problems, []);
 });
+
+test('with the query at (-1.66, -1.76) every column of the table is in view at 1280 px; wider, it says it scrolls', async () => {
+  await page.evaluate(() => window.attentionLab.set({ pipelineQ1: -1.66, pipelineQ2: -1.76, pipelineScoring: 'dot' }));
+  await settled(page);
+  const box = page.locator('#pipeline .pipeline-scroll');
+  const fit = await box.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }));
+  assert.ok(fit.scroll <= fit.client, `the table is ${fit.scroll} px in a box of ${fit.client}`);
+  assert.match(await page.locator('#pipeline .pipeline-output').innerText(), /f\(q\)|f\(𝐪\)|=/);
+  // A box the table does not fit scrolls with a shadow at the edge (the formulas' cue).
+  assert.equal(((await box.evaluate((node) => getComputedStyle(node).backgroundImage)).match(/radial-gradient/g) ?? []).length, 2);
+  await page.evaluate(() => window.attentionLab.set({ pipelineQ1: 1, pipelineQ2: 0.5 }));
+  await settled(page);
+});

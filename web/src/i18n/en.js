@@ -16,7 +16,7 @@ export default {
   'nav.cues': 'Cues',
   'nav.data': 'Data',
   'nav.pooling': 'Pooling',
-  'nav.heatmap': 'Attention weights',
+  'nav.heatmap': 'Weights',
   'nav.training': 'Training w',
 
   'axis.x': 'x',
@@ -254,10 +254,10 @@ export default {
 
   // --- Scoring functions, masked softmax, multi-head attention, positional encoding ---
   'nav.pipeline': 'Scoring',
-  'nav.masking': 'Masked softmax',
-  'nav.scoring': 'Additive vs dot product',
+  'nav.masking': 'Masking',
+  'nav.scoring': 'Additive vs dot',
   'nav.multihead': 'Multi-head',
-  'nav.positional': 'Positional encoding',
+  'nav.positional': 'Positions',
 
   'pipeline.title': 'The attention scoring framework',
   'pipeline.lead1': 'Nadaraya–Watson weighed each key by a kernel of its distance to the query. Generalise it: an **attention scoring function** $a(\\mathbf q, \\mathbf k_i)$ gives each key a real-valued score, a softmax turns the scores into weights that are nonnegative and sum to 1, and the output is the weighted sum of the values. The Gaussian kernel was one choice of $a$; {§scoring} compares two more.',
@@ -463,7 +463,7 @@ export default {
   'pe.binaryNote': '**Counting in binary.** The lowest bit flips at every step, the next one every 2 steps, the highest every 4: the higher the bit, the lower its frequency. The columns of $\\mathbf P$ do the same, but continuously: the frequency $\\omega_j = 1/10000^{2j/d}$ falls from the left columns to the right ones, and such continuous values use space more efficiently than bits.',
   'pe.relativeNote': 'Relative positions: for a fixed offset $\\delta$, $\\mathbf p_{i+\\delta}$ is a rotation of $\\mathbf p_i$ (each pair of columns turns by the angle $\\delta\\omega_j$), whatever $i$. So a linear map can attend by relative position.',
   // --- Watch attention learn ---
-  'nav.attentionTraining': 'Watch attention learn',
+  'nav.attentionTraining': 'Watch it learn',
   'at.title': 'Watch attention learn',
   'at.lead1': 'Now put the pieces together and train them. A small Transformer encoder (d2l 10.7) reads a sequence of 8 tokens from a vocabulary of 10: each token’s embedding plus the **positional encoding** of {§positional}, then multi-head self-attention (attention only, or d2l’s full encoder block with residual connections, LayerNorm and a feed-forward network), then a linear readout that predicts one token at every position. The optimiser, Adam or SGD, lowers the cross-entropy of those predictions on a toy task, batch by batch, right here in the page.',
   'at.lead2': 'Press **Play** and watch each head’s attention map change from a blur to a sharp pattern, next to the pattern that would solve the task. Reset starts the same run again (same seed, same start). Then switch things on and off to see what breaks.',
