@@ -76,6 +76,26 @@ for (const name of chosen) {
       assertDrawn(await tab.evaluate(pageReport), tab.consoleProblems);
     });
 
+    test('English is set in a Latin face (a narrow apostrophe), Chinese in a CJK one', async () => {
+      const tab = await open(`${site.origin}/`);
+      // The width of a character in the font a paragraph of the page uses, in ems.
+      const widths = await tab.evaluate(() => {
+        const lead = document.querySelector('main p');
+        const measure = (text, lang) => {
+          const span = document.createElement('span');
+          span.textContent = text;
+          span.lang = lang;
+          lead.append(span);
+          const width = span.getBoundingClientRect().width / parseFloat(getComputedStyle(span).fontSize);
+          span.remove();
+          return width;
+        };
+        return { apostrophe: measure('\u2019\u2019\u2019\u2019', 'en') / 4, han: measure('\u6c49\u6c49\u6c49\u6c49', 'zh-CN') / 4 };
+      });
+      assert.ok(widths.apostrophe < 0.45, `an English apostrophe is ${widths.apostrophe.toFixed(2)} em wide (a CJK face's is 1)`);
+      assert.ok(widths.han > 0.9 && widths.han < 1.1, `a Chinese character is ${widths.han.toFixed(2)} em wide`);
+    });
+
     test('from file://: every section drawn, nothing wrong', async () => {
       const tab = await open(site.fileUrl('index.html'));
       assertDrawn(await tab.evaluate(pageReport), tab.consoleProblems);
