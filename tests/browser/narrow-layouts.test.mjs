@@ -166,3 +166,27 @@ test('screenshots at 360, 768 and 1280 px in both languages: a slider and its fi
     }
   }
 });
+
+test('on a 360 px phone, watching attention learn: Play in the pinned sheet, on screen with the maps and the curves', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#atSteps=300&section=attention-training`, {
+    viewport: { width: 360, height: 740 }, touch: true,
+  });
+  const sheet = '#attention-training .controls-panel';
+  const play = '#attention-training [data-action="at-play"]';
+  for (const figure of ['#attention-training [data-figure="at-heads"]', '#attention-training [data-figure="at-loss"]']) {
+    await scrollToTop(page, figure);
+    const box = await page.locator(sheet).boundingBox();
+    assert.ok(box.y + box.height <= 740 + 1 && box.height <= 740 * 0.45 + 1,
+      `the controls sheet is pinned to the bottom, at most 45 % of the screen: ${JSON.stringify(box)}`);
+    assert.ok(await onTop(page, play), 'Play is on screen, not covered');
+    assert.ok(await visibleHeight(page, figure, sheet) >= 120, `${figure} is in view above the sheet`);
+  }
+  await page.locator(play).tap();
+  await page.waitForSelector('#attention-training [data-role="at-status"][data-status="done"]', { timeout: 60000 });
+  await scrollToTop(page, '#attention-training [data-figure="at-heads"]');
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-attention-training-360.png') });
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360, 'nothing sticks out sideways');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
