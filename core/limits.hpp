@@ -2,7 +2,7 @@
 // Documented size limits. They keep a hostile or mistyped size from asking
 // the browser for gigabytes; every entry point checks them before allocating.
 // The JS API hands them to the page as `limits` (see wasm/bindings.cpp), and
-// README.md's table lists them.
+// docs/js-api.md's table lists them.
 #include <cstddef>
 #include <cstdint>
 
@@ -27,7 +27,7 @@ inline constexpr double max_study_width = 1e6;               // consistency stud
 
 // Total-work bounds: every call accepted within the size limits above must
 // still finish in about a second in the browser (wasm on a 2-core machine;
-// tests/core checks them, README.md's limits section has the measured worst
+// tests/core checks them, docs/js-api.md's limits section has the measured worst
 // cases). Counted in 64 bits before anything is allocated; the error names
 // the argument the caller can change.
 inline constexpr std::uint64_t max_work = std::uint64_t{1} << 29;  // multiply-adds of one attention call, or of batchMatrixProduct

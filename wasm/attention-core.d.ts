@@ -1,4 +1,4 @@
-// Types of the JS API (attention-core.mjs): what README.md's "The JS API"
+// Types of the JS API (attention-core.mjs): what docs/js-api.md
 // documents, for editors and for TypeScript course sites. Checked by
 // tests/package (a consumer example type-checks, and wrong calls must not).
 
@@ -118,7 +118,7 @@ export interface TrainingRun {
   stopReason: string | null;
 }
 
-/** The documented limits (README: "Errors and limits"). */
+/** The documented limits (docs/js-api.md: "Errors and limits"). */
 export interface Limits {
   readonly maxPoints: number; readonly maxMatrixElements: number; readonly maxDimension: number;
   readonly maxBatch: number; readonly maxEpochs: number; readonly maxSequence: number; readonly maxX: number;

@@ -257,7 +257,7 @@ function wrap(core) {
       return unwrap(core.randomUniform(number(count, 'count'), number(seed, 'seed'), number(low, 'low'),
         number(high, 'high')));
     },
-    // The trainable attention model (README: "Training an attention model").
+    // The trainable attention model (docs/js-api.md: "Training an attention model").
     attentionModelInit(config) {
       return unwrap(core.attentionModelInit(modelConfig(config, 'config', modelDefaults)));
     },

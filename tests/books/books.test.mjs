@@ -1,9 +1,10 @@
 // A course built with Sphinx (Debian's python3-sphinx) from MyST Markdown
 // (python3-myst-parser) and reStructuredText pages, each embedding a
 // section through a raw HTML block, with the element's script among the
-// book's static files: the README's recipe for Jupyter Book, MyST and Sphinx,
-// as written. Chromium opens the built pages from disk; each section draws
-// with its attributes and no console error.
+// book's static files: the recipe for Jupyter Book, MyST and Sphinx of
+// docs/learning-and-teaching.md ("For course authors"), as written.
+// Chromium opens the built pages from disk; each section draws with its
+// attributes and no console error.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

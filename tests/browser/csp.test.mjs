@@ -12,7 +12,8 @@
 // page of the site's own), and an inline style attribute in a shadow root
 // are refused and reported; wasm still compiles.
 // Static checks: the shipped meta policies allow no eval, no inline code and
-// no HTML from strings, and the HTML and the bundles hold no eval or inline code.
+// no HTML from strings, and the HTML and the bundles hold no eval or inline code;
+// the header docs/learning-and-teaching.md tells a host to send is this one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -21,10 +22,11 @@ import path from 'node:path';
 import { useBrowser, DIST, elementsReady } from './harness.mjs';
 import { downloadOf } from './downloads.mjs';
 
-// The header: the README's policy, and nothing else allowed either. data:
-// only for what is inlined (the element's wasm, fetched by Emscripten's
-// loader; KaTeX's fonts) or made in the page (figure export draws an SVG
-// data: image); connect-src 'self' for the page's own wasm file.
+// The header: the policy docs/learning-and-teaching.md ("Hosting: the
+// Content-Security-Policy") tells a host to send, and nothing else allowed
+// either. data: only for what is inlined (the element's wasm, fetched by
+// Emscripten's loader; KaTeX's fonts) or made in the page (figure export
+// draws an SVG data: image); connect-src 'self' for the page's own wasm file.
 // Trusted Types on top: no string becomes HTML or script, and the one
 // policy allowed (attention-lab-core) makes one script URL only, the wasm's
 // copy for a page opened from disk.
@@ -361,6 +363,12 @@ test('the course page under the strict policy header: elements in Shadow DOM and
   });
   assert.deepEqual(reported, ['style-src-attr', 'style-src-attr'], 'once by each policy: the header and the page\'s meta');
   await context.close();
+});
+
+test('the header the hosting docs tell a host to send is the policy tested here', async () => {
+  const page = await readFile(new URL('../../docs/learning-and-teaching.md', import.meta.url), 'utf8');
+  const documented = [...page.matchAll(/^Content-Security-Policy: (.+)$/gm)].map((match) => match[1]);
+  assert.deepEqual(documented, [POLICY]);
 });
 
 test('the shipped pages: meta policies with no eval and no inline code, and none in the HTML or the bundles', async () => {

@@ -1,7 +1,7 @@
 // The core's contract as the JS API exposes it: `limits` (core/limits.hpp)
 // and `defaults` (the C++ option structs), frozen; the limits are those of
-// README.md's table and the ones the calls enforce; the defaults are the
-// book's and what a call without options does.
+// the table in docs/js-api.md ("Errors and limits") and the ones the calls
+// enforce; the defaults are the book's and what a call without options does.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,11 +22,11 @@ test('limits and defaults are frozen all the way down', () => {
   assert.equal(defaults.dataset.n, 50);
 });
 
-test('limits are the table of README.md, key for key', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+test('limits are the table of docs/js-api.md, key for key', () => {
+  const page = readFileSync(new URL('../../docs/js-api.md', import.meta.url), 'utf8');
   // Rows of the limits table: | what | `key` | 10,000 ... |
   const documented = {};
-  for (const [, key, value] of readme.matchAll(/^\|[^|\n]*\| `(\w+)` \| ([\d,]+)[^|\n]*\|$/gm)) {
+  for (const [, key, value] of page.matchAll(/^\|[^|\n]*\| `(\w+)` \| ([\d,]+)[^|\n]*\|$/gm)) {
     documented[key] = Number(value.replaceAll(',', ''));
   }
   assert.deepEqual(documented, { ...limits });

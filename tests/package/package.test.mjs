@@ -1,20 +1,24 @@
-// The npm package as a course site gets it: `npm pack dist`, installed from
-// the tarball into a scratch project with no network, imported from Node,
-// type-checked with tsc (a consumer example, and the calls that must not
-// type-check), bundled into a page by esbuild and opened in Chromium, where
-// the element draws its section with the attributes given.
+// The npm package as a course site gets it: packed by the `npm pack` command
+// that docs/learning-and-teaching.md ("For course authors") gives, read from
+// that page and run as written (`npm pack ./dist`), with no network; installed
+// from the tarball into a scratch project with no network, imported from
+// Node, type-checked with tsc (a consumer example, and the calls that must
+// not type-check), bundled into a page by esbuild and opened in Chromium,
+// where the element draws its section with the attributes given.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { exec, execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 
 const run = promisify(execFile);
+const shell = promisify(exec);
 const DIST = path.resolve('dist');
 const TSC = path.resolve('node_modules/typescript/bin/tsc');
 const HERE = path.dirname(new URL(import.meta.url).pathname);
@@ -22,12 +26,60 @@ const HERE = path.dirname(new URL(import.meta.url).pathname);
 let scratch;
 let packed;
 
+// The course authors' recipe as the docs write it: the one `npm pack ...`
+// command of that section (inline code), and the tarball name it promises.
+async function documentedRecipe() {
+  const page = await readFile(new URL('../../docs/learning-and-teaching.md', import.meta.url), 'utf8');
+  const start = page.indexOf('\n## For course authors\n');
+  assert.ok(start >= 0, 'docs/learning-and-teaching.md has a "For course authors" section');
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
+  const commands = [...section.matchAll(/`(npm pack [^`]+)`/g)].map((match) => match[1]);
+  assert.equal(commands.length, 1, `one npm pack command in "For course authors", found ${JSON.stringify(commands)}`);
+  assert.match(section, /`attention-lab-<version>\.tgz`/);
+  return commands[0];
+}
+
+// The regular files of a .tgz as npm pack writes it (ustar: a 512-byte
+// header per entry with its name and octal size, then the data in 512-byte
+// blocks), with npm's leading package/ taken off.
+function tarballFiles(tgz) {
+  const tar = gunzipSync(tgz);
+  const files = [];
+  for (let at = 0; at + 512 <= tar.length;) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((byte) => byte === 0)) break;
+    const field = (from, to) => header.toString('utf8', from, to).replace(/\0[\s\S]*$/, '');
+    const prefix = field(345, 500);
+    const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
+    const size = parseInt(field(124, 136).trim() || '0', 8);
+    if (['0', ''].includes(field(156, 157))) files.push({ path: name.replace(/^package\//, ''), size });
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
+}
+
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'attention-lab-course-site-'));
-  const { stdout } = await run('npm', ['pack', DIST, '--json', '--pack-destination', scratch]);
-  [packed] = JSON.parse(stdout);
+  // Run where the recipe runs it, a directory holding dist/ as the repository
+  // root does (the tarball lands there, not in the working tree), offline: a
+  // command npm would read as a registry package fails instead of fetching.
+  const command = await documentedRecipe();
+  const repository = path.join(scratch, 'repository');
+  await mkdir(repository);
+  await symlink(DIST, path.join(repository, 'dist'), 'dir');
+  const { stdout } = await shell(command, { cwd: repository, env: { ...process.env, npm_config_offline: 'true' } })
+    .catch((error) => assert.fail(`${command} (the docs' recipe) failed:\n${error.stderr}`));
+  const filename = stdout.trim().split('\n').at(-1);
+  const { version } = JSON.parse(await readFile('package.json', 'utf8'));
+  assert.equal(filename, `attention-lab-${version}.tgz`, `${command} makes attention-lab-<version>.tgz`);
+  const tarball = path.join(repository, filename);
+  const files = tarballFiles(await readFile(tarball));
+  packed = {
+    filename, files, size: (await stat(tarball)).size, unpackedSize: files.reduce((sum, file) => sum + file.size, 0),
+  };
   await writeFile(path.join(scratch, 'package.json'), JSON.stringify({ name: 'course-site', private: true, type: 'module' }));
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(scratch, packed.filename)], { cwd: scratch });
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: scratch });
 });
 
 after(async () => {

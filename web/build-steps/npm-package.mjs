@@ -1,4 +1,4 @@
-// dist/ as an npm package for course sites (`npm pack dist`): the JS API
+// dist/ as an npm package for course sites (`npm pack ./dist`): the JS API
 // (`attention-lab`), the element (`attention-lab/element`), their
 // TypeScript declarations, the page's files for the iframe mode, and the
 // licences of what the bundles carry. Name, version, licence and
