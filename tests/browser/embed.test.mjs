@@ -116,7 +116,7 @@ test('the course page over http: elements in Shadow DOM, iframe sized by its hei
   await context.close();
 });
 
-test('attributes change the element\'s state through the table: clamped, ignored or back to default', async () => {
+test('attributes change the element\'s state through the table: clamped, or the default when malformed or removed', async () => {
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(page, 2);
   const set = (name, value) => page.evaluate(([n, v]) => {
@@ -126,8 +126,13 @@ test('attributes change the element\'s state through the table: clamped, ignored
     return lab.state;
   }, [name, value]);
   assert.equal((await set('w', '1e9')).w, parameters.w.max, 'clamped');
-  assert.equal((await set('w', 'NaN')).w, parameters.w.max, 'ignored');
-  assert.equal((await set('kernel', '<img src=x onerror=alert(1)>')).kernel, 'boxcar', 'not an option: ignored');
+  assert.equal((await set('w', 'NaN')).w, parameters.w.default, 'malformed: the default, as in a hash');
+  assert.equal((await set('kernel', '<img src=x onerror=alert(1)>')).kernel, parameters.kernel.default,
+    'not an option: the default');
+  assert.equal(problems.length, 2, 'the console names each malformed attribute');
+  assert.match(problems[0], /w="NaN" is not a value of w/);
+  assert.match(problems[1], /kernel="<img src=x onerror=alert\(1\)>" is not a value of kernel/);
+  problems.length = 0;
   assert.equal((await set('kernel', 'epanechnikov')).kernel, 'epanechnikov');
   assert.equal((await set('kernel', null)).kernel, parameters.kernel.default, 'removed: the default');
   assert.equal((await set('leave-one-out', 'false')).leaveOneOut, false, 'kebab case, the documented spelling');
@@ -154,6 +159,30 @@ test('attributes change the element\'s state through the table: clamped, ignored
   assert.match(await page.title(), /^Week 4/, 'and its title');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('a lab of one section refers to no other: the heatmap says its width is set for this figure', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
+  await elementsReady(page, 2);
+  const settings = await shadow(page, 'lab-heatmap', '[data-role="settings"]');
+  assert.match(settings.text, /w = [\d.]+, the width set for this figure\.$/);
+  const texts = await page.evaluate(() => [...document.querySelectorAll('attention-lab')]
+    .map((lab) => lab.shadowRoot.querySelector('.lab-root').textContent));
+  for (const text of texts) assert.doesNotMatch(text, /\bsection \d+\b|第 ?\d+ ?节/, 'no section number of the lab');
+  await page.evaluate(() => document.getElementById('lab-heatmap').setAttribute('language', 'zh'));
+  await settled(page);
+  assert.match((await shadow(page, 'lab-heatmap', '[data-role="settings"]')).text, /即为本图设置的宽度/);
+  await context.close();
+  // The iframe mode too.
+  const frame = await openPage(web.browser, `${web.server.origin}/index.html#embed=heatmap`);
+  await settled(frame.page);
+  assert.match(await frame.page.locator('#heatmap [data-role="settings"]').innerText(), /the width set for this figure/);
+  await frame.context.close();
+  // The whole page still points at the section that sets it.
+  const full = await openPage(web.browser, `${web.server.origin}/index.html`);
+  assert.match(await full.page.locator('#heatmap [data-role="settings"]').innerText(), /\(set in section 3\)/);
+  await full.context.close();
+  assert.deepEqual([...problems, ...frame.problems, ...full.problems], []);
 });
 
 test('no CSS leaks into or out of the element', async () => {

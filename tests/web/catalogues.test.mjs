@@ -45,8 +45,14 @@ async function namedKeys() {
     ...['full', 'dropped', 'kept'].flatMap((kind) => [`mha.output.${kind}`, `mha.output.${kind}Caption`, `mha.output.${kind}Label`]),
   ];
   for (const key of built) named.set(key, 'a key built from a value');
+  // A string that refers to another section is read in its `.alone` twin in a lab of one section (i18n/index.js).
+  for (const key of [...named.keys()]) if (`${key}.alone` in en) named.set(`${key}.alone`, `the twin of ${key}`);
   return named;
 }
+
+// Strings that refer to another section only where that section is on the
+// page: the links to the training section, hidden in a lab of one section.
+const SHOWN_WITH_THEIR_SECTION = ['mha.trainBefore', 'sa.trainBefore'];
 
 test('English and Chinese have the same keys', () => {
   assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
@@ -84,4 +90,16 @@ test('every key the source names is in both catalogues', async () => {
 test('every key of the catalogues is named by the source', async () => {
   const named = await namedKeys();
   assert.deepEqual(Object.keys(en).filter((key) => !named.has(key)), [], 'keys no code names');
+});
+
+test('every string that refers to another section has a twin for a lab of one section, which refers to none', () => {
+  for (const catalogue of [en, zh]) {
+    for (const [key, text] of Object.entries(catalogue)) {
+      if (!text.includes('{§') || key.endsWith('.alone') || SHOWN_WITH_THEIR_SECTION.includes(key)) continue;
+      const twin = catalogue[`${key}.alone`];
+      assert.ok(twin, `${key} has no ${key}.alone`);
+      assert.ok(!twin.includes('{§'), `${key}.alone refers to a section`);
+      assert.deepEqual(placeholders(twin), placeholders(text), `${key}.alone keeps the placeholders`);
+    }
+  }
 });

@@ -4,7 +4,7 @@
 //   <script src="attention-lab-element.js"></script>
 //   <attention-lab section="pooling" kernel="boxcar" w="2" hide="seed,noise"></attention-lab>
 //
-// Attributes (README.md lists them):
+// Attributes (docs/learning-and-teaching.md lists them):
 //   section   a section id of the registry (default: pooling)
 //   hide      controls to hide, as the hash's hide= (parameter names, button
 //             actions, or controls / export / text)
@@ -39,7 +39,7 @@ import {
 import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList, readHeading } from './url-state.js';
-import { detectLanguage, t, translateTree, useLanguage } from './i18n/index.js';
+import { detectLanguage, t, translateTree, useLanguage, useSectionAlone } from './i18n/index.js';
 import { hideSheet, listenForFrameHeights, useNumbersOf } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
@@ -219,6 +219,7 @@ class AttentionLabElement extends HTMLElement {
     root.append(indicator);
     this.shadowRoot.replaceChildren(root);
     useLanguage(language);
+    useSectionAlone(true); // a lab of one section: no other to refer to
     indicator.querySelectorAll('[data-i18n]').forEach((node) => {
       node.textContent = t(node.dataset.i18n);
     });

@@ -3,10 +3,10 @@
 // build, which controls to hide, and the height message to the parent page.
 //
 // The message an embedded page posts to its parent whenever its height
-// changes (documented in README.md):
+// changes (documented in docs/learning-and-teaching.md):
 //   { type: 'attention-lab:height', section: 'pooling', height: 812 }
 // height: the content's height in CSS pixels (a whole number).
-import { t, useSectionNumbers } from './i18n/index.js';
+import { t, useSectionAlone, useSectionNumbers } from './i18n/index.js';
 import { formatHash } from './url-state.js';
 
 export const HEIGHT_MESSAGE = 'attention-lab:height';
@@ -73,6 +73,7 @@ export function startEmbedMode({ view, store }) {
   }
   applyHide(document, view.hide);
   useNumbersOf(view.hide);
+  useSectionAlone(true);
   // The masthead (and its h1) is hidden: the page keeps a title for screen readers.
   const heading = document.createElement('h1');
   heading.className = 'visually-hidden';

@@ -52,18 +52,33 @@ export function useSectionNumbers(on) {
   numbered = on;
 }
 
+// A lab of one section (an element, an iframe) shows no other section to
+// refer to: a string that refers to one is then read in its twin
+// `<key>.alone`, which says in words where a value comes from ("w = 1, the
+// width set for this figure"). The whole page is the only lab of many.
+let alone = false;
+export function useSectionAlone(on) {
+  alone = on;
+}
+const REFERENCE = /\{§([\w-]+)\}/g;
+
 function sectionReference(whole, id) {
   const section = sectionReferences.get(id);
   if (!section) return whole;
   return numbered ? t('ref.numbered', { number: section.number }) : t('ref.titled', { title: t(section.titleKey) });
 }
 
+function template(key) {
+  return catalogues[current][key] ?? catalogues.en[key];
+}
+
 // A missing key shows itself (and the catalogue test fails), never a blank.
 export function t(key, params = {}) {
-  const template = catalogues[current][key] ?? catalogues.en[key] ?? key;
-  return template
+  const own = template(key) ?? key;
+  const text = alone && own.includes('{§') ? template(`${key}.alone`) ?? own : own;
+  return text
     .replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
-    .replace(/\{§([\w-]+)\}/g, sectionReference);
+    .replace(REFERENCE, sectionReference);
 }
 
 export function translateTree(root) {

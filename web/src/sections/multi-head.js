@@ -70,7 +70,7 @@ function create({ frame, store, controls, core }) {
   const linkSpace = document.createTextNode(' '); // none in Chinese
   const trainingLink = element('p', { dataset: { role: 'mha-training-link' } }, [
     element('span', { dataset: { i18nRich: 'mha.trainBefore' } }), linkSpace,
-    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'nav.attentionTraining' } }),
+    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'at.title' } }),
     element('span', { dataset: { i18nRich: 'mha.trainAfter' } }),
   ]);
   trainingLink.hidden = true;

@@ -139,7 +139,7 @@ function create({ frame, store, controls }) {
   const linkSpace = document.createTextNode(' ');
   const trainingLink = element('p', { className: 'note', dataset: { role: 'sa-training-link' } }, [
     element('span', { dataset: { i18nRich: 'sa.trainBefore' } }), linkSpace,
-    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'nav.attentionTraining' } }),
+    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'at.title' } }),
     element('span', { dataset: { i18nRich: 'sa.trainAfter' } }),
   ]);
   frame.figures.append(trainingLink);
