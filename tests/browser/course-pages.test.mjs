@@ -4,6 +4,7 @@
 // and a lab showing one section fills its studies at once, without waiting
 // for the reader to scroll to them.
 import { test } from 'node:test';
+import { readFile } from 'node:fs/promises';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, setLanguage, setState, elementsReady, screenshot } from './harness.mjs';
 import { SECTION_IDS } from '../../web/src/sections/registry.js';
@@ -114,6 +115,78 @@ test('the element: hide="numbers" and heading, changed live', async () => {
   await page.waitForFunction(() => document.getElementById('lab-scaling').shadowRoot.querySelector('h2')?.innerText === 'Scaled scores');
   await page.evaluate(() => document.getElementById('lab-scaling').removeAttribute('heading'));
   await page.waitForFunction(() => /^Additive vs scaled dot-product attention$/.test(document.getElementById('lab-scaling').shadowRoot.querySelector('h2')?.innerText ?? ''));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// The docs' recipe for a learning platform that strips scripts: the iframe
+// snippet and the table of heights, read from the docs as a teacher reads them.
+async function platformRecipe() {
+  const docs = await readFile('docs/learning-and-teaching.md', 'utf8');
+  const part = docs.slice(docs.indexOf('**A learning platform that strips `<script>`**'));
+  const snippet = /```html\n\s*(<iframe[^\n]*<\/iframe>)\n/.exec(part)[1];
+  const heights = Object.fromEntries([...part.matchAll(/^\s*\| `([\w-]+)` \| (\d+)px \|$/gm)].map((m) => [m[1], Number(m[2])]));
+  return { snippet, heights };
+}
+
+// A platform's page holding `frames` (the lab's files under lab/, as the
+// recipe says), in an 800 px column, with no script of its own.
+async function platformPage(frames) {
+  const context = await web.browser.newContext({ viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => { if (['error', 'warning'].includes(message.type())) problems.push(message.text()); });
+  page.on('pageerror', (error) => problems.push(error.message));
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 4</title>
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; frame-src 'self'; style-src 'unsafe-inline'">
+    </head><body style="margin:0"><main style="width:800px;margin:0 auto">${frames}</main></body></html>`;
+  await context.route(`${web.server.origin}/course/week4.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await context.route(`${web.server.origin}/course/lab/**`, async (route) => {
+    const url = route.request().url().replace('/course/lab/', '/');
+    route.fulfill({ response: await route.fetch({ url }) });
+  });
+  await page.goto(`${web.server.origin}/course/week4.html`);
+  return { page, context, problems };
+}
+
+// Each frame's box, and its page's height and whether it drew.
+const framesDrawn = (page) => page.evaluate(() => Promise.all([...document.querySelectorAll('iframe')].map(async (frame) => {
+  const inner = frame.contentDocument;
+  while (inner.documentElement.dataset.ready !== 'true') await new Promise((resolve) => { setTimeout(resolve, 50); });
+  return {
+    src: frame.getAttribute('src'), width: frame.getBoundingClientRect().width, height: frame.getBoundingClientRect().height,
+    // The bottom of its last box: the height it needs (the document is never shorter than its frame).
+    content: Math.ceil(Math.max(...[...inner.body.children].filter((node) => node.getClientRects().length > 0)
+      .map((node) => node.getBoundingClientRect().bottom + inner.defaultView.scrollY + parseFloat(inner.defaultView.getComputedStyle(node).marginBottom)))),
+    scrolls: inner.documentElement.scrollHeight > inner.documentElement.clientHeight,
+    title: inner.querySelector('main section:not([hidden]) h2')?.textContent,
+  };
+})));
+
+test('the iframe recipe for platforms that strip scripts, as written: the section fills its frame, no script needed', async () => {
+  const { snippet, heights } = await platformRecipe();
+  assert.deepEqual(Object.keys(heights).sort(), [...SECTION_IDS].sort(), 'a height for every section');
+  const { page, context, problems } = await platformPage(snippet);
+  const [frame] = await framesDrawn(page);
+  assert.equal(frame.width, 800, 'the width of the column');
+  assert.equal(frame.height, heights.pooling, 'the height written in the snippet');
+  assert.ok(frame.content <= frame.height && !frame.scrolls, `the section (${frame.content} px) fits its frame (${frame.height} px)`);
+  assert.match(frame.title, /Nadaraya/);
+  await screenshot(page, 'platform-iframe-recipe');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('every section fits the height the recipe\'s table gives it, with little to spare', async () => {
+  const { snippet, heights } = await platformRecipe();
+  const frames = SECTION_IDS.map((id) => snippet.replace('embed=pooling', `embed=${id}`)
+    .replace(/height:\d+px/, `height:${heights[id]}px`)).join('\n');
+  const { page, context, problems } = await platformPage(frames);
+  for (const frame of await framesDrawn(page)) {
+    assert.ok(frame.content <= frame.height && !frame.scrolls, `${frame.src}: ${frame.content} px in a frame of ${frame.height}`);
+    assert.ok(frame.height <= Math.max(frame.content * 1.25, frame.content + 200),
+      `${frame.src}: ${frame.height} px for ${frame.content} px of section: the table wastes room`);
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });
