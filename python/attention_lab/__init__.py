@@ -29,6 +29,10 @@ LANGUAGES = ('en', 'zh')
 MAX_HEADING = 120
 
 _script_shown = False
+# The language of this kernel session's sections: the first show()'s (None:
+# the notebook page's). The elements of a page share one language (a second
+# one would switch the sections above too), so a later show() keeps it.
+_page_language = None
 
 
 def _tables():
@@ -101,17 +105,28 @@ def show(section='pooling', *, language=None, hide=(), heading=None, **parameter
     """Displays a section of the lab in the cell's output.
 
     section: a section of the lab ('pooling', 'masking', 'multihead', ...).
-    language: 'en' or 'zh'; by default the notebook page's language.
+    language: 'en' or 'zh'; by default the notebook page's language. The
+    sections of a notebook share one language: the first show() of a kernel
+    session sets it, and a later one asking for another is refused (restart
+    the kernel to change it).
     hide: controls to hide (parameter names, button actions, or 'controls',
     'export', 'text', 'numbers'), as a list or a comma-separated string.
     heading: the section's title in the course's own words.
     parameters: any parameter of the lab, by its name (w=2, leave_one_out=False
     or leaveOneOut=False), checked against its type and range.
     """
-    global _script_shown
+    global _script_shown, _page_language
+    if _script_shown and language in LANGUAGES and language != _page_language:
+        shown = f'in {_page_language!r}' if _page_language else "in the notebook page's language (no language given)"
+        raise ValueError(f"language: this notebook shows the lab {shown}, set by the session's first show(), and "
+                         f"every section of a page shares one language (another would switch the sections above "
+                         f"too): leave language out, or restart the kernel to change it; got {language!r}")
+    if _script_shown and language is None:
+        language = _page_language
     element = element_html(section, language=language, hide=hide, heading=heading, **parameters)
     if _script_shown:
         display(HTML(element))
         return
     display(HTML(_script_html() + element))
     _script_shown = True
+    _page_language = language

@@ -67,7 +67,7 @@ test('its nbconvert HTML, opened from disk, draws both sections with their param
       heading: lab.shadowRoot.querySelector('.section-heading')?.textContent,
       maskCells: lab.shadowRoot.querySelectorAll('[data-figure] canvas, [data-figure] rect').length,
     })));
-    assert.deepEqual(pooling.state, { kernel: 'boxcar', w: 2.5, n: 40, language: pooling.state.language });
+    assert.deepEqual(pooling.state, { kernel: 'boxcar', w: 2.5, n: 40, language: 'zh' });
     assert.equal(pooling.points, 40);
     assert.equal(pooling.estimatorShown, false, 'the estimator control is hidden');
     assert.equal(masking.section, 'masking');

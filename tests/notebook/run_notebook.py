@@ -1,4 +1,5 @@
-"""Makes a notebook that shows two sections of the lab with parameters,
+"""Makes a notebook that shows two sections of the lab with parameters (the
+docs' notebook recipe, read from docs/learning-and-teaching.md),
 executes it with nbclient (Debian's python3-ipykernel as its kernel) and
 exports it with nbconvert to HTML, as a course built from notebooks would.
 
@@ -6,6 +7,7 @@ Usage: run_notebook.py <dist/python> <output folder>
 Prints, as JSON, the files written and their sizes.
 """
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -14,15 +16,23 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
 
+def recipe_shows():
+    """The show() lines of the docs' notebook recipe, as a teacher reads them there."""
+    docs = (Path(__file__).resolve().parents[2] / 'docs' / 'learning-and-teaching.md').read_text(encoding='utf-8')
+    recipe = docs[docs.index('**A Jupyter notebook**'):]
+    block = re.search(r'```python\n(.*?)```', recipe, re.S).group(1)
+    lines = [line.strip() for line in block.splitlines() if line.strip()]
+    assert lines[0] == 'from attention_lab import show', lines[0]
+    return lines[1:]
+
+
 def main(package_folder, output_folder):
     output = Path(output_folder)
     cells = [
         nbformat.v4.new_markdown_cell('# Attention pooling, then masking'),
         nbformat.v4.new_code_cell(f'import sys\nsys.path.insert(0, {str(Path(package_folder).resolve())!r})\n'
                                   'from attention_lab import show'),
-        nbformat.v4.new_code_cell("show('pooling', kernel='boxcar', w=2.5, n=40, hide=['estimator'])"),
-        nbformat.v4.new_markdown_cell('Now the mask:'),
-        nbformat.v4.new_code_cell("show('masking', language='zh', heading='第二部分：掩蔽')"),
+        *[nbformat.v4.new_code_cell(line) for line in recipe_shows()],
         nbformat.v4.new_code_cell("show('pooling', leave_one_out=False, w=1e9)"),  # refused: out of range
     ]
     notebook = nbformat.v4.new_notebook(cells=cells)

@@ -57,7 +57,8 @@ class Show(unittest.TestCase):
     def test_the_script_is_displayed_once_per_session(self):
         shown = []
         with mock.patch.object(attention_lab, 'display', lambda output: shown.append(output.data)), \
-                mock.patch.object(attention_lab, '_script_shown', False):
+                mock.patch.object(attention_lab, '_script_shown', False), \
+                mock.patch.object(attention_lab, '_page_language', None):
             attention_lab.show('pooling', w=2)
             attention_lab.show('masking')
             with self.assertRaises(ValueError):
@@ -68,6 +69,34 @@ class Show(unittest.TestCase):
         self.assertNotIn('</script', shown[0][:-len('</script><attention-lab section="pooling" w="2.0"></attention-lab>')])
         self.assertTrue(shown[0].endswith('</script><attention-lab section="pooling" w="2.0"></attention-lab>'))
         self.assertEqual(shown[1], '<attention-lab section="masking"></attention-lab>')
+
+
+    def test_one_language_a_page_set_by_the_first_show(self):
+        shown = []
+        with mock.patch.object(attention_lab, 'display', lambda output: shown.append(output.data)), \
+                mock.patch.object(attention_lab, '_script_shown', False), \
+                mock.patch.object(attention_lab, '_page_language', None):
+            attention_lab.show('pooling', language='zh')
+            attention_lab.show('masking')
+            attention_lab.show('heatmap', language='zh')
+            with self.assertRaises(ValueError) as raised:
+                attention_lab.show('masking', language='en')
+            with self.assertRaises(ValueError) as bad:
+                attention_lab.show('masking', language='fr')
+        self.assertEqual(len(shown), 3, 'a refused show() displays nothing')
+        self.assertIn('language="zh"', shown[1], 'a later section keeps the page\'s language')
+        self.assertIn("language: this notebook shows the lab in 'zh', set by the session's first show()",
+                      str(raised.exception))
+        self.assertIn("restart the kernel to change it; got 'en'", str(raised.exception))
+        self.assertIn("language: expected one of en, zh, got 'fr'", str(bad.exception))
+        # The first show() without a language leaves it to the notebook page: a later one may not pick one.
+        with mock.patch.object(attention_lab, 'display', lambda output: None), \
+                mock.patch.object(attention_lab, '_script_shown', False), \
+                mock.patch.object(attention_lab, '_page_language', None):
+            attention_lab.show('pooling')
+            with self.assertRaises(ValueError) as implicit:
+                attention_lab.show('masking', language='zh')
+        self.assertIn("in the notebook page's language (no language given)", str(implicit.exception))
 
 
 if __name__ == '__main__':
