@@ -65,6 +65,19 @@ for (const language of ['en', 'zh']) {
     await screenshot(page, `pipeline-plane-${language}`);
   });
 
+  test(`every matrix's row and column names lie inside their figure (${language})`, async () => {
+    await setLanguage(language);
+    const cut = await page.locator('text.matrix-label').evaluateAll((labels) => labels
+      .filter((label) => label.getClientRects().length > 0 && label.textContent !== '')
+      .filter((label) => {
+        const box = label.getBoundingClientRect();
+        const svg = label.ownerSVGElement.getBoundingClientRect();
+        return box.left < svg.left - 0.5 || box.right > svg.right + 0.5 || box.top < svg.top - 0.5;
+      })
+      .map((label) => `${label.closest('[data-figure]')?.dataset.figure}: ${label.textContent}`));
+    assert.deepEqual(cut, [], 'names cut at their figure\'s edge');
+  });
+
   test(`no Save button wraps and the contents bar is one row at 1280 px (${language})`, async () => {
     await setLanguage(language);
     const heights = await page.locator('.figure-export summary').evaluateAll((nodes) =>

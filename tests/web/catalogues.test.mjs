@@ -9,6 +9,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
+import { GLOSSARY } from '../../web/src/i18n/glossary.js';
 import {
   KERNELS, ESTIMATORS, PIPELINE_SCORINGS, MASK_MODES, SCORING_KEYS, ADDITIVE_QUERIES,
 } from '../../web/src/state.js';
@@ -100,6 +101,22 @@ test('every string that refers to another section has a twin for a lab of one se
       assert.ok(twin, `${key} has no ${key}.alone`);
       assert.ok(!twin.includes('{§'), `${key}.alone refers to a section`);
       assert.deepEqual(placeholders(twin), placeholders(text), `${key}.alone keeps the placeholders`);
+    }
+  }
+});
+
+test('one term for each idea: the glossary\'s, its variants only where the term is introduced', () => {
+  const catalogues = { en, zh };
+  for (const { zh: term, not = {}, introducedIn = [] } of GLOSSARY) {
+    for (const [language, variants] of Object.entries(not)) {
+      const used = Object.entries(catalogues[language])
+        .filter(([key, text]) => !introducedIn.includes(key) && variants.some((variant) => text.includes(variant)))
+        .map(([key]) => key);
+      assert.deepEqual(used, [], `${term}: ${variants.join(', ')} used instead`);
+    }
+    for (const key of introducedIn) {
+      assert.ok(zh[key].includes(term), `${key} introduces ${term}`);
+      assert.ok(not.zh.some((variant) => zh[key].includes(variant)), `${key} gives the notes' name beside ${term}`);
     }
   }
 });

@@ -17,6 +17,9 @@ import { observeWidth } from './width-observer.js';
 
 let nextId = 0;
 const GROUP_GAP = 8;
+// Long column names stand slanted above their column.
+const SLANT_DEGREES = 50;
+const SLANT = (SLANT_DEGREES * Math.PI) / 180;
 
 // The width of a label at 11 px, near enough for layout: CJK characters are
 // about twice as wide as Latin ones.
@@ -64,7 +67,9 @@ export function createMatrix(container, options = {}) {
     const left = labelWidth ?? Math.min(130, 12 + longest) + (rowTitleKey ? 18 : 0);
     // Long column names (tokens) stand at an angle above their column.
     const longestCol = Math.max(6, ...data.colNames.map(labelWidthOf));
-    const top = (rotateColumns ? 10 + longestCol * 0.77 : 18) + (colTitleKey ? 18 : 0);
+    // A slanted name rises by its length and its 11 px height, from 5 px above the cells.
+    const slanted = 8 + longestCol * Math.sin(SLANT) + 11 * Math.cos(SLANT);
+    const top = (rotateColumns ? Math.ceil(slanted) : 18) + (colTitleKey ? 18 : 0);
     const groups = groupRows ? Math.ceil(rows / groupRows) : 1;
     const cell = Math.max(minCell, Math.min(maxCell, Math.floor((width - left - 6) / cols)));
     const y = (row) => top + row * cell + (groupRows ? Math.floor(row / groupRows) * GROUP_GAP : 0);
@@ -81,7 +86,12 @@ export function createMatrix(container, options = {}) {
     width = Math.max(160, available || 320);
     const { rows, cols, values, rowNames, colNames, masked, maskedText } = data;
     const { left, top, cell, y, height, right } = geometry();
-    const spill = rotateColumns ? Math.max(0, (top - 18) * 0.75 - cell / 2) : 0;
+    // Room on the right for what the last column's name reaches past its cell
+    // ("grammar"): slanted at 50 degrees from the cell's centre (its length
+    // and its 11 px height both reach right), or level and centred.
+    const last = labelWidthOf(colNames[cols - 1]);
+    const reach = rotateColumns ? last * Math.cos(SLANT) + 11 * Math.sin(SLANT) : last / 2;
+    const spill = Math.max(0, reach - cell / 2);
     svg.attr('width', right + 4 + spill).attr('height', height).attr('viewBox', `0 0 ${right + 4 + spill} ${height}`);
     colTitle.attr('x', left + (cols * cell) / 2).attr('y', 12);
     rowTitle.attr('transform', `translate(10,${top + (height - top) / 2}) rotate(-90)`);
@@ -91,7 +101,7 @@ export function createMatrix(container, options = {}) {
     colLabels.selectAll('text').data(colNames).join('text')
       .attr('x', (_, c) => left + c * cell + cell / 2).attr('y', top - 5)
       .attr('text-anchor', rotateColumns ? 'start' : 'middle').attr('class', 'matrix-label')
-      .attr('transform', (_, c) => (rotateColumns ? `rotate(-50,${left + c * cell + cell / 2},${top - 5})` : null))
+      .attr('transform', (_, c) => (rotateColumns ? `rotate(${-SLANT_DEGREES},${left + c * cell + cell / 2},${top - 5})` : null))
       .text((name) => name);
     rowLabels.selectAll('text').data(rowNames).join('text')
       .attr('x', left - 6).attr('y', (_, r) => y(r) + cell / 2).attr('dy', '0.35em')

@@ -132,7 +132,7 @@ function create({ frame, controls, core, errors }) {
       batch: Math.floor(cell.row / ROWS) + 1, row: (cell.row % ROWS) + 1, key: cell.col + 1,
       length: shown.rowLengths[cell.row],
       score: formatNumber(shown.scores[index], '.4~f'),
-      masked: shown.masked[index] ? '−10⁶' : formatNumber(shown.scores[index], '.4~f'),
+      masked: shown.masked[index] ? '−1e6' : formatNumber(shown.scores[index], '.4~f'),
       weight: formatNumber(shown.weights[index], '.4~f'),
       d2l: shown.book ? formatNumber(shown.book[index], '.4~f') : '—',
     });
@@ -193,7 +193,7 @@ function create({ frame, controls, core, errors }) {
     const colNames = Array.from({ length: KEYS }, (_, k) => `k${k + 1}`);
     const common = { rows: BATCH * ROWS, cols: KEYS, rowNames, colNames, groupRows: ROWS };
     scoresMatrix.set({ ...common, values: scores });
-    maskedMatrix.set({ ...common, values: maskedScores, masked, maskedText: '−10⁶', domain: scoresMatrix.domain() });
+    maskedMatrix.set({ ...common, values: maskedScores, masked, maskedText: '−1e6', domain: scoresMatrix.domain() });
     weightsMatrix.set({ ...common, values: weights, domain: [0, 1], format: '.2f' });
     bookMatrix.set({ ...common, values: book, domain: [0, 1], format: '.3f' });
     for (const input of editorInputs) {

@@ -133,7 +133,7 @@ function create({ frame, controls, core, alone }) {
       const weights = { rows, cols: NK, rowNames, colNames, groupRows: nq, domain: [0, 1], masked, maskedText: '0' };
       additiveMatrix.set({ ...weights, values: additive.weights });
       dotMatrix.set({ ...weights, values: dot.weights });
-      const valueNames = Array.from({ length: DV }, (_, c) => `v${c + 1}`);
+      const valueNames = Array.from({ length: DV }, (_, c) => t('scoring.valueDimension', { index: c + 1 }));
       const outputs = { rows, cols: DV, rowNames, colNames: valueNames, groupRows: nq, domain: [0, 39] };
       additiveOutput.set({ ...outputs, values: additive.output });
       dotOutput.set({ ...outputs, values: dot.output });
