@@ -139,6 +139,23 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 
 let startMaps = null;
 
+test('at the default speed a learner can watch the heads form: about 30 steps a second', async () => {
+  assert.equal(await section('[data-role="at-status"]').getAttribute('data-status'), 'ready');
+  assert.equal(Number(await section('[data-param="atSpeed"] input[type="number"]').inputValue()), 30);
+  await section('[data-action="at-play"]').click();
+  const started = Date.now();
+  await page.waitForTimeout(3000);
+  await section('[data-action="at-play"]').click(); // pause
+  const seconds = (Date.now() - started) / 1000;
+  const steps = Number(await readout('at-step'));
+  assert.ok(steps >= 30 * seconds * 0.8 && steps <= 30 * seconds + 2, `${steps} steps in ${seconds.toFixed(2)} s`);
+  // About 5 s to 99 % on reverse, which the core reaches near step 150 (measured by the run below).
+  await section('[data-action="at-reset"]').click();
+  await settled(page);
+  // The rest of the file trains as fast as the machine allows.
+  await setState({ atSpeed: 1000 });
+});
+
 test('the default model learns reverse: 99 % held-out within 2,000 steps, in seconds, no frame over 50 ms', async () => {
   assert.equal(await section('[data-role="at-status"]').getAttribute('data-status'), 'ready');
   assert.equal(await section('[data-param="atTask"] [aria-checked="true"]').getAttribute('data-value'), 'reverse');
@@ -180,6 +197,41 @@ test('the default model learns reverse: 99 % held-out within 2,000 steps, in sec
   assert.ok(p95 < 50, `95 % of the frames of training and drawing within ${p95.toFixed(1)} ms (longest ${longest.toFixed(1)} ms)`);
   assert.ok(run.reached.ms < 4000, `99 % after ${Math.round(run.reached.ms)} ms`);
   await screenshot(page, 'attention-training-reverse');
+});
+
+test('after the run, its timeline replays the maps as they formed, with a cursor on the curves', async () => {
+  const slider = section('[data-role="at-timeline"]');
+  assert.equal(await slider.isDisabled(), false, 'usable once the run is over');
+  const moments = Number(await slider.getAttribute('max')) + 1;
+  assert.ok(moments > 100 && moments <= 201, `${moments} moments of 2,000 steps: at most one every 10 steps`);
+  assert.equal(await section('[data-figure="at-loss"] line.timeline-cursor').count(), 0, 'no cursor on the run as it is');
+  let previous = 0;
+  for (const index of [1, 15, 100]) {
+    await slider.evaluate((node, value) => {
+      node.value = String(value);
+      node.dispatchEvent(new Event('input', { bubbles: true }));
+    }, index);
+    await settled(page);
+    const step = Number(await section('[data-role="at-timeline-step"]').getAttribute('data-step'));
+    // The first model at or past a tenth step (a frame's chunk of steps may pass more than one).
+    assert.ok(step >= index * 10 && step > previous, `moment ${index} at step ${step}`);
+    previous = step;
+    // The maps are the core's forward pass of the model at that step.
+    const direct = await directRun({ atSpeed: 1000 }, step);
+    assert.deepEqual((await shownMaps(1, 4))[0], coreMap(direct.weights, { block: 0, item: 0, head: 0, batch: EXAMPLES, heads: 4 }),
+      `the maps at step ${step}`);
+    assert.equal(await section('[data-figure="at-loss"] line.timeline-cursor').count(), 1);
+    assert.equal(await section('[data-figure="at-accuracy"] line.timeline-cursor').count(), 1);
+  }
+  await screenshot(page, 'attention-training-timeline', '#attention-training');
+  // Back to the end: the run as it is, no cursor.
+  await slider.evaluate((node) => {
+    node.value = node.max;
+    node.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await settled(page);
+  assert.equal(await section('[data-figure="at-loss"] line.timeline-cursor').count(), 0);
+  assert.equal(await readout('at-step'), '2000');
 });
 
 test('every head\'s map paints the core\'s weights of the example, beside the task\'s ideal pattern', async () => {
@@ -407,7 +459,7 @@ test('the section in an <attention-lab> element: removed mid-run, its training s
 
 test('a run that diverges stops at its last finite model and says so, in both languages', async () => {
   // Inside the sliders' bounds: SGD at learning rate 1 diverges on reverse.
-  await setState({ atOptimizer: 'sgd', atLr: 1, atSteps: 300 });
+  await setState({ atOptimizer: 'sgd', atLr: 1, atSteps: 300, atSpeed: 1000 });
   assert.equal(await readout('at-step'), '0', 'a new run');
   await page.evaluate(() => new Promise((resolve) => {
     const root = document.getElementById('attention-training');

@@ -168,7 +168,7 @@ test('screenshots at 360, 768 and 1280 px in both languages: a slider and its fi
 });
 
 test('on a 360 px phone, watching attention learn: Play in the pinned sheet, on screen with the maps and the curves', async () => {
-  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#atSteps=300&section=attention-training`, {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#atSteps=300&atSpeed=1000&section=attention-training`, {
     viewport: { width: 360, height: 740 }, touch: true,
   });
   const sheet = '#attention-training .controls-panel';

@@ -102,7 +102,7 @@ for (const name of chosen) {
     });
 
     test('training: w descends to its fit, the attention model learns reverse', async () => {
-      const tab = await open(`${site.origin}/#epochs=10`);
+      const tab = await open(`${site.origin}/#epochs=10&atSpeed=1000`);
       const training = await tab.evaluate(() => new Promise((resolve) => {
         const root = document.getElementById('training');
         root.querySelector('[data-action="play"]').click();

@@ -87,3 +87,22 @@ test('a run that does not diverge ends done, with no stop reason', () => {
   assert.equal(instance.state.step, 4);
   assert.equal(instance.state.stopReason, null);
 });
+
+test('a paced run trains the steps due by the clock: 30 a second, whatever the frames', () => {
+  const { train } = fakeTraining();
+  const instance = createModelPlayer({ train, onChange: () => {}, budgetMs: 10, stepsPerSecond: 30 });
+  instance.reset({ step: 0 }, 1000);
+  instance.play();
+  for (let at = 16; at <= 2000; at += 16) frames.frame(at);
+  assert.ok(Math.abs(instance.state.step - 60) <= 1, `${instance.state.step} steps in 2 s at 30 a second`);
+  // A new speed counts from now; the steps trained stay.
+  const before = instance.state.step;
+  instance.setSpeed(5);
+  for (let at = 2016; at <= 4000; at += 16) frames.frame(at);
+  assert.ok(Math.abs(instance.state.step - before - 10) <= 1, `${instance.state.step - before} steps in 2 s at 5 a second`);
+  // As fast as the machine allows: every frame trains its chunk.
+  instance.setSpeed(Infinity);
+  const fast = instance.state.step;
+  for (let at = 4016; at <= 4160; at += 16) frames.frame(at);
+  assert.ok(instance.state.step - fast >= 9, 'unpaced: at least a step a frame');
+});

@@ -140,6 +140,10 @@ export const parameters = {
   atOptimizer: { type: 'choice', default: 'adam', options: OPTIMIZERS },
   atLr: { type: 'number', default: 0.01, min: 0.0001, max: 1, step: 0.0001, scale: 'log' },
   atSteps: { type: 'integer', default: 2000, min: 100, max: 10000, step: 100 },
+  // Steps a second while a run plays: slow enough by default to watch the heads
+  // form (reverse reaches 99 % near step 150: about 5 s); at the top, as fast
+  // as the machine allows (AT_FULL_SPEED).
+  atSpeed: { type: 'integer', default: 30, min: 1, max: 1000, step: 1, scale: 'log' },
   atSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
 
   language: { type: 'choice', default: 'en', options: LANGUAGES },
@@ -185,6 +189,8 @@ export function defaultState() {
 // The attention-training section's sequences: positions and vocabulary (the
 // core's defaults.attentionModel; the lag's bounds follow the length).
 export const AT_LENGTH = 8;
+// The speed setting that means no pacing: every frame trains what its budget allows.
+export const AT_FULL_SPEED = parameters.atSpeed.max;
 export const AT_VOCAB = 10;
 
 // The head counts the attention-training section offers for a hidden size:

@@ -23,7 +23,8 @@ import { setRichText } from '../i18n/rich-text.js';
 import { figureCell, note } from './frame.js';
 import { createModelPlayer } from './model-player.js';
 import { headColour } from './reshape-diagram.js';
-import { AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
+import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
+import { createRunTimeline } from './run-timeline.js';
 import { attentionTrainingPytorch } from '../pytorch-attention-training.js';
 
 // The examples shown: the first sequences of the held-out set (the run's
@@ -79,6 +80,9 @@ export function trainingOptions(inputs, steps) {
 }
 
 export const exampleSeed = (seed) => (seed ^ HELD_OUT_SEED_MIX) >>> 0;
+
+// The pace of a playing run: the speed setting in steps a second, its top as fast as the machine allows.
+export const stepsPerSecond = (inputs) => (inputs.atSpeed >= AT_FULL_SPEED ? Infinity : inputs.atSpeed);
 
 // Trains up to `steps` steps from `model` as attentionModelTrain would (the
 // batch of a step depends on the seed and the step alone, so chunks give
@@ -162,6 +166,7 @@ function create({ frame, store, controls, core, errors }) {
     progressLabel,
     progress,
     element('div', { className: 'readouts readouts-3' }, [stepReadout.cell, lossReadout.cell, accuracyReadout.cell]),
+    controls.numberControl('atSpeed', { labelKey: 'at.speed', hintKey: 'at.speedHint' }),
     controls.numberControl('atSteps', { labelKey: 'at.steps' }),
     group('at.modelGroup'),
     controls.numberControl('atHidden', { labelKey: 'at.hidden' }),
@@ -211,7 +216,8 @@ function create({ frame, store, controls, core, errors }) {
     const choose = element('input', { type: 'radio', name: 'at-example', value: String(item) });
     choose.addEventListener('change', () => {
       selected = item;
-      if (context) drawModel(player.state.model ?? context.result.model0);
+      if (context && scrubbed !== null) drawAhead(timeline.at(scrubbed), false);
+      else if (context) drawModel(player.state.model ?? context.result.model0);
     });
     const cells = { input: element('td', { className: 'tokens' }), target: element('td', { className: 'tokens' }), prediction: element('td', { className: 'tokens' }) };
     const row = element('tr', { dataset: { item } }, [element('td', {}, [choose]), cells.input, cells.target, cells.prediction]);
@@ -246,12 +252,12 @@ function create({ frame, store, controls, core, errors }) {
   const curves = element('div', { className: 'figure-grid' });
   frame.figures.append(curves);
   const lossPlot = createLinePlot(figureCell(curves, { captionKey: 'at.lossCaption' }), {
-    xDomain: [1, 2000], yDomain: [0, 3], layers: ['loss'], labels: { x: 'at.axisStep', y: 'axis.loss' },
+    xDomain: [1, 2000], yDomain: [0, 3], layers: ['loss', 'cursor'], labels: { x: 'at.axisStep', y: 'axis.loss' },
     ariaKey: 'at.lossLabel', aspect: 0.62, maxHeight: 300,
   });
   lossPlot.element.dataset.figure = 'at-loss';
   const accuracyPlot = createLinePlot(figureCell(curves, { captionKey: 'at.accuracyCaption' }), {
-    xDomain: [0, 2000], yDomain: [0, 1], layers: ['accuracy', 'accuracyDots'], labels: { x: 'at.axisStep', y: 'at.axisAccuracy' },
+    xDomain: [0, 2000], yDomain: [0, 1], layers: ['accuracy', 'accuracyDots', 'cursor'], labels: { x: 'at.axisStep', y: 'at.axisAccuracy' },
     ariaKey: 'at.accuracyLabel', aspect: 0.62, maxHeight: 300,
   });
   accuracyPlot.element.dataset.figure = 'at-accuracy';
@@ -261,7 +267,20 @@ function create({ frame, store, controls, core, errors }) {
   const mapsTitle = element('p', { className: 'readout at-maps-title', dataset: { role: 'at-maps-title' } });
   const mapsGrid = element('div', { className: 'head-grid at-head-grid', dataset: { figure: 'at-heads' } });
   const mapsReadout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'at-maps-readout' } });
-  mapsBody.append(mapsTitle, mapsGrid, mapsReadout);
+  // The run's timeline: the maps recorded as it played, to scrub through after it.
+  const timeline = createRunTimeline();
+  const timelineSlider = element('input', {
+    type: 'range', className: 'timeline-slider', min: 0, max: 0, step: 1, value: 0, id: 'at-timeline',
+    dataset: { role: 'at-timeline' },
+  });
+  const timelineStep = element('output', { className: 'small-number', for: 'at-timeline', dataset: { role: 'at-timeline-step' } });
+  const timelineRow = element('div', { className: 'at-timeline' }, [
+    element('label', { className: 'control-label', for: 'at-timeline', dataset: { i18n: 'at.timeline' } }),
+    element('div', { className: 'control-row' }, [timelineSlider, timelineStep]),
+    element('span', { className: 'control-hint', dataset: { i18n: 'at.timelineHint' } }),
+  ]);
+  timelineSlider.addEventListener('input', () => scrubTo(Number(timelineSlider.value)));
+  mapsBody.append(mapsTitle, mapsGrid, mapsReadout, timelineRow);
 
   let cards = []; // { card, title, matrix, block, head } per map, then the ideal's
   let shape = null; // { blocks, heads } the cards were built for
@@ -309,6 +328,7 @@ function create({ frame, store, controls, core, errors }) {
 
   // --- The run ---
   const player = createModelPlayer({
+    stepsPerSecond: Infinity, // set from the inputs at every reset
     train(model, steps) {
       const { inputs } = context;
       return errors.run(() => trainSteps(core, model, inputs, steps), inputs);
@@ -335,6 +355,7 @@ function create({ frame, store, controls, core, errors }) {
     if (!context) return;
     const { inputs, result } = context;
     const model = run.model ?? result.model0;
+    const recorded = recordMoment(run, model);
 
     playButton.dataset.i18n = run.status === 'playing' ? 'player.pause' : 'player.play';
     playButton.textContent = t(playButton.dataset.i18n);
@@ -367,6 +388,7 @@ function create({ frame, store, controls, core, errors }) {
     accuracyPlot.set('accuracyDots', { kind: 'dots', xs: run.evaluatedAt, ys: run.accuracy, className: 'accuracy-dot', r: run.target > 2000 ? 0 : 2.5 });
     lossPlot.element.dataset.steps = String(run.losses.length);
     accuracyPlot.element.dataset.evaluations = String(run.accuracy.length);
+    showTimeline(run);
 
     // While the run plays, the maps are redrawn a few at a time (within
     // MAPS_FRAME_MS a frame, round the grid), and not in a frame that
@@ -386,7 +408,7 @@ function create({ frame, store, controls, core, errors }) {
         if (context) drawModel(player.state.model ?? context.result.model0);
       });
     } else if (!playing || (!evaluatedNow && now - lastMaps >= MAPS_EVERY_MS)) {
-      drawModel(model, playing);
+      drawModel(model, playing, recorded);
       lastMaps = now;
     }
     wasPlaying = playing;
@@ -394,6 +416,45 @@ function create({ frame, store, controls, core, errors }) {
   let lastMaps = 0;
   let wasPlaying = false;
   let finalFrame = 0;
+
+  // The examples' forward pass of the model the run has reached, kept in the
+  // timeline when it is due (and at the run's end); returned when it was made.
+  function recordMoment(run, model) {
+    if (run.step === 0 || (timeline.lastStep !== null && run.step < timeline.lastStep)) timeline.reset(run.target);
+    const ended = run.status === 'done' || run.status === 'stopped';
+    if (!timeline.due(run.step) && !(ended && timeline.lastStep !== run.step)) return null;
+    const ahead = examplesForward(model);
+    if (ahead) timeline.record(run.step, ahead);
+    return ahead;
+  }
+
+  // The slider over the recorded moments: usable when the run is not playing.
+  let scrubbed = null; // the index of the moment on screen, or null: the run's current model
+  function showTimeline(run) {
+    const usable = run.status !== 'playing' && timeline.length > 1;
+    timelineSlider.max = String(Math.max(0, timeline.length - 1));
+    timelineSlider.disabled = !usable;
+    if (scrubbed === null || run.status === 'playing') {
+      scrubbed = null;
+      timelineSlider.value = timelineSlider.max;
+    }
+    const moment = timeline.at(scrubbed ?? timeline.length - 1);
+    timelineStep.textContent = moment ? t('at.timelineStep', { step: moment.step }) : '';
+    timelineStep.dataset.step = moment ? String(moment.step) : '';
+    const rule = scrubbed === null ? null : { kind: 'rule', x: moment.step, className: 'timeline-cursor' };
+    lossPlot.set('cursor', rule);
+    accuracyPlot.set('cursor', rule);
+  }
+
+  // Back to a recorded moment of the run: its maps and predictions, and a
+  // cursor at its step on the curves. The last moment is the run as it is.
+  function scrubTo(index) {
+    if (!context || player.state.status === 'playing') return;
+    scrubbed = index >= timeline.length - 1 ? null : index;
+    showTimeline(player.state);
+    const moment = timeline.at(index);
+    if (moment) drawAhead(moment, false);
+  }
 
   // A page's first training calls run code the browser has not optimised
   // yet (it compiles wasm functions on first use, then again, faster, once
@@ -420,11 +481,23 @@ function create({ frame, store, controls, core, errors }) {
     });
   }
 
-  function drawModel(model, partial = false) {
+  function examplesForward(model) {
+    const { inputs, result: { examples } } = context;
+    return forward(model, examples.tokens, EXAMPLES, inputs.atVariable ? examples.validLens : null);
+  }
+
+  // The model's predictions and maps of the examples (`ahead`: its forward
+  // pass, when it was just made).
+  function drawModel(model, partial = false, ahead = null) {
+    const made = ahead ?? examplesForward(model);
+    if (made) drawAhead(made, partial, model);
+  }
+
+  // Predictions and maps from a forward pass on the examples; `model` for the
+  // typed sequence (a recorded moment has none: its maps are the examples').
+  function drawAhead(ahead, partial, model = null) {
     const { inputs, result } = context;
     const { examples } = result;
-    const ahead = forward(model, examples.tokens, EXAMPLES, inputs.atVariable ? examples.validLens : null);
-    if (!ahead) return;
     exampleRowsView.forEach((row, item) => {
       const validLen = examples.validLens[item];
       const slice = (array) => Array.from(array.subarray(item * AT_LENGTH, item * AT_LENGTH + validLen));
@@ -443,7 +516,7 @@ function create({ frame, store, controls, core, errors }) {
     });
 
     let maps;
-    if (selected === 'typed' && typed) {
+    if (selected === 'typed' && typed && model) {
       maps = typedForward(model);
       if (!maps) {
         selected = 0;
@@ -451,13 +524,14 @@ function create({ frame, store, controls, core, errors }) {
       }
     }
     if (!maps) {
-      const validLen = examples.validLens[selected];
+      const item = selected === 'typed' ? 0 : selected;
+      const validLen = examples.validLens[item];
       maps = {
-        weights: ahead.weights, batch: EXAMPLES, item: selected, validLen,
-        tokens: Array.from(examples.tokens.subarray(selected * AT_LENGTH, (selected + 1) * AT_LENGTH)),
-        ideal: result.ideals[selected],
+        weights: ahead.weights, batch: EXAMPLES, item, validLen,
+        tokens: Array.from(examples.tokens.subarray(item * AT_LENGTH, (item + 1) * AT_LENGTH)),
+        ideal: result.ideals[item],
       };
-      mapsTitle.textContent = t('at.mapsExample', { item: selected + 1, tokens: maps.tokens.slice(0, validLen).join(' ') });
+      mapsTitle.textContent = t('at.mapsExample', { item: item + 1, tokens: maps.tokens.slice(0, validLen).join(' ') });
     }
     drawMaps(maps, inputs, partial);
   }
@@ -571,8 +645,11 @@ function create({ frame, store, controls, core, errors }) {
       scaleNote.hidden = !inputs.atD2lScale;
       variableNote.hidden = !inputs.atVariable;
       if (changed.has('language')) mapsReadout.textContent = t('at.mapsHint');
+      if (changed.has('atSpeed') || resetting.some((name) => changed.has(name))) player.setSpeed(stepsPerSecond(inputs));
       if (resetting.some((name) => changed.has(name))) {
         if (selected !== 'typed') selected = Math.min(Number(selected), EXAMPLES - 1);
+        scrubbed = null;
+        timeline.reset(inputs.atSteps);
         player.reset(result.model0, inputs.atSteps);
         scheduleWarmUp();
       } else if (changed.has('atSteps')) {
@@ -608,7 +685,7 @@ export const attentionTrainingSection = {
   id: 'attention-training',
   frame: { titleKey: 'at.title', leadKeys: ['at.lead1', 'at.lead2'] },
   inputs: ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale',
-    'atOptimizer', 'atLr', 'atSteps', 'atSeed'],
+    'atOptimizer', 'atLr', 'atSteps', 'atSpeed', 'atSeed'],
   arguments: {
     task: 'atTask', lag: 'atLag', causal: 'atCausal', variableLengths: 'atVariable', hidden: 'atHidden',
     heads: 'atHeads', blocks: 'atBlocks', ffnHidden: 'atFfn', embeddingScale: 'atD2lScale', optimizer: 'atOptimizer',

@@ -12,13 +12,18 @@
 // A run that diverges (stopReason: a step would make the loss or the
 // parameters non-finite) is 'stopped' at the core's last finite model, at
 // the same step however it was played; reset or play starts it again.
+// `stepsPerSecond` paces a playing run (Infinity: as fast as the budget
+// allows), so a learner can watch it: a frame trains the steps due by the
+// clock since play (or the last change of speed), within its budget.
 
 // Training time per frame. The frame also draws (about 10 ms when the section
 // redraws maps) and the browser then lays out and paints (10-25 ms measured
 // on the 2-core test machine), so the whole frame stays under 50 ms.
 export const TRAIN_BUDGET_MS = 10;
 
-export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS, onFrame = null }) {
+export function createModelPlayer({
+  train, onChange, budgetMs = TRAIN_BUDGET_MS, onFrame = null, stepsPerSecond = Infinity,
+}) {
   let start = null; // the model the run starts from (reset and replay return to it)
   let model = null;
   let history = { losses: [], accuracy: [], evaluatedAt: [], heldOut: null };
@@ -30,6 +35,8 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
   let lastTrainMs = null; // and how long they took
   let disposed = false;
   let stopReason = null;
+  let speed = stepsPerSecond;
+  let paceFrom = null; // { started, steps }: the time and the step count the pacing counts from
 
   const done = () => history.losses.length;
   const snapshot = () => ({
@@ -86,7 +93,13 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
     if (status !== 'playing' || disposed) return;
     const started = performance.now();
     chunk = nextChunk();
-    const k = Math.min(chunk, target - done());
+    const due = Number.isFinite(speed)
+      ? paceFrom.steps + Math.floor(((started - paceFrom.started) / 1000) * speed) - done() : Infinity;
+    if (due <= 0 && done() < target) { // nothing due yet at this speed: the next frame
+      frame = requestAnimationFrame(tick);
+      return;
+    }
+    const k = Math.min(chunk, due, target - done());
     let trained = started;
     if (k > 0) {
       advance(k);
@@ -141,6 +154,7 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
       // the same settings it diverges at the same step: the learner sees it again).
       if (status === 'done' || status === 'stopped') restart();
       status = 'playing';
+      paceFrom = { started: performance.now(), steps: done() };
       notify();
       frame = requestAnimationFrame(tick);
     },
@@ -165,6 +179,11 @@ export function createModelPlayer({ train, onChange, budgetMs = TRAIN_BUDGET_MS,
       if (status === 'playing') status = 'paused';
       start = null;
       model = null;
+    },
+    // A new pace, counted from now: the steps already trained stay.
+    setSpeed(stepsPerSecond) {
+      speed = stepsPerSecond;
+      paceFrom = { started: performance.now(), steps: done() };
     },
     get state() {
       return snapshot();
