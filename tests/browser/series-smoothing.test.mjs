@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { usePage, setState, setLanguage, screenshot } from './harness.mjs';
+import { SERIES_ENCODING_DIM } from '../../web/src/sections/series-smoothing-panel.js';
 
 let page;
 usePage({ section: '#self-attention', directCore: true, opened: (lab) => ({ page } = lab) });
@@ -72,4 +73,65 @@ test('its parameters travel in the URL, it speaks Chinese, and it names self-att
   await screenshot(page, 'series-smoothing-zh', panel);
   await setLanguage(page, 'en');
   await setState(page, { seriesWidth: 3, seriesPoints: 50 });
+});
+
+// The notes' recipe (the values' dot product) and its repair (the positions'
+// encodings), from the core for the live state.
+const dotProducts = () => page.evaluate((dim) => {
+  const s = window.attentionLab.state;
+  const core = window.directCore;
+  const { x, y } = core.makeDataset({ n: s.seriesPoints, noise: s.seriesNoise, seed: s.seriesSeed, xMax: 5 });
+  const n = y.length;
+  const attend = (vectors, d) => core.dotProductAttention({
+    queries: vectors, keys: vectors, values: y, shape: { batch: 1, nq: n, nk: n, d, dv: 1 }, validLens: null,
+  });
+  const values = attend(y, 1);
+  const positions = attend(core.positionalEncoding(n, dim), dim);
+  return { n, y: [...y], truth: [...core.truth(x)], values: { output: [...values.output], weights: [...values.weights] },
+    positions: { output: [...positions.output], weights: [...positions.weights] } };
+}, SERIES_ENCODING_DIM);
+
+const rowArgmax = (weights, n, i) => {
+  const row = weights.slice(i * n, (i + 1) * n);
+  return row.indexOf(Math.max(...row));
+};
+
+// The read-out of one heatmap cell, by hovering it.
+async function hoverWeight(row, col, n) {
+  const canvas = page.locator(`${panel} .heatmap-canvas`);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + (box.width * (col + 0.5)) / n, box.y + (box.height * (row + 0.5)) / n);
+  const text = await page.locator('[data-role="series-readout"]').innerText();
+  await page.mouse.move(0, 0);
+  return Number(/weight ([\d.]+)$/.exec(text)[1]);
+}
+
+test('the notes\' dot product of the values attends to the largest values, not to neighbours; positional encodings repair it', async () => {
+  await setState(page, { seriesPoints: 40, seriesWidth: 3, seriesNoise: 0.5, seriesSeed: 0, seriesWeights: 'values' });
+  const core = await dotProducts();
+  const { n, y } = core;
+  const top = y.indexOf(Math.max(...y));
+  // Every point with a positive value gives its largest weight to the largest value of the series.
+  const positive = y.map((v, i) => i).filter((i) => y[i] > 0);
+  assert.ok(positive.length > n * 0.8);
+  for (const i of positive) assert.equal(rowArgmax(core.values.weights, n, i), top, `row ${i} looks at the largest value`);
+  // Re-weighted so, the series is further from the noiseless curve than the noisy points were;
+  // re-weighted by positions, nearer (the errors: about 1.3, 0.52 and 0.30 at these settings).
+  const error = (values) => Math.sqrt(values.reduce((sum, v, i) => sum + (v - core.truth[i]) ** 2, 0) / n);
+  assert.ok(error(core.values.output) > 2 * error(y), `the notes' recipe: ${error(core.values.output)} against ${error(y)}`);
+  assert.ok(error(core.positions.output) < 0.7 * error(y), `positions: ${error(core.positions.output)} against ${error(y)}`);
+  const heatmap = page.locator(`${panel} [data-figure="series-weights"]`);
+  assert.equal(await heatmap.getAttribute('data-weights'), 'values');
+  assert.equal(await hoverWeight(positive[0], top, n), Number(core.values.weights[positive[0] * n + top].toFixed(4)));
+  assert.equal(await page.locator(`${panel} [data-figure="series"] path.by-values`).count(), 1);
+  assert.equal(await page.locator(`${panel} [data-role="series-notes-note"]`).isVisible(), true);
+  await screenshot(page, 'series-notes-dot-product', `${panel}`);
+  // The positions' encodings: each point weighs itself most, its neighbours next.
+  await setState(page, { seriesWeights: 'positions' });
+  assert.equal(await heatmap.getAttribute('data-weights'), 'positions');
+  for (let i = 0; i < n; i += 1) assert.equal(rowArgmax(core.positions.weights, n, i), i, `row ${i} looks at itself`);
+  assert.equal(await hoverWeight(10, 10, n), Number(core.positions.weights[10 * n + 10].toFixed(4)));
+  await screenshot(page, 'series-positions', `${panel}`);
+  await setState(page, { seriesWeights: 'time' });
 });

@@ -8,6 +8,7 @@
 
 export const KERNELS = ['gaussian', 'boxcar', 'constant', 'triangular', 'epanechnikov'];
 export const ESTIMATORS = ['average', 'nadaraya-watson'];
+export const SERIES_WEIGHTS = Object.freeze(['time', 'values', 'positions']);
 export const LANGUAGES = ['en', 'zh'];
 // The scoring functions, masks and demo inputs a learner can pick.
 export const PIPELINE_SCORINGS = ['dot', 'additive'];
@@ -112,6 +113,9 @@ export const parameters = {
   seriesNoise: { type: 'number', default: 0.5, min: 0, max: 2, step: 0.05 },
   seriesSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   seriesWidth: { type: 'number', default: 3, min: 0.1, max: 50, step: 0.01, scale: 'log' },
+  // Which weights the series' heatmap shows: a kernel on time, the notes' dot
+  // product of the values, or the dot product of the points' positional encodings.
+  seriesWeights: { type: 'choice', default: 'time', options: SERIES_WEIGHTS },
   saProjections: { type: 'boolean', default: false },
   saSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Positional encoding (d2l 10.6.3): positions x encoding dimension, and the
