@@ -14,7 +14,7 @@ import { SALTS } from '../../web/src/sections/seeded-draws.js';
 import { parameters, defaultState } from '../../web/src/state.js';
 import { parseHash } from '../../web/src/url-state.js';
 import {
-  WORDS, VECTOR_PARAMETERS, sentenceMatrix, translationQueries,
+  WORDS, VECTOR_PARAMETERS, sentenceMatrix, translationQueries, TRANSLATION,
 } from '../../web/src/sections/self-attention-words.js';
 
 const lab = usePage({ section: '#self-attention', directCore: true });
@@ -178,8 +178,17 @@ test('the cross-attention example: the English translation asks over the Chinese
   assert.deepEqual(cross, expected.weights);
   assert.deepEqual(await labels('sa-cross', 'row'), ['she', 'eats', 'a', 'green', 'apple']);
   assert.deepEqual(await labels('sa-cross', 'col'), WORDS.map((word) => word.token));
-  assert.deepEqual(await drawn('sa-self'), (await direct(defaultState())).weights);
-  assert.equal(await page().locator('#self-attention [data-role="sa-comparison"] tbody tr').count(), 6);
+  const self = await drawn('sa-self');
+  assert.deepEqual(self, (await direct(defaultState())).weights);
+  // Two sequences, not one: no English question has the weights of the Chinese word it translates
+  // (which, asking over its own sentence, also finds itself).
+  TRANSLATION.forEach(({ word, source }, row) => {
+    assert.notDeepEqual(cross.slice(row * 6, row * 6 + 6), self.slice(source * 6, source * 6 + 6), `${word} vs ${WORDS[source].token}`);
+  });
+  assert.equal(await page().locator('#self-attention [data-role="sa-comparison"] tbody tr').count(), 8);
+  assert.match(await page().locator('#self-attention [data-role="sa-comparison"]').innerText(), /outputs or an RNN’s states[\s\S]*feature crossing/);
+  await page().locator('[data-figure="sa-cross"]').scrollIntoViewIfNeeded();
+  await screenshot(page(), 'self-attention-cross-vs-self', '#self-attention .figure-grid:has([data-figure="sa-cross"])');
   // Editing a Chinese vector changes the keys and values, not the English questions.
   await typeInto(page(), 'saAppleColour', 0);
   await settled(page());

@@ -31,16 +31,18 @@ export const builtInVectors = () => Object.fromEntries(VECTOR_PARAMETERS.map((na
 
 // The cross-attention example: the English translation "she eats a green
 // apple" asks (queries) over the Chinese sentence (keys and values), as a
-// translation decoder does. Each English word uses the built-in vector of
-// the Chinese word it translates; 正在 has no English word of its own here.
+// translation decoder does. The English words are a sequence of their own,
+// with hand-made vectors of their own on the same five features: English
+// marks grammar Chinese leaves out (the -s of eats, the article a, she as a
+// subject), and "eats" says less of the food than 吃 carries here. So no row
+// of the cross-attention equals a row of the self-attention: two sequences,
+// not one. `source`: the Chinese word each translates (正在 has none).
 export const TRANSLATION = Object.freeze([
-  { word: 'she', source: 0 },
-  { word: 'eats', source: 2 },
-  { word: 'a', source: 3 },
-  { word: 'green', source: 4 },
-  { word: 'apple', source: 5 },
+  { word: 'she', source: 0, vector: [2, 0, 0, 0, 1] },
+  { word: 'eats', source: 2, vector: [0.5, 2, 1, 0, 1] },
+  { word: 'a', source: 3, vector: [0, 0, 0, 0, 1] },
+  { word: 'green', source: 4, vector: [0, 0, 0.5, 2, 0] },
+  { word: 'apple', source: 5, vector: [0, 0, 2, 1, 0.5] },
 ]);
 
-export const translationQueries = () => Float64Array.from(
-  TRANSLATION.flatMap(({ source }) => WORDS[source].parameters.map((name) => parameters[name].default)),
-);
+export const translationQueries = () => Float64Array.from(TRANSLATION.flatMap(({ vector }) => vector));

@@ -40,11 +40,13 @@ const PROJECTED_TEX = 'y_i = \\sum_{j=1}^{6} \\operatorname{softmax}_j\\!\\Big(\
 // The comparison table's rows, one per point of the notes: the point, then
 // encoder-decoder attention's text and self-attention's.
 const COMPARISON_ROWS = [
+  ['sa.compare.appliedTo', 'sa.compare.appliedTo.cross', 'sa.compare.appliedTo.self'],
   ['sa.compare.sources', 'sa.compare.sources.cross', 'sa.compare.sources.self'],
   ['sa.compare.connects', 'sa.compare.connects.cross', 'sa.compare.connects.self'],
   ['sa.compare.stacking', 'sa.compare.stacking.cross', 'sa.compare.stacking.self'],
   ['sa.compare.strength', 'sa.compare.strength.cross', 'sa.compare.strength.self'],
   ['sa.compare.modalities', 'sa.compare.modalities.cross', 'sa.compare.modalities.self'],
+  ['sa.compare.general', 'sa.compare.general.cross', 'sa.compare.general.self'],
   ['sa.compare.example', 'sa.compare.example.cross', 'sa.compare.example.self'],
 ];
 
