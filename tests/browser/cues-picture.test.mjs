@@ -59,3 +59,41 @@ test('in Chinese: the objects, the buttons and the caption; the why-query note n
   await setLanguage(page, 'en');
   await page.locator('#cues [data-mode="nonvolitional"]').click();
 });
+
+test('the notes\' street photograph: the whole scene first, then a question focuses the eye on a billboard\'s text', async () => {
+  const street = '#cues [data-figure="street-picture"]';
+  // What the dashed frame encloses, and which parts of the scene stay bright.
+  const seen = () => page.evaluate((css) => {
+    const svg = document.querySelector(css);
+    const ring = svg.querySelector('.cues-gaze').getBBox();
+    const place = svg.querySelector('.street-billboard.is-place rect').getBBox();
+    const bright = [...svg.querySelectorAll('.street-scene > *')].filter((node) => getComputedStyle(node).opacity === '1');
+    return {
+      gaze: svg.closest('[data-figure]').dataset.gaze,
+      aroundPlace: ring.x <= place.x && ring.y <= place.y && ring.x + ring.width >= place.x + place.width
+        && ring.y + ring.height >= place.y + place.height,
+      wholeScene: ring.width > 300,
+      bright: bright.map((node) => node.getAttribute('class')),
+      place: svg.querySelector('.street-place').textContent,
+    };
+  }, street);
+  let now = await seen();
+  assert.equal(now.gaze, 'whole');
+  assert.ok(now.wholeScene, 'the frame takes in the whole picture');
+  assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /^The whole first\./);
+  await page.locator('#cues [data-look="place"]').click();
+  await page.waitForTimeout(400); // the dimming's transition
+  now = await seen();
+  assert.equal(now.gaze, 'place');
+  assert.ok(now.aroundPlace && !now.wholeScene, 'the frame closes round the billboard with the place name');
+  assert.deepEqual(now.bright, ['street-billboard is-place'], 'the rest of the scene dims');
+  assert.equal(now.place, 'West Lake Rd');
+  assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /question \(the query\) chose where attention goes/);
+  await screenshot(page, 'street-picture-en', street);
+  await setLanguage(page, 'zh');
+  assert.equal((await seen()).place, '南山路');
+  assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /是问题（查询）决定了注意力放在哪里/);
+  await screenshot(page, 'street-picture-zh', street);
+  await setLanguage(page, 'en');
+  await page.locator('#cues [data-look="whole"]').click();
+});

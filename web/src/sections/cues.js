@@ -4,6 +4,7 @@ import { element } from '../dom.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { figureCell, note } from './frame.js';
 import { createCuesPicture } from './cues-picture.js';
+import { createStreetPicture } from './street-picture.js';
 import { t } from '../i18n/index.js';
 
 const SIZE = 10; // the book's torch.eye(10)
@@ -17,6 +18,7 @@ function box(kind, titleKey, cueKey) {
 
 function create({ frame }) {
   createCuesPicture(figureCell(frame.figures, { captionKey: 'cues.pictureCaption', className: 'cell-wide cell-cues-picture' }));
+  createStreetPicture(figureCell(frame.figures, { captionKey: 'cues.street.caption', className: 'cell-street-picture' }));
   const diagram = element('div', { className: 'cue-diagram', role: 'img', dataset: { i18nAria: 'cues.diagramLabel' } }, [
     box('query', 'cues.query', 'cues.queryCue'),
     element('div', { className: 'cue-pairs' }, [
