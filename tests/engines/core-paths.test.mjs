@@ -8,10 +8,13 @@
 // ENGINES=firefox,webkit picks engines.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ENGINES, launchEngine } from './drivers.mjs';
 import { probedDist } from './probed-dist.mjs';
 import { SECTION_IDS } from '../../web/src/sections/registry.js';
+import { SCREENSHOTS } from '../browser/harness.mjs';
 
 const chosen = process.env.ENGINES ? process.env.ENGINES.split(',') : ENGINES;
 
@@ -94,6 +97,10 @@ for (const name of chosen) {
       });
       assert.ok(widths.apostrophe < 0.45, `an English apostrophe is ${widths.apostrophe.toFixed(2)} em wide (a CJK face's is 1)`);
       assert.ok(widths.han > 0.9 && widths.han < 1.1, `a Chinese character is ${widths.han.toFixed(2)} em wide`);
+      // What a reader sees: a lead with apostrophes (the book’s, the notes’ desk).
+      await tab.evaluate(() => document.getElementById('cues').scrollIntoView());
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await tab.screenshot(path.join(SCREENSHOTS, `engines-${name}-english-text.png`));
     });
 
     test('from file://: every section drawn, nothing wrong', async () => {

@@ -12,6 +12,7 @@
 //
 // One tab at a time per engine: open() closes the previous one.
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -63,7 +64,10 @@ async function launchChromium() {
         if (message.type() === 'error' || message.type() === 'warning') consoleProblems.push(message.text());
       });
       await page.goto(url);
-      return { consoleProblems, evaluate: (fn, arg) => page.evaluate(fn, arg), page };
+      return {
+        consoleProblems, evaluate: (fn, arg) => page.evaluate(fn, arg), page,
+        screenshot: (file) => page.screenshot({ path: file }),
+      };
     },
     close: () => browser.close(),
   };
@@ -91,7 +95,10 @@ async function launchFirefox() {
       });
       page.on('pageerror', (error) => consoleProblems.push(`page error: ${error.message}`));
       await page.goto(url);
-      return { consoleProblems, evaluate: (fn, arg) => page.evaluate(fn, arg), page };
+      return {
+        consoleProblems, evaluate: (fn, arg) => page.evaluate(fn, arg), page,
+        screenshot: (file) => page.screenshot({ path: file }),
+      };
     },
     close: () => browser.close(),
   };
@@ -135,6 +142,10 @@ async function launchWebKit() {
               (error) => done({ error: String(error && error.stack || error) }));`, arg ?? null);
           if (outcome.error) throw new Error(`in WebKit: ${outcome.error}`);
           return outcome.value;
+        },
+        // The window as MiniBrowser draws it (PNG).
+        async screenshot(file) {
+          await writeFile(file, Buffer.from(await driver.takeScreenshot(), 'base64'));
         },
         driver,
       };

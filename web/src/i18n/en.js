@@ -3,7 +3,7 @@
 export default {
   'app.title': 'Attention Lab',
   'app.documentTitle': 'Attention Lab · attention pooling, hands on',
-  'app.subtitle': 'Attention, hands on: from Nadaraya–Watson kernel regression to scoring functions, multi-head attention and positional encoding, as in *Dive into Deep Learning* (§10.1–10.6), computed by a C++ core compiled to WebAssembly, right in your browser.',
+  'app.subtitle': 'Attention, hands on: from Nadaraya–Watson kernel regression to scoring functions, multi-head attention, positional encoding and a Transformer trained in the page, as in *Dive into Deep Learning* (§10.1–10.7), computed by a C++ core compiled to WebAssembly, right in your browser.',
   'app.skip': 'Skip to the lab',
   'app.loading': 'Loading the C++ core…',
   'app.loadFailed': 'The computing core could not be loaded:',

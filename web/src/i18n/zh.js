@@ -4,7 +4,7 @@
 export default {
   'app.title': '注意力实验室',
   'app.documentTitle': '注意力实验室 · 动手玩注意力汇聚',
-  'app.subtitle': '动手玩注意力：从 Nadaraya–Watson 核回归到注意力评分函数、多头注意力和位置编码（《动手学深度学习》§10.1–10.6），由编译成 WebAssembly 的 C++ 计算核心在你的浏览器里直接计算。',
+  'app.subtitle': '动手玩注意力：从 Nadaraya–Watson 核回归到注意力评分函数、多头注意力、位置编码，再到在页面里训练的 Transformer（《动手学深度学习》§10.1–10.7），由编译成 WebAssembly 的 C++ 计算核心在你的浏览器里直接计算。',
   'app.skip': '跳到实验内容',
   'app.loading': '正在加载 C++ 计算核心…',
   'app.loadFailed': '计算核心加载失败：',
