@@ -15,7 +15,8 @@ const web = useBrowser();
 // Names, units and symbols that stay as they are in Chinese text.
 const ALLOWED = new Set(['Nadaraya', 'Watson', 'Epanechnikov', 'Epanechikov', 'epanechikov', 'English', 'PyTorch',
   'WebAssembly', 'JavaScript', 'xtensor', 'softmax', 'Softmax', 'Home', 'Page', 'Down', 'torch', 'tanh', 'Bahdanau',
-  'Transformer', 'Vaswani', 'Dive', 'into', 'Deep', 'Learning', 'sqrt', 'query', 'keys', 'values', 'heads']);
+  'Transformer', 'Vaswani', 'Dive', 'into', 'Deep', 'Learning', 'sqrt', 'query', 'keys', 'values', 'heads',
+  'Adam']); // an optimiser's name, as SGD (too short to count as a word here)
 
 // Text the learner reads (and labels a screen reader reads), minus formulas,
 // code, axis numbers and hidden parts; English words left in it.
