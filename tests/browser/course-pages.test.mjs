@@ -1,6 +1,6 @@
 // What a teacher embedding one section controls: the lab's section number
-// (hidden with hide=numbers, and then references to other sections name
-// them by title), the section's title in the course's own words (heading),
+// (hidden with hide=numbers; a lab of one section never refers to another),
+// the section's title in the course's own words (heading),
 // and a lab showing one section fills its studies at once, without waiting
 // for the reader to scroll to them.
 import { test } from 'node:test';
@@ -28,22 +28,22 @@ test('the full page numbers its sections in the registry\'s order, and reference
   await context.close();
 });
 
-test('an iframe with hide=numbers and heading= shows the course\'s title, no number, references by title', async () => {
+test('an iframe with hide=numbers and heading= shows the course\'s title, no number, no reference to another section', async () => {
   const heading = 'Part 2: what each query weighs';
   const url = `${web.server.origin}/index.html#embed=heatmap&hide=numbers&heading=${encodeURIComponent(heading)}&w=2`;
   const { page, context, problems } = await openPage(web.browser, url);
   assert.equal(await page.locator('#heatmap h2').innerText(), heading);
   assert.deepEqual(await visibleNumbers(page), [], 'no section number shows');
   const settings = page.locator('#heatmap [data-role="settings"]');
-  assert.match(await settings.innerText(), /set in the section “Average pooling vs Nadaraya–Watson”\)/);
+  assert.match(await settings.innerText(), /w = 2, the width set for this figure\.$/);
   assert.doesNotMatch(await page.locator('#heatmap').innerText(), /section \d/);
   await screenshot(page, 'course-heading-en', '#heatmap');
 
-  // The course's words stay in either language; the references follow it.
+  // The course's words stay in either language; the lab's text follows it.
   // (An embed has no language switch of its own: the course sets it.)
   await setState(page, { language: 'zh' });
   assert.equal(await page.locator('#heatmap h2').innerText(), heading);
-  assert.match(await settings.innerText(), /在“平均汇聚与 Nadaraya–Watson 核回归”一节中设置/);
+  assert.match(await settings.innerText(), /w = 2，即为本图设置的宽度。$/);
   // A change of state rewrites the hash: the heading and the hidden numbers stay in it.
   await setState(page, { query: 3 });
   await page.waitForFunction(() => location.hash.includes('query=3'));

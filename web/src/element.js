@@ -40,7 +40,7 @@ import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList, readHeading } from './url-state.js';
 import { detectLanguage, t, translateTree, useLanguage, useSectionAlone } from './i18n/index.js';
-import { hideSheet, listenForFrameHeights, useNumbersOf } from './embed.js';
+import { hideSheet, listenForFrameHeights } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
 const DEFAULT_SECTION = 'pooling';
@@ -198,7 +198,6 @@ class AttentionLabElement extends HTMLElement {
     const hide = parseHideList(this.getAttribute('hide') ?? '');
     const sheet = hideSheet(hide);
     this.shadowRoot.adoptedStyleSheets = sheet ? [sharedSheet(), sheet] : [sharedSheet()];
-    useNumbersOf(hide);
     if (this.root) translateTree(this.root);
   }
 

@@ -6,7 +6,7 @@
 // changes (documented in docs/learning-and-teaching.md):
 //   { type: 'attention-lab:height', section: 'pooling', height: 812 }
 // height: the content's height in CSS pixels (a whole number).
-import { t, useSectionAlone, useSectionNumbers } from './i18n/index.js';
+import { t, useSectionAlone } from './i18n/index.js';
 import { formatHash } from './url-state.js';
 
 export const HEIGHT_MESSAGE = 'attention-lab:height';
@@ -52,12 +52,6 @@ export function applyHide(root, hide) {
   if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
-// Hidden section numbers: references between sections ({§id} in the
-// catalogue) name the section by title, for the whole page (see i18n).
-export function useNumbersOf(hide) {
-  useSectionNumbers(!hide.includes('numbers'));
-}
-
 // The page in iframe mode: only the embedded section, no masthead, table
 // of contents or footer, a link to the full lab with the same state, and
 // the height posted to the parent.
@@ -72,7 +66,6 @@ export function startEmbedMode({ view, store }) {
     }
   }
   applyHide(document, view.hide);
-  useNumbersOf(view.hide);
   useSectionAlone(true);
   // The masthead (and its h1) is hidden: the page keeps a title for screen readers.
   const heading = document.createElement('h1');

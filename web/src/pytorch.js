@@ -7,6 +7,7 @@
 // snippet: pytorch-masking.js, pytorch-scoring.js, pytorch-multi-head.js,
 // pytorch-attention-training.js.
 import { t } from './i18n/index.js';
+import { parameters } from './state.js';
 import { dataset, effectiveKernel } from './sections/kernel-regression.js';
 
 const KERNEL_CODE = {
@@ -48,7 +49,7 @@ export function tensorExpression(values) {
 export const comment = (key, params) => t(key, params).split('\n').map((line) => `# ${line}`).join('\n');
 
 export function stateLine(state, names) {
-  return names.map((name) => `${name}=${state[name]}`).join(', ');
+  return names.filter((name) => !parameters[name]?.view).map((name) => `${name}=${state[name]}`).join(', ');
 }
 
 // The section (its declaration, sections/registry.js) picks how much of the

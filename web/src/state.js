@@ -115,7 +115,7 @@ export const parameters = {
   seriesWidth: { type: 'number', default: 3, min: 0.1, max: 50, step: 0.01, scale: 'log' },
   // Which weights the series' heatmap shows: a kernel on time, the notes' dot
   // product of the values, or the dot product of the points' positional encodings.
-  seriesWeights: { type: 'choice', default: 'time', options: SERIES_WEIGHTS },
+  seriesWeights: { type: 'choice', default: 'time', options: SERIES_WEIGHTS, view: true },
   saProjections: { type: 'boolean', default: false },
   saSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
   // Positional encoding (d2l 10.6.3): positions x encoding dimension, and the
@@ -146,8 +146,9 @@ export const parameters = {
   atSteps: { type: 'integer', default: 2000, min: 100, max: 10000, step: 100 },
   // Steps a second while a run plays: slow enough by default to watch the heads
   // form (reverse reaches 99 % near step 150: about 5 s); at the top, as fast
-  // as the machine allows (AT_FULL_SPEED).
-  atSpeed: { type: 'integer', default: 30, min: 1, max: 1000, step: 1, scale: 'log' },
+  // as the machine allows (AT_FULL_SPEED). A view setting (`view`): it changes
+  // how a run is shown, no number of it, so the PyTorch snippets leave it out.
+  atSpeed: { type: 'integer', default: 30, min: 1, max: 1000, step: 1, scale: 'log', view: true },
   atSeed: { type: 'integer', default: 0, min: 0, max: 4294967295, step: 1 },
 
   language: { type: 'choice', default: 'en', options: LANGUAGES },

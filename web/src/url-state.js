@@ -17,8 +17,8 @@
 //   embed=<id>        iframe mode: only that section, no masthead (embed.js)
 //   hide=<a>,<b>,...  in embed mode: controls to hide, by parameter name or
 //                     button action, or `controls`, `export`, `text`,
-//                     `numbers` (the section's number, and references by
-//                     number: they name the section by title instead)
+//                     `numbers` (the section's number, for a course that
+//                     numbers its own parts)
 //   heading=<text>    in embed mode: the section's title in the course's own
 //                     words (plain text, at most 120 characters)
 import { clampValue, parameters } from './state.js';

@@ -60,9 +60,8 @@ export default {
   'export.copied': 'Copied: PyTorch code that reproduces what you see.',
   'export.copyFailed': 'The browser did not allow copying; the code is shown below to select and copy.',
   'embed.openFull': 'Open in the full Attention Lab ↗',
-  // A reference to another section ({§id}): by number, or by title when the numbers are hidden.
+  // A reference to another section ({§id}) on the full page; a lab of one section reads a string's .alone twin.
   'ref.numbered': 'section {number}',
-  'ref.titled': 'the section “{title}”',
   'a11y.heatmapKeys': 'Arrow keys move between cells; Home and End go to the ends of the row, Page Up and Page Down jump by a tenth of the rows.',
   'a11y.cell': 'row {row}, column {col}: {value}',
   'a11y.cellUndefined': 'row {row}, column {col}: undefined',

@@ -36,26 +36,19 @@ export function getLanguage() {
 }
 
 // Cross-references between sections: `{§pooling}` in a catalogue string
-// reads "section 3" while the sections show their numbers, else the
-// section's title (a course page that numbers its own parts hides the
-// lab's: hide=numbers). Numbers follow the registry's order, which
-// registers itself here, so a new section renumbers every reference.
-const sectionReferences = new Map(); // id -> { number, titleKey }
-let numbered = true;
+// reads "section 3". Numbers follow the registry's order, which registers
+// itself here, so a new section renumbers every reference.
+const sectionNumbers = new Map(); // id -> number
 
 export function registerSections(sections) {
-  sections.forEach(({ id, frame }, index) => sectionReferences.set(id, { number: index + 1, titleKey: frame.titleKey }));
-}
-
-// One choice per page, like the language (the elements of a page share t()).
-export function useSectionNumbers(on) {
-  numbered = on;
+  sections.forEach(({ id }, index) => sectionNumbers.set(id, index + 1));
 }
 
 // A lab of one section (an element, an iframe) shows no other section to
 // refer to: a string that refers to one is then read in its twin
 // `<key>.alone`, which says in words where a value comes from ("w = 1, the
 // width set for this figure"). The whole page is the only lab of many.
+// One choice per page, like the language (the elements of a page share t()).
 let alone = false;
 export function useSectionAlone(on) {
   alone = on;
@@ -63,9 +56,8 @@ export function useSectionAlone(on) {
 const REFERENCE = /\{§([\w-]+)\}/g;
 
 function sectionReference(whole, id) {
-  const section = sectionReferences.get(id);
-  if (!section) return whole;
-  return numbered ? t('ref.numbered', { number: section.number }) : t('ref.titled', { title: t(section.titleKey) });
+  const number = sectionNumbers.get(id);
+  return number === undefined ? whole : t('ref.numbered', { number });
 }
 
 function template(key) {

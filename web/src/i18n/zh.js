@@ -60,9 +60,8 @@ export default {
   'export.copied': '已复制：能重现当前画面的 PyTorch 代码。',
   'export.copyFailed': '浏览器不允许复制；代码显示在下方，可以选中后复制。',
   'embed.openFull': '在完整的注意力实验室中打开 ↗',
-  // 引用另一节（{§id}）：按编号，隐藏编号时按标题。
+  // 在完整页面上引用另一节（{§id}）；只有一节的实验室改读该字符串的 .alone 版本。
   'ref.numbered': '第 {number} 节',
-  'ref.titled': '“{title}”一节',
   'a11y.heatmapKeys': '用方向键在格子之间移动；Home 和 End 跳到行首和行尾，Page Up 和 Page Down 每次移动十分之一的行数。',
   'a11y.cell': '第 {row} 行，第 {col} 列：{value}',
   'a11y.cellUndefined': '第 {row} 行，第 {col} 列：没有定义',
