@@ -39,7 +39,8 @@ struct ModelConfig {
     std::size_t heads = 4;         // divides hidden
     std::size_t blocks = 1;
     std::size_t ffn_hidden = 0;    // 0: attention-only blocks; otherwise d2l's encoder block
-    double embedding_scale = 1.0;  // d2l uses sqrt(hidden); see d2l-recipes.md for why 1 here
+    double embedding_scale = 1.0;  // d2l uses sqrt(hidden); 1 here: N(0, 1) embeddings scaled by
+                                   // sqrt(hidden) drown the positional encoding (the page shows it)
     std::uint32_t seed = 0;
 };
 

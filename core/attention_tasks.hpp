@@ -7,13 +7,14 @@
 // (length x length) weights a head needs to solve it alone, row = query,
 // column = key, rows summing to 1 at valid positions, padding rows zero.
 //
-//   reverse   target[i] = token[L-1-i]: the anti-diagonal. Positional only:
-//             the query must find the key at L-1-i, which only the positional
-//             encoding tells apart.
+//   reverse   target[i] = token[l-1-i], l the item's valid length (L without
+//             variable lengths): the anti-diagonal. Positional only: the query
+//             must find the key at l-1-i, which only the positional encoding
+//             tells apart.
 //   sort      targets are the valid tokens in ascending order; query i looks
 //             at the key holding the i-th smallest token (ties by position, a
 //             stable sort): a pattern decided by content (ranks).
-//   shift     copy with a lag: target[i] = token[(i - lag) mod L], an
+//   shift     copy with a lag: target[i] = token[(i - lag) mod l], an
 //             off-diagonal wrapping round at the start.
 //   lookup    a content lookup: the first half (m = floor(L/2) positions)
 //             holds m distinct tokens, "keys"; each later position holds one

@@ -51,8 +51,8 @@ struct ModelTrainingResult {
     std::string stop_reason;
 };
 
-// The task options of the batch of global step `step` (and, with
-// held_out = true, of the held-out set) for a model.
+// The task options of the batch of global step `step`, and of the held-out
+// set, for a model.
 TaskOptions training_batch_options(const ModelConfig& config, const ModelTrainingOptions& options,
                                    std::uint64_t step);
 TaskOptions held_out_options(const ModelConfig& config, const ModelTrainingOptions& options);

@@ -602,7 +602,7 @@ IncomingModel incoming_model(const val& model) {
     in.layout = attention::model_layout(in.config);
     const val names = model["names"];
     in.arrays = model["arrays"];
-    const std::size_t given = names["length"].as<std::size_t>();
+    const std::size_t given = count(names["length"].as<double>(), "params");
     attention::check_parameter_count(in.layout, given);
     std::vector<std::string> name_texts(given);
     std::vector<attention::NamedSize> sizes(given);

@@ -24,7 +24,8 @@
 //   compute(core, inputs) -> result
 //             every number the section draws, asked of the core
 //   draw(view, result, inputs, changed)
-//             puts the result on screen; no core here
+//             puts the result on screen; the core only for what the
+//             result leaves to the view (a section may ask it again there)
 //   pytorch   optional (state, core, section) -> string: "Copy as PyTorch"
 // Figures need no declaration: every figure kind registers its own export
 // menu (PNG, SVG and, with data, CSV); a data-figure name on its element
