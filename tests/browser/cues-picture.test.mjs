@@ -94,6 +94,15 @@ test('the notes\' street photograph: the whole scene first, then a question focu
   assert.equal((await seen()).place, '南山路');
   assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /是问题（查询）决定了注意力放在哪里/);
   await screenshot(page, 'street-picture-zh', street);
+  // The cue diagram's Chinese terms stay whole: each on one line.
+  const lines = await page.locator('#cues .cue-box span').evaluateAll((spans) =>
+    spans.map((span) => {
+      const range = document.createRange();
+      range.selectNodeContents(span);
+      return { text: span.textContent, lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+    }));
+  assert.ok(lines.some(({ text }) => text === '非自主性提示'));
+  assert.deepEqual(lines.filter((line) => line.lines > 1), [], 'no term broken over two lines');
   await setLanguage(page, 'en');
   await page.locator('#cues [data-look="whole"]').click();
 });

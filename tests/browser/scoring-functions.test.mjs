@@ -53,6 +53,9 @@ test('the book\'s demo: uniform weights over the valid keys, the mean of the val
   const page$ = await shown();
   const expected = await direct();
   assert.deepEqual(page$, expected);
+  // The outputs' columns are the values' dimensions (the book's values are 4-D), not values.
+  assert.deepEqual(await page.locator('[data-figure="dot-output"] .matrix-col-labels text').allTextContents(),
+    ['dim 1', 'dim 2', 'dim 3', 'dim 4']);
   // What the book prints: weights 1/2 on 2 keys and 1/6 on 6; outputs [2, 3, 4, 5] and [10, 11, 12, 13].
   for (const layer of ['additive', 'dot']) {
     page$[layer].weights.slice(0, 2).forEach((w) => assert.ok(Math.abs(w - 0.5) < 1e-12));

@@ -120,3 +120,8 @@ test('one term for each idea: the glossary\'s, its variants only where the term 
     }
   }
 });
+
+test('no English sentence opens with a reference to a section (it would read "section 3 shows" in lower case)', () => {
+  const opening = Object.entries(en).filter(([, text]) => /(^|[.!?:]\s+|\*\*\s*)\{§/.test(text)).map(([key]) => key);
+  assert.deepEqual(opening, []);
+});
