@@ -640,15 +640,14 @@ attention::AttentionModel copy_model(const IncomingModel& in) {
     return model;
 }
 
-// The optimiser's state, checked for a call that takes `steps` steps.
-attention::OptimizerState copy_state(const IncomingModel& in, std::uint64_t steps) {
+// The optimiser's state as given (checked by the call, for the steps it takes).
+attention::OptimizerState copy_state(const IncomingModel& in) {
     attention::OptimizerState state;
     state.step = in.step;
     if (in.m) {
         state.m = in.m->copy();
         state.v = in.v->copy();
     }
-    attention::check_optimizer_state(state, steps);
     return state;
 }
 
@@ -754,7 +753,8 @@ val attention_model_step(val model, val tokens, val targets, val options) {
         auto batch = incoming_batch(in.config, tokens, &targets, options);
         const auto optimizer =
             optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
-        auto state = copy_state(in, 1);
+        auto state = copy_state(in);
+        attention::check_optimizer_state(state, 1);
         auto m = copy_model(in);
         attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
         batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
@@ -818,8 +818,8 @@ val attention_model_train(val model, val options) {
         o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
         o.held_out = count(options["heldOut"].as<double>(), "heldOut");
         o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
-        // The step count is checked (against the steps to take) in the core, as the caller gave it.
-        auto state = copy_state(in, 0);
+        // The state is checked in the core, against the steps to take, as the caller gave it.
+        auto state = copy_state(in);
         auto m = copy_model(in);
         const auto result = attention::train_attention_model(m, state, o);
         val object = val::object();
