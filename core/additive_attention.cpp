@@ -4,9 +4,9 @@
 #include <string>
 
 #include "attention_checks.hpp"
-#include "batch_matmul.hpp"
+#include "batch_matrix_product.hpp"
 #include "errors.hpp"
-#include "linear.hpp"
+#include "layers/linear.hpp"
 #include "softmax.hpp"
 
 namespace attention {
@@ -53,8 +53,8 @@ AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
     require_all_finite("Wk", w_k);
     require_all_finite("wv", w_v);
 
-    const auto projected_q = linear(queries, w_q);  // (batch, nq, h)
-    const auto projected_k = linear(keys, w_k);     // (batch, nk, h)
+    const auto projected_q = layers::linear_forward(queries, w_q);  // (batch, nq, h)
+    const auto projected_k = layers::linear_forward(keys, w_k);     // (batch, nk, h)
     const std::size_t batch = queries.shape(0), nq = queries.shape(1), nk = keys.shape(1);
     xt::xtensor<double, 3> scores = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
     for (std::size_t b = 0; b < batch; ++b)
@@ -68,7 +68,7 @@ AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
             }
     AttentionResult result;
     result.weights = masked_softmax(scores, valid_lens);
-    result.output = batch_matmul(result.weights, values);
+    result.output = batch_matrix_product_unchecked(result.weights, values);
     result.scores = std::move(scores);
     return result;
 }

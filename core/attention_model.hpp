@@ -17,9 +17,9 @@
 // (nn.Linear weights out x in), so the page and a PyTorch snippet can exchange
 // them as they are.
 //
-// The loops are fused and written for the training loop's speed (see
-// attention_model.cpp); every exponential and logarithm goes through the
-// portable routines, so native and wasm builds compute the same bits.
+// The model composes the layers of core/layers/ (each a forward and backward
+// pair); every exponential and logarithm goes through the portable routines,
+// so native and wasm builds compute the same bits.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -28,6 +28,8 @@
 #include <vector>
 
 #include <xtensor/xtensor.hpp>
+
+#include "layers/parameter_layout.hpp"
 
 namespace attention {
 
@@ -42,14 +44,6 @@ struct ModelConfig {
     double embedding_scale = 1.0;  // d2l uses sqrt(hidden); 1 here: N(0, 1) embeddings scaled by
                                    // sqrt(hidden) drown the positional encoding (the page shows it)
     std::uint32_t seed = 0;
-};
-
-// One named parameter inside the flat vector of all of them.
-struct ParameterSlot {
-    std::string name;                // e.g. "embedding", "b0.Wq", "b1.ln2.gamma", "readoutBias"
-    std::vector<std::size_t> shape;  // PyTorch's: (vocab, hidden), (hidden, hidden), (ffnHidden,) ...
-    std::size_t offset = 0;          // into the flat vector
-    std::size_t size = 0;
 };
 
 // Parameters (and gradients, which have the same layout).

@@ -43,11 +43,8 @@ xt::xtensor<double, 3> batch_matrix_product(const xt::xtensor<double, 3>& x, con
     check_batch_matrix_product(xs, ys);
     require_all_finite("X", x);
     require_all_finite("Y", y);
-    const std::size_t n = xs.n, a = xs.rows, b = xs.columns, c = ys.columns;
-    xt::xtensor<double, 3> result = xt::zeros<double>({n, a, c});
-    for (std::size_t item = 0; item < n; ++item)
-        matrix::multiply_add({x.data() + item * a * b, b, 1}, y.data() + item * b * c, c, result.data() + item * a * c,
-                             c, a, c, b);
+    const xt::xtensor<double, 3> result = batch_matrix_product_unchecked(x, y);
+    const std::size_t a = xs.rows, c = ys.columns;
     // Finite operands, yet a sum of products overflows: refused, as the attention layers refuse theirs.
     const double* entries = result.data();
     for (std::size_t e = 0; e < result.size(); ++e)
@@ -55,6 +52,15 @@ xt::xtensor<double, 3> batch_matrix_product(const xt::xtensor<double, 3>& x, con
             fail("X", "numbers small enough that the products X[i] Y[i] stay finite",
                  text("an entry of ", entries[e], " (batch item ", e / (a * c), ", row ", e / c % a, ", column ",
                       e % c, ")"));
+    return result;
+}
+
+xt::xtensor<double, 3> batch_matrix_product_unchecked(const xt::xtensor<double, 3>& x, const xt::xtensor<double, 3>& y) {
+    const std::size_t n = x.shape(0), a = x.shape(1), b = x.shape(2), c = y.shape(2);
+    xt::xtensor<double, 3> result = xt::zeros<double>({n, a, c});
+    for (std::size_t item = 0; item < n; ++item)
+        matrix::multiply_add({x.data() + item * a * b, b, 1}, y.data() + item * b * c, c, result.data() + item * a * c,
+                             c, a, c, b);
     return result;
 }
 

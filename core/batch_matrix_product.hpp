@@ -2,8 +2,9 @@
 // Batch matrix multiplication, torch.bmm (d2l 10.2.4): X of shape (n, a, b)
 // times Y of shape (n, b, c) is (n, a, c), one matrix product per batch item.
 // The training of Nadaraya-Watson's w uses it: the weights (n, 1, n-1) of
-// each query meet its values (n, n-1, 1). Checked for the learner calling it
-// directly; the attention layers use the unchecked batch_matmul.hpp.
+// each query meet its values (n, n-1, 1). batch_matrix_product is checked,
+// for the learner calling it directly; the attention layers, whose shapes
+// agree by construction, weigh their values with the unchecked one.
 #include <cstddef>
 #include <string_view>
 
@@ -33,5 +34,8 @@ void check_batch_matrix_product(const BatchShape& x, const BatchShape& y, const 
 // (the same bits native and in wasm). Checks the shapes as above and that
 // every element is finite (naming X or Y).
 xt::xtensor<double, 3> batch_matrix_product(const xt::xtensor<double, 3>& x, const xt::xtensor<double, 3>& y);
+
+// The same product without any check: shapes must agree (y's n and rows those of x).
+xt::xtensor<double, 3> batch_matrix_product_unchecked(const xt::xtensor<double, 3>& x, const xt::xtensor<double, 3>& y);
 
 }  // namespace attention

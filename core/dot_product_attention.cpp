@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "attention_checks.hpp"
-#include "batch_matmul.hpp"
+#include "batch_matrix_product.hpp"
 #include "errors.hpp"
 #include "softmax.hpp"
 
@@ -49,7 +49,7 @@ AttentionResult dot_product_attention(const xt::xtensor<double, 3>& queries,
                   ")"));
     AttentionResult result;
     result.weights = masked_softmax(scores, valid_lens);
-    result.output = batch_matmul(result.weights, values);
+    result.output = batch_matrix_product_unchecked(result.weights, values);
     result.scores = std::move(scores);
     return result;
 }

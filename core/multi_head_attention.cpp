@@ -4,10 +4,10 @@
 #include <string_view>
 
 #include "attention_checks.hpp"
-#include "batch_matmul.hpp"
+#include "batch_matrix_product.hpp"
 #include "dot_product_attention.hpp"
 #include "errors.hpp"
-#include "linear.hpp"
+#include "layers/linear.hpp"
 #include "masking.hpp"
 #include "softmax.hpp"
 
@@ -49,7 +49,7 @@ void require_finite_result(std::string_view argument, const char* expected, cons
 // x W^T, refused under x's name when it overflows.
 xt::xtensor<double, 3> projection(std::string_view name, const xt::xtensor<double, 3>& x,
                                   const xt::xtensor<double, 2>& weight, std::string_view weight_name) {
-    auto projected = linear(x, weight);
+    auto projected = layers::linear_forward(x, weight);
     for (double v : projected)
         if (!std::isfinite(v))
             fail(name, text("numbers small enough that their projections by ", weight_name, " stay finite"),
@@ -105,14 +105,14 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
                   ", query ", bad->query, ", key ", bad->key, ")"));
     AttentionResult result;
     result.weights = masked_softmax(scores, head_lens);
-    auto per_head_output = batch_matmul(result.weights, per_head_v);  // weighted means: finite
+    auto per_head_output = batch_matrix_product_unchecked(result.weights, per_head_v);  // weighted means: finite
     if (!head_mask.empty()) {
         for (std::size_t i = 0; i < per_head_output.shape(0); ++i)
             xt::view(per_head_output, i) *= head_mask[i % heads];
         require_finite_result("headMask", "factors small enough that every head's output stays finite",
                               per_head_output);
     }
-    result.output = linear(transpose_output(per_head_output, heads), w_o);
+    result.output = layers::linear_forward(transpose_output(per_head_output, heads), w_o);
     require_finite_result("Wo", "numbers small enough that the output stays finite", result.output);
     return result;
 }

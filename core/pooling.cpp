@@ -67,7 +67,6 @@ double largest_magnitude(const xt::xtensor<double, 1>& numbers) noexcept {
 // inf * 0 would be NaN). Portable scalar code: the same bits in every build.
 double gaussian_row_robust(double query, const double* keys, std::size_t n, double w, double* row) noexcept {
     namespace vm = vector_math;
-    constexpr double log2e = 1.4426950408889634074;
     double max_score = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < n; ++j) {
         const double d = w == 0.0 ? 0.0 : (query - keys[j]) * w;
@@ -75,7 +74,7 @@ double gaussian_row_robust(double query, const double* keys, std::size_t n, doub
         max_score = std::max(max_score, row[j]);
     }
     if (max_score > -std::numeric_limits<double>::infinity()) {
-        for (std::size_t j = 0; j < n; ++j) row[j] = vm::exp2_nonpositive((row[j] - max_score) * log2e);
+        for (std::size_t j = 0; j < n; ++j) row[j] = vm::exp_nonpositive(row[j] - max_score);
     } else {
         double nearest = std::numeric_limits<double>::infinity();
         for (std::size_t j = 0; j < n; ++j) nearest = std::min(nearest, std::abs(query * 0.5 - keys[j] * 0.5));

@@ -82,11 +82,17 @@ inline double exp2_nonpositive(double x) {
     return (p * scale) * 0x1p-1000;
 }
 
+// exp(x) for x <= 0 through exp2_nonpositive: the softmaxes of the trainable
+// models (their exponents are max-subtracted scores or logits).
+inline constexpr double log2e = 1.4426950408889634074;
+inline double exp_nonpositive(double x) {
+    return exp2_nonpositive(x * log2e);
+}
+
 // The factor that turns d^2 - min d^2 into the base-2 exponent of a Gaussian
 // row: -w^2/2 * log2 e, kept finite (see gaussian_rate) so that 0 * factor
 // is 0, not NaN.
 inline double gaussian_exp2_factor(double half_w2) {
-    constexpr double log2e = 1.4426950408889634074;
     const double rate = half_w2 * log2e;
     return -(rate < std::numeric_limits<double>::max() ? rate : std::numeric_limits<double>::max());
 }
@@ -119,6 +125,11 @@ inline double dot(const double* a, const double* b, std::size_t n) {
     double partial[lanes] = {};
     for_each_lane(n, [&](std::size_t j, std::size_t lane) { partial[lane] += a[j] * b[j]; });
     return total(partial);
+}
+
+// y[j] += a * x[j]
+inline void axpy(double* y, double a, const double* x, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) y[j] += a * x[j];
 }
 
 }  // namespace attention::vector_math

@@ -1,0 +1,123 @@
+#include "layers/multi_head_attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "layers/linear.hpp"
+#include "vector_math.hpp"
+
+namespace attention::layers {
+
+using vector_math::axpy;
+using vector_math::exp_nonpositive;
+
+void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causal, std::vector<std::size_t>& visible) {
+    const std::size_t n = shape.queries;
+    visible.resize(shape.batch * n);
+    for (std::size_t b = 0; b < shape.batch; ++b) {
+        const std::size_t valid = valid_lens ? static_cast<std::size_t>(valid_lens[b]) : shape.keys;
+        for (std::size_t i = 0; i < n; ++i) visible[b * n + i] = causal ? std::min(valid, i + 1) : valid;
+    }
+}
+
+void scaled_dot_product_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
+                                const std::size_t* visible, double* weights, double* concat) {
+    const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
+    const std::size_t dh = hidden / heads;
+    const double sqrt_d = std::sqrt(static_cast<double>(dh));
+    std::fill(concat, concat + shape.batch * nq * hidden, 0.0);
+    std::fill(weights, weights + shape.batch * heads * nq * nk, 0.0);
+    for (std::size_t b = 0; b < shape.batch; ++b)
+        for (std::size_t h = 0; h < heads; ++h)
+            for (std::size_t i = 0; i < nq; ++i) {
+                const std::size_t seen = visible[b * nq + i];
+                double* w = weights + ((b * heads + h) * nq + i) * nk;
+                const double* qi = q + (b * nq + i) * hidden + h * dh;
+                double top = -std::numeric_limits<double>::infinity();
+                for (std::size_t j = 0; j < seen; ++j) {
+                    w[j] = vector_math::dot(qi, k + (b * nk + j) * hidden + h * dh, dh) / sqrt_d;
+                    top = std::max(top, w[j]);
+                }
+                double total = 0.0;
+                for (std::size_t j = 0; j < seen; ++j) {
+                    w[j] = exp_nonpositive(w[j] - top);
+                    total += w[j];
+                }
+                double* out = concat + (b * nq + i) * hidden + h * dh;
+                for (std::size_t j = 0; j < seen; ++j) {
+                    w[j] /= total;
+                    axpy(out, w[j], v + (b * nk + j) * hidden + h * dh, dh);
+                }
+            }
+}
+
+void scaled_dot_product_backward(const AttentionShape& shape, const double* q, const double* k, const double* v,
+                                 const std::size_t* visible, const double* weights, const double* dconcat,
+                                 double* dq, double* dk, double* dv, std::vector<double>& dweights) {
+    const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
+    const std::size_t dh = hidden / heads;
+    const double sqrt_d = std::sqrt(static_cast<double>(dh));
+    std::fill(dq, dq + shape.batch * nq * hidden, 0.0);
+    std::fill(dk, dk + shape.batch * nk * hidden, 0.0);
+    std::fill(dv, dv + shape.batch * nk * hidden, 0.0);
+    dweights.resize(nk);
+    double* dw = dweights.data();
+    for (std::size_t b = 0; b < shape.batch; ++b)
+        for (std::size_t h = 0; h < heads; ++h)
+            for (std::size_t i = 0; i < nq; ++i) {
+                const std::size_t seen = visible[b * nq + i];
+                const double* w = weights + ((b * heads + h) * nq + i) * nk;
+                const std::size_t qi = (b * nq + i) * hidden + h * dh;
+                const double* g = dconcat + qi;
+                double weighted = 0.0;
+                for (std::size_t j = 0; j < seen; ++j) {
+                    const std::size_t kj = (b * nk + j) * hidden + h * dh;
+                    dw[j] = vector_math::dot(g, v + kj, dh);
+                    weighted += w[j] * dw[j];
+                    axpy(dv + kj, w[j], g, dh);
+                }
+                for (std::size_t j = 0; j < seen; ++j) {
+                    const std::size_t kj = (b * nk + j) * hidden + h * dh;
+                    const double ds = w[j] * (dw[j] - weighted) / sqrt_d;
+                    axpy(dq + qi, ds, k + kj, dh);
+                    axpy(dk + kj, ds, q + qi, dh);
+                }
+            }
+}
+
+void multi_head_attention_forward(const AttentionShape& shape, const double* queries, const double* keys,
+                                  const double* values, const std::size_t* visible, const AttentionWeights& w,
+                                  AttentionCache& cache, double* out, std::vector<double>& transposed) {
+    const std::size_t hidden = shape.hidden;
+    const std::size_t query_rows = shape.batch * shape.queries, key_rows = shape.batch * shape.keys;
+    cache.q.resize(query_rows * hidden), cache.k.resize(key_rows * hidden), cache.v.resize(key_rows * hidden);
+    cache.concat.resize(query_rows * hidden);
+    cache.weights.resize(shape.batch * shape.heads * shape.queries * shape.keys);
+    linear_forward({query_rows, hidden, hidden}, queries, w.wq, nullptr, cache.q.data(), transposed);
+    linear_forward({key_rows, hidden, hidden}, keys, w.wk, nullptr, cache.k.data(), transposed);
+    linear_forward({key_rows, hidden, hidden}, values, w.wv, nullptr, cache.v.data(), transposed);
+    scaled_dot_product_forward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
+                               cache.concat.data());
+    linear_forward({query_rows, hidden, hidden}, cache.concat.data(), w.wo, nullptr, out, transposed);
+}
+
+void multi_head_attention_backward(const AttentionShape& shape, const double* queries, const double* keys,
+                                   const double* values, const std::size_t* visible, const AttentionWeights& w,
+                                   const AttentionCache& cache, const double* dout, const AttentionGradients& grads,
+                                   double* dqueries, double* dkeys, double* dvalues, AttentionScratch& scratch) {
+    const std::size_t hidden = shape.hidden;
+    const std::size_t query_rows = shape.batch * shape.queries, key_rows = shape.batch * shape.keys;
+    scratch.dconcat.assign(query_rows * hidden, 0.0);
+    scratch.dq.resize(query_rows * hidden), scratch.dk.resize(key_rows * hidden), scratch.dv.resize(key_rows * hidden);
+    linear_backward({query_rows, hidden, hidden}, dout, cache.concat.data(), w.wo, grads.wo, nullptr,
+                    scratch.dconcat.data());
+    scaled_dot_product_backward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
+                                scratch.dconcat.data(), scratch.dq.data(), scratch.dk.data(), scratch.dv.data(),
+                                scratch.dweights);
+    linear_backward({query_rows, hidden, hidden}, scratch.dq.data(), queries, w.wq, grads.wq, nullptr, dqueries);
+    linear_backward({key_rows, hidden, hidden}, scratch.dk.data(), keys, w.wk, grads.wk, nullptr, dkeys);
+    linear_backward({key_rows, hidden, hidden}, scratch.dv.data(), values, w.wv, grads.wv, nullptr, dvalues);
+}
+
+}  // namespace attention::layers
