@@ -24,32 +24,9 @@ namespace lim = attention::limits;
 namespace {
 
 val contract() {
+    // Every entry of the table, under its name (a literal, so NUL-terminated).
     val limits = val::object();
-    put(limits, "maxPoints", lim::max_points);
-    put(limits, "maxMatrixElements", lim::max_matrix_elements);
-    put(limits, "maxDimension", lim::max_dimension);
-    put(limits, "maxBatch", lim::max_batch);
-    put(limits, "maxEpochs", lim::max_epochs);
-    put(limits, "maxSequence", lim::max_sequence);
-    put(limits, "maxX", lim::max_x);
-    put(limits, "maxNoise", lim::max_noise);
-    put(limits, "maxSeed", lim::max_seed);
-    put(limits, "maxRandomMagnitude", lim::max_random_magnitude);
-    put(limits, "maxStudyDims", lim::max_study_dims);
-    put(limits, "maxStudySamples", lim::max_study_samples);
-    put(limits, "maxStudyKeys", lim::max_study_keys);
-    put(limits, "maxStudySizes", lim::max_study_sizes);
-    put(limits, "maxStudyRepeats", lim::max_study_repeats);
-    put(limits, "maxStudyWidth", lim::max_study_width);
-    put(limits, "maxVocab", lim::max_vocab);
-    put(limits, "maxModelLength", lim::max_model_length);
-    put(limits, "maxHeads", lim::max_heads);
-    put(limits, "maxBlocks", lim::max_blocks);
-    put(limits, "maxFfnHidden", lim::max_ffn_hidden);
-    put(limits, "maxModelBatch", lim::max_model_batch);
-    put(limits, "maxEmbeddingScale", lim::max_embedding_scale);
-    put(limits, "maxLearningRate", lim::max_learning_rate);
-    put(limits, "maxTrainingSteps", lim::max_training_steps);
+    for (const lim::Limit& limit : lim::table) put(limits, limit.name.data(), limit.value);
 
     const attention::DatasetOptions data;
     val dataset = val::object();
