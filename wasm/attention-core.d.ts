@@ -149,6 +149,8 @@ export interface Defaults {
   readonly attentionTraining: Readonly<Required<TrainingOptions>>;
   /** d2l's value written over masked scores (-1e6). */
   readonly maskedScore: number;
+  /** What the held-out set's seed is XORed with (attentionModelTrain's held-out sequences: seed ^ heldOutSeedMix). */
+  readonly heldOutSeedMix: number;
 }
 
 /**

@@ -115,6 +115,7 @@ val contract() {
     put(defaults, "randomNormal", normal);
     put(defaults, "randomUniform", uniform);
     put(defaults, "maskedScore", attention::masked_score);
+    put(defaults, "heldOutSeedMix", attention::held_out_seed_mix);
 
     val result = val::object();
     put(result, "limits", limits);

@@ -144,6 +144,7 @@ test('defaults are the book\'s', () => {
     randomNormal: { seed: 0, std: 1 },
     randomUniform: { seed: 0, low: 0, high: 1 },
     maskedScore: -1e6,
+    heldOutSeedMix: 0x5bd1e995,
     attentionModel: { vocab: 10, length: 8, hidden: 32, heads: 4, blocks: 1, ffnHidden: 0, embeddingScale: 1, seed: 0 },
     attentionTask: { task: 'reverse', batch: 32, length: 8, vocab: 10, seed: 0, lag: 1, variableLengths: false },
     attentionTraining: {
