@@ -55,7 +55,7 @@ TaskOptions training_batch_options(const ModelConfig& config, const ModelTrainin
 TaskOptions held_out_options(const ModelConfig& config, const ModelTrainingOptions& options) {
     TaskOptions task = training_batch_options(config, options, 0);
     task.batch = options.held_out;
-    task.seed = options.seed ^ held_out_seed_mask;
+    task.seed = options.seed ^ held_out_seed_mix;
     return task;
 }
 

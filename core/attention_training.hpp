@@ -8,7 +8,7 @@
 // (seed + t) mod 2^32. Training in chunks therefore gives exactly the model
 // one long call gives, and a PyTorch script can draw the same batches.
 // The held-out set is one batch of `held_out` sequences of seed
-// seed XOR held_out_seed_mask, evaluated after every global step that is a
+// seed XOR held_out_seed_mix, evaluated after every global step that is a
 // multiple of eval_every and, with evaluate_at_end, at the end of the call
 // (a page training a few steps per frame leaves that off).
 #include <cstddef>
@@ -23,7 +23,7 @@
 
 namespace attention {
 
-inline constexpr std::uint32_t held_out_seed_mask = 0x5bd1e995u;
+inline constexpr std::uint32_t held_out_seed_mix = 0x5bd1e995u;
 
 // The defaults are the JS API's (the page's start: Adam at 0.01 learns reverse).
 struct ModelTrainingOptions {

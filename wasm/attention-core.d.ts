@@ -118,17 +118,20 @@ export interface TrainingRun {
   stopReason: string | null;
 }
 
+/**
+ * The names of the documented limits: the entries of core/limits.hpp's table
+ * (tests/node/contract.test.mjs checks this list against it).
+ */
+export type LimitName =
+  | 'maxPoints' | 'maxMatrixElements' | 'maxDimension' | 'maxBatch' | 'maxEpochs' | 'maxSequence' | 'maxX'
+  | 'maxNoise' | 'maxSeed' | 'maxRandomMagnitude'
+  | 'maxStudyDims' | 'maxStudySamples' | 'maxStudyKeys' | 'maxStudySizes' | 'maxStudyRepeats' | 'maxStudyWidth'
+  | 'maxWork' | 'maxKernelEvaluations' | 'maxTanhEvaluations' | 'maxStudyDraws'
+  | 'maxVocab' | 'maxModelLength' | 'maxHeads' | 'maxBlocks' | 'maxFfnHidden' | 'maxModelBatch'
+  | 'maxModelParameters' | 'maxModelActivations' | 'maxModelWork' | 'maxTrainingWork'
+  | 'maxEmbeddingScale' | 'maxLearningRate' | 'maxTrainingSteps';
 /** The documented limits (docs/js-api.md: "Errors and limits"). */
-export interface Limits {
-  readonly maxPoints: number; readonly maxMatrixElements: number; readonly maxDimension: number;
-  readonly maxBatch: number; readonly maxEpochs: number; readonly maxSequence: number; readonly maxX: number;
-  readonly maxNoise: number; readonly maxSeed: number; readonly maxRandomMagnitude: number;
-  readonly maxStudyDims: number; readonly maxStudySamples: number; readonly maxStudyKeys: number;
-  readonly maxStudySizes: number; readonly maxStudyRepeats: number; readonly maxStudyWidth: number;
-  readonly maxVocab: number; readonly maxModelLength: number; readonly maxHeads: number; readonly maxBlocks: number;
-  readonly maxFfnHidden: number; readonly maxModelBatch: number; readonly maxEmbeddingScale: number;
-  readonly maxLearningRate: number; readonly maxTrainingSteps: number;
-}
+export type Limits = { readonly [name in LimitName]: number };
 
 /** The default of every option, as the core's C++ option structs define them. */
 export interface Defaults {
@@ -146,6 +149,8 @@ export interface Defaults {
   readonly attentionTraining: Readonly<Required<TrainingOptions>>;
   /** d2l's value written over masked scores (-1e6). */
   readonly maskedScore: number;
+  /** What the held-out set's seed is XORed with (attentionModelTrain's held-out sequences: seed ^ heldOutSeedMix). */
+  readonly heldOutSeedMix: number;
 }
 
 /**

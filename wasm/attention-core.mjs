@@ -145,7 +145,7 @@ function taskOptions(opts, defaults) {
 }
 
 // The bindings return their result, or an error record marked with this key
-// (see wasm/bindings.cpp), which no result has.
+// (see wasm/transfer.hpp), which no result has.
 const ERROR_RECORD = Symbol.for('attention-core.error');
 
 function unwrap(result) {

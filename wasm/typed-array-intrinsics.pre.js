@@ -1,5 +1,5 @@
 // The intrinsic accessors of %TypedArray%, captured when the module loads,
-// for the bindings' JS helpers (wasm/bindings.cpp): they read a typed array's
+// for the bindings' JS helpers (wasm/transfer.cpp): they read a typed array's
 // internal slots, so an own `length`, a subclass's getters or an own `set`
 // cannot change what C++ copies in or writes out.
 var attentionTypedArray = (function intrinsics() {

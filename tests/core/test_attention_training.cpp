@@ -92,7 +92,7 @@ TEST_CASE("train_attention_model: held-out accuracy is the model's accuracy on t
     auto o = options_for(AttentionTask::sort, 8);  // ends on an evaluation (8 = 2 x 4)
     const auto result = attention::train_attention_model(model, state, o);
     const auto held_out = attention::held_out_options(config, o);
-    CHECK(held_out.seed == (o.seed ^ attention::held_out_seed_mask));
+    CHECK(held_out.seed == (o.seed ^ attention::held_out_seed_mix));
     CHECK(held_out.batch == o.held_out);
     const auto test = attention::attention_task_batch(held_out);
     attention::BatchOptions b;

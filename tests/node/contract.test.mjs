@@ -30,15 +30,33 @@ test('limits are the table of docs/js-api.md, key for key', () => {
     documented[key] = Number(value.replaceAll(',', ''));
   }
   assert.deepEqual(documented, { ...limits });
+  // The work bounds' table: | function | bound | `key` | 536,870,912 (2^29) |, each key a limit, with its value.
+  const workRows = [...page.matchAll(/^\|[^|\n]*\|[^|\n]*\| `(\w+)` \| ([\d,]+)[^|\n]*\|$/gm)];
+  assert.ok(workRows.length >= 8, 'the work bounds\' table');
+  for (const [row, key, value] of workRows) {
+    assert.ok(Object.hasOwn(limits, key), `${key} is a limit: ${row}`);
+    assert.equal(Number(value.replaceAll(',', '')), limits[key], row);
+  }
   // And the values the core was built with, as the book's lab documents them.
   assert.deepEqual({ ...limits }, {
     maxPoints: 10000, maxMatrixElements: 2 ** 24, maxDimension: 1024, maxBatch: 64, maxEpochs: 10000,
     maxSequence: 10000, maxX: 1000, maxNoise: 100, maxSeed: 2 ** 32 - 1, maxRandomMagnitude: 1e6,
     maxStudyDims: 64, maxStudySamples: 10000, maxStudyKeys: 1000, maxStudySizes: 64, maxStudyRepeats: 1000,
     maxStudyWidth: 1e6,
+    maxWork: 2 ** 29, maxKernelEvaluations: 2 ** 28, maxTanhEvaluations: 2 ** 24, maxStudyDraws: 2 ** 24,
     maxVocab: 1024, maxModelLength: 256, maxHeads: 64, maxBlocks: 8, maxFfnHidden: 4096, maxModelBatch: 1024,
+    maxModelParameters: 2 ** 22, maxModelActivations: 2 ** 24, maxModelWork: 2 ** 30, maxTrainingWork: 2 ** 32,
     maxEmbeddingScale: 1000, maxLearningRate: 1000, maxTrainingSteps: 10000,
   });
+});
+
+test('the TypeScript declarations name every limit, and no other', () => {
+  const types = readFileSync(new URL('../../wasm/attention-core.d.ts', import.meta.url), 'utf8');
+  const union = types.match(/export type LimitName =([^;]*);/);
+  assert.ok(union, 'LimitName in attention-core.d.ts');
+  const declared = [...union[1].matchAll(/'(\w+)'/g)].map(([, name]) => name);
+  assert.deepEqual([...declared].sort(), Object.keys(limits).sort());
+  assert.equal(new Set(declared).size, declared.length, 'each name once');
 });
 
 test('every limit is the one the calls enforce: at it the call works, just over it is refused', () => {
@@ -73,10 +91,46 @@ test('every limit is the one the calls enforce: at it the call works, just over 
     maxTrainingSteps: [(n) => api.attentionModelTrain(tinyModel, { steps: n, batch: 1, heldOut: 1, evalEvery: n }),
       'steps'],
   };
-  assert.deepEqual(Object.keys(cases).sort(), Object.keys(limits).sort(), 'a case for every limit');
+  // The work bounds: a call just over each is refused, naming the argument to change and quoting the bound
+  // (at the bound a call takes about a second; tests/core checks the accepted side natively).
+  const model = (config) => api.attentionModelInit({ vocab: 2, heads: 1, ...config });
+  const wide = model({ length: 8, hidden: 512 }); // about 25 M multiply-adds a sequence's pass, few activations
+  const long = model({ length: 256, hidden: 2 }); // many activations (batch x heads x length^2), little work
+  const points = grid(8192);
+  const overCases = {
+    // 8192^2 x 5 kernel evaluations
+    maxKernelEvaluations: [() => api.lossLandscape(points, points, new Float64Array(5).fill(1)), 'ws.length'],
+    // 4096 x 4096 x 33 multiply-adds; the arrays are never read
+    maxWork: [() => api.batchMatrixProduct([], [], { shapeX: [1, 4096, 4096], shapeY: [1, 4096, 33] }),
+      'shapeY[2] (c)'],
+    // 1024 x 1024 x 17 tanh evaluations
+    maxTanhEvaluations: [() => api.additiveAttention({
+      queries: [], keys: [], values: [], Wq: [], Wk: [], wv: [], validLens: null,
+      shape: { batch: 1, nq: 1024, nk: 1024, dq: 1, dk: 1, dv: 1, h: 17 },
+    }), 'shape.h'],
+    // 8193 x 2 x 1024 normal draws
+    maxStudyDraws: [() => api.scalingStudy({ dims: [1024], samples: 8193, keys: 1 }), 'samples'],
+    // 4 x 1024^2 + 4 x 1024 + 2 parameters
+    maxModelParameters: [() => model({ hidden: 1024 }), 'hidden'],
+    maxModelActivations: [() => api.attentionModelForward(long, [], { batch: 1024 }), 'batch'],
+    maxModelWork: [() => api.attentionModelForward(wide, [], { batch: 64 }), 'batch'],
+    maxTrainingWork: [() => api.attentionModelTrain(wide, { steps: 1000, batch: 8, heldOut: 1, evalEvery: 1000 }),
+      'steps'],
+  };
+  assert.deepEqual(Object.keys({ ...cases, ...overCases }).sort(), Object.keys(limits).sort(), 'a case for every limit');
   for (const [key, [call, argument, step = 1]] of Object.entries(cases)) {
     assert.doesNotThrow(() => call(limits[key]), `${key} at ${limits[key]}`);
     assertArgumentError(() => call(limits[key] + step), argument);
+  }
+  for (const [key, [call, argument]] of Object.entries(overCases)) {
+    let refusal;
+    try {
+      call();
+    } catch (error) {
+      refusal = error;
+    }
+    assertArgumentError(() => { throw refusal; }, argument);
+    assert.match(refusal.message, new RegExp(`(?<!\\d)${limits[key]}(?!\\d)`), `${key}: the bound quoted`);
   }
 });
 
@@ -90,6 +144,7 @@ test('defaults are the book\'s', () => {
     randomNormal: { seed: 0, std: 1 },
     randomUniform: { seed: 0, low: 0, high: 1 },
     maskedScore: -1e6,
+    heldOutSeedMix: 0x5bd1e995,
     attentionModel: { vocab: 10, length: 8, hidden: 32, heads: 4, blocks: 1, ffnHidden: 0, embeddingScale: 1, seed: 0 },
     attentionTask: { task: 'reverse', batch: 32, length: 8, vocab: 10, seed: 0, lag: 1, variableLengths: false },
     attentionTraining: {

@@ -1,0 +1,333 @@
+// Bindings of the trainable attention model: its config, init, forward pass,
+// loss, optimiser step, toy tasks and training loop, and the memory figures
+// the leak checks read.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <malloc.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attention_model.hpp"
+#include "attention_tasks.hpp"
+#include "attention_training.hpp"
+#include "optimizers.hpp"
+#include "transfer.hpp"
+
+using namespace attention::transfer;
+namespace lim = attention::limits;
+
+val attention::transfer::config_to_js(const attention::ModelConfig& c) {
+    val config = val::object();
+    put(config, "vocab", c.vocab);
+    put(config, "length", c.length);
+    put(config, "hidden", c.hidden);
+    put(config, "heads", c.heads);
+    put(config, "blocks", c.blocks);
+    put(config, "ffnHidden", c.ffn_hidden);
+    put(config, "embeddingScale", c.embedding_scale);
+    put(config, "seed", c.seed);
+    return config;
+}
+
+namespace {
+
+// The trainable attention model. The JS API hands a model over as one plain
+// object it made: {config: {vocab, ...} of numbers, names: [string],
+// arrays: [Float64Array] (params, in the caller's order), step: number,
+// m: Float64Array | null, v: Float64Array | null}. Every call releases the
+// core's pass buffers at its end, so memory returns to its level between calls.
+struct ModelCall {
+    ~ModelCall() { attention::release_model_workspace(); }
+};
+
+attention::ModelConfig model_config(const val& config) {
+    attention::ModelConfig c;
+    c.vocab = count(config["vocab"].as<double>(), "vocab");
+    c.length = count(config["length"].as<double>(), "length");
+    c.hidden = count(config["hidden"].as<double>(), "hidden");
+    c.heads = count(config["heads"].as<double>(), "heads");
+    c.blocks = count(config["blocks"].as<double>(), "blocks");
+    c.ffn_hidden = count(config["ffnHidden"].as<double>(), "ffnHidden");
+    c.embedding_scale = config["embeddingScale"].as<double>();
+    c.seed = seed_of(config["seed"].as<double>());
+    attention::check_model_config(c);
+    return c;
+}
+
+// A model object as the JS API hands it over, every length checked against
+// its config and nothing copied yet: the parameters' names matched to the
+// layout and their lengths, the optimiser's step and its moments' lengths.
+struct IncomingModel {
+    attention::ModelConfig config;
+    std::vector<attention::ParameterSlot> layout;
+    val arrays = val::undefined();
+    std::vector<std::size_t> slots;  // of each given array
+    std::uint64_t step = 0;
+    std::optional<Incoming<1>> m, v;  // none: a model not trained with Adam yet
+};
+
+IncomingModel incoming_model(const val& model) {
+    IncomingModel in;
+    in.config = model_config(model["config"]);
+    in.layout = attention::model_layout(in.config);
+    const val names = model["names"];
+    in.arrays = model["arrays"];
+    const std::size_t given = count(names["length"].as<double>(), "params");
+    attention::check_parameter_count(in.layout, given);
+    std::vector<std::string> name_texts(given);
+    std::vector<attention::NamedSize> sizes(given);
+    for (std::size_t k = 0; k < given; ++k) {
+        name_texts[k] = names[k].as<std::string>();
+        sizes[k] = {name_texts[k], js_length(in.arrays[k])};
+    }
+    in.slots = attention::match_parameters(in.layout, sizes);
+
+    const double step = model["step"].as<double>();
+    if (!std::isfinite(step) || step != std::floor(step) || step < 0 || step >= 9007199254740992.0)
+        attention::fail("optimizerState.step", "a whole number in [0, 2^53)", step);
+    in.step = static_cast<std::uint64_t>(step);
+    const val m = model["m"], v = model["v"];
+    if (m.isNull() != v.isNull()) attention::fail("optimizerState", "m and v both null or both arrays");
+    if (!m.isNull()) {
+        const std::size_t parameters = attention::parameter_count(in.config);
+        in.m = incoming<1>(m, {parameters}, "optimizerState.m");
+        in.v = incoming<1>(v, {parameters}, "optimizerState.v");
+    }
+    return in;
+}
+
+// The model's values copied straight into its one flat vector, then checked.
+attention::AttentionModel copy_model(const IncomingModel& in) {
+    attention::AttentionModel model;
+    model.config = in.config;
+    model.layout = in.layout;
+    model.values = xt::xtensor<double, 1>::from_shape({attention::parameter_count(in.config)});
+    for (std::size_t k = 0; k < in.slots.size(); ++k) {
+        const auto& slot = in.layout[in.slots[k]];
+        if (slot.size > 0) attention_js_copy_f64(in.arrays[k].as_handle(), model.values.data() + slot.offset);
+    }
+    attention::check_parameter_values(model);
+    return model;
+}
+
+// The optimiser's state as given (checked by the call, for the steps it takes).
+attention::OptimizerState copy_state(const IncomingModel& in) {
+    attention::OptimizerState state;
+    state.step = in.step;
+    if (in.m) {
+        state.m = in.m->copy();
+        state.v = in.v->copy();
+    }
+    return state;
+}
+
+// Named Float64Arrays in layout order, from a flat vector in that layout.
+val named_arrays(const attention::AttentionModel& model, const xt::xtensor<double, 1>& flat) {
+    val object = val::object();
+    for (const auto& slot : model.layout)
+        object.set(slot.name, val::take_ownership(attention_js_float64_copy(flat.data() + slot.offset,
+                                                                             static_cast<double>(slot.size))));
+    return object;
+}
+
+val model_to_js(const attention::AttentionModel& model, const attention::OptimizerState& state) {
+    val result = val::object();
+    result.set("config", config_to_js(model.config));
+    result.set("params", named_arrays(model, model.values));
+    val optimizer = val::object();
+    optimizer.set("step", static_cast<double>(state.step));
+    optimizer.set("m", state.m.size() ? to_js(state.m) : val::null());
+    optimizer.set("v", state.v.size() ? to_js(state.v) : val::null());
+    result.set("optimizerState", optimizer);
+    return result;
+}
+
+constexpr std::size_t max_tokens = lim::max_model_batch * lim::max_model_length;
+
+// A batch of sequences ({batch, validLens, causal} and the tokens, and the
+// targets of a call that has them), the lengths checked against the model's
+// config before anything is copied.
+struct IncomingBatch {
+    const val& tokens;
+    const val* targets;
+    val lens;
+    attention::BatchOptions options;
+};
+
+IncomingBatch incoming_batch(const attention::ModelConfig& config, const val& tokens, const val* targets,
+                             const val& options) {
+    IncomingBatch in{tokens, targets, options["validLens"], {}};
+    const std::size_t token_count = limited_length(tokens, max_tokens, "tokens", "tokens");
+    const std::optional<std::size_t> target_count =
+        targets ? std::optional<std::size_t>(limited_length(*targets, max_tokens, "targets", "tokens")) : std::nullopt;
+    in.options.batch = count(options["batch"].as<double>(), "batch");
+    in.options.causal = options["causal"].as<bool>();
+    attention::check_batch_sizes(config, {in.options.batch, token_count, target_count,
+                                          limited_length(in.lens, lim::max_model_batch, "validLens", "lengths")});
+    return in;
+}
+
+xt::xtensor<int, 1> token_ids(const val& array, const char* name) { return integers(array, max_tokens, name, "tokens"); }
+
+attention::OptimizerOptions optimizer_options(const std::string& optimizer, double lr) {
+    attention::OptimizerOptions o;
+    if (optimizer == "adam") o.kind = attention::OptimizerKind::adam;
+    else if (optimizer == "sgd") o.kind = attention::OptimizerKind::sgd;
+    else attention::fail("optimizer", "'adam' or 'sgd'", attention::quoted(optimizer));
+    o.lr = lr;
+    return o;
+}
+
+val attention_model_init(val config) {
+    return guarded([&] {
+        ModelCall call;
+        return model_to_js(attention::init_attention_model(model_config(config)), {});
+    });
+}
+
+val attention_model_forward(val model, val tokens, val options) {
+    return guarded([&] {
+        ModelCall call;
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, nullptr, options);
+        const auto m = copy_model(in);
+        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
+        const auto result = attention::attention_model_forward(m, token_ids(tokens, "tokens"), batch.options);
+        val object = val::object();
+        object.set("logits", to_js(result.logits));
+        object.set("weights", to_js(result.weights));
+        return object;
+    });
+}
+
+val attention_model_loss(val model, val tokens, val targets, val options) {
+    return guarded([&] {
+        ModelCall call;
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, &targets, options);
+        const auto m = copy_model(in);
+        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
+        const auto result = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
+                                                            token_ids(targets, "targets"), batch.options);
+        val object = val::object();
+        object.set("loss", result.loss);
+        object.set("gradients", named_arrays(m, result.gradients));
+        return object;
+    });
+}
+
+val attention_model_step(val model, val tokens, val targets, val options) {
+    return guarded([&] {
+        ModelCall call;
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, &targets, options);
+        const auto optimizer =
+            optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        auto state = copy_state(in);
+        attention::check_optimizer_state(state, 1);
+        auto m = copy_model(in);
+        attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
+        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
+        const auto loss = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
+                                                          token_ids(targets, "targets"), batch.options);
+        attention::optimizer_step(m.values, loss.gradients, state, optimizer);
+        val object = val::object();
+        object.set("model", model_to_js(m, state));
+        object.set("loss", loss.loss);
+        return object;
+    });
+}
+
+// {task, batch, length, vocab, seed, lag, variableLengths}, checked in JS for type.
+attention::TaskOptions task_options(const val& options) {
+    attention::TaskOptions t;
+    t.task = attention::attention_task_from_name(options["task"].as<std::string>());
+    t.batch = count(options["batch"].as<double>(), "batch");
+    t.length = count(options["length"].as<double>(), "length");
+    t.vocab = count(options["vocab"].as<double>(), "vocab");
+    t.seed = seed_of(options["seed"].as<double>());
+    t.lag = count(options["lag"].as<double>(), "lag");
+    t.variable_lengths = options["variableLengths"].as<bool>();
+    attention::check_task_options(t);
+    return t;
+}
+
+val attention_task_batch(val options) {
+    return guarded([&] {
+        const auto batch = attention::attention_task_batch(task_options(options));
+        val object = val::object();
+        object.set("tokens", to_js_int32(batch.tokens));
+        object.set("targets", to_js_int32(batch.targets));
+        object.set("validLens", to_js_int32(batch.valid_lens));
+        return object;
+    });
+}
+
+val attention_task_ideal(val options, double item) {
+    return guarded([&] {
+        const auto t = task_options(options);
+        const std::size_t i = count(item, "item");
+        attention::require_count("item", i, 0, t.batch - 1);
+        return to_js(attention::ideal_attention(t, attention::attention_task_batch(t), i));
+    });
+}
+
+val attention_model_train(val model, val options) {
+    return guarded([&] {
+        ModelCall call;
+        const auto in = incoming_model(model);
+        attention::ModelTrainingOptions o;
+        o.task = attention::attention_task_from_name(options["task"].as<std::string>());
+        o.lag = count(options["lag"].as<double>(), "lag");
+        o.variable_lengths = options["variableLengths"].as<bool>();
+        o.causal = options["causal"].as<bool>();
+        o.steps = count(options["steps"].as<double>(), "steps");
+        o.batch = count(options["batch"].as<double>(), "batch");
+        o.optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        o.seed = seed_of(options["seed"].as<double>());
+        o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
+        o.held_out = count(options["heldOut"].as<double>(), "heldOut");
+        o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
+        // The state is checked in the core, against the steps to take, as the caller gave it.
+        auto state = copy_state(in);
+        auto m = copy_model(in);
+        const auto result = attention::train_attention_model(m, state, o);
+        val object = val::object();
+        object.set("model", model_to_js(m, state));
+        object.set("loss", to_js(result.loss));
+        object.set("accuracy", to_js(result.accuracy));
+        object.set("evaluatedAt", to_js(result.evaluated_at));
+        object.set("heldOutAccuracy",
+                   std::isnan(result.held_out_accuracy) ? val::null() : val(result.held_out_accuracy));
+        object.set("stopReason", result.stop_reason.empty() ? val::null() : val(result.stop_reason));
+        return object;
+    });
+}
+
+// For leak checks: bytes malloc holds for live allocations, and the size of
+// the wasm heap. The API hands no Embind class instances to JS, so nothing
+// else can be left alive; after every call allocatedBytes returns to its level.
+val memory_stats() {
+    const struct mallinfo info = mallinfo();
+    val stats = val::object();
+    stats.set("allocatedBytes", static_cast<double>(info.uordblks));
+    stats.set("heapBytes", val::module_property("HEAP8")["length"]);
+    return stats;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_model) {
+    emscripten::function("attentionModelInit", &attention_model_init);
+    emscripten::function("attentionModelForward", &attention_model_forward);
+    emscripten::function("attentionModelLoss", &attention_model_loss);
+    emscripten::function("attentionModelStep", &attention_model_step);
+    emscripten::function("attentionTaskBatch", &attention_task_batch);
+    emscripten::function("attentionTaskIdeal", &attention_task_ideal);
+    emscripten::function("attentionModelTrain", &attention_model_train);
+    emscripten::function("memoryStats", &memory_stats);
+}
