@@ -135,7 +135,7 @@ std::string text(const Parts&... parts) {
 // the element at fault. Callers build `expected` only on their failure path,
 // and the checks take the argument's name as a string_view: nothing is built
 // on the success path (in the wasm build every call that may throw, such as
-// a std::string constructor, costs a trip through JS; see wasm/bindings.cpp).
+// a std::string constructor, costs a trip through JS; see wasm/transfer.hpp).
 template <class Got = std::string_view>
 [[noreturn]] void fail(std::string_view argument, std::string expected, const Got& got = {},
                        std::optional<std::size_t> index = std::nullopt) {
