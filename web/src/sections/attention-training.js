@@ -3,7 +3,7 @@
 // section before, then attention-only blocks or d2l's full encoder blocks, then
 // a readout at every position) trains in the page on a toy task (the core's
 // attentionTask*: reverse, sort, shift, lookup), a few optimiser steps per
-// animation frame (model-player.js, trainSteps). The loss per step, the held-out
+// animation frame (run/model-run.js, trainSteps). The loss per step, the held-out
 // accuracy per evaluation, every head's attention map of one example
 // redrawn as it trains beside the task's ideal pattern, a sequence the
 // learner types, and the switches that show what breaks: causal masking,
@@ -21,10 +21,10 @@ import { formatNumber } from '../format.js';
 import { describeError } from '../section-errors.js';
 import { setRichText } from '../i18n/rich-text.js';
 import { figureCell, note } from './frame.js';
-import { createModelPlayer } from './model-player.js';
+import { createModelPlayer } from '../run/model-run.js';
 import { headColour } from './reshape-diagram.js';
 import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
-import { createRunTimeline } from './run-timeline.js';
+import { createRunTimeline } from '../run/run-timeline.js';
 import { attentionTrainingPytorch } from '../pytorch-attention-training.js';
 
 // The examples shown: the first sequences of the held-out set (the run's
