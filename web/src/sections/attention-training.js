@@ -21,7 +21,7 @@ import { figureCell, note } from './frame.js';
 import { createRunView } from './run-view.js';
 import { createModelMaps } from './attention-training-maps.js';
 import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
-import { attentionTrainingPytorch } from '../pytorch-attention-training.js';
+import { attentionTrainingPytorch } from '../pytorch/attention-training.js';
 
 // The examples shown: the first sequences of the held-out set (the run's
 // seed XOR the core's held-out constant, as attentionModelTrain draws it).

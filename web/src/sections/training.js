@@ -16,7 +16,7 @@ import { formatNumber, texNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { liveLead } from './live-lead.js';
 import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch.js';
+import { poolingSnippet } from '../pytorch/kernel-regression.js';
 import { BATCH_PRODUCT_INPUTS, createBatchProductPanel } from './batch-product-panel.js';
 
 const MODEL_TEX =
