@@ -13,6 +13,7 @@ import { parseHash } from '../../web/src/url-state.js';
 import {
   attentionTrainingSection, parseSequence, modelConfig, taskOptions, exampleSeed, EXAMPLES, HELD_OUT,
 } from '../../web/src/sections/attention-training.js';
+import { HELD_OUT_SEED_MIX, heldOutSeedMix } from '../../web/src/held-out-seed.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 
 const AT = Object.keys(parameters).filter((name) => name.startsWith('at'));
@@ -118,4 +119,14 @@ test('the examples are the first sequences of the held-out set the core evaluate
   assert.deepEqual(Array.from(examples.validLens), Array.from(heldOut.validLens.subarray(0, EXAMPLES)));
   const config = modelConfig({ ...state, atD2lScale: true, atHidden: 36 });
   assert.equal(config.embeddingScale, 6, 'd2l\'s scale: sqrt(hidden)');
+});
+
+test('the page\'s held-out seed mix is the core\'s heldOutSeedMix, where the core states it', async (context) => {
+  const core = await loadAttentionCore();
+  assert.equal(heldOutSeedMix(core), core.heldOutSeedMix ?? HELD_OUT_SEED_MIX);
+  if (core.heldOutSeedMix === undefined) {
+    context.skip('this core does not state heldOutSeedMix');
+    return;
+  }
+  assert.equal(HELD_OUT_SEED_MIX, core.heldOutSeedMix, 'the constant for code without a core is the core\'s number');
 });

@@ -21,12 +21,12 @@ import { figureCell, note } from './frame.js';
 import { createRunView } from './run-view.js';
 import { createModelMaps } from './attention-training-maps.js';
 import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
+import { HELD_OUT_SEED_MIX, heldOutSeedMix } from '../held-out-seed.js';
 import { attentionTrainingPytorch } from '../pytorch/attention-training.js';
 
 // The examples shown: the first sequences of the held-out set (the run's
-// seed XOR the core's held-out constant, as attentionModelTrain draws it).
+// seed XOR the core's heldOutSeedMix, as attentionModelTrain draws it).
 export const EXAMPLES = 4;
-export const HELD_OUT_SEED_MIX = 0x5bd1e995;
 // Held-out accuracy every EVAL_EVERY steps, on HELD_OUT sequences.
 export const EVAL_EVERY = 50;
 export const HELD_OUT = 256;
@@ -75,7 +75,7 @@ export function trainingOptions(inputs, steps) {
   };
 }
 
-export const exampleSeed = (seed) => (seed ^ HELD_OUT_SEED_MIX) >>> 0;
+export const exampleSeed = (seed, mix = HELD_OUT_SEED_MIX) => (seed ^ mix) >>> 0;
 
 // The pace of a playing run: the speed setting in steps a second, its top as fast as the machine allows.
 export const stepsPerSecond = (inputs) => (inputs.atSpeed >= AT_FULL_SPEED ? Infinity : inputs.atSpeed);
@@ -360,7 +360,7 @@ function create({ frame, controls, core, errors }) {
 // training here; the run trains on its own clock).
 function compute(core, inputs) {
   const model0 = core.attentionModelInit(modelConfig(inputs));
-  const options = taskOptions(inputs, { batch: EXAMPLES, seed: exampleSeed(inputs.atSeed) });
+  const options = taskOptions(inputs, { batch: EXAMPLES, seed: exampleSeed(inputs.atSeed, heldOutSeedMix(core)) });
   const examples = core.attentionTaskBatch(options);
   const ideals = Array.from({ length: EXAMPLES }, (_, item) => core.attentionTaskIdeal(options, item));
   return { model0, examples, ideals };
