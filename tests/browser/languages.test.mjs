@@ -6,8 +6,8 @@
 // tests/web/catalogues.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import en from '../../web/src/i18n/en.js';
-import zh from '../../web/src/i18n/zh.js';
+import en from '../../web/src/i18n/en/index.js';
+import zh from '../../web/src/i18n/zh/index.js';
 import { useBrowser, openPage, settled, elementsReady } from './harness.mjs';
 
 const web = useBrowser();

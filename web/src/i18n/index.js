@@ -1,8 +1,9 @@
-// t(key) over one catalogue per language. Elements built by the sections name
-// their text by key (data-i18n*), so a language switch re-labels the page
-// without rebuilding it.
-import en from './en.js';
-import zh from './zh.js';
+// t(key) over one catalogue per language (en/ and zh/, each assembled from
+// a file per section and one of the page's shared strings). Elements built
+// by the sections name their text by key (data-i18n*), so a language switch
+// re-labels the page without rebuilding it.
+import en from './en/index.js';
+import zh from './zh/index.js';
 import { setRichText } from './rich-text.js';
 
 export const catalogues = { en, zh };
