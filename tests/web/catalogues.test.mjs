@@ -1,19 +1,24 @@
 // The two language catalogues (web/src/i18n/en/ and zh/, a file per
-// section and one of shared strings) against each other and against the
-// page's source: the same files, the same keys in each file and its twin, a
-// key in one file only, no empty text, the same placeholders, Chinese text in the Chinese one, every key the source
-// names present and every key named somewhere. (What the page shows in
+// section and one of shared strings, catalogue-files.js) against each other
+// and against the page's source: the same files, the same keys in each file
+// and its twin, a key in one file only, no empty text, the same
+// placeholders, Chinese text in the Chinese one, every key the source names
+// present and every key named somewhere. (What the page shows in
 // Chinese is the browser's languages.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import en, { parts as enParts } from '../../web/src/i18n/en/index.js';
-import zh, { parts as zhParts } from '../../web/src/i18n/zh/index.js';
+import { CATALOGUE_FILES, assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { GLOSSARY } from '../../web/src/i18n/glossary.js';
 import {
   KERNELS, ESTIMATORS, PIPELINE_SCORINGS, MASK_MODES, SCORING_KEYS, ADDITIVE_QUERIES,
 } from '../../web/src/state.js';
+
+const en = assembleCatalogue('en');
+const zh = assembleCatalogue('zh');
+const enParts = Object.fromEntries(Object.entries(CATALOGUE_FILES).map(([name, file]) => [name, file.en]));
+const zhParts = Object.fromEntries(Object.entries(CATALOGUE_FILES).map(([name, file]) => [name, file.zh]));
 
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
@@ -63,11 +68,10 @@ test('English and Chinese have the same keys', () => {
 });
 
 test('each file of one catalogue has its twin in the other, with the same keys and placeholders', async () => {
-  const folder = (language) => readdir(`web/src/i18n/${language}`).then((names) => names.filter((name) => name !== 'index.js').sort());
+  const folder = (language) => readdir(`web/src/i18n/${language}`).then((names) => names.sort());
   const enFiles = await folder('en');
   assert.deepEqual(await folder('zh'), enFiles, 'the same files');
-  assert.deepEqual(Object.keys(enParts).map((name) => `${name}.js`).sort(), enFiles, 'en/index.js assembles every file');
-  assert.deepEqual(Object.keys(zhParts).map((name) => `${name}.js`).sort(), enFiles, 'zh/index.js assembles every file');
+  assert.deepEqual(Object.keys(CATALOGUE_FILES).map((name) => `${name}.js`).sort(), enFiles, 'catalogue-files.js assembles every file');
   for (const name of Object.keys(enParts)) {
     assert.deepEqual(Object.keys(zhParts[name]).sort(), Object.keys(enParts[name]).sort(), `the keys of ${name}.js`);
     for (const [key, text] of Object.entries(enParts[name])) {
