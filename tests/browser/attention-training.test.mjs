@@ -14,7 +14,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { typeInto, settled, usePage, screenshot, openPage, elementsReady } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
-import { EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions, exampleSeed } from '../../web/src/sections/attention-training.js';
+import { EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions } from '../../web/src/sections/attention-training.js';
 import { defaultState, AT_LENGTH, AT_VOCAB } from '../../web/src/state.js';
 
 let page;
@@ -98,7 +98,8 @@ async function directRun(patch, steps) {
       trained.heldOutAccuracy = part.heldOutAccuracy;
     }
     trained.model = model;
-    const examples = core.attentionTaskBatch(examplesOptions);
+    // The examples: the held-out set's first sequences (its seed mixed with the core's heldOutSeedMix).
+    const examples = core.attentionTaskBatch({ ...examplesOptions, seed: (examplesOptions.seed ^ core.defaults.heldOutSeedMix) >>> 0 });
     const ahead = core.attentionModelForward(trained.model, examples.tokens,
       { batch: examplesOptions.batch, validLens: variable ? examples.validLens : null, causal });
     return {
@@ -109,7 +110,7 @@ async function directRun(patch, steps) {
     };
   }, {
     config: modelConfig(state), training: trainingOptions(state, steps),
-    examplesOptions: taskOptions(state, { batch: EXAMPLES, seed: exampleSeed(state.atSeed) }),
+    examplesOptions: taskOptions(state, { batch: EXAMPLES, seed: state.atSeed }),
     causal: state.atCausal, variable: state.atVariable,
   });
 }

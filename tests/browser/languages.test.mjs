@@ -6,9 +6,11 @@
 // tests/web/catalogues.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import en from '../../web/src/i18n/en.js';
-import zh from '../../web/src/i18n/zh.js';
+import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { useBrowser, openPage, settled, elementsReady } from './harness.mjs';
+
+const en = assembleCatalogue('en');
+const zh = assembleCatalogue('zh');
 
 const web = useBrowser();
 

@@ -1,5 +1,5 @@
 // A hand-driven clock and animation-frame queue for the modules that pace
-// themselves by frames (player.js, frame-queue.js): node has no
+// themselves by frames (run/player.js, frame-queue.js): node has no
 // requestAnimationFrame, and real time would make the tests flaky.
 import { mock } from 'node:test';
 

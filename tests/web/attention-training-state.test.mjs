@@ -111,7 +111,7 @@ test('a typed sequence is read, or refused with its reason', () => {
 test('the examples are the first sequences of the held-out set the core evaluates on', async () => {
   const core = await loadAttentionCore();
   const state = createStore({ atTask: 'lookup', atVariable: true, atSeed: 12345 }).get();
-  const options = taskOptions(state, { batch: EXAMPLES, seed: exampleSeed(state.atSeed) });
+  const options = taskOptions(state, { batch: EXAMPLES, seed: exampleSeed(state.atSeed, core.defaults.heldOutSeedMix) });
   const examples = core.attentionTaskBatch(options);
   const heldOut = core.attentionTaskBatch({ ...options, batch: HELD_OUT });
   assert.deepEqual(Array.from(examples.tokens), Array.from(heldOut.tokens.subarray(0, EXAMPLES * AT_LENGTH)));
@@ -119,3 +119,4 @@ test('the examples are the first sequences of the held-out set the core evaluate
   const config = modelConfig({ ...state, atD2lScale: true, atHidden: 36 });
   assert.equal(config.embeddingScale, 6, 'd2l\'s scale: sqrt(hidden)');
 });
+

@@ -1,18 +1,24 @@
-// The two language catalogues (web/src/i18n/en.js, zh.js) against each
-// other and against the page's source: the same keys, no empty text, the
-// same placeholders, Chinese text in the Chinese one, every key the source
-// names present and every key named somewhere. (What the page shows in
+// The two language catalogues (web/src/i18n/en/ and zh/, a file per
+// section and one of shared strings, catalogue-files.js) against each other
+// and against the page's source: the same files, the same keys in each file
+// and its twin, a key in one file only, no empty text, the same
+// placeholders, Chinese text in the Chinese one, every key the source names
+// present and every key named somewhere. (What the page shows in
 // Chinese is the browser's languages.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import en from '../../web/src/i18n/en.js';
-import zh from '../../web/src/i18n/zh.js';
+import { CATALOGUE_FILES, assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { GLOSSARY } from '../../web/src/i18n/glossary.js';
 import {
   KERNELS, ESTIMATORS, PIPELINE_SCORINGS, MASK_MODES, SCORING_KEYS, ADDITIVE_QUERIES,
 } from '../../web/src/state.js';
+
+const en = assembleCatalogue('en');
+const zh = assembleCatalogue('zh');
+const enParts = Object.fromEntries(Object.entries(CATALOGUE_FILES).map(([name, file]) => [name, file.en]));
+const zhParts = Object.fromEntries(Object.entries(CATALOGUE_FILES).map(([name, file]) => [name, file.zh]));
 
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
@@ -21,8 +27,10 @@ const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => m
 // the keys the source builds from a value, one per value.
 async function namedKeys() {
   const entries = await readdir('web/src', { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile() && /\.(js|html)$/.test(entry.name) && !['en.js', 'zh.js'].includes(entry.name))
-    .map((entry) => path.join(entry.parentPath, entry.name));
+  const catalogueFolders = [path.join('web/src/i18n/en'), path.join('web/src/i18n/zh')];
+  const files = entries.filter((entry) => entry.isFile() && /\.(js|html)$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => !catalogueFolders.includes(path.dirname(file)));
   files.push('web/index.html');
   const prefixes = [...new Set(Object.keys(en).map((key) => key.split('.')[0]))];
   const pattern = new RegExp(`(?:data-i18n(?:-rich|-aria|-title)?="|['"\`])((?:${prefixes.join('|')})\\.[\\w.-]*\\w)["'\`]`, 'g');
@@ -57,6 +65,31 @@ const SHOWN_WITH_THEIR_SECTION = ['mha.trainBefore', 'sa.trainBefore'];
 
 test('English and Chinese have the same keys', () => {
   assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
+});
+
+test('each file of one catalogue has its twin in the other, with the same keys and placeholders', async () => {
+  const folder = (language) => readdir(`web/src/i18n/${language}`).then((names) => names.sort());
+  const enFiles = await folder('en');
+  assert.deepEqual(await folder('zh'), enFiles, 'the same files');
+  assert.deepEqual(Object.keys(CATALOGUE_FILES).map((name) => `${name}.js`).sort(), enFiles, 'catalogue-files.js assembles every file');
+  for (const name of Object.keys(enParts)) {
+    assert.deepEqual(Object.keys(zhParts[name]).sort(), Object.keys(enParts[name]).sort(), `the keys of ${name}.js`);
+    for (const [key, text] of Object.entries(enParts[name])) {
+      assert.deepEqual(placeholders(zhParts[name][key]), placeholders(text), `placeholders of ${key} (${name}.js)`);
+    }
+  }
+});
+
+test('a key lives in one file of its catalogue', () => {
+  for (const [language, parts] of [['en', enParts], ['zh', zhParts]]) {
+    const owner = new Map();
+    for (const [name, part] of Object.entries(parts)) {
+      for (const key of Object.keys(part)) {
+        assert.ok(!owner.has(key), `${language}: ${key} is in both ${owner.get(key)}.js and ${name}.js`);
+        owner.set(key, name);
+      }
+    }
+  }
 });
 
 test('no text is empty and placeholders agree', () => {

@@ -1,10 +1,10 @@
-// The attention model's player (web/src/sections/model-player.js) over a
+// The attention model's player (web/src/run/model-run.js over run/player.js), over a
 // stand-in for the core's attentionModelTrain, with frames driven by hand:
 // a run that diverges stops where the core stopped it, keeps what it
 // trained, and starts again only from the start.
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createModelPlayer } from '../../web/src/sections/model-player.js';
+import { createModelPlayer } from '../../web/src/run/model-run.js';
 import { useFakeFrames } from './animation-frames.mjs';
 
 let frames;

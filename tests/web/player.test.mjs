@@ -1,10 +1,10 @@
-// The training player (web/src/player.js): play, pause, step and reset over
+// The kernel width's player (web/src/run/width-run.js over run/player.js): play, pause, step and reset over
 // a stand-in for the core's trainKernelWidth, with frames and the clock
 // driven by hand. A run advances in chunks that fit a frame's time budget,
 // and chunks give exactly the numbers of one call.
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPlayer } from '../../web/src/player.js';
+import { createWidthPlayer } from '../../web/src/run/width-run.js';
 import { useFakeFrames } from './animation-frames.mjs';
 
 let frames;
@@ -52,7 +52,7 @@ function oneCall(w0, k) {
 function player(options) {
   const { train, calls } = fakeTraining(options);
   const seen = [];
-  const instance = createPlayer({ train, onChange: (snapshot) => seen.push(snapshot) });
+  const instance = createWidthPlayer({ train, onChange: (snapshot) => seen.push(snapshot) });
   return { instance, calls, seen };
 }
 

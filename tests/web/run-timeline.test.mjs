@@ -1,8 +1,8 @@
-// The run's timeline (web/src/sections/run-timeline.js): about 200 moments
+// The run's timeline (web/src/run/run-timeline.js): about 200 moments
 // spread over a run, its start and its end included, read back in order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRunTimeline, TIMELINE_CAPACITY } from '../../web/src/sections/run-timeline.js';
+import { createRunTimeline, TIMELINE_CAPACITY } from '../../web/src/run/run-timeline.js';
 
 const ahead = (step) => ({ weights: Float64Array.of(step), logits: Float64Array.of(-step) });
 

@@ -1,11 +1,11 @@
-// t(key) over one catalogue per language. Elements built by the sections name
-// their text by key (data-i18n*), so a language switch re-labels the page
-// without rebuilding it.
-import en from './en.js';
-import zh from './zh.js';
+// t(key) over one catalogue per language, assembled from a file per section
+// and one of the page's shared strings (catalogue-files.js). Elements built
+// by the sections name their text by key (data-i18n*), so a language switch
+// re-labels the page without rebuilding it.
+import { assembleCatalogue } from './catalogue-files.js';
 import { setRichText } from './rich-text.js';
 
-export const catalogues = { en, zh };
+export const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 let current = 'en';
 
 // zh, zh-CN, zh-Hans... -> Chinese; anything else -> English.

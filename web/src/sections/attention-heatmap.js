@@ -15,7 +15,7 @@ import {
   setup, curveQueries, testQueries, estimatorFigures, predict, effectiveKernel, dataYDomain,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
 } from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch.js';
+import { poolingSnippet } from '../pytorch/kernel-regression.js';
 
 const TERMS_SHOWN = 3;
 

@@ -5,7 +5,7 @@ import { createFormula } from '../figures/formula.js';
 import { texNumber } from '../format.js';
 import { figureCell } from './frame.js';
 import { setup, curveQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch.js';
+import { poolingSnippet } from '../pytorch/kernel-regression.js';
 
 function create({ frame, controls }) {
   frame.controlsPanel.append(

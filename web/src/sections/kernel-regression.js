@@ -5,17 +5,11 @@
 // redraw share one call.
 import { extent, range } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
+import { setup, dataset, effectiveKernel } from '../regression-task.js';
 
-// Fixed facts of the book's set-up, not parameters a learner changes.
-export const setup = Object.freeze({
-  xMax: 5, // inputs are drawn on [0, xMax)
-  testStep: 0.1, // test queries 0, 0.1, ..., 4.9 (n_test = 50)
-  curveStep: 0.01, // the drawn prediction curve is sampled finer than the test grid
-  plotY: [-1, 5], // the book's ylim, widened when the data reach beyond it (dataYDomain)
-  bookWidths: [0.1, 0.2, 0.5, 1], // the 2nd edition's kernel widths sigma (w = 1 / sigma)
-  bookWidthW: [10, 5, 2, 1],
-  landscapeW: [0, 20], // the loss landscape's w range before training leaves it
-});
+// The set-up, the data set and the kernel are the task's own (also the
+// PyTorch snippet's): the sections take them from here with the rest.
+export { setup, dataset, effectiveKernel };
 
 // The book's test queries 0, 0.1, ..., 4.9 and a finer grid for smooth curves.
 export const testQueries = Float64Array.from(range(0, setup.xMax - setup.testStep / 2, setup.testStep));
@@ -41,11 +35,7 @@ export function dataYDomain(data) {
   return scaleLinear().domain(wanted).nice().domain();
 }
 
-export const dataset = (core, { n, noise, seed }) => core.makeDataset({ n, noise, seed, xMax: setup.xMax });
 export const truth = (core) => core.truth(curveQueries);
-
-// Average pooling is the constant kernel: every key gets 1/n.
-export const effectiveKernel = ({ estimator, kernel }) => (estimator === 'average' ? 'constant' : kernel);
 
 // The estimator's prediction at `queries`.
 export function predict(core, queries, data, { estimator, kernel, w }) {

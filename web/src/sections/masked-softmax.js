@@ -12,7 +12,7 @@ import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
-import { maskingSnippet } from '../pytorch-masking.js';
+import { maskingSnippet } from '../pytorch/masking.js';
 
 // The book's demo shape, torch.rand(2, 2, 4).
 const MASK_SHAPE = Object.freeze([2, 2, 4]);

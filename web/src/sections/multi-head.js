@@ -18,7 +18,7 @@ import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { createReshapeDiagram, headColour } from './reshape-diagram.js';
 import { normalDraws, linearBound } from './seeded-draws.js';
-import { multiHeadSnippet } from '../pytorch-multi-head.js';
+import { multiHeadSnippet } from '../pytorch/multi-head.js';
 import { offeredHeads, mostHeads, MHA_BATCH, MHA_SWITCHES } from '../state.js';
 
 // The self-attention example: six tokens (a sentence from the course notes).

@@ -15,7 +15,7 @@ import {
   setup, curveQueries, testQueries, estimatorFigures, kernelShape, effectiveKernel, dataYDomain,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
 } from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch.js';
+import { poolingSnippet } from '../pytorch/kernel-regression.js';
 import { createConsistencyPanel } from './consistency-panel.js';
 
 const KERNEL_KEYS = Object.fromEntries(KERNELS.map((kernel) => [kernel, `kernel.${kernel}`]));

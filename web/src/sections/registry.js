@@ -24,8 +24,10 @@
 //   compute(core, inputs) -> result
 //             every number the section draws, asked of the core
 //   draw(view, result, inputs, changed)
-//             puts the result on screen; the core only for what the
-//             result leaves to the view (a section may ask it again there)
+//             puts the result on screen; it is handed no core, but a view
+//             that took the core in create() may call it here for what the
+//             result leaves open (masked-softmax.js masks the scores the
+//             learner typed over the result's)
 //   pytorch   optional (state, core, section) -> string: "Copy as PyTorch"
 // Figures need no declaration: every figure kind registers its own export
 // menu (PNG, SVG and, with data, CSV); a data-figure name on its element

@@ -15,7 +15,7 @@ import { figureCell, note } from './frame.js';
 import { createScalingPanel, SCALING_INPUTS } from './scaling-panel.js';
 import { createScoringCostPanel } from './scoring-cost-panel.js';
 import { normalDraws, linearDraws } from './seeded-draws.js';
-import { scoringSnippet } from '../pytorch-scoring.js';
+import { scoringSnippet } from '../pytorch/scoring.js';
 
 const NK = 10;
 const DV = 4;

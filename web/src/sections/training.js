@@ -8,7 +8,7 @@ import { scaleLinear } from 'd3-scale';
 import { createLinePlot } from '../figures/line-plot.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { createFormula } from '../figures/formula.js';
-import { createPlayer } from '../player.js';
+import { createWidthPlayer } from '../run/width-run.js';
 import { createFrameQueue } from '../frame-queue.js';
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
@@ -16,7 +16,7 @@ import { formatNumber, texNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { liveLead } from './live-lead.js';
 import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch.js';
+import { poolingSnippet } from '../pytorch/kernel-regression.js';
 import { BATCH_PRODUCT_INPUTS, createBatchProductPanel } from './batch-product-panel.js';
 
 const MODEL_TEX =
@@ -177,7 +177,7 @@ function create({ frame, store, controls, core, errors }) {
   const queue = createFrameQueue();
   let landscape = null; // { domain, ws, loo, noLoo }
 
-  const player = createPlayer({
+  const player = createWidthPlayer({
     train(wStart, epochs) {
       const { inputs, data } = context;
       return errors.run(() => core.trainKernelWidth(data.x, data.y,

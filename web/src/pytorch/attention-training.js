@@ -15,17 +15,14 @@
 //     attentionModelTrain draws it;
 //   - torch.optim.Adam or SGD with its defaults, as core/optimizers.hpp.
 // The numbers come from the state and the core; this module only writes text.
-import { t } from './i18n/index.js';
-import { py, tensorLiteral, stateLine } from './pytorch.js';
-import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from './pytorch-book-attention.js';
+import { t } from '../i18n/index.js';
+import { py, tensorLiteral, stateLine } from './snippet.js';
+import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from './book-attention.js';
 
 // The section's parameters (state.js), stated at the top of the snippet (the
 // declaration's `inputs` when it is given).
 export const TRAINING_STATE = ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn',
   'atD2lScale', 'atOptimizer', 'atLr', 'atSteps', 'atSeed'];
-
-// The held-out set of attentionModelTrain: its seed is the training seed XOR this.
-const HELD_OUT_SALT = 0x5bd1e995;
 
 // The model and training run a state describes. Sequence length, vocabulary
 // and batch are the core's defaults (state.js AT_LENGTH and AT_VOCAB are
@@ -54,6 +51,7 @@ export function trainingOptions(state, core) {
     steps: state.atSteps,
     batch: training.batch ?? 32,
     heldOut: training.heldOut ?? 256,
+    heldOutSeedMix: core.defaults.heldOutSeedMix,
   };
 }
 
@@ -297,8 +295,8 @@ export function attentionTrainingScript(options, core, { title = 'attention-trai
     '    optimizer.step()',
     "    print(f'step {step + 1}, loss {loss.item()!r}')",
     '',
-    `# Held-out accuracy: ${options.heldOut} sequences of seed seed XOR 0x${HELD_OUT_SALT.toString(16)}, never a training batch's.`,
-    `tokens, targets, valid_lens = task_batch(task, ${options.heldOut}, length, vocab, seed ^ 0x${HELD_OUT_SALT.toString(16)}, lag,`,
+    `# Held-out accuracy: ${options.heldOut} sequences of seed seed XOR 0x${options.heldOutSeedMix.toString(16)}, never a training batch's.`,
+    `tokens, targets, valid_lens = task_batch(task, ${options.heldOut}, length, vocab, seed ^ 0x${options.heldOutSeedMix.toString(16)}, lag,`,
     '                                         variable_lengths)',
     'with torch.no_grad():',
     `    predicted = net(tokens, ${lens}, causal).argmax(dim=-1)`,

@@ -1,0 +1,30 @@
+// English catalogue of the section "Positional encoding" (sections/positional-encoding.js);
+// the same keys as ../zh/positional-encoding.js.
+export default {
+  'nav.positional': 'Positions',
+
+  'pe.title': 'Positional encoding',
+  'pe.lead1': 'Self-attention ignores order: shuffle the tokens and every output stays the same, only shuffled. The Transformer adds order back by adding to each token’s embedding a **positional encoding** $\\mathbf p_i$, a row of sines and cosines whose frequencies fall along the columns.',
+  'pe.lead2': 'The book draws $\\mathbf P$ for 60 positions and $d = 32$, and its columns 6 to 9 over position: columns 6 and 7 share one frequency, 8 and 9 a lower one. Change $d$ and the columns to watch the frequencies shift.',
+  'pe.length': 'Positions',
+  'pe.dim': 'Encoding dimension d',
+  'pe.dimHint': 'the book uses 32',
+  'pe.column': 'First column drawn',
+  'pe.columnHint': 'four columns from here on (book: 6–9)',
+  'pe.columnNote': 'd = {dim} has columns 0 to {last}: only those are drawn.',
+  'pe.heatmapCaption': 'The positional encoding $\\mathbf P$: one row per position, one column per encoding dimension.',
+  'pe.heatmapLabel': 'Heatmap of the positional encoding matrix.',
+  'pe.axisColumn': 'Column (encoding dimension)',
+  'pe.axisRow': 'Row (position)',
+  'pe.axisValue': 'value',
+  'pe.hoverHint': 'Hover a cell to read P[i, j].',
+  'pe.readout': 'P[{row}, {col}] = {value}',
+  'pe.curvesCaption': 'Four columns of $\\mathbf P$ over position: a sine and a cosine for each frequency.',
+  'pe.curvesLabel': 'Columns of the positional encoding as curves over position.',
+  'pe.col': 'column {col}',
+  'pe.binaryCaption': 'The numbers 0 to 7 in binary (the book’s loop), high bit first.',
+  'pe.binaryLabel': 'The binary representations of 0 to 7.',
+  'pe.bitsAxis': 'bit',
+  'pe.binaryNote': '**Counting in binary.** The lowest bit flips at every step, the next one every 2 steps, the highest every 4: the higher the bit, the lower its frequency. The columns of $\\mathbf P$ do the same, but continuously: the frequency $\\omega_j = 1/10000^{2j/d}$ falls from the left columns to the right ones, and such continuous values use space more efficiently than bits.',
+  'pe.relativeNote': 'Relative positions: for a fixed offset $\\delta$, $\\mathbf p_{i+\\delta}$ is a rotation of $\\mathbf p_i$ (each pair of columns turns by the angle $\\delta\\omega_j$), whatever $i$. So a linear map can attend by relative position.',
+};

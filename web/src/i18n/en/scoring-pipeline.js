@@ -1,0 +1,30 @@
+// English catalogue of the section "Scoring pipeline" (sections/scoring-pipeline.js);
+// the same keys as ../zh/scoring-pipeline.js.
+export default {
+  'nav.pipeline': 'Scoring',
+
+  'pipeline.title': 'The attention scoring framework',
+  'pipeline.lead1': 'Nadaraya–Watson weighed each key by a kernel of its distance to the query. Generalise it: an **attention scoring function** $a(\\mathbf q, \\mathbf k_i)$ gives each key a real-valued score, a softmax turns the scores into weights that are nonnegative and sum to 1, and the output is the weighted sum of the values. The Gaussian kernel was one choice of $a$; {§scoring} compares two more.',
+  'pipeline.lead1.alone': 'Nadaraya–Watson weighed each key by a kernel of its distance to the query. Generalise it: an **attention scoring function** $a(\\mathbf q, \\mathbf k_i)$ gives each key a real-valued score, a softmax turns the scores into weights that are nonnegative and sum to 1, and the output is the weighted sum of the values. The Gaussian kernel was one choice of $a$; additive attention and the scaled dot product (d2l 10.3) are two more.',
+  'pipeline.lead2': 'Drag the query $\\mathbf q$ on the plane and follow it through the pipeline: the keys it points towards get the large weights, and the output moves towards their values.',
+  'pipeline.scoring': 'Scoring function a(q, k)',
+  'pipeline.scoring.dot': 'Scaled dot product',
+  'pipeline.scoring.additive': 'Additive',
+  'pipeline.keys': 'Key-value pairs m',
+  'pipeline.q1': 'Query q₁',
+  'pipeline.qHint': 'or drag q on the plane (arrow keys when it has focus)',
+  'pipeline.q2': 'Query q₂',
+  'pipeline.seed': 'Seed of the keys and values',
+  'pipeline.newKeys': 'New keys and values',
+  'pipeline.valuesNote': 'Keys kᵢ ∈ ℝ² and values vᵢ ∈ ℝ are seeded normal draws of the core; the additive scorer’s W_q, W_k (8 × 2) and w_v (8) are seeded too, drawn like PyTorch’s default nn.Linear initialisation.',
+  'pipeline.planeCaption': 'The query and the keys. Each key’s dot and line grow with the weight the query gives it.',
+  'pipeline.planeLabel': 'A plane with the keys and the draggable query; the size of each key shows its attention weight.',
+  'pipeline.queryLabel': 'Query q: move it with the arrow keys',
+  'pipeline.tableCaption': 'The pipeline for this query, key by key: score, softmax, weighted value. The row with the largest weight is highlighted.',
+  'pipeline.colKey': 'key kᵢ',
+  'pipeline.colScore': '① score a(q, kᵢ)',
+  'pipeline.colWeight': '② softmax → weight αᵢ',
+  'pipeline.colValue': 'value vᵢ',
+  'pipeline.colTerm': '③ αᵢ · vᵢ',
+  'pipeline.scoreNote': 'Each score is written out with the numbers of $\\mathbf q$ and $\\mathbf k_i$. The core evaluates it inside its attention call and returns the scores, the weights $\\alpha_i$ and the output $f(\\mathbf q)$ shown here.',
+};

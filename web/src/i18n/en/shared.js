@@ -1,0 +1,93 @@
+// English catalogue: the strings of the whole page (title, navigation,
+// axes and legends, errors, export and embedding, the PyTorch snippets'
+// comments, the player); each section's are in the file named after it.
+// Strings may hold {placeholders}, $inline TeX$, **strong** and *emphasis*
+// (see ../rich-text.js). Every file here has its twin in ../zh/, with the same keys.
+export default {
+  'app.title': 'Attention Lab',
+  'app.documentTitle': 'Attention Lab · attention pooling, hands on',
+  'app.subtitle': 'Attention, hands on: from Nadaraya–Watson kernel regression to scoring functions, multi-head attention, positional encoding and a Transformer trained in the page, as in *Dive into Deep Learning* (§10.1–10.7), computed by a C++ core compiled to WebAssembly, right in your browser.',
+  'app.skip': 'Skip to the lab',
+  'app.loading': 'Loading the C++ core…',
+  'app.loadFailed': 'The computing core could not be loaded:',
+  'app.language': 'Language',
+  'app.footer': 'Every number on this page comes from the lab’s C++ core (xtensor, compiled to WebAssembly); JavaScript only draws. Nothing is fetched from or sent to anywhere: the page also works opened straight from disk.',
+  'language.en': 'English',
+  'language.zh': '中文',
+
+  'nav.label': 'Sections',
+
+  'axis.x': 'x',
+  'axis.y': 'y',
+  'axis.d': 'd = (x − xᵢ) w',
+  'axis.weight': 'weight α',
+  'axis.epoch': 'epoch',
+  'axis.loss': 'loss',
+  'axis.w': 'w',
+
+  'legend.truth': 'Truth f(x)',
+  'legend.prediction': 'Prediction',
+  'legend.points': 'Training points (xᵢ, yᵢ)',
+  'legend.weightedPoints': 'Training points, area ∝ weight',
+  'legend.query': 'Query x',
+  'legend.startPrediction': 'Prediction with w₀',
+  'legend.withLoo': 'L(w) with leave-one-out',
+  'legend.withoutLoo': 'L(w) without leave-one-out',
+  'legend.steps': 'Gradient-descent steps',
+  'legend.currentW': 'Current w',
+
+  'error.core': 'The core refused this: {message}',
+  // Pages in another language than the core's: a sentence per kind of error, the core's words beside it.
+  'error.kind.argument': '{argument} was not accepted',
+  'error.kind.value': '{argument} = {got} was not accepted',
+  'error.kind.valueAt': '{argument}: the value {got} at index {index} was not accepted',
+  'error.kind.other': 'the computation could not be done',
+  'error.detail': '{sentence} (the core: {detail})',
+  'error.staleFigures': 'Out of date: these figures are from the last values the core accepted, not from the ones set now.',
+  'error.noFigures': 'No figures: the core refused the values set now.',
+
+  // Sharing, embedding, export and accessibility.
+  'export.menu': 'Save',
+  'export.png': 'PNG image',
+  'export.svg': 'SVG drawing',
+  'export.csv': 'CSV data',
+  'export.saved': 'Saved {file}',
+  'export.failed': 'Could not save: {message}',
+  'export.pytorch': 'Copy as PyTorch',
+  'export.pytorchShow': 'Show the PyTorch code',
+  'export.copied': 'Copied: PyTorch code that reproduces what you see.',
+  'export.copyFailed': 'The browser did not allow copying; the code is shown below to select and copy.',
+  'embed.openFull': 'Open in the full Attention Lab ↗',
+  // A reference to another section ({§id}) on the full page; a lab of one section reads a string's .alone twin.
+  'ref.numbered': 'section {number}',
+  'a11y.heatmapKeys': 'Arrow keys move between cells; Home and End go to the ends of the row, Page Up and Page Down jump by a tenth of the rows.',
+  'a11y.cell': 'row {row}, column {col}: {value}',
+  'a11y.cellUndefined': 'row {row}, column {col}: undefined',
+  'pytorch.header': 'Attention Lab, “{section}”: the current state in the PyTorch code of Dive into Deep Learning (§10.2).',
+  'pytorch.state': 'State: {state}',
+  'pytorch.data': 'The lab draws its data with its own seeded generator, not torch’s, so the training set is written out.\nThe book draws it with: x_train, _ = torch.sort(torch.rand(n_train) * 5); y_train = f(x_train) + torch.normal(0.0, {noise}, (n_train,))',
+  'pytorch.double': 'the lab computes in double precision',
+  'pytorch.testQueries': 'test queries 0, 0.1, ..., 4.9',
+  'pytorch.kernel': 'the kernel of the distance d = (x - x_i) * w (2nd edition, §11.2); the weights of a query sum to 1',
+  'pytorch.triangular': 'the book’s “epanechikov”',
+  'pytorch.average': 'average pooling: every prediction is the mean of y_train',
+  'pytorch.weights': 'rows: test queries, columns: training inputs (keys)',
+  'pytorch.query': 'one query: its weights and its prediction, the weighted sum of the values',
+  'pytorch.loo': 'leave one out: query i attends to the other n_train - 1 pairs',
+  'pytorch.noLoo': 'leave-one-out is off: every query also sees its own pair',
+  'pytorch.w0': 'the lab’s initial w (the book draws it: torch.rand((1,)))',
+  'pytorch.test': 'test time: every training pair is a key and a value',
+
+  'player.play': 'Play',
+  'player.pause': 'Pause',
+  'player.step': 'Step',
+  'player.reset': 'Reset',
+  'player.status.ready': 'Ready: epoch {epoch} of {epochs}',
+  'player.status.playing': 'Training… epoch {epoch} of {epochs}',
+  'player.status.paused': 'Paused at epoch {epoch} of {epochs}',
+  'player.status.done': 'Done: epoch {epoch} of {epochs}',
+  'player.status.stopped': 'Stopped at epoch {epoch} of {epochs}',
+
+  // "Copy as PyTorch" of the attention sections (pytorch/masking.js, pytorch/scoring.js, pytorch/multi-head.js).
+  'pytorch.attentionHeader': 'Attention Lab, “{section}”: the current state in the PyTorch code of Dive into Deep Learning ({chapter}).',
+};

@@ -1,0 +1,30 @@
+// Simplified Chinese catalogue of the section "Positional encoding" (sections/positional-encoding.js);
+// the same keys as ../en/positional-encoding.js.
+export default {
+  'nav.positional': '位置编码',
+
+  'pe.title': '位置编码',
+  'pe.lead1': '自注意力不考虑顺序：把词元打乱，每个输出都不变，只是跟着换了位置。Transformer 给每个词元的嵌入加上一个**位置编码** $\\mathbf p_i$ 来补上顺序信息：它是一行正弦和余弦，频率沿着列逐渐降低。',
+  'pe.lead2': '书中画出了 60 个位置、$d = 32$ 的 $\\mathbf P$，以及它的第 6 到 9 列随位置的变化：第 6、7 列共用一个频率，第 8、9 列的频率更低。改变 $d$ 和所画的列，看看频率怎样变化。',
+  'pe.length': '位置数',
+  'pe.dim': '编码维度 d',
+  'pe.dimHint': '书中为 32',
+  'pe.column': '所画的第一列',
+  'pe.columnHint': '从这一列起画四列（书中为 6–9）',
+  'pe.columnNote': 'd = {dim} 时只有第 0 到 {last} 列，只画这些列。',
+  'pe.heatmapCaption': '位置编码 $\\mathbf P$：每个位置一行，每个编码维度一列。',
+  'pe.heatmapLabel': '位置编码矩阵的热图。',
+  'pe.axisColumn': '列（编码维度）',
+  'pe.axisRow': '行（位置）',
+  'pe.axisValue': '数值',
+  'pe.hoverHint': '把鼠标移到格子上，读出 P[i, j]。',
+  'pe.readout': 'P[i, j]：位置 i = {row}，列 j = {col}，值为 {value}',
+  'pe.curvesCaption': '$\\mathbf P$ 的四列随位置的变化：每个频率各有一条正弦和一条余弦。',
+  'pe.curvesLabel': '位置编码的几列随位置变化的曲线。',
+  'pe.col': '第 {col} 列',
+  'pe.binaryCaption': '0 到 7 的二进制表示（书中的循环），高位在前。',
+  'pe.binaryLabel': '0 到 7 的二进制表示。',
+  'pe.bitsAxis': '位',
+  'pe.binaryNote': '**二进制计数。**最低位每一步翻转一次，次低位每两步翻转一次，最高位每四步翻转一次：位越高，频率越低。$\\mathbf P$ 的各列也是这样，只不过是连续的：频率 $\\omega_j = 1/10000^{2j/d}$ 从左边的列到右边的列逐渐降低，而这种连续的表示比二进制更节省空间。',
+  'pe.relativeNote': '相对位置：对于固定的偏移 $\\delta$，不论 $i$ 是多少，$\\mathbf p_{i+\\delta}$ 都是 $\\mathbf p_i$ 的一个旋转（每一对列转过角度 $\\delta\\omega_j$）。所以一个线性映射就能按相对位置来关注。',
+};

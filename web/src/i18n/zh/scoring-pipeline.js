@@ -1,0 +1,30 @@
+// Simplified Chinese catalogue of the section "Scoring pipeline" (sections/scoring-pipeline.js);
+// the same keys as ../en/scoring-pipeline.js.
+export default {
+  'nav.pipeline': '评分函数',
+
+  'pipeline.title': '注意力评分函数的框架',
+  'pipeline.lead1': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核只是 $a$ 的一种选择；{§scoring}再比较另外两种。',
+  'pipeline.lead1.alone': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核只是 $a$ 的一种选择；加性注意力和缩放点积注意力（d2l 10.3）是另外两种。',
+  'pipeline.lead2': '在平面上拖动查询 $\\mathbf q$，沿着流水线跟踪它：它所指向的键分到较大的权重，输出也随之靠近这些键对应的值。',
+  'pipeline.scoring': '评分函数 a(q, k)',
+  'pipeline.scoring.dot': '缩放点积',
+  'pipeline.scoring.additive': '加性',
+  'pipeline.keys': '键值对个数 m',
+  'pipeline.q1': '查询 q₁',
+  'pipeline.qHint': '也可以在平面上拖动 q（获得焦点后可用方向键）',
+  'pipeline.q2': '查询 q₂',
+  'pipeline.seed': '键和值的随机种子',
+  'pipeline.newKeys': '换一组键和值',
+  'pipeline.valuesNote': '键 kᵢ ∈ ℝ² 和值 vᵢ ∈ ℝ 都由计算核心按种子从正态分布中抽取；加性评分函数的 W_q、W_k（8 × 2）和 w_v（8）同样带种子，按 PyTorch 中 nn.Linear 的默认方式初始化。',
+  'pipeline.planeCaption': '查询和各个键。查询分给某个键的权重越大，这个键的圆点和连线就越粗。',
+  'pipeline.planeLabel': '画有各个键和可拖动查询的平面；每个键的大小表示它的注意力权重。',
+  'pipeline.queryLabel': '查询 q：可以用方向键移动',
+  'pipeline.tableCaption': '这个查询的流水线，逐个键来看：评分、softmax、加权的值。权重最大的一行会高亮显示。',
+  'pipeline.colKey': '键 kᵢ',
+  'pipeline.colScore': '① 评分 a(q, kᵢ)',
+  'pipeline.colWeight': '② softmax → 权重 αᵢ',
+  'pipeline.colValue': '值 vᵢ',
+  'pipeline.colTerm': '③ αᵢ · vᵢ',
+  'pipeline.scoreNote': '每个评分都代入了 $\\mathbf q$ 和 $\\mathbf k_i$ 的数值。评分由计算核心在注意力计算中求值，这里显示的评分、权重 $\\alpha_i$ 和输出 $f(\\mathbf q)$ 就是计算核心返回的结果。',
+};

@@ -1,0 +1,52 @@
+// A run of the attention model's training (the attention-training section)
+// for the player: `train(model, k)` runs at most k steps from `model` and
+// returns the core's { model, loss, accuracy, evaluatedAt, stopReason } (the
+// losses of the steps it ran and the held-out evaluations made; nothing when
+// the core refused). The core draws the batch of step t from the run's seed
+// and t alone, so k chunks of one step give exactly the model of one call
+// with k steps. A run that diverges (a step would make the loss or the
+// parameters non-finite) is 'stopped' at the core's last finite model, at
+// the same step however it was played; reset or play starts it again.
+import { createPlayer } from './player.js';
+import { perCallBudget } from './frame-budget.js';
+
+// Training time per frame. The frame also draws (about 10 ms when the section
+// redraws maps) and the browser then lays out and paints (10-25 ms measured
+// on the 2-core test machine), so the whole frame stays under 50 ms.
+export const TRAIN_BUDGET_MS = 10;
+
+const NOTHING_YET = Object.freeze({ model: null, losses: [], accuracy: [], evaluatedAt: [] });
+
+export function modelRun(train) {
+  return {
+    begin: (model0) => ({ ...NOTHING_YET, model: model0 }),
+    train(history, k) {
+      const result = train(history.model, k);
+      if (!result) return null;
+      return {
+        history: {
+          model: result.model,
+          losses: history.losses.concat(Array.from(result.loss)),
+          accuracy: history.accuracy.concat(Array.from(result.accuracy)),
+          evaluatedAt: history.evaluatedAt.concat(Array.from(result.evaluatedAt)),
+        },
+        ran: result.loss.length,
+        stopReason: result.stopReason,
+      };
+    },
+    describe: ({ model, losses, accuracy, evaluatedAt }, { status, target, stopReason, done, lastChunk }) => ({
+      model, losses, accuracy, evaluatedAt, heldOut: accuracy.length > 0 ? accuracy[accuracy.length - 1] : null,
+      status, target, step: done, lastChunk, stopReason,
+    }),
+  };
+}
+
+// `stepsPerSecond`: the pace of a playing run (Infinity: as fast as the
+// budget allows); `onFrame`: each frame's timings, for the tests.
+export function createModelPlayer({
+  train, onChange, budgetMs = TRAIN_BUDGET_MS, onFrame = null, stepsPerSecond = Infinity,
+}) {
+  return createPlayer({
+    run: modelRun(train), budget: perCallBudget(budgetMs), onChange, onFrame, stepsPerSecond, replaysAfterStop: true,
+  });
+}
