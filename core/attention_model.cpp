@@ -126,6 +126,11 @@ struct EncoderWorkspace {
 };
 using EncoderLease = WorkspaceLease<EncoderWorkspace>;
 
+// The flags of block `block`'s heads (null: every head on).
+const int* heads_off(const BatchOptions& options, std::size_t block, std::size_t heads) {
+    return options.heads_off.size() ? options.heads_off.data() + block * heads : nullptr;
+}
+
 std::size_t valid_length(const BatchOptions& options, std::size_t item, std::size_t length) {
     return options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(item)) : length;
 }
@@ -158,14 +163,15 @@ void forward_pass(const AttentionModel& model, const EncoderHandles& p, const in
         const double* x = c.input.data();
         // The block's output: the next block's input, or the model's.
         double* out = blk + 1 < config.blocks ? w.blocks[blk + 1].input.data() : w.output.data();
+        const int* off = heads_off(options, blk, config.heads);
         if (ffn == 0) {
             multi_head_attention_forward(shape, x, x, x, w.visible.data(), attention_weights(k, params), c.attention,
-                                         out, w.transposed);
+                                         out, w.transposed, off);
             continue;
         }
         // Y = AddNorm1(X, MHA(X)); out = AddNorm2(Y, FFN(Y))
         multi_head_attention_forward(shape, x, x, x, w.visible.data(), attention_weights(k, params), c.attention,
-                                     w.attended.data(), w.transposed);
+                                     w.attended.data(), w.transposed, off);
         c.y1.resize(rows * hidden);
         add_norm_forward(x, w.attended.data(), rows, hidden, k.ln1_gamma.in(params), k.ln1_beta.in(params), c.norm1,
                          c.y1.data());
@@ -214,7 +220,7 @@ void backward_pass(const AttentionModel& model, const EncoderHandles& p, const i
         const double* x = c.input.data();
         multi_head_attention_backward(shape, x, x, x, w.visible.data(), attention_weights(k, params), c.attention,
                                       w.dattended.data(), attention_gradients(k, grads), dx.data(), dx.data(),
-                                      dx.data(), w.attention_scratch);
+                                      dx.data(), w.attention_scratch, heads_off(options, blk, config.heads));
     }
 
     embedding_backward({rows, n, hidden}, tokens, config.embedding_scale, dx.data(), p.embedding.in(grads));
@@ -264,7 +270,7 @@ void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
              model.values.size());
     check_batch_sizes(config, {options.batch, tokens.size(),
                                targets ? std::optional<std::size_t>(targets->size()) : std::nullopt,
-                               options.valid_lens.size()});
+                               options.valid_lens.size(), options.heads_off.size()});
     const std::size_t n = config.length, count = options.batch * n;
     auto check_tokens = [&](std::string_view name, const xt::xtensor<int, 1>& values) {
         for (std::size_t e = 0; e < count; ++e)
@@ -278,6 +284,9 @@ void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
             if (options.valid_lens(b) < 1 || static_cast<std::size_t>(options.valid_lens(b)) > n)
                 fail("validLens", text("lengths in [1, ", n, "] (length)"), options.valid_lens(b), b);
     }
+    for (std::size_t h = 0; h < options.heads_off.size(); ++h)
+        if (options.heads_off(h) != 0 && options.heads_off(h) != 1)
+            fail("headsOff", "flags 0 (on) or 1 (off)", options.heads_off(h), h);
 }
 
 }  // namespace
@@ -347,6 +356,10 @@ void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes) {
         fail("targets", text("batch * length = ", count, " tokens"), *sizes.targets);
     if (sizes.valid_lens != 0 && sizes.valid_lens != sizes.batch)
         fail("validLens", text("none or one length per item (batch = ", sizes.batch, ")"), sizes.valid_lens);
+    const std::size_t heads = config.blocks * config.heads;
+    if (sizes.heads_off != 0 && sizes.heads_off != heads)
+        fail("headsOff", text("none or one flag per head of every block (blocks * heads = ", heads, ")"),
+             sizes.heads_off);
 }
 
 void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given) {

@@ -101,21 +101,27 @@ void check_parameter_values(const AttentionModel& model);
 // valid_lens empty (every position valid) or one length per item in
 // [1, length]; positions at or past it are padding: their keys are masked for
 // every query and they take no part in the loss. causal: query i sees keys j <= i.
+// heads_off empty (every head on) or one flag per head of every block
+// (blocks x heads, 0 or 1): a head flagged 1 is switched off, its output
+// zeroed before Wo, in the forward and the backward pass alike.
 struct BatchOptions {
     std::size_t batch = 1;
     xt::xtensor<int, 1> valid_lens;
     bool causal = false;
+    xt::xtensor<int, 1> heads_off;
 };
 
 // The sizes of a batch's arrays, checked before their contents are read
 // (the bindings check them before copying anything): batch within the
 // limits (its activations and work too), tokens and targets batch * length
-// each, valid lengths none or batch. The model calls check them first.
+// each, valid lengths none or batch, head flags none or blocks * heads. The
+// model calls check them first.
 struct BatchSizes {
     std::size_t batch = 1;
     std::size_t tokens = 0;
     std::optional<std::size_t> targets;  // none: a call without targets
     std::size_t valid_lens = 0;
+    std::size_t heads_off = 0;
 };
 void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes);
 

@@ -94,6 +94,8 @@ export interface SequenceBatchOptions {
   validLens?: ValidLengths;
   /** Query i sees keys j <= i only. */
   causal?: boolean;
+  /** null, or one flag per head of every block (blocks x heads): 1 switches the head off (its output zeroed before Wo). */
+  headsOff?: ValidLengths;
 }
 export interface StepOptions extends SequenceBatchOptions { optimizer?: Optimizer; lr?: number }
 export interface TaskOptions {
@@ -198,6 +200,8 @@ export interface AttentionCore {
     { loss: number; gradients: Record<string, Float64Array> };
   attentionModelStep(model: AttentionModel, tokens: Tokens, targets: Tokens, options?: StepOptions):
     { model: AttentionModel; loss: number };
+  attentionModelAccuracy(model: AttentionModel, tokens: Tokens, targets: Tokens, options?: SequenceBatchOptions):
+    { accuracy: number; positions: number; loss: number };
   attentionTaskBatch(options?: TaskOptions): TaskBatch;
   attentionTaskIdeal(options: TaskOptions | undefined, item: number): Float64Array;
   attentionModelTrain(model: AttentionModel, options?: TrainingOptions): TrainingRun;

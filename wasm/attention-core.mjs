@@ -123,14 +123,15 @@ function modelConfig(value, name, defaults) {
   return config;
 }
 
-// {batch, validLens, causal} of a batch of token sequences; batch defaults
+// {batch, validLens, causal, headsOff} of a batch of token sequences; batch defaults
 // to as many sequences of the model's length as the tokens hold.
 function batchOptions(opts, tokens, model, extra = {}) {
-  const { batch, validLens, causal, ...rest } =
-    fields(opts, 'options', { batch: undefined, validLens: null, causal: false, ...extra });
+  const { batch, validLens, causal, headsOff, ...rest } =
+    fields(opts, 'options', { batch: undefined, validLens: null, causal: false, headsOff: null, ...extra });
   const inferred = Math.max(1, Math.floor(tokens.length / model.config.length));
   return {
-    batch: number(batch ?? inferred, 'batch'), validLens: lengths(validLens), causal: flag(causal, 'causal'), ...rest,
+    batch: number(batch ?? inferred, 'batch'), validLens: lengths(validLens), causal: flag(causal, 'causal'),
+    headsOff: lengths(headsOff, 'headsOff'), ...rest,
   };
 }
 
@@ -277,6 +278,11 @@ function wrap(core) {
       const { optimizer, lr, ...batch } = batchOptions(opts, ids, m, stepDefaults);
       return unwrap(core.attentionModelStep(m, ids, wholeNumbers(targets, 'targets'),
         { ...batch, optimizer: text(optimizer, 'optimizer'), lr: number(lr, 'lr') }));
+    },
+    attentionModelAccuracy(model, tokens, targets, opts) {
+      const m = modelArgument(model, modelDefaults);
+      const ids = wholeNumbers(tokens, 'tokens');
+      return unwrap(core.attentionModelAccuracy(m, ids, wholeNumbers(targets, 'targets'), batchOptions(opts, ids, m)));
     },
     attentionTaskBatch(opts) {
       return unwrap(core.attentionTaskBatch(taskOptions(opts, taskDefaults)));

@@ -148,26 +148,35 @@ val model_to_js(const attention::AttentionModel& model, const attention::Optimiz
 
 constexpr std::size_t max_tokens = lim::max_model_batch * lim::max_model_length;
 
-// A batch of sequences ({batch, validLens, causal} and the tokens, and the
-// targets of a call that has them), the lengths checked against the model's
-// config before anything is copied.
+constexpr std::size_t max_head_flags = lim::max_blocks * lim::max_heads;
+
+// A batch of sequences ({batch, validLens, causal, headsOff} and the tokens,
+// and the targets of a call that has them), the lengths checked against the
+// model's config before anything is copied.
 struct IncomingBatch {
     const val& tokens;
     const val* targets;
-    val lens;
+    val lens, heads_off;
     attention::BatchOptions options;
+
+    // The valid lengths and head flags into the options, once every length is known to be right.
+    void copy_masks() {
+        options.valid_lens = integers(lens, lim::max_model_batch, "validLens", "lengths");
+        options.heads_off = integers(heads_off, max_head_flags, "headsOff", "flags");
+    }
 };
 
 IncomingBatch incoming_batch(const attention::ModelConfig& config, const val& tokens, const val* targets,
                              const val& options) {
-    IncomingBatch in{tokens, targets, options["validLens"], {}};
+    IncomingBatch in{tokens, targets, options["validLens"], options["headsOff"], {}};
     const std::size_t token_count = limited_length(tokens, max_tokens, "tokens", "tokens");
     const std::optional<std::size_t> target_count =
         targets ? std::optional<std::size_t>(limited_length(*targets, max_tokens, "targets", "tokens")) : std::nullopt;
     in.options.batch = count(options["batch"].as<double>(), "batch");
     in.options.causal = options["causal"].as<bool>();
     attention::check_batch_sizes(config, {in.options.batch, token_count, target_count,
-                                          limited_length(in.lens, lim::max_model_batch, "validLens", "lengths")});
+                                          limited_length(in.lens, lim::max_model_batch, "validLens", "lengths"),
+                                          limited_length(in.heads_off, max_head_flags, "headsOff", "flags")});
     return in;
 }
 
@@ -195,7 +204,7 @@ val attention_model_forward(val model, val tokens, val options) {
         const auto in = incoming_model(model);
         auto batch = incoming_batch(in.config, tokens, nullptr, options);
         const auto m = copy_model(in);
-        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
+        batch.copy_masks();
         const auto result = attention::attention_model_forward(m, token_ids(tokens, "tokens"), batch.options);
         val object = val::object();
         object.set("logits", to_js(result.logits));
@@ -210,7 +219,7 @@ val attention_model_loss(val model, val tokens, val targets, val options) {
         const auto in = incoming_model(model);
         auto batch = incoming_batch(in.config, tokens, &targets, options);
         const auto m = copy_model(in);
-        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
+        batch.copy_masks();
         const auto result = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
                                                             token_ids(targets, "targets"), batch.options);
         val object = val::object();
@@ -231,13 +240,30 @@ val attention_model_step(val model, val tokens, val targets, val options) {
         attention::check_optimizer_state(state, 1);
         auto m = copy_model(in);
         attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
-        batch.options.valid_lens = integers(batch.lens, lim::max_model_batch, "validLens", "lengths");
+        batch.copy_masks();
         const auto loss = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
                                                           token_ids(targets, "targets"), batch.options);
         attention::optimizer_step(m.values, loss.gradients, state, optimizer);
         val object = val::object();
         object.set("model", model_to_js(m, state));
         object.set("loss", loss.loss);
+        return object;
+    });
+}
+
+val attention_model_accuracy(val model, val tokens, val targets, val options) {
+    return guarded([&] {
+        ModelCall call;
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, &targets, options);
+        const auto m = copy_model(in);
+        batch.copy_masks();
+        const auto result = attention::attention_model_accuracy(m, token_ids(tokens, "tokens"),
+                                                                token_ids(targets, "targets"), batch.options);
+        val object = val::object();
+        object.set("accuracy", result.accuracy);
+        object.set("positions", static_cast<double>(result.positions));
+        object.set("loss", result.loss);
         return object;
     });
 }
@@ -326,6 +352,7 @@ EMSCRIPTEN_BINDINGS(attention_model) {
     emscripten::function("attentionModelForward", &attention_model_forward);
     emscripten::function("attentionModelLoss", &attention_model_loss);
     emscripten::function("attentionModelStep", &attention_model_step);
+    emscripten::function("attentionModelAccuracy", &attention_model_accuracy);
     emscripten::function("attentionTaskBatch", &attention_task_batch);
     emscripten::function("attentionTaskIdeal", &attention_task_ideal);
     emscripten::function("attentionModelTrain", &attention_model_train);

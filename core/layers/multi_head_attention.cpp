@@ -12,6 +12,21 @@ namespace attention::layers {
 using vector_math::axpy;
 using vector_math::exp_nonpositive;
 
+namespace {
+
+// Zeroes the columns of the heads switched off, in every row (the heads'
+// outputs on the way forward, their gradients on the way back).
+void silence_heads(const AttentionShape& shape, const int* heads_off, double* rows) {
+    if (!heads_off) return;
+    const std::size_t dh = shape.hidden / shape.heads, count = shape.batch * shape.queries;
+    for (std::size_t h = 0; h < shape.heads; ++h) {
+        if (heads_off[h] == 0) continue;
+        for (std::size_t r = 0; r < count; ++r) std::fill_n(rows + r * shape.hidden + h * dh, dh, 0.0);
+    }
+}
+
+}  // namespace
+
 void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causal, std::vector<std::size_t>& visible) {
     const std::size_t n = shape.queries;
     visible.resize(shape.batch * n);
@@ -88,7 +103,8 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
 
 void multi_head_attention_forward(const AttentionShape& shape, const double* queries, const double* keys,
                                   const double* values, const std::size_t* visible, const AttentionWeights& w,
-                                  AttentionCache& cache, double* out, std::vector<double>& transposed) {
+                                  AttentionCache& cache, double* out, std::vector<double>& transposed,
+                                  const int* heads_off) {
     const std::size_t hidden = shape.hidden;
     const std::size_t query_rows = shape.batch * shape.queries, key_rows = shape.batch * shape.keys;
     cache.q.resize(query_rows * hidden), cache.k.resize(key_rows * hidden), cache.v.resize(key_rows * hidden);
@@ -99,19 +115,22 @@ void multi_head_attention_forward(const AttentionShape& shape, const double* que
     linear_forward({key_rows, hidden, hidden}, values, w.wv, nullptr, cache.v.data(), transposed);
     scaled_dot_product_forward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
                                cache.concat.data());
+    silence_heads(shape, heads_off, cache.concat.data());
     linear_forward({query_rows, hidden, hidden}, cache.concat.data(), w.wo, nullptr, out, transposed);
 }
 
 void multi_head_attention_backward(const AttentionShape& shape, const double* queries, const double* keys,
                                    const double* values, const std::size_t* visible, const AttentionWeights& w,
                                    const AttentionCache& cache, const double* dout, const AttentionGradients& grads,
-                                   double* dqueries, double* dkeys, double* dvalues, AttentionScratch& scratch) {
+                                   double* dqueries, double* dkeys, double* dvalues, AttentionScratch& scratch,
+                                   const int* heads_off) {
     const std::size_t hidden = shape.hidden;
     const std::size_t query_rows = shape.batch * shape.queries, key_rows = shape.batch * shape.keys;
     scratch.dconcat.assign(query_rows * hidden, 0.0);
     scratch.dq.resize(query_rows * hidden), scratch.dk.resize(key_rows * hidden), scratch.dv.resize(key_rows * hidden);
     linear_backward({query_rows, hidden, hidden}, dout, cache.concat.data(), w.wo, grads.wo, nullptr,
                     scratch.dconcat.data());
+    silence_heads(shape, heads_off, scratch.dconcat.data());
     scaled_dot_product_backward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
                                 scratch.dconcat.data(), scratch.dq.data(), scratch.dk.data(), scratch.dv.data(),
                                 scratch.dweights);

@@ -44,9 +44,14 @@ struct AttentionCache {
 
 // out (batch * queries x hidden) for queries (batch * queries rows) attending
 // over keys and values (batch * keys rows each; they may be the same array).
+// heads_off (null: none): one flag a head; a head whose flag is not 0 is
+// switched off, its output zeroed before Wo (Michel et al.'s head mask; the
+// model's accuracy without it measures the head's importance, d2l 10.5's
+// exercise). Its weights are still computed, and shown.
 void multi_head_attention_forward(const AttentionShape& shape, const double* queries, const double* keys,
                                   const double* values, const std::size_t* visible, const AttentionWeights& w,
-                                  AttentionCache& cache, double* out, std::vector<double>& transposed);
+                                  AttentionCache& cache, double* out, std::vector<double>& transposed,
+                                  const int* heads_off = nullptr);
 
 // The buffers of the backward pass.
 struct AttentionScratch {
@@ -59,7 +64,8 @@ struct AttentionScratch {
 void multi_head_attention_backward(const AttentionShape& shape, const double* queries, const double* keys,
                                    const double* values, const std::size_t* visible, const AttentionWeights& w,
                                    const AttentionCache& cache, const double* dout, const AttentionGradients& grads,
-                                   double* dqueries, double* dkeys, double* dvalues, AttentionScratch& scratch);
+                                   double* dqueries, double* dkeys, double* dvalues, AttentionScratch& scratch,
+                                   const int* heads_off = nullptr);
 
 // The heads alone, on projected Q, K, V: concat = softmax(Q K^T / sqrt(d)) V per head.
 void scaled_dot_product_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,

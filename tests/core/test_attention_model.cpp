@@ -22,6 +22,7 @@ BatchOptions batch_options(const nlohmann::json& c) {
     options.batch = c["batch"];
     options.valid_lens = ref::ints(c["validLens"]);
     options.causal = c["causal"];
+    if (c.contains("headsOff")) options.heads_off = ref::ints(c["headsOff"]);
     return options;
 }
 
@@ -146,6 +147,7 @@ TEST_CASE("attention_model_forward and _loss match d2l's encoder in PyTorch", "[
 TEST_CASE("attention_model_loss: the gradient agrees with central differences", "[model]") {
     for (std::size_t ffn : {0, 5}) {
         for (bool causal : {false, true}) {
+          for (bool head_off : {false, true}) {
             ModelConfig config = small_config(ffn);
             config.embedding_scale = 1.3;
             AttentionModel model = attention::init_attention_model(config);
@@ -155,10 +157,11 @@ TEST_CASE("attention_model_loss: the gradient agrees with central differences", 
             options.batch = 2;
             options.causal = causal;
             options.valid_lens = tokens_of({4, 3});
+            if (head_off) options.heads_off = tokens_of({0, 1, 1, 0});  // blocks 2 x heads 2
             const auto tokens = tokens_of({1, 4, 0, 2, 3, 3, 0, 1});
             const auto targets = tokens_of({2, 0, 4, 1, 0, 1, 2, 3});
             const auto analytic = attention::attention_model_loss(model, tokens, targets, options).gradients;
-            INFO("ffn=" << ffn << " causal=" << causal);
+            INFO("ffn=" << ffn << " causal=" << causal << " head off=" << head_off);
             for (std::size_t e = 0; e < model.values.size(); e += 3) {
                 AttentionModel moved = model;
                 const double h = 1e-6;
@@ -169,8 +172,31 @@ TEST_CASE("attention_model_loss: the gradient agrees with central differences", 
                 INFO("parameter " << e);
                 CHECK(analytic(e) == Approx((up - down) / (2 * h)).epsilon(1e-5).margin(1e-8));
             }
+          }
         }
     }
+}
+
+TEST_CASE("attention_model: a head switched off adds nothing, its weights still shown", "[model]") {
+    const AttentionModel model = attention::init_attention_model(small_config());
+    BatchOptions options;
+    options.batch = 2;
+    const auto tokens = tokens_of({1, 2, 3, 4, 0, 1, 2, 3});
+    const auto all = attention::attention_model_forward(model, tokens, options);
+    BatchOptions off = options;
+    off.heads_off = tokens_of({0, 0, 0, 1});  // block 1's head 1
+    const auto without = attention::attention_model_forward(model, tokens, off);
+    CHECK_SAME_BITS(without.weights, all.weights);
+    CHECK(ref::bit_mismatch(ref::as_vector(without.logits), ref::as_vector(all.logits)) != std::string());
+    // Its output rows zeroed by hand before Wo give the same logits: block 1's Wo columns 3..5 set to 0.
+    AttentionModel silenced = model;
+    const auto& wo = silenced.slot("b1.Wo");
+    for (std::size_t o = 0; o < 6; ++o)
+        for (std::size_t i = 3; i < 6; ++i) silenced.values(wo.offset + o * 6 + i) = 0.0;
+    CHECK_NEAR_TOL(attention::attention_model_forward(silenced, tokens, options).logits, without.logits, 1e-15);
+    // No flags and all flags 0 are the same model.
+    off.heads_off = tokens_of({0, 0, 0, 0});
+    CHECK_SAME_BITS(attention::attention_model_forward(model, tokens, off).logits, all.logits);
 }
 
 TEST_CASE("attention_model: masks hide padding keys and the future", "[model]") {
@@ -325,6 +351,12 @@ TEST_CASE("attention_model_loss and _forward: refused batches name their argumen
     REQUIRE(ref::argument_error_of([&] { loss(tokens, targets, lens); }).index == 1u);
     lens.valid_lens = tokens_of({5, 1});
     REQUIRE_ARGUMENT_ERROR(attention::attention_model_forward(model, tokens, lens), "validLens");
+    BatchOptions heads = options;
+    heads.heads_off = tokens_of({0, 1});
+    REQUIRE_ARGUMENT_ERROR_WITH(loss(tokens, targets, heads), "headsOff", "blocks * heads = 4");
+    heads.heads_off = tokens_of({0, 1, 2, 0});
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::attention_model_accuracy(model, tokens, targets, heads), "headsOff", "0 (on) or 1 (off)");
+    REQUIRE(ref::argument_error_of([&] { attention::attention_model_forward(model, tokens, heads); }).index == 2u);
     // A model whose parameters do not fit its config.
     AttentionModel broken = model;
     broken.values = xt::zeros<double>({3});

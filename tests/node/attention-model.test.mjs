@@ -23,7 +23,7 @@ const int32 = (list) => Int32Array.from(list);
 test('forward pass, loss and gradients equal PyTorch autograd for every reference model', () => {
   for (const c of references.model) {
     const model = referenceModel(c);
-    const options = { batch: c.batch, validLens: c.validLens, causal: c.causal };
+    const options = { batch: c.batch, validLens: c.validLens, causal: c.causal, headsOff: c.headsOff ?? null };
     const forward = api.attentionModelForward(model, int32(c.tokens), options);
     assertClose(forward.logits, c.logits, 1e-12, `${c.name} logits`);
     assertClose(forward.weights, c.weights, 1e-12, `${c.name} weights`);
@@ -34,6 +34,29 @@ test('forward pass, loss and gradients equal PyTorch autograd for every referenc
       assertClose(gradients[name], values, 1e-10, `${c.name} d${name}`);
     }
   }
+});
+
+test('attentionModelAccuracy: the share of valid positions whose top logit is the target, with heads switched off', () => {
+  const c = references.model.find((r) => r.headsOff);
+  assert.ok(c, 'a reference case with heads switched off');
+  const model = referenceModel(c);
+  const options = { batch: c.batch, validLens: c.validLens, headsOff: c.headsOff };
+  const { length, vocab } = c.config;
+  // The targets: each valid position's largest logit without those heads, then one position made wrong.
+  const argmax = (row) => row.indexOf(Math.max(...row));
+  const targets = Array.from({ length: c.batch * length }, (_, r) => argmax(c.logits.slice(r * vocab, (r + 1) * vocab)));
+  targets[0] = (targets[0] + 1) % vocab;
+  const valid = c.validLens.reduce((sum, n) => sum + n, 0);
+  const without = api.attentionModelAccuracy(model, int32(c.tokens), int32(targets), options);
+  assert.equal(without.positions, valid);
+  assert.equal(without.accuracy, (valid - 1) / valid);
+  assert.ok(Number.isFinite(without.loss) && without.loss > 0);
+  // Every head on: other logits, so another accuracy on the same targets.
+  const all = api.attentionModelAccuracy(model, int32(c.tokens), int32(targets), { ...options, headsOff: null });
+  assert.equal(all.positions, valid);
+  assert.notEqual(all.loss, without.loss);
+  assertArgumentError(() => api.attentionModelAccuracy(model, int32(c.tokens), int32(targets),
+    { ...options, headsOff: [1] }), 'headsOff');
 });
 
 test('optimiser steps equal torch.optim step for step (SGD and Adam)', () => {

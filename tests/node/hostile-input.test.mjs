@@ -19,7 +19,8 @@ const API_FUNCTIONS = [
   'makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson', 'trainKernelWidth',
   'lossLandscape', 'kernelWidthLoss', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
   'multiHeadAttention', 'positionalEncoding', 'randomNormal', 'randomUniform', 'memoryStats', 'scalingStudy',
-  'attentionModelInit', 'attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionTaskBatch',
+  'attentionModelInit', 'attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy',
+  'attentionTaskBatch',
   'attentionTaskIdeal', 'attentionModelTrain', 'consistencyStudy', 'batchMatrixProduct',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
@@ -447,7 +448,7 @@ row('batchMatrixProduct', 'n * a * b * c over the work limit', () => bmm(grid(10
   { shapeX: [64, 64, 1024], shapeY: [64, 1024, 256] }), 'shapeY[2] (c)', { over: true, detail: 'multiply-adds' });
 
 // The trainable attention model: attentionModelInit(config), attentionModelForward(model, tokens, options),
-// attentionModelLoss / attentionModelStep(model, tokens, targets, options), attentionTaskBatch(options),
+// attentionModelLoss / attentionModelStep / attentionModelAccuracy(model, tokens, targets, options), attentionTaskBatch(options),
 // attentionTaskIdeal(options, item), attentionModelTrain(model, options)
 const MODEL_LIMITS = { vocab: 1024, length: 256, hidden: 1024, heads: 64, blocks: 8, ffnHidden: 4096 };
 const smallModel = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
@@ -464,7 +465,7 @@ row('attentionModelInit', 'more parameters than the limit', () => api.attentionM
 each('attentionModelInit', [...NOT_NUMBERS, ...NON_FINITE, ['-1', -1], ['1001', 1001]], 'embeddingScale',
   (v) => api.attentionModelInit({ embeddingScale: v }), 'embeddingScale');
 each('attentionModelInit', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.attentionModelInit({ seed: v }), 'seed');
-for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep']) {
+for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy']) {
   const call = (model, tokens, options) => (fn === 'attentionModelForward'
     ? api[fn](model, tokens, options) : api[fn](model, tokens, tokens4, options));
   each(fn, [...NOT_OPTIONS, ['undefined', undefined]], 'model', (v) => call(v, tokens4), 'model');
@@ -491,6 +492,11 @@ for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModel
     (v) => call(smallModel, tokens4, { validLens: v }), 'validLens');
   each(fn, [['1', 1], ['a string', 'yes'], ['null', null]], 'causal', (v) => call(smallModel, tokens4, { causal: v }),
     'causal');
+  each(fn, [...NOT_ARRAYS.filter(([, v]) => v !== null), ['a flag of 2', [0, 2]], ['a negative flag', [-1, 0]],
+    ['one flag for two heads', [1]], ['three flags for two heads', [0, 0, 1]], ['NaN', [NaN, 0]]], 'headsOff',
+  (v) => call(smallModel, tokens4, { headsOff: v }), 'headsOff');
+  row(fn, 'head flags over the limit', () => call(smallModel, tokens4, { headsOff: new Int32Array(8 * 64 + 1) }),
+    'headsOff', { over: true });
 }
 // Arrays inside a model far longer than its layout's: refused by their
 // lengths before any of them is copied in (copies made first once grew the
@@ -501,7 +507,8 @@ const defaultModel = api.attentionModelInit();
 const eightBlocks = api.attentionModelInit({ blocks: 8, hidden: 4, heads: 1 });
 const withState = (model, m, v) => ({ ...model, optimizerState: { step: 1, m, v } });
 const parameterCount = Object.values(defaultModel.params).reduce((sum, array) => sum + array.length, 0);
-for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelTrain']) {
+for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy',
+  'attentionModelTrain']) {
   const call = (model, tokens = Int32Array.from({ length: 8 }, (_, i) => i)) => (fn === 'attentionModelTrain'
     ? api[fn](model, { steps: 1 }) : fn === 'attentionModelForward' ? api[fn](model, tokens)
       : api[fn](model, tokens, tokens));
@@ -511,7 +518,7 @@ for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModel
     params: oversizedParams(eightBlocks) }), 'params.embedding', { over: true });
   row(fn, 'the last parameter 2^22 numbers long', () => call({ ...defaultModel,
     params: { ...defaultModel.params, readoutBias: OVERSIZED } }), 'params.readoutBias', { over: true });
-  if (fn !== 'attentionModelForward') {
+  if (fn !== 'attentionModelForward' && fn !== 'attentionModelAccuracy') {
     row(fn, 'Adam moments 2^22 numbers long', () => call(withState(defaultModel, OVERSIZED, OVERSIZED)),
       'optimizerState.m', { over: true });
     row(fn, 'the second moment alone 2^22 numbers long', () => call(withState(defaultModel,

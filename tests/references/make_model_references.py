@@ -48,6 +48,7 @@ class MultiHeadAttention(nn.Module):
         self.W_k = nn.Linear(hidden, hidden, bias=False)
         self.W_v = nn.Linear(hidden, hidden, bias=False)
         self.W_o = nn.Linear(hidden, hidden, bias=False)
+        self.head_mask = None  # 1 keeps a head, 0 switches it off (its output, before W_o)
 
     def forward(self, queries, keys, values, valid_lens):
         queries = transpose_qkv(self.W_q(queries), self.num_heads)
@@ -59,6 +60,10 @@ class MultiHeadAttention(nn.Module):
         scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
         self.attention_weights = d2l_masked_softmax(scores, valid_lens)
         output = torch.bmm(self.attention_weights, values)
+        if self.head_mask is not None:
+            batch = output.shape[0] // self.num_heads
+            output = (output.reshape(batch, self.num_heads, *output.shape[1:])
+                      * self.head_mask[None, :, None, None]).reshape(output.shape)
         return self.W_o(transpose_output(output, self.num_heads))
 
 
@@ -110,8 +115,11 @@ class Encoder(nn.Module):
             [Block(c["hidden"], c["heads"], c["ffnHidden"]) for _ in range(c["blocks"])])
         self.readout = nn.Linear(c["hidden"], c["vocab"])
 
-    def forward(self, tokens, valid_lens, causal):
+    def forward(self, tokens, valid_lens, causal, heads_off=None):
         c = self.c
+        for i, block in enumerate(self.blocks):
+            block.attention.head_mask = (None if heads_off is None
+                                         else 1.0 - heads_off[i * c["heads"]:(i + 1) * c["heads"]].double())
         n = tokens.shape[1]
         X = self.embedding(tokens) * c["embeddingScale"] + positional_encoding(n, c["hidden"])
         lens = valid_lens
@@ -141,8 +149,8 @@ class Encoder(nn.Module):
         return out
 
 
-def loss_of(model, tokens, targets, valid_lens, causal):
-    logits, weights = model(tokens, valid_lens, causal)
+def loss_of(model, tokens, targets, valid_lens, causal, heads_off=None):
+    logits, weights = model(tokens, valid_lens, causal, heads_off)
     n = tokens.shape[1]
     if valid_lens is None:
         valid = torch.ones(tokens.shape, dtype=torch.bool)
@@ -216,6 +224,26 @@ def model_cases():
                     "logits": flat(logits), "weights": flat(weights), "loss": float(loss),
                     "gradients": {k: flat(g) for (k, _), g in zip(named, grads)},
                 })
+    # Heads switched off (their outputs zeroed before W_o): the accuracy
+    # without a head measures its importance (d2l 10.5, exercise 2).
+    for name, heads_off in (("attentionOnlyDeep", [0, 1, 0, 0, 1, 0, 0, 1]), ("encoderBlocks", [1, 0, 0, 1])):
+        seed += 1
+        c = CONFIGS[name]
+        model = make_model(c, seed)
+        tokens, targets, lens = batch_of(c, 3, seed, True)
+        off = torch.tensor(heads_off)
+        loss, logits, weights = loss_of(model, tokens, targets, lens, False, off)
+        named = model.named()
+        grads = torch.autograd.grad(loss, [p for _, p in named])
+        cases.append({
+            "name": f"{name} headsOff={heads_off}",
+            "config": c, "batch": 3,
+            "tokens": flat(tokens), "targets": flat(targets),
+            "validLens": [int(v) for v in lens], "causal": False, "headsOff": heads_off,
+            "params": {k: flat(p) for k, p in named},
+            "logits": flat(logits), "weights": flat(weights), "loss": float(loss),
+            "gradients": {k: flat(g) for (k, _), g in zip(named, grads)},
+        })
     return cases
 
 
