@@ -117,7 +117,7 @@ struct EncoderWorkspace {
         std::size_t total = capacity_of(output, logits, attended, transposed, divisors, losses, dlogits, dx,
                                         dattended, dy1, dactivation) +
                             capacity_of(attention_scratch.dq, attention_scratch.dk, attention_scratch.dv,
-                                        attention_scratch.dconcat);
+                                        attention_scratch.dconcat, attention_scratch.head);
         for (const auto& b : blocks)
             total += capacity_of(b.input, b.attention.q, b.attention.k, b.attention.v, b.attention.weights,
                                  b.attention.concat, b.norm1.xhat, b.y1, b.ffn.activation, b.norm2.xhat);

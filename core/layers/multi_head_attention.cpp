@@ -5,11 +5,11 @@
 #include <limits>
 
 #include "layers/linear.hpp"
+#include "matrix_products.hpp"
 #include "vector_math.hpp"
 
 namespace attention::layers {
 
-using vector_math::axpy;
 using vector_math::exp_nonpositive;
 
 namespace {
@@ -36,22 +36,43 @@ void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causa
     }
 }
 
+namespace {
+
+// rows x columns of `from` (rows `stride` apart) written transposed into `to` (columns x rows).
+void transpose(const double* from, std::size_t rows, std::size_t columns, std::size_t stride, double* to) {
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < columns; ++c) to[c * rows + r] = from[r * stride + c];
+}
+
+}  // namespace
+
+// Each head's products run on the tiled kernel, over all of an item's keys;
+// the softmax then keeps a query's visible keys and zeroes the rest, so the
+// masked keys add exact zeros to the weighted sums.
 void scaled_dot_product_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
-                                const std::size_t* visible, double* weights, double* concat) {
+                                const std::size_t* visible, double* weights, double* concat,
+                                std::vector<double>& scratch) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
     const double sqrt_d = std::sqrt(static_cast<double>(dh));
     std::fill(concat, concat + shape.batch * nq * hidden, 0.0);
     std::fill(weights, weights + shape.batch * heads * nq * nk, 0.0);
+    scratch.resize(dh * nk);
+    double* keys_t = scratch.data();
     for (std::size_t b = 0; b < shape.batch; ++b)
-        for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t h = 0; h < heads; ++h) {
+            const double* q_h = q + b * nq * hidden + h * dh;
+            const double* k_h = k + b * nk * hidden + h * dh;
+            double* w_h = weights + (b * heads + h) * nq * nk;
+            // Scores Q_h K_h^T, then each row's softmax over its visible keys.
+            transpose(k_h, nk, dh, hidden, keys_t);
+            matrix::multiply_add({q_h, hidden, 1}, keys_t, nk, w_h, nk, nq, nk, dh);
             for (std::size_t i = 0; i < nq; ++i) {
                 const std::size_t seen = visible[b * nq + i];
-                double* w = weights + ((b * heads + h) * nq + i) * nk;
-                const double* qi = q + (b * nq + i) * hidden + h * dh;
+                double* w = w_h + i * nk;
                 double top = -std::numeric_limits<double>::infinity();
                 for (std::size_t j = 0; j < seen; ++j) {
-                    w[j] = vector_math::dot(qi, k + (b * nk + j) * hidden + h * dh, dh) / sqrt_d;
+                    w[j] /= sqrt_d;
                     top = std::max(top, w[j]);
                 }
                 double total = 0.0;
@@ -59,46 +80,53 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
                     w[j] = exp_nonpositive(w[j] - top);
                     total += w[j];
                 }
-                double* out = concat + (b * nq + i) * hidden + h * dh;
-                for (std::size_t j = 0; j < seen; ++j) {
-                    w[j] /= total;
-                    axpy(out, w[j], v + (b * nk + j) * hidden + h * dh, dh);
-                }
+                for (std::size_t j = 0; j < seen; ++j) w[j] /= total;
+                std::fill(w + seen, w + nk, 0.0);
             }
+            // The head's output: weights times V_h.
+            matrix::multiply_add({w_h, nk, 1}, v + b * nk * hidden + h * dh, hidden, concat + b * nq * hidden + h * dh,
+                                 hidden, nq, dh, nk);
+        }
 }
 
 void scaled_dot_product_backward(const AttentionShape& shape, const double* q, const double* k, const double* v,
                                  const std::size_t* visible, const double* weights, const double* dconcat,
-                                 double* dq, double* dk, double* dv, std::vector<double>& dweights) {
+                                 double* dq, double* dk, double* dv, std::vector<double>& scratch) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
     const double sqrt_d = std::sqrt(static_cast<double>(dh));
     std::fill(dq, dq + shape.batch * nq * hidden, 0.0);
     std::fill(dk, dk + shape.batch * nk * hidden, 0.0);
     std::fill(dv, dv + shape.batch * nk * hidden, 0.0);
-    dweights.resize(nk);
-    double* dw = dweights.data();
+    scratch.resize(dh * nk + nq * nk);
+    double* values_t = scratch.data();
+    double* dscores = values_t + dh * nk;  // dL/dweights, then dL/dscores in place
     for (std::size_t b = 0; b < shape.batch; ++b)
-        for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t h = 0; h < heads; ++h) {
+            const double* q_h = q + b * nq * hidden + h * dh;
+            const double* k_h = k + b * nk * hidden + h * dh;
+            const double* v_h = v + b * nk * hidden + h * dh;
+            const double* g_h = dconcat + b * nq * hidden + h * dh;
+            const double* w_h = weights + (b * heads + h) * nq * nk;
+            // dL/dweights = dO_h V_h^T; dV_h = weights^T dO_h.
+            transpose(v_h, nk, dh, hidden, values_t);
+            std::fill(dscores, dscores + nq * nk, 0.0);
+            matrix::multiply_add({g_h, hidden, 1}, values_t, nk, dscores, nk, nq, nk, dh);
+            matrix::multiply_add({w_h, 1, nk}, g_h, hidden, dv + b * nk * hidden + h * dh, hidden, nk, dh, nq);
+            // Through the softmax: ds_j = w_j (dw_j - sum_k w_k dw_k) / sqrt(d); 0 past the visible keys.
             for (std::size_t i = 0; i < nq; ++i) {
                 const std::size_t seen = visible[b * nq + i];
-                const double* w = weights + ((b * heads + h) * nq + i) * nk;
-                const std::size_t qi = (b * nq + i) * hidden + h * dh;
-                const double* g = dconcat + qi;
+                const double* w = w_h + i * nk;
+                double* ds = dscores + i * nk;
                 double weighted = 0.0;
-                for (std::size_t j = 0; j < seen; ++j) {
-                    const std::size_t kj = (b * nk + j) * hidden + h * dh;
-                    dw[j] = vector_math::dot(g, v + kj, dh);
-                    weighted += w[j] * dw[j];
-                    axpy(dv + kj, w[j], g, dh);
-                }
-                for (std::size_t j = 0; j < seen; ++j) {
-                    const std::size_t kj = (b * nk + j) * hidden + h * dh;
-                    const double ds = w[j] * (dw[j] - weighted) / sqrt_d;
-                    axpy(dq + qi, ds, k + kj, dh);
-                    axpy(dk + kj, ds, q + qi, dh);
-                }
+                for (std::size_t j = 0; j < seen; ++j) weighted += w[j] * ds[j];
+                for (std::size_t j = 0; j < seen; ++j) ds[j] = w[j] * (ds[j] - weighted) / sqrt_d;
+                std::fill(ds + seen, ds + nk, 0.0);
             }
+            // dQ_h = dS K_h, dK_h = dS^T Q_h.
+            matrix::multiply_add({dscores, nk, 1}, k_h, hidden, dq + b * nq * hidden + h * dh, hidden, nq, dh, nk);
+            matrix::multiply_add({dscores, 1, nk}, q_h, hidden, dk + b * nk * hidden + h * dh, hidden, nk, dh, nq);
+        }
 }
 
 void multi_head_attention_forward(const AttentionShape& shape, const double* queries, const double* keys,
@@ -114,7 +142,7 @@ void multi_head_attention_forward(const AttentionShape& shape, const double* que
     linear_forward({key_rows, hidden, hidden}, keys, w.wk, nullptr, cache.k.data(), transposed);
     linear_forward({key_rows, hidden, hidden}, values, w.wv, nullptr, cache.v.data(), transposed);
     scaled_dot_product_forward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
-                               cache.concat.data());
+                               cache.concat.data(), transposed);
     silence_heads(shape, heads_off, cache.concat.data());
     linear_forward({query_rows, hidden, hidden}, cache.concat.data(), w.wo, nullptr, out, transposed);
 }
@@ -133,7 +161,7 @@ void multi_head_attention_backward(const AttentionShape& shape, const double* qu
     silence_heads(shape, heads_off, scratch.dconcat.data());
     scaled_dot_product_backward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
                                 scratch.dconcat.data(), scratch.dq.data(), scratch.dk.data(), scratch.dv.data(),
-                                scratch.dweights);
+                                scratch.head);
     linear_backward({query_rows, hidden, hidden}, scratch.dq.data(), queries, w.wq, grads.wq, nullptr, dqueries);
     linear_backward({key_rows, hidden, hidden}, scratch.dk.data(), keys, w.wk, grads.wk, nullptr, dkeys);
     linear_backward({key_rows, hidden, hidden}, scratch.dv.data(), values, w.wv, grads.wv, nullptr, dvalues);

@@ -55,7 +55,7 @@ void multi_head_attention_forward(const AttentionShape& shape, const double* que
 
 // The buffers of the backward pass.
 struct AttentionScratch {
-    std::vector<double> dq, dk, dv, dconcat, dweights;
+    std::vector<double> dq, dk, dv, dconcat, head;  // head: one head's V^T and score gradients
 };
 
 // Given dout: the weights' gradients accumulate, and so do the inputs'
@@ -68,11 +68,13 @@ void multi_head_attention_backward(const AttentionShape& shape, const double* qu
                                    const int* heads_off = nullptr);
 
 // The heads alone, on projected Q, K, V: concat = softmax(Q K^T / sqrt(d)) V per head.
+// `scratch` holds a head's K^T.
 void scaled_dot_product_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
-                                const std::size_t* visible, double* weights, double* concat);
-// dconcat -> dq, dk, dv (overwritten). `dweights` holds one row of dL/dweights.
+                                const std::size_t* visible, double* weights, double* concat,
+                                std::vector<double>& scratch);
+// dconcat -> dq, dk, dv (overwritten). `scratch` holds a head's V^T and its dL/dscores.
 void scaled_dot_product_backward(const AttentionShape& shape, const double* q, const double* k, const double* v,
                                  const std::size_t* visible, const double* weights, const double* dconcat,
-                                 double* dq, double* dk, double* dv, std::vector<double>& dweights);
+                                 double* dq, double* dk, double* dv, std::vector<double>& scratch);
 
 }  // namespace attention::layers
