@@ -99,14 +99,15 @@ async function directRun(patch, steps) {
     }
     trained.model = model;
     // The examples: the held-out set's first sequences (its seed mixed with the core's heldOutSeedMix).
-    const examples = core.attentionTaskBatch({ ...examplesOptions, seed: (examplesOptions.seed ^ core.defaults.heldOutSeedMix) >>> 0 });
+    const examplesAt = { ...examplesOptions, seed: (examplesOptions.seed ^ core.defaults.heldOutSeedMix) >>> 0 };
+    const examples = core.attentionTaskBatch(examplesAt);
     const ahead = core.attentionModelForward(trained.model, examples.tokens,
       { batch: examplesOptions.batch, validLens: variable ? examples.validLens : null, causal });
     return {
       loss: Array.from(trained.loss), accuracy: Array.from(trained.accuracy), evaluatedAt: Array.from(trained.evaluatedAt),
       heldOutAccuracy: trained.heldOutAccuracy, weights: Array.from(ahead.weights), logits: Array.from(ahead.logits),
       tokens: Array.from(examples.tokens), targets: Array.from(examples.targets), validLens: Array.from(examples.validLens),
-      ideal0: Array.from(core.attentionTaskIdeal(examplesOptions, 0)),
+      ideal0: Array.from(core.attentionTaskIdeal(examplesAt, 0)),
     };
   }, {
     config: modelConfig(state), training: trainingOptions(state, steps),
