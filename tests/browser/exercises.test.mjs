@@ -4,11 +4,12 @@
 // the test's own (window.directCore) for the live state; the status on the
 // root (data-status), the hint after one wrong try, the answer after three,
 // a new right answer for a new seed, progress kept over a reload and
-// cleared by "Reset my answers", and no answer in the URL hash.
+// cleared by "Reset my answers", no answer in the URL hash; and the
+// exercises in a sandboxed frame, where storage and forms are refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, settled, setState, setLanguage, loadDirectCore } from './harness.mjs';
+import { usePage, openPage, settled, setState, setLanguage, loadDirectCore } from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // A catalogue text up to its first placeholder: what the page must show of it.
@@ -164,4 +165,38 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
   await answerEachWrongThenRight('zh');
   assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
   assert.deepEqual(lab.problems, []);
+});
+
+// A learning platform's sandboxed frame (scripts, no same origin, no
+// forms): reading localStorage throws there, and nothing may be submitted.
+// The exercises work all the same, their progress kept in memory.
+test('in a sandboxed iframe without storage or forms, an exercise is checked and counted', async () => {
+  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { ready: null });
+  await host.evaluate((src) => {
+    const frame = document.getElementById('frame-training');
+    frame.setAttribute('sandbox', 'allow-scripts');
+    frame.src = src;
+    document.body.replaceChildren(frame);
+  }, `${lab.server.origin}/#embed=pooling`);
+  let frame;
+  for (let i = 0; i < 100 && !frame; i += 1) {
+    frame = host.frames().find((candidate) => candidate.url().includes('embed=pooling'));
+    if (!frame) await host.waitForTimeout(100);
+  }
+  await frame.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 30000 });
+  assert.equal(await frame.evaluate(() => {
+    try {
+      return typeof window.localStorage;
+    } catch {
+      return 'refused';
+    }
+  }), 'refused', 'the frame has no storage');
+  const concept = frame.locator('[data-exercise="pooling.average-query"]');
+  await concept.locator('input[value="ignores"]').check();
+  await concept.locator('[data-action="check"]').click();
+  assert.equal(await concept.getAttribute('data-status'), 'right');
+  assert.equal(await frame.locator('[data-role="exercise-progress"]').innerText(),
+    catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 3));
+  assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem)), []);
+  await context.close();
 });

@@ -2,9 +2,10 @@
 // reader and phone already knows: a fieldset whose legend is the question,
 // radios for choices, a labelled number box for a number, and nothing to
 // fill in for a make-it-happen task (the section's own controls are the
-// answer). Check submits the form (Enter in the number box does too); the
-// feedback, and the answer once shown, are read out by a polite live
-// region. The root carries data-exercise, data-kind and data-status for
+// answer). Check, or Enter in the number box, checks; no <form> is
+// submitted, since a sandboxed iframe without allow-forms blocks
+// submission before any script hears of it. The feedback, and the answer
+// once shown, are read out by a polite live region. The root carries data-exercise, data-kind and data-status for
 // tests and styling. The view is handed its texts: it knows no catalogue.
 import { element } from '../dom.js';
 import { setRichText } from '../i18n/rich-text.js';
@@ -47,7 +48,7 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
   const taskNote = element('p', { className: 'exercise-task-note' });
   if (exercise.kind === 'achieve') fieldset.append(taskNote);
 
-  const check = element('button', { type: 'submit', className: 'button button-primary', dataset: { action: 'check' } });
+  const check = element('button', { type: 'button', className: 'button button-primary', dataset: { action: 'check' } });
   const revealButton = element('button', { type: 'button', className: 'button', dataset: { action: 'reveal' } });
   const anotherButton = element('button', { type: 'button', className: 'button', dataset: { action: 'another' } });
   anotherButton.hidden = !exercise.draw;
@@ -58,12 +59,14 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
   hint.hidden = true;
   answer.hidden = true;
 
-  const root = element('form', {
-    className: 'exercise', novalidate: true,
+  const root = element('div', {
+    className: 'exercise',
     dataset: { exercise: name, kind: exercise.kind, status: 'open' },
   }, [fieldset, element('div', { className: 'exercise-actions' }, [check, revealButton, anotherButton]), hint, feedback]);
 
-  root.addEventListener('submit', (event) => {
+  check.addEventListener('click', () => onCheck());
+  numberBox?.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
     event.preventDefault();
     onCheck();
   });
