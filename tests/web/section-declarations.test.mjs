@@ -1,8 +1,9 @@
 // The sections' declarations (web/src/sections/registry.js), checked without
 // a browser: every parameter a section names exists and belongs to a
 // section, every error route leads to a control of the section, routing goes
-// by the error's fields, and each section's compute() runs against the real
-// core (dist/attention-core.mjs) with the page's defaults.
+// by the error's fields, each section's compute() runs against the real
+// core (dist/attention-core.mjs) with the page's defaults, and the exercises
+// are well formed and answered by the core.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -13,6 +14,14 @@ import { setLanguage } from '../../web/src/i18n/index.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { setup, curveQueries } from '../../web/src/sections/kernel-regression.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
+import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
+import { KINDS } from '../../web/src/exercises/exercise-state.js';
+import { READ_TOLERANCE, chaseRatio } from '../../web/src/sections/pooling-exercises.js';
+
+const poolingSection = SECTIONS.find(({ id }) => id === 'pooling');
+const poolingInputs = poolingSection.inputs;
+const poolingExercise = (id) => poolingSection.exercises.find((exercise) => exercise.id === id);
+const pick = (state, names) => Object.fromEntries(names.map((name) => [name, state[name]]));
 
 test('the sections are those of index.html, in its order, each declared once', async () => {
   const html = await readFile('web/index.html', 'utf8');
@@ -146,4 +155,95 @@ test('each section computes at every pair of its inputs\' bounds, as the store r
   }
   assert.ok(computed > 1000, `${computed} states`);
   assert.deepEqual(refused, []);
+});
+
+// The exercises a section declares (registry.js's header describes the
+// fields): well formed, worded in both catalogues, and answered by the core
+// for the live state, so that a new seed gives a new right answer.
+test('every exercise declaration is well formed and worded in both catalogues', () => {
+  const en = assembleCatalogue('en');
+  const zh = assembleCatalogue('zh');
+  const declared = SECTIONS.filter(({ exercises }) => exercises);
+  assert.ok(declared.some(({ id }) => id === 'pooling'), 'the pooling section has exercises');
+  for (const section of declared) {
+    assert.ok(Array.isArray(section.exercises) && section.exercises.length > 0, `${section.id}: a list`);
+    const ids = section.exercises.map(({ id }) => id);
+    assert.equal(new Set(ids).size, ids.length, `${section.id}: unique ids`);
+    for (const exercise of section.exercises) {
+      const name = `${section.id}.${exercise.id}`;
+      assert.match(exercise.id, /^[a-z][\w-]*$/, `${name}: an id fit for data-exercise`);
+      assert.ok(KINDS.includes(exercise.kind), `${name}: a known kind (${exercise.kind})`);
+      assert.equal(typeof exercise.check, 'function', `${name}: check()`);
+      assert.equal(typeof exercise.solution, 'function', `${name}: solution()`);
+      const keys = [exercise.questionKey, exercise.hintKey,
+        ...(exercise.options ?? []).flatMap((option) => [option.labelKey, option.explanationKey])];
+      for (const key of keys) assert.ok(typeof key === 'string' && key in en && key in zh, `${name}: ${key} in both catalogues`);
+      if (exercise.kind === 'concept') {
+        assert.ok(exercise.options?.length >= 2, `${name}: choices`);
+        assert.ok(exercise.options.some(({ id }) => id === exercise.right), `${name}: one right option`);
+        assert.equal(new Set(exercise.options.map(({ explanationKey }) => explanationKey)).size, exercise.options.length,
+          `${name}: each option its own explanation`);
+      }
+      for (const hook of ['draw', 'mark', 'questionParams']) {
+        if (hook in exercise) assert.equal(typeof exercise[hook], 'function', `${name}: ${hook}()`);
+      }
+    }
+  }
+});
+
+test('a concept question judges each option by its own explanation; the right one is fixed', () => {
+  const concept = poolingExercise('average-query');
+  for (const option of concept.options) {
+    const result = concept.check(null, {}, option.id);
+    assert.equal(result.verdict, option.id === concept.right ? 'right' : 'wrong');
+    assert.equal(result.key, option.explanationKey);
+  }
+});
+
+test('the compute and make-it-happen exercises are answered by the core for the live state', async () => {
+  const raw = await loadAttentionCore();
+  const core = memoizeCore(raw);
+  const inputs = (patch = {}) => ({ ...pick(defaultState(), poolingInputs), ...patch });
+  const readOff = poolingExercise('read-prediction');
+  const instance = readOff.draw(core, inputs(), 0);
+  assert.ok(instance.x >= 0.3 && instance.x <= 4.7, 'a query inside the plot');
+  assert.notEqual(readOff.draw(core, inputs(), 1).x, instance.x, 'try another: a new query');
+  const rightFor = (patch) => {
+    const state = inputs(patch);
+    const data = raw.makeDataset({ n: state.n, noise: state.noise, seed: state.seed, xMax: setup.xMax });
+    return raw.nadarayaWatson([instance.x], data.x, data.y, { kernel: state.kernel, w: state.w })[0];
+  };
+  const seed0 = rightFor({ seed: 0 });
+  const seed1 = rightFor({ seed: 1 });
+  assert.ok(Math.abs(seed0 - seed1) > 3 * READ_TOLERANCE, 'a new seed, a new right answer');
+  assert.equal(readOff.check(core, inputs({ seed: 0 }), seed0, instance).verdict, 'right');
+  assert.equal(readOff.check(core, inputs({ seed: 0 }), seed0 + READ_TOLERANCE / 2, instance).verdict, 'right', 'within the tolerance');
+  assert.notEqual(readOff.check(core, inputs({ seed: 1 }), seed0, instance).verdict, 'right', 'the old seed\'s answer is not right for the new');
+  assert.equal(readOff.check(core, inputs({ seed: 1 }), seed1, instance).verdict, 'right');
+  assert.ok(Math.abs(seed0) * 0.08 > READ_TOLERANCE, 'the default instance leaves room between right and close');
+  assert.equal(readOff.check(core, inputs({ seed: 0 }), seed0 * 1.08, instance).verdict, 'close', 'within 10 %');
+  assert.equal(readOff.check(core, inputs({ seed: 0 }), seed0 * 1.3, instance).verdict, 'wrong');
+  assert.match(readOff.solution(core, inputs({ seed: 1 }), instance).params.y, new RegExp(seed1.toFixed(2).replace('-', '−')));
+  const narrow = rightFor({ kernel: 'boxcar', w: 50 });
+  if (Number.isNaN(narrow)) {
+    assert.equal(readOff.check(core, inputs({ kernel: 'boxcar', w: 50 }), 1, instance).key, 'pooling.ex.read.gap', 'a gap has no answer');
+  }
+
+  const chase = poolingExercise('chase-noise');
+  assert.equal(chase.check(core, inputs({ w: 1 })).verdict, 'wrong', 'the book\'s width does not chase the noise');
+  assert.equal(chase.check(core, inputs({ estimator: 'average' })).key, 'pooling.ex.chase.average');
+  assert.equal(chase.check(core, inputs({ kernel: 'constant', w: 50 })).key, 'pooling.ex.chase.constant');
+  assert.equal(chase.check(core, inputs({ noise: 0, w: 50 })).key, 'pooling.ex.chase.noNoise');
+  for (const seed of [0, 1, 7]) {
+    const solution = chase.solution(core, inputs({ seed }));
+    assert.equal(solution.key, 'pooling.ex.chase.solution', `seed ${seed}: a width that does it`);
+    assert.equal(chase.check(core, inputs({ seed, w: solution.params.w })).verdict, 'right', `seed ${seed}: the width shown is right`);
+    // The core's own ratio, from its predictions at the points and the truth there.
+    const data = raw.makeDataset({ n: 50, noise: 0.5, seed, xMax: setup.xMax });
+    const fit = raw.nadarayaWatson(data.x, data.x, data.y, { kernel: 'gaussian', w: solution.params.w });
+    const truth = raw.truth(data.x);
+    const squares = (a) => a.reduce((sum, value, i) => sum + (value - data.y[i]) ** 2, 0);
+    assert.equal(chaseRatio(core, inputs({ seed, w: solution.params.w })), squares(fit) / squares(truth));
+  }
+  assert.equal(chase.solution(core, inputs({ n: 1000 })).key, 'pooling.ex.chase.solutionNone', 'too many points: said so');
 });

@@ -7,7 +7,9 @@
 // From a declaration the mount derives everything a section used to list by
 // hand: the parameters it watches (its `inputs`, and the language), when to
 // ask the core again (the inputs' values changed), and which control an
-// error belongs to (section-errors.js). When the core refuses a section's
+// error belongs to (section-errors.js), and the exercises it declares,
+// shown below its figures and checked against the same core
+// (exercises/exercise-block.js). When the core refuses a section's
 // inputs, its last good figures stay, marked as out of date until it
 // accepts them again. A change of state is drawn at the
 // next animation frame; several changes in one frame draw once. On a page
@@ -28,6 +30,8 @@ import { createSectionFrame } from './sections/frame.js';
 import { sectionNumber } from './sections/registry.js';
 import { attachSectionTools } from './export/section-tools.js';
 import { syncDisabled } from './a11y.js';
+import { createExerciseBlock } from './exercises/exercise-block.js';
+import { createProgressStore } from './exercises/progress-store.js';
 
 // A redraw's timings replace the last ones of the same name: the browser
 // keeps every User Timing entry until it is cleared, and at a dozen entries
@@ -65,11 +69,16 @@ function markFigures(figures, mark) {
 }
 
 // One section: its frame and view, built once, and its last computation.
-function buildSection(declaration, { root, store, controls, core, heading, alone }) {
+function buildSection(declaration, { root, store, controls, core, heading, alone, progress }) {
   const inputs = declaration.inputs ?? [];
   const frame = createSectionFrame(root, declaration.frame, { number: sectionNumber(declaration.id), heading });
   const errors = createErrorRouter({ controls, slot: frame.errorSlot, routes: declaration, core });
   const view = declaration.create({ frame, store, controls, core, errors, alone });
+  // Its exercises, below its figures: checked against the same core, for the inputs drawn.
+  const exercises = declaration.exercises?.length > 0
+    ? createExerciseBlock({ section: declaration, sectionView: view, core, progress })
+    : null;
+  if (exercises) root.insertBefore(exercises.element, frame.errorSlot);
   const watched = new Set([...inputs, 'language']);
   let computedFor = null;
   let result;
@@ -102,6 +111,7 @@ function buildSection(declaration, { root, store, controls, core, heading, alone
         refused = false;
       }
       declaration.draw?.(view, result, values, changed);
+      exercises?.update(values);
     },
     // Stops what the section runs on its own clock (a training run) and lets go of it.
     dispose() {
@@ -127,9 +137,12 @@ function sectionRoot(container, id) {
 // translateRoot: what a language switch re-labels (the page: all of it).
 // heading: a course page's own title for the section shown (one section:
 // the iframe mode, the element), in place of the lab's.
+// progress: where the exercises' answers are kept (the page's localStorage
+// unless given; in memory where storage is refused).
 export function mountLab({
   container, sections, store, indicator, controls = createControls(store),
   applyLanguage = useLanguage, translateRoot = container, heading = null,
+  progress = createProgressStore(),
 }) {
   let core = null;
   let shown = [];
@@ -229,7 +242,7 @@ export function mountLab({
   // One section built, its tools attached, translated and drawn in the current state.
   function show(declaration, alone) {
     const section = buildSection(declaration, {
-      root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone,
+      root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone, progress,
     });
     shown.push(section);
     nearness?.observe(section.root);

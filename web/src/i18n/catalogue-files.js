@@ -4,6 +4,8 @@
 // lives in one file only (tests/web/catalogues.test.mjs checks both).
 import sharedEn from './en/shared.js';
 import sharedZh from './zh/shared.js';
+import exercisesEn from './en/exercises.js';
+import exercisesZh from './zh/exercises.js';
 import cuesEn from './en/cues.js';
 import cuesZh from './zh/cues.js';
 import dataEn from './en/data.js';
@@ -31,6 +33,7 @@ import attentionTrainingZh from './zh/attention-training.js';
 
 export const CATALOGUE_FILES = Object.freeze({
   shared: { en: sharedEn, zh: sharedZh },
+  exercises: { en: exercisesEn, zh: exercisesZh },
   cues: { en: cuesEn, zh: cuesZh },
   data: { en: dataEn, zh: dataZh },
   pooling: { en: poolingEn, zh: poolingZh },

@@ -1,7 +1,8 @@
 // Average pooling against Nadaraya-Watson, with five kernels and
 // a width slider. Truth, prediction and points share one plot (x in [0, 5],
 // y in [-1, 5] like the book unless the points reach beyond); the kernel's
-// shape is drawn beside it. Below, the consistency study (consistency-panel.js).
+// shape is drawn beside it. Below, the consistency study (consistency-panel.js),
+// then the exercises (pooling-exercises.js).
 import { max } from 'd3-array';
 import { KERNELS } from '../state.js';
 import { createLinePlot } from '../figures/line-plot.js';
@@ -17,6 +18,7 @@ import {
 } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch/kernel-regression.js';
 import { createConsistencyPanel } from './consistency-panel.js';
+import { POOLING_EXERCISES } from './pooling-exercises.js';
 
 const KERNEL_KEYS = Object.fromEntries(KERNELS.map((kernel) => [kernel, `kernel.${kernel}`]));
 
@@ -53,7 +55,8 @@ function create({ frame, store, controls, core, alone }) {
   const plot = createLinePlot(figureCell(frame.figures, { captionKey: 'pooling.caption', className: 'cell-wide' }), {
     xDomain: [0, setup.xMax],
     yDomain: setup.plotY,
-    layers: ['truth', 'points', 'prediction'],
+    // exercise: where an exercise points (the query it asks about).
+    layers: ['truth', 'points', 'prediction', 'exercise'],
     labels: { x: 'axis.x', y: 'axis.y' },
     ariaKey: 'pooling.plotLabel',
     legend: [
@@ -113,5 +116,6 @@ export const poolingSection = {
   create,
   compute,
   draw,
+  exercises: POOLING_EXERCISES,
   pytorch: poolingSnippet,
 };

@@ -29,6 +29,23 @@
 //             result leaves open (masked-softmax.js masks the scores the
 //             learner typed over the result's)
 //   pytorch   optional (state, core, section) -> string: "Copy as PyTorch"
+//   exercises optional: the section's exercises, shown below its figures by
+//             the exercise engine (web/src/exercises/), which the mount
+//             wires. Each is
+//               { id, kind: 'concept' | 'compute' | 'achieve' | 'predict',
+//                 questionKey, hintKey,
+//                 options?   [{ id, labelKey, explanationKey }]: radios,
+//                 check(core, inputs, answer, instance)
+//                   -> { verdict: 'right' | 'close' | 'wrong', key, params? },
+//                 solution(core, inputs, instance) -> { key, params? }
+//                   (or { labelKey, explanationKey } for a choice),
+//                 draw?(core, inputs, index) -> instance: "Try another",
+//                 questionParams?(instance), mark?(view, instance) }
+//             answer: an option's id, a number (compute, predict), or
+//             nothing for achieve (the section's state is the answer).
+//             Every right answer that depends on the data or the settings
+//             is asked of the core for the inputs drawn; a concept question
+//             is made with conceptExercise() (exercises/judging.js).
 // Figures need no declaration: every figure kind registers its own export
 // menu (PNG, SVG and, with data, CSV); a data-figure name on its element
 // gives the files readable names.

@@ -1,0 +1,202 @@
+// The pooling section's exercises in the page (web/src/exercises/,
+// sections/pooling-exercises.js): each answered wrong then right, in
+// English and in Chinese, the right answer computed here from a core of
+// the test's own (window.directCore) for the live state; the status on the
+// root (data-status), the hint after one wrong try, the answer after three,
+// a new right answer for a new seed, progress kept over a reload and
+// cleared by "Reset my answers", no answer in the URL hash; and the
+// exercises in a sandboxed frame, where storage and forms are refused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
+import { usePage, openPage, settled, setState, setLanguage, loadDirectCore } from './harness.mjs';
+
+const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
+// A catalogue text up to its first placeholder: what the page must show of it.
+const opening = (language, key) => catalogues[language][key].split('{')[0].replace(/\*\*/g, '').trim();
+const STORAGE_KEY = 'attention-lab:exercises';
+const TOLERANCE = 0.1; // stated in the question
+
+let page;
+const lab = usePage({ section: '#pooling', directCore: true, opened: (opened) => ({ page } = opened) });
+
+const exercise = (id) => page.locator(`[data-exercise="pooling.${id}"]`);
+const statusOf = (id) => exercise(id).getAttribute('data-status');
+const verdictOf = (id) => exercise(id).locator('.exercise-verdict').innerText();
+const hintShown = (id) => exercise(id).locator('.exercise-hint').isVisible();
+const answerOf = (id) => exercise(id).locator('.exercise-answer');
+const check = (id) => exercise(id).locator('[data-action="check"]').click();
+const progressText = () => page.locator('#pooling [data-role="exercise-progress"]').innerText();
+
+async function choose(option) {
+  await exercise('average-query').locator(`input[type="radio"][value="${option}"]`).check();
+  await check('average-query');
+}
+
+// Typed and submitted with Enter, as a keyboard does.
+async function type(value) {
+  const box = exercise('read-prediction').locator('input[type="number"]');
+  await box.fill(String(value));
+  await box.press('Enter');
+}
+
+// The query of the compute exercise, as its question shows it.
+async function queryShown() {
+  const question = await exercise('read-prediction').locator('legend').innerText();
+  return Number(question.match(/x = (\d+(?:\.\d+)?)/)[1]);
+}
+
+// Nadaraya–Watson at x for the page's live data and settings, from the test's own core.
+const rightAt = (x, patch = {}) => page.evaluate(({ x, patch }) => {
+  const { n, noise, seed, kernel, w } = { ...window.attentionLab.state, ...patch };
+  const data = window.directCore.makeDataset({ n, noise, seed, xMax: 5 });
+  return window.directCore.nadarayaWatson([x], data.x, data.y, { kernel, w })[0];
+}, { x, patch });
+
+// The widest of these widths whose curve fits the points at most half as badly as the truth does, from the test's core.
+const chasingWidth = () => page.evaluate(() => {
+  const { n, noise, seed, kernel } = window.attentionLab.state;
+  const core = window.directCore;
+  const data = core.makeDataset({ n, noise, seed, xMax: 5 });
+  const truth = core.truth(data.x);
+  const squares = (a) => a.reduce((sum, value, i) => sum + (value - data.y[i]) ** 2, 0);
+  return [2, 3, 5, 7, 10, 15, 20, 30, 50].find((w) =>
+    squares(core.nadarayaWatson(data.x, data.x, data.y, { kernel, w })) <= 0.5 * squares(truth));
+});
+
+const storedProgress = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), STORAGE_KEY);
+
+// Each exercise wrong, then right, in the page's language.
+async function answerEachWrongThenRight(language) {
+  for (const id of ['average-query', 'read-prediction', 'chase-noise']) assert.equal(await statusOf(id), 'open', `${id} starts open`);
+  assert.equal(await hintShown('average-query'), false, 'no hint before a try');
+
+  await choose('nearer');
+  assert.equal(await statusOf('average-query'), 'wrong');
+  assert.ok((await verdictOf('average-query')).includes(opening(language, 'pooling.ex.average.nearerWhy')), 'the wrong option\'s own explanation');
+  assert.ok(await hintShown('average-query'), 'a hint after one wrong try');
+  await choose('ignores');
+  assert.equal(await statusOf('average-query'), 'right');
+  assert.equal(await hintShown('average-query'), false, 'no hint once right');
+
+  const x = await queryShown();
+  const right = await rightAt(x);
+  assert.ok(Number.isFinite(right), `a prediction at x = ${x}`);
+  await type((right + 1).toFixed(3));
+  assert.equal(await statusOf('read-prediction'), 'wrong');
+  assert.ok((await verdictOf('read-prediction')).includes(opening(language, 'pooling.ex.read.tooHigh')), 'says which way it is off');
+  assert.ok(await hintShown('read-prediction'));
+  await type(right.toFixed(2));
+  assert.equal(await statusOf('read-prediction'), 'right');
+
+  await setState(page, { w: 1 });
+  await check('chase-noise');
+  assert.equal(await statusOf('chase-noise'), 'wrong', 'the book\'s width does not chase the noise');
+  assert.ok((await verdictOf('chase-noise')).includes(opening(language, 'pooling.ex.chase.tooWide')), 'what too wide does');
+  const w = await chasingWidth();
+  assert.ok(w, 'a width that chases the noise');
+  await setState(page, { w });
+  await check('chase-noise');
+  assert.equal(await statusOf('chase-noise'), 'right', `w = ${w}`);
+  assert.ok((await verdictOf('chase-noise')).includes(opening(language, 'pooling.ex.chase.right')));
+}
+
+test('each exercise, wrong then right, in English; a new seed, a new right answer; the answer after three tries', async () => {
+  assert.equal(await exercise('read-prediction').locator('[aria-live="polite"]').count(), 1, 'feedback is announced');
+  assert.equal(await exercise('average-query').getAttribute('data-kind'), 'concept');
+  assert.equal(await exercise('read-prediction').getAttribute('data-kind'), 'compute');
+  assert.equal(await exercise('chase-noise').getAttribute('data-kind'), 'achieve');
+  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 0).replace('{total}', 3));
+  await answerEachWrongThenRight('en');
+  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+
+  // Try another: a new query; the answer for seed 0 is no longer right under a new seed.
+  await setState(page, { w: 1 });
+  const before = await queryShown();
+  await exercise('read-prediction').locator('[data-action="another"]').click();
+  assert.equal(await statusOf('read-prediction'), 'open');
+  const x = await queryShown();
+  assert.notEqual(x, before, 'a new query');
+  const oldRight = await rightAt(x);
+  let seed = 1;
+  while (Math.abs(await rightAt(x, { seed }) - oldRight) <= 2 * TOLERANCE) seed += 1;
+  await setState(page, { seed });
+  const newRight = await rightAt(x);
+  assert.ok(Math.abs(newRight - oldRight) > TOLERANCE, `seed ${seed} moves the answer at x = ${x}: ${oldRight} -> ${newRight}`);
+  await type(oldRight.toFixed(2));
+  assert.notEqual(await statusOf('read-prediction'), 'right', 'the old seed\'s answer');
+  await type(newRight.toFixed(2));
+  assert.equal(await statusOf('read-prediction'), 'right', 'the new seed\'s answer');
+
+  // Three tries that are not right: the answer, from the core, is shown.
+  await exercise('read-prediction').locator('[data-action="another"]').click();
+  const third = await rightAt(await queryShown());
+  for (const expected of ['wrong', 'wrong', 'revealed']) {
+    await type(99);
+    assert.equal(await statusOf('read-prediction'), expected);
+  }
+  assert.ok(await answerOf('read-prediction').isVisible(), 'the answer after three tries');
+  assert.ok((await answerOf('read-prediction').innerText()).includes(third.toFixed(2).replace('-', '−')), `shows ${third}`);
+
+  // Nothing of it in the URL: the hash carries settings, never answers.
+  const hash = await page.evaluate(() => decodeURIComponent(location.hash));
+  assert.ok(!/exercise|status|right|wrong|revealed|99/.test(hash), hash);
+  assert.ok(!hash.includes(newRight.toFixed(2)), hash);
+  const stored = await storedProgress();
+  assert.equal(stored.exercises['pooling.read-prediction'].status, 'revealed');
+});
+
+test('progress survives a reload; Chinese, wrong then right; "Reset my answers" clears it', async () => {
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  await loadDirectCore(page);
+  await settled(page);
+  assert.equal(await statusOf('average-query'), 'right');
+  assert.equal(await statusOf('chase-noise'), 'right');
+  assert.equal(await statusOf('read-prediction'), 'revealed');
+  assert.ok(await answerOf('read-prediction').isVisible(), 'the shown answer stays shown');
+
+  await setLanguage(page, 'zh');
+  await page.locator('#pooling [data-action="reset-exercises"]').click();
+  assert.equal(await storedProgress().then((stored) => Object.keys(stored.exercises).filter((name) => name.startsWith('pooling.')).length), 0,
+    'nothing of the section kept');
+  assert.equal(await progressText(), `${catalogues.zh['exercises.progress'].replace('{done}', 0).replace('{total}', 3)} ${catalogues.zh['exercises.wasReset']}`);
+  assert.equal(await exercise('average-query').locator('legend').innerText(), catalogues.zh['pooling.ex.average.question']);
+  await answerEachWrongThenRight('zh');
+  assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+  assert.deepEqual(lab.problems, []);
+});
+
+// A learning platform's sandboxed frame (scripts, no same origin, no
+// forms): reading localStorage throws there, and nothing may be submitted.
+// The exercises work all the same, their progress kept in memory.
+test('in a sandboxed iframe without storage or forms, an exercise is checked and counted', async () => {
+  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { ready: null });
+  await host.evaluate((src) => {
+    const frame = document.getElementById('frame-training');
+    frame.setAttribute('sandbox', 'allow-scripts');
+    frame.src = src;
+    document.body.replaceChildren(frame);
+  }, `${lab.server.origin}/#embed=pooling`);
+  let frame;
+  for (let i = 0; i < 100 && !frame; i += 1) {
+    frame = host.frames().find((candidate) => candidate.url().includes('embed=pooling'));
+    if (!frame) await host.waitForTimeout(100);
+  }
+  await frame.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 30000 });
+  assert.equal(await frame.evaluate(() => {
+    try {
+      return typeof window.localStorage;
+    } catch {
+      return 'refused';
+    }
+  }), 'refused', 'the frame has no storage');
+  const concept = frame.locator('[data-exercise="pooling.average-query"]');
+  await concept.locator('input[value="ignores"]').check();
+  await concept.locator('[data-action="check"]').click();
+  assert.equal(await concept.getAttribute('data-status'), 'right');
+  assert.equal(await frame.locator('[data-role="exercise-progress"]').innerText(),
+    catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 3));
+  assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem)), []);
+  await context.close();
+});

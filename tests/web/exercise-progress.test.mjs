@@ -1,0 +1,123 @@
+// The exercises' progress store (web/src/exercises/progress-store.js) over
+// a Map-backed fake of localStorage: one versioned key for the page, entries
+// checked on read, and storage that refuses degrading to memory silently.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createProgressStore, STORAGE_KEY, VERSION } from '../../web/src/exercises/progress-store.js';
+import { afterCheck, initialEntry, another } from '../../web/src/exercises/exercise-state.js';
+
+function fakeStorage(initial = {}) {
+  const items = new Map(Object.entries(initial));
+  return {
+    items,
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+  };
+}
+
+const wrongOnce = afterCheck(initialEntry(), 'wrong');
+
+test('entries are kept under one versioned key and read back by a new store (a reload)', () => {
+  const storage = fakeStorage();
+  const progress = createProgressStore(() => storage);
+  assert.deepEqual({ ...progress.get('pooling.read-prediction') }, { ...initialEntry() }, 'nothing kept: open');
+  progress.set('pooling.read-prediction', wrongOnce);
+  progress.set('pooling.average-query', afterCheck(initialEntry(), 'right'));
+  assert.deepEqual([...storage.items.keys()], [STORAGE_KEY], 'one key for the page');
+  const stored = JSON.parse(storage.getItem(STORAGE_KEY));
+  assert.equal(stored.version, VERSION);
+  assert.deepEqual(stored.exercises['pooling.read-prediction'], { status: 'wrong', attempts: 1, instance: 0 });
+  const reloaded = createProgressStore(() => storage);
+  assert.equal(reloaded.get('pooling.average-query').status, 'right');
+  assert.deepEqual({ ...reloaded.get('pooling.read-prediction') }, { ...wrongOnce });
+});
+
+test('"Reset my answers" forgets a section\'s exercises and no others', () => {
+  const storage = fakeStorage();
+  const progress = createProgressStore(() => storage);
+  progress.set('pooling.a', wrongOnce);
+  progress.set('pooling.b', another(wrongOnce));
+  progress.set('data.c', wrongOnce);
+  progress.clear(['pooling.a', 'pooling.b']);
+  assert.equal(progress.get('pooling.a').status, 'open');
+  assert.equal(progress.get('pooling.b').instance, 0);
+  assert.equal(createProgressStore(() => storage).get('data.c').status, 'wrong');
+});
+
+test('two labs of one page keep each other\'s entries (each write reads first)', () => {
+  const storage = fakeStorage();
+  const one = createProgressStore(() => storage);
+  const other = createProgressStore(() => storage);
+  one.set('pooling.a', wrongOnce);
+  other.set('data.b', wrongOnce);
+  assert.equal(createProgressStore(() => storage).get('pooling.a').status, 'wrong');
+});
+
+test('garbled or hostile storage is ignored, entry by entry', () => {
+  const cases = {
+    'not JSON': '{"version":1,',
+    'another version': JSON.stringify({ version: 99, exercises: { 'pooling.a': { status: 'right', attempts: 1, instance: 0 } } }),
+    'a list': JSON.stringify([1, 2]),
+    'null': 'null',
+    'exercises a string': JSON.stringify({ version: VERSION, exercises: 'right' }),
+  };
+  for (const [label, text] of Object.entries(cases)) {
+    const progress = createProgressStore(() => fakeStorage({ [STORAGE_KEY]: text }));
+    assert.equal(progress.get('pooling.a').status, 'open', label);
+  }
+  const mixed = JSON.stringify({
+    version: VERSION,
+    exercises: {
+      'pooling.good': { status: 'close', attempts: 2, instance: 3 },
+      'pooling.status': { status: 'winner', attempts: 1, instance: 0 },
+      'pooling.attempts': { status: 'wrong', attempts: 1e9, instance: 0 },
+      'pooling.fraction': { status: 'wrong', attempts: 1.5, instance: 0 },
+      'pooling.instance': { status: 'wrong', attempts: 1, instance: -1 },
+      'pooling.open': { status: 'open', attempts: 2, instance: 0 },
+      'pooling.text': '<img src=x onerror=alert(1)>',
+      'not a name': { status: 'right', attempts: 1, instance: 0 },
+    },
+  }).replace('{"pooling.good"', '{"__proto__":{"status":"right","attempts":1,"instance":0},"pooling.good"');
+  assert.match(mixed, /"__proto__"/);
+  const progress = createProgressStore(() => fakeStorage({ [STORAGE_KEY]: mixed }));
+  assert.deepEqual({ ...progress.get('pooling.good') }, { status: 'close', attempts: 2, instance: 3 });
+  for (const name of ['status', 'attempts', 'fraction', 'instance', 'open', 'text']) {
+    assert.equal(progress.get(`pooling.${name}`).status, 'open', name);
+  }
+  assert.equal(progress.get('not a name').status, 'open');
+  assert.equal(({}).status, undefined, 'no prototype was touched');
+  assert.throws(() => progress.set('pooling.x', { status: 'right', attempts: 9, instance: 0 }), /not an exercise entry/);
+});
+
+test('storage that throws (a sandboxed iframe, storage disabled, a full quota) degrades to memory silently', () => {
+  const refusing = () => {
+    throw new DOMException('The document is sandboxed', 'SecurityError');
+  };
+  const noAccess = createProgressStore(refusing);
+  noAccess.set('pooling.a', wrongOnce);
+  assert.equal(noAccess.get('pooling.a').status, 'wrong', 'kept in memory');
+  noAccess.clear(['pooling.a']);
+  assert.equal(noAccess.get('pooling.a').status, 'open');
+
+  const full = fakeStorage();
+  full.setItem = () => {
+    throw new DOMException('quota', 'QuotaExceededError');
+  };
+  const fullStore = createProgressStore(() => full);
+  fullStore.set('pooling.a', wrongOnce);
+  assert.equal(fullStore.get('pooling.a').status, 'wrong', 'kept in memory when writing fails');
+
+  const unreadable = fakeStorage();
+  unreadable.getItem = () => {
+    throw new Error('denied');
+  };
+  const unreadableStore = createProgressStore(() => unreadable);
+  assert.equal(unreadableStore.get('pooling.a').status, 'open');
+  unreadableStore.set('pooling.a', wrongOnce);
+  assert.equal(unreadableStore.get('pooling.a').status, 'wrong');
+
+  const none = createProgressStore(() => undefined);
+  none.set('pooling.a', wrongOnce);
+  assert.equal(none.get('pooling.a').status, 'wrong', 'no storage at all (Node): memory');
+});

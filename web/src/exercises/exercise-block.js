@@ -1,0 +1,160 @@
+// A section's exercises, below its figures: a heading, the progress
+// ("2 of 3 answered") with "Reset my answers", and one view per exercise
+// (exercise-view.js). It runs each exercise's state machine
+// (exercise-state.js), asks the section's declaration to check an answer
+// against the core for the live state, keeps the entries in the progress
+// store, and lets an exercise point into the section's figures (mark()).
+// The mount builds one for every section that declares exercises.
+import { element } from '../dom.js';
+import { t } from '../i18n/index.js';
+import {
+  afterCheck, reveal, another, initialEntry, hintShown, answerShown, isFinished,
+} from './exercise-state.js';
+import { createExerciseView } from './exercise-view.js';
+
+const VERDICT_KEYS = Object.freeze({ right: 'exercises.right', close: 'exercises.close', wrong: 'exercises.wrong' });
+
+export function createExerciseBlock({ section, sectionView, core, progress }) {
+  const heading = element('h3', { className: 'exercises-title', dataset: { i18n: 'exercises.title' } });
+  const summary = element('p', { className: 'exercises-progress', role: 'status', dataset: { role: 'exercise-progress' } });
+  const resetButton = element('button', {
+    type: 'button', className: 'button button-quiet', dataset: { action: 'reset-exercises', i18n: 'exercises.reset' },
+  });
+  const list = element('div', { className: 'exercises-list' });
+  const root = element('div', { className: 'exercises', dataset: { role: 'exercises' } }, [
+    element('div', { className: 'exercises-head' }, [heading, summary, resetButton]), list,
+  ]);
+  let inputs = null;
+  let wasReset = false;
+
+  const items = section.exercises.map((exercise) => {
+    const name = `${section.id}.${exercise.id}`;
+    const item = { exercise, name, entry: progress.get(name), instance: null, feedback: null };
+    item.view = createExerciseView(exercise, {
+      name,
+      onCheck: () => act(item, checkAnswer),
+      onReveal: () => act(item, (it) => save(it, reveal(it.entry))),
+      onAnother: () => act(item, (it) => {
+        save(it, another(it.entry));
+        it.view.clearAnswer();
+        it.feedback = null;
+        drawInstance(it);
+      }),
+    });
+    list.append(item.view.element);
+    return item;
+  });
+
+  function save(item, entry) {
+    item.entry = entry;
+    progress.set(item.name, entry);
+  }
+
+  // An exercise with instances draws its instance from the core; mark()
+  // shows it in the section's figures (a query's place in the plot).
+  function drawInstance(item) {
+    if (item.exercise.draw) item.instance = item.exercise.draw(core, inputs, item.entry.instance);
+    item.exercise.mark?.(sectionView, item.instance);
+  }
+
+  function checkAnswer(item) {
+    if (isFinished(item.entry)) return;
+    const answer = item.view.answer();
+    if (answer === null) {
+      // Nothing chosen or typed: a reminder, not a try.
+      item.feedback = { prompt: item.exercise.options ? 'exercises.pickFirst' : 'exercises.typeFirst' };
+      return;
+    }
+    let result;
+    try {
+      result = item.exercise.check(core, inputs, answer, item.instance);
+    } catch (error) {
+      item.feedback = { prompt: 'exercises.cannotCheck', params: { reason: String(error?.message ?? error) } };
+      return;
+    }
+    save(item, afterCheck(item.entry, result.verdict));
+    item.feedback = result;
+  }
+
+  function act(item, action) {
+    if (inputs === null) return; // not drawn yet
+    wasReset = false;
+    action(item);
+    render(item);
+    renderSummary();
+  }
+
+  function answerText(item) {
+    const solution = item.exercise.solution(core, inputs, item.instance);
+    if (solution.labelKey) {
+      return `${t('exercises.answerChoice', { choice: t(solution.labelKey) })} ${t(solution.explanationKey)}`;
+    }
+    return t('exercises.answerIs', { answer: t(solution.key, solution.params ?? {}) });
+  }
+
+  function verdictText({ feedback }) {
+    if (feedback === null) return null;
+    if (feedback.prompt) return t(feedback.prompt, feedback.params ?? {});
+    return `**${t(VERDICT_KEYS[feedback.verdict])}** ${t(feedback.key, feedback.params ?? {})}`;
+  }
+
+  function render(item) {
+    const { exercise, entry } = item;
+    const params = exercise.questionParams?.(item.instance) ?? {};
+    item.view.render({
+      status: entry.status,
+      finished: isFinished(entry),
+      texts: {
+        question: t(exercise.questionKey, params),
+        options: Object.fromEntries((exercise.options ?? []).map((option) => [option.id, t(option.labelKey)])),
+        numberLabel: t('exercises.yourAnswer'),
+        taskNote: t('exercises.taskNote'),
+        check: t('exercises.check'),
+        reveal: t('exercises.reveal'),
+        another: t('exercises.another'),
+        hint: hintShown(entry) ? `**${t('exercises.hint')}** ${t(exercise.hintKey, params)}` : null,
+        verdict: verdictText(item),
+        answer: answerShown(entry) ? answerText(item) : null,
+      },
+    });
+  }
+
+  function renderSummary() {
+    const done = items.filter(({ entry }) => isFinished(entry)).length;
+    const text = t('exercises.progress', { done, total: items.length });
+    summary.textContent = wasReset ? `${text} ${t('exercises.wasReset')}` : text;
+  }
+
+  resetButton.addEventListener('click', () => {
+    if (inputs === null) return;
+    progress.clear(items.map(({ name }) => name));
+    for (const item of items) {
+      item.entry = initialEntry();
+      item.feedback = null;
+      item.view.clearAnswer();
+      drawInstance(item);
+      render(item);
+    }
+    wasReset = true;
+    renderSummary();
+  });
+
+  return {
+    element: root,
+    // The section was drawn for these inputs (or relabelled): feedback
+    // about other values of the inputs is dropped, since it would describe
+    // a figure no longer shown; the answer, once shown, follows the state.
+    update(values) {
+      const inputsChanged = inputs === null || Object.keys(values).some((name) => !Object.is(inputs[name], values[name]));
+      inputs = values;
+      for (const item of items) {
+        if (inputsChanged) {
+          if (item.exercise.kind !== 'concept' && item.feedback && !item.feedback.prompt) item.feedback = null;
+          drawInstance(item);
+        }
+        render(item);
+      }
+      renderSummary();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// One exercise's progress as a state machine, without the DOM: its status
+// (open, wrong, close, right, revealed), the tries made on this instance and
+// which instance it is ("try another" draws the next). The hint shows after
+// the first try that was not right; the answer shows on request or after
+// MAX_TRIES tries. Every transition returns a new entry.
+export const STATUSES = Object.freeze(['open', 'wrong', 'close', 'right', 'revealed']);
+export const KINDS = Object.freeze(['predict', 'compute', 'achieve', 'concept']);
+export const VERDICTS = Object.freeze(['right', 'close', 'wrong']);
+export const MAX_TRIES = 3;
+
+export const initialEntry = (instance = 0) => Object.freeze({ status: 'open', attempts: 0, instance });
+
+// Right or revealed: nothing left to check on this instance.
+export const isFinished = ({ status }) => status === 'right' || status === 'revealed';
+
+// A check's verdict ('right', 'close' or 'wrong') applied to the entry.
+export function afterCheck(entry, verdict) {
+  if (!VERDICTS.includes(verdict)) throw new Error(`${verdict}: not a verdict`);
+  if (isFinished(entry)) return entry;
+  const attempts = entry.attempts + 1;
+  let status = verdict;
+  if (verdict !== 'right' && attempts >= MAX_TRIES) status = 'revealed';
+  return Object.freeze({ ...entry, status, attempts });
+}
+
+export const reveal = (entry) => (entry.status === 'right' ? entry : Object.freeze({ ...entry, status: 'revealed' }));
+
+// "Try another": a fresh start on the next instance.
+export const another = (entry) => initialEntry(entry.instance + 1);
+
+export const hintShown = ({ status, attempts }) => attempts >= 1 && status !== 'right';
+
+export const answerShown = ({ status }) => status === 'revealed';

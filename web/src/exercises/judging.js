@@ -1,0 +1,41 @@
+// How an answer is judged. A number is right within the exercise's stated
+// tolerance of the core's value, close within 10 % of it, else wrong; a
+// choice is right when it is the right option, and each option brings its
+// own explanation. The right value itself always comes from the core, for
+// the state the learner sees (the section's declaration asks for it).
+export const CLOSE_SHARE = 0.1;
+// A number typed at the tolerance's edge is right, whatever the rounding of the difference.
+const EDGE = 1 + 1e-9;
+
+export function judgeNumber(answer, right, tolerance) {
+  if (!Number.isFinite(answer) || !Number.isFinite(right)) return 'wrong';
+  const off = Math.abs(answer - right);
+  if (off <= tolerance * EDGE) return 'right';
+  return off <= CLOSE_SHARE * Math.abs(right) * EDGE ? 'close' : 'wrong';
+}
+
+// A measure that must fall to `limit` (a make-it-happen goal): close within 10 % above it.
+export function judgeAtMost(value, limit) {
+  if (Number.isNaN(value)) return 'wrong';
+  if (value <= limit) return 'right';
+  return value <= (1 + CLOSE_SHARE) * limit ? 'close' : 'wrong';
+}
+
+// A concept question: fixed options, one right, each with its explanation.
+// Gives the declaration its check() and solution() from the options.
+export function conceptExercise({ right, options, ...rest }) {
+  const byId = new Map(options.map((option) => [option.id, option]));
+  if (!byId.has(right)) throw new Error(`${rest.id}: the right option ${right} is not an option`);
+  return Object.freeze({
+    kind: 'concept',
+    ...rest,
+    options,
+    right,
+    check(core, inputs, answer) {
+      const option = byId.get(answer);
+      if (!option) return { verdict: 'wrong', key: 'exercises.pickFirst' };
+      return { verdict: answer === right ? 'right' : 'wrong', key: option.explanationKey };
+    },
+    solution: () => ({ labelKey: byId.get(right).labelKey, explanationKey: byId.get(right).explanationKey }),
+  });
+}

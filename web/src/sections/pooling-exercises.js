@@ -1,0 +1,134 @@
+// The pooling section's exercises, each aimed at a belief learners hold:
+// that average pooling looks at the query (a concept question), that the
+// curve can be read without knowing which curve is the prediction (a
+// number read off the plot at a query drawn for the instance), and what a
+// narrow kernel does (make the fit chase the noise). Every number checked
+// comes from the core for the state on screen: a new seed, kernel or width
+// gives a new right answer.
+import { conceptExercise, judgeNumber, judgeAtMost } from '../exercises/judging.js';
+import { formatNumber } from '../format.js';
+import { streamSeed } from './seeded-draws.js';
+import { dataset, predict, setup } from './kernel-regression.js';
+
+// The compute exercise's query: drawn by the core for the instance, kept
+// off the plot's edges and put on the axis' tenths, where it is read.
+const QUERY_RANGE = Object.freeze({ low: 0.3, high: setup.xMax - 0.3 });
+export const READ_TOLERANCE = 0.1;
+
+export function exerciseQuery(core, instance) {
+  const [u] = core.randomUniform(1, { seed: streamSeed(instance, 'exerciseQueries'), ...QUERY_RANGE });
+  return Math.round(u * 10) / 10;
+}
+
+// The estimator's prediction at x for the live data and settings: the height
+// of the curve drawn.
+export const predictionAt = (core, inputs, x) => predict(core, Float64Array.of(x), dataset(core, inputs), inputs)[0];
+
+const decimals = (value) => formatNumber(value, '.2f');
+
+const readPrediction = Object.freeze({
+  id: 'read-prediction',
+  kind: 'compute',
+  tolerance: READ_TOLERANCE,
+  questionKey: 'pooling.ex.read.question',
+  hintKey: 'pooling.ex.read.hint',
+  draw: (core, inputs, instance) => ({ x: exerciseQuery(core, instance) }),
+  questionParams: (instance) => ({ x: formatNumber(instance?.x ?? NaN, '.1f'), tolerance: READ_TOLERANCE }),
+  check(core, inputs, answer, { x }) {
+    const right = predictionAt(core, inputs, x);
+    const at = formatNumber(x, '.1f');
+    if (!Number.isFinite(right)) return { verdict: 'wrong', key: 'pooling.ex.read.gap', params: { x: at } };
+    const verdict = judgeNumber(answer, right, READ_TOLERANCE);
+    if (verdict === 'right') return { verdict, key: 'pooling.ex.read.right', params: { x: at, y: decimals(right) } };
+    // The blue truth is the curve most often read by mistake.
+    const [truth] = core.truth([x]);
+    if (judgeNumber(answer, truth, READ_TOLERANCE) === 'right') {
+      return { verdict, key: 'pooling.ex.read.truth', params: { x: at } };
+    }
+    if (verdict === 'close') return { verdict, key: 'pooling.ex.read.close', params: { x: at } };
+    return { verdict, key: answer > right ? 'pooling.ex.read.tooHigh' : 'pooling.ex.read.tooLow', params: { x: at } };
+  },
+  solution(core, inputs, { x }) {
+    const right = predictionAt(core, inputs, x);
+    const at = formatNumber(x, '.1f');
+    return Number.isFinite(right)
+      ? { key: 'pooling.ex.read.solution', params: { x: at, y: decimals(right) } }
+      : { key: 'pooling.ex.read.solutionGap', params: { x: at } };
+  },
+  // The query's place in the plot: a dotted rule at x.
+  mark(view, instance) {
+    view.plot.set('exercise', instance ? { kind: 'rule', x: instance.x, className: 'exercise-rule' } : null);
+  },
+});
+
+// "Chase the noise": the curve closer to the noisy training points than
+// the noiseless truth is, its squared error at the points at most
+// CHASE_RATIO of the truth's. Only noise lets a curve beat the truth there.
+export const CHASE_RATIO = 0.5;
+// The widths the shown answer tries, widest kernel first (w = 1/σ).
+const CANDIDATE_WIDTHS = Object.freeze([2, 3, 5, 7, 10, 15, 20, 30, 50]);
+
+// The curve's squared error at the training points over the truth's: below
+// 1, the curve fits the points better than f does, so it fits their noise.
+export function chaseRatio(core, inputs) {
+  const data = dataset(core, inputs);
+  const fit = predict(core, data.x, data, inputs);
+  const truth = core.truth(data.x);
+  let fitError = 0;
+  let truthError = 0;
+  for (let i = 0; i < fit.length; i += 1) {
+    fitError += (fit[i] - data.y[i]) ** 2;
+    truthError += (truth[i] - data.y[i]) ** 2;
+  }
+  return fitError / truthError;
+}
+
+const percent = (share) => formatNumber(share, '.0%');
+
+const chaseNoise = Object.freeze({
+  id: 'chase-noise',
+  kind: 'achieve',
+  questionKey: 'pooling.ex.chase.question',
+  hintKey: 'pooling.ex.chase.hint',
+  check(core, inputs) {
+    if (inputs.estimator === 'average') return { verdict: 'wrong', key: 'pooling.ex.chase.average' };
+    if (inputs.kernel === 'constant') return { verdict: 'wrong', key: 'pooling.ex.chase.constant' };
+    if (inputs.noise === 0) return { verdict: 'wrong', key: 'pooling.ex.chase.noNoise' };
+    const ratio = chaseRatio(core, inputs);
+    const verdict = judgeAtMost(ratio, CHASE_RATIO);
+    const key = { right: 'pooling.ex.chase.right', close: 'pooling.ex.chase.close', wrong: 'pooling.ex.chase.tooWide' }[verdict];
+    return { verdict, key, params: { ratio: percent(ratio), w: formatNumber(inputs.w, '.3~f') } };
+  },
+  // The widest of the candidate widths that does it, with the kernel chosen
+  // (the Gaussian in place of the constant one, which never can).
+  solution(core, inputs) {
+    if (inputs.noise === 0) return { key: 'pooling.ex.chase.solutionNoNoise' };
+    const kernel = inputs.kernel === 'constant' ? 'gaussian' : inputs.kernel;
+    let ratio = NaN;
+    for (const w of CANDIDATE_WIDTHS) {
+      ratio = chaseRatio(core, { ...inputs, estimator: 'nadaraya-watson', kernel, w });
+      if (ratio <= CHASE_RATIO) {
+        return {
+          key: kernel === inputs.kernel ? 'pooling.ex.chase.solution' : 'pooling.ex.chase.solutionGaussian',
+          params: { w, ratio: percent(ratio) },
+        };
+      }
+    }
+    return { key: 'pooling.ex.chase.solutionNone', params: { w: CANDIDATE_WIDTHS.at(-1), ratio: percent(ratio), n: inputs.n } };
+  },
+});
+
+const averageIgnoresQuery = conceptExercise({
+  id: 'average-query',
+  questionKey: 'pooling.ex.average.question',
+  hintKey: 'pooling.ex.average.hint',
+  right: 'ignores',
+  options: [
+    { id: 'nearer', labelKey: 'pooling.ex.average.nearer', explanationKey: 'pooling.ex.average.nearerWhy' },
+    { id: 'ignores', labelKey: 'pooling.ex.average.ignores', explanationKey: 'pooling.ex.average.ignoresWhy' },
+    { id: 'nearest', labelKey: 'pooling.ex.average.nearest', explanationKey: 'pooling.ex.average.nearestWhy' },
+    { id: 'learned', labelKey: 'pooling.ex.average.learned', explanationKey: 'pooling.ex.average.learnedWhy' },
+  ],
+});
+
+export const POOLING_EXERCISES = Object.freeze([averageIgnoresQuery, readPrediction, chaseNoise]);
