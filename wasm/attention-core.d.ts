@@ -175,6 +175,7 @@ export interface AttentionCore {
   readonly defaults: Defaults;
   makeDataset(options?: DatasetOptions): Dataset;
   truth(x: Numbers): Float64Array;
+  sumSquaredError(predictions: Numbers, targets: Numbers): number;
   averagePool(values: Numbers, nQueries: number): Float64Array;
   attentionWeights(queries: Numbers, keys: Numbers, options?: WeightsOptions): Float64Array;
   nadarayaWatson(queries: Numbers, keys: Numbers, values: Numbers, options?: KernelOptions): Float64Array;

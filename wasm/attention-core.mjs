@@ -183,6 +183,9 @@ function wrap(core) {
     truth(x) {
       return unwrap(core.truth(numbers(x, 'x')));
     },
+    sumSquaredError(predictions, targets) {
+      return unwrap(core.sumSquaredError(numbers(predictions, 'predictions'), numbers(targets, 'targets')));
+    },
     averagePool(values, nQueries) {
       return unwrap(core.averagePool(numbers(values, 'values'), number(nQueries, 'nQueries')));
     },

@@ -11,6 +11,7 @@
 #include "pooling.hpp"
 #include "random_tensor.hpp"
 #include "scaling_study.hpp"
+#include "squared_error.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;
@@ -32,6 +33,15 @@ val make_dataset(double n, double seed, double noise, double x_max) {
 }
 
 val truth(val x) { return guarded([&] { return to_js(attention::truth(vector(x, "x"))); }); }
+
+val sum_squared_error(val predictions, val targets) {
+    return guarded([&] {
+        const auto p = incoming<1>(predictions, {limited_length(predictions, attention::limits::max_points, "predictions", "numbers")},
+                                   "predictions");
+        const auto t = incoming<1>(targets, {limited_length(targets, attention::limits::max_points, "targets", "numbers")}, "targets");
+        return val(attention::sum_squared_error(p.copy(), t.copy()));
+    });
+}
 
 val average_pool(val values, double n_queries) {
     return guarded([&] {
@@ -163,6 +173,7 @@ val scaling_study(val dims, double samples, double keys, double seed) {
 EMSCRIPTEN_BINDINGS(attention_pooling) {
     emscripten::function("makeDataset", &make_dataset);
     emscripten::function("truth", &truth);
+    emscripten::function("sumSquaredError", &sum_squared_error);
     emscripten::function("averagePool", &average_pool);
     emscripten::function("attentionWeights", &attention_weights);
     emscripten::function("nadarayaWatson", &nadaraya_watson);

@@ -194,3 +194,13 @@ test('randomNormal and scalingStudy refuse bad arguments, naming them', () => {
   assertArgumentError(() => api.scalingStudy({ dims: [1, 2, 3, 4, 5], samples: 1000, keys: 1000 }), 'samples',
     'dims.length * samples * keys');
 });
+
+test('sumSquaredError: the sum of (p - t)^2, NaN for a missing prediction', () => {
+  assert.equal(api.sumSquaredError([1, 2.5, -1], Float64Array.of(0.5, 2.5, 1)), 0.25 + 0 + 4);
+  assert.ok(Number.isNaN(api.sumSquaredError([1, NaN], [1, 2])));
+  // The data set against its noiseless truth: the noise's squared size.
+  const data = api.makeDataset({ n: 50, noise: 0.5, seed: 3 });
+  const noise = api.sumSquaredError(api.truth(data.x), data.y);
+  assert.ok(noise > 0 && noise < 50 * 1, `50 points of noise 0.5: ${noise}`);
+  assert.equal(api.sumSquaredError(api.truth(data.x), api.makeDataset({ n: 50, noise: 0, seed: 3 }).y), 0);
+});

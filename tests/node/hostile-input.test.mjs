@@ -16,7 +16,7 @@ import { api, assertErrorFields, assertStillWorks } from './helpers.mjs';
 
 // Every function of the API, so a new one cannot go untested.
 const API_FUNCTIONS = [
-  'makeDataset', 'truth', 'averagePool', 'attentionWeights', 'nadarayaWatson', 'trainKernelWidth',
+  'makeDataset', 'truth', 'sumSquaredError', 'averagePool', 'attentionWeights', 'nadarayaWatson', 'trainKernelWidth',
   'lossLandscape', 'kernelWidthLoss', 'maskedSoftmax', 'maskScores', 'additiveAttention', 'dotProductAttention',
   'multiHeadAttention', 'positionalEncoding', 'randomNormal', 'randomUniform', 'memoryStats', 'scalingStudy',
   'attentionModelInit', 'attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy',
@@ -127,6 +127,20 @@ each('truth', BAD_ELEMENTS, 'x', (v) => api.truth(v), 'x');
 each('truth', [...NON_FINITE, ['-1', -1], ['1001', 1001], ['4e9', 4e9], ['1e12', 1e12], ['1e100', 1e100]], 'x element',
   (v) => api.truth([1, v]), 'x');
 row('truth', 'x over the limit', () => api.truth(new Float64Array(LIMIT.points + 1)), 'x', { over: true });
+
+// sumSquaredError(predictions, targets)
+for (const [argument, call] of [['predictions', (v) => api.sumSquaredError(v, [1, 2])],
+  ['targets', (v) => api.sumSquaredError([1, 2], v)]]) {
+  each('sumSquaredError', [...NOT_ARRAYS, ['undefined', undefined]], argument, call, argument);
+  each('sumSquaredError', BAD_ELEMENTS, argument, call, argument);
+  each('sumSquaredError', [['Infinity', [1, Infinity]], ['-Infinity', [-Infinity, 1]]], `${argument} element`, call,
+    argument);
+  row('sumSquaredError', `${argument} over the limit`, () => call(new Float64Array(LIMIT.points + 1)), argument,
+    { over: true });
+}
+row('sumSquaredError', 'a NaN target', () => api.sumSquaredError([1, 2], [1, NaN]), 'targets');
+row('sumSquaredError', 'targets of another length', () => api.sumSquaredError([1, 2], [1, 2, 3]), 'targets');
+row('sumSquaredError', 'no predictions', () => api.sumSquaredError([], []), 'predictions');
 
 // averagePool(values, nQueries)
 each('averagePool', [...NOT_ARRAYS, ['undefined', undefined]], 'values', (v) => api.averagePool(v, 3), 'values');

@@ -68,19 +68,12 @@ export const CHASE_RATIO = 0.5;
 // The widths the shown answer tries, widest kernel first (w = 1/σ).
 const CANDIDATE_WIDTHS = Object.freeze([2, 3, 5, 7, 10, 15, 20, 30, 50]);
 
-// The curve's squared error at the training points over the truth's: below
-// 1, the curve fits the points better than f does, so it fits their noise.
+// The curve's squared error at the training points over the truth's (both
+// sums from the core): below 1, the curve fits the points better than f
+// does, so it fits their noise.
 export function chaseRatio(core, inputs) {
   const data = dataset(core, inputs);
-  const fit = predict(core, data.x, data, inputs);
-  const truth = core.truth(data.x);
-  let fitError = 0;
-  let truthError = 0;
-  for (let i = 0; i < fit.length; i += 1) {
-    fitError += (fit[i] - data.y[i]) ** 2;
-    truthError += (truth[i] - data.y[i]) ** 2;
-  }
-  return fitError / truthError;
+  return core.sumSquaredError(predict(core, data.x, data, inputs), data.y) / core.sumSquaredError(core.truth(data.x), data.y);
 }
 
 const percent = (share) => formatNumber(share, '.0%');
