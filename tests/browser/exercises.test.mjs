@@ -1,5 +1,6 @@
-// The pooling section's exercises in the page (web/src/exercises/,
-// sections/pooling-exercises.js): each answered wrong then right, in
+// The pooling and masked-softmax sections' exercises in the page
+// (web/src/exercises/, sections/pooling-exercises.js,
+// sections/masking-exercises.js): each answered wrong then right, in
 // English and in Chinese, the right answer computed here from a core of
 // the test's own (window.directCore) for the live state; the status on the
 // root (data-status), the hint after one wrong try, the answer after three,
@@ -64,6 +65,76 @@ const chasingWidth = () => page.evaluate(() => {
     squares(core.nadarayaWatson(data.x, data.x, data.y, { kernel, w })) <= 0.5 * squares(truth));
 });
 
+// The masked-softmax exercises (same page: every section is on it).
+const maskExercise = (id) => page.locator(`[data-exercise="masking.${id}"]`);
+const maskStatus = (id) => maskExercise(id).getAttribute('data-status');
+const maskVerdict = (id) => maskExercise(id).locator('.exercise-verdict').innerText();
+const maskCheck = (id) => maskExercise(id).locator('[data-action="check"]').click();
+const MASK_TOLERANCE = 0.01; // stated in the question
+
+// The cell of the compute exercise, as its question names it (item, query, key).
+async function maskCellShown() {
+  const question = await maskExercise('masked-weight-value').locator('legend').innerText();
+  const [, batch, row, key] = question.match(/(\d+)\D+(\d+)\D+k(\d+)/).map(Number);
+  return ((batch - 1) * 2 + (row - 1)) * 4 + (key - 1);
+}
+
+// The masked softmax (or, with lengths = false, the plain softmax) of the
+// drawn scores at a cell, for the live state, from the test's own core.
+const maskWeightAt = (cell, { lengths = true, patch = {} } = {}) => page.evaluate(({ cell, lengths, patch }) => {
+  const state = { ...window.attentionLab.state, ...patch };
+  const lens = state.maskMode === '1d' ? [state.maskLen1, state.maskLen2]
+    : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22];
+  const scores = window.directCore.randomNormal(16, { seed: state.maskSeed });
+  return window.directCore.maskedSoftmax(scores, [2, 2, 4], lengths ? lens : null)[cell];
+}, { cell, lengths, patch });
+
+const rowLengthsNow = () => page.evaluate(() => {
+  const state = window.attentionLab.state;
+  const scores = window.directCore.randomNormal(16, { seed: state.maskSeed });
+  return Array.from(window.directCore.maskScores(scores, [2, 2, 4],
+    [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22]).rowLengths);
+});
+
+async function typeMaskWeight(value) {
+  const box = maskExercise('masked-weight-value').locator('input[type="number"]');
+  await box.fill(String(value));
+  await box.press('Enter');
+}
+
+async function answerMaskingWrongThenRight(language) {
+  await setState(page, { maskMode: '1d', maskLen1: 2, maskLen2: 3 });
+  for (const id of ['masked-weight', 'masked-weight-value', 'row-lengths']) assert.equal(await maskStatus(id), 'open', `${id} starts open`);
+
+  const concept = maskExercise('masked-weight');
+  await concept.locator('input[type="radio"][value="leftover"]').check();
+  await maskCheck('masked-weight');
+  assert.equal(await maskStatus('masked-weight'), 'wrong');
+  assert.ok((await maskVerdict('masked-weight')).includes(opening(language, 'masking.ex.concept.leftoverWhy')), 'the wrong option\'s own explanation');
+  await concept.locator('input[type="radio"][value="zero"]').check();
+  await maskCheck('masked-weight');
+  assert.equal(await maskStatus('masked-weight'), 'right');
+
+  // The plain softmax of the row (the masked keys in the sum): wrong, and said why.
+  const cell = await maskCellShown();
+  const right = await maskWeightAt(cell);
+  const unmasked = await maskWeightAt(cell, { lengths: false });
+  assert.ok(right - unmasked > 2 * MASK_TOLERANCE, `a masked key in the row of cell ${cell}`);
+  await typeMaskWeight(unmasked.toFixed(3));
+  assert.equal(await maskStatus('masked-weight-value'), 'wrong');
+  assert.ok((await maskVerdict('masked-weight-value')).includes(opening(language, 'masking.ex.weight.unmasked')), 'the masked keys were summed');
+  await typeMaskWeight(right.toFixed(3));
+  assert.equal(await maskStatus('masked-weight-value'), 'right');
+
+  await maskCheck('row-lengths');
+  assert.equal(await maskStatus('row-lengths'), 'wrong');
+  assert.ok((await maskVerdict('row-lengths')).includes(opening(language, 'masking.ex.lengths.oneD')), '1-D: one length per item');
+  await setState(page, { maskMode: '2d', maskLen11: 3, maskLen12: 2 });
+  assert.deepEqual((await rowLengthsNow()).slice(0, 2), [3, 2], 'the core keeps three keys, then two');
+  await maskCheck('row-lengths');
+  assert.equal(await maskStatus('row-lengths'), 'right');
+}
+
 const storedProgress = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), STORAGE_KEY);
 
 // Each exercise wrong, then right, in the page's language.
@@ -109,6 +180,23 @@ test('each exercise, wrong then right, in English; a new seed, a new right answe
   assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 0).replace('{total}', 3));
   await answerEachWrongThenRight('en');
   assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+  assert.equal(await maskExercise('masked-weight-value').getAttribute('data-kind'), 'compute');
+  await answerMaskingWrongThenRight('en');
+
+  // The masked weight: another cell, and a new seed moves its right answer.
+  await maskExercise('masked-weight-value').locator('[data-action="another"]').click();
+  const maskCell = await maskCellShown();
+  const oldWeight = await maskWeightAt(maskCell);
+  let maskSeed = 1;
+  while (Math.abs(await maskWeightAt(maskCell, { patch: { maskSeed } }) - oldWeight) <= 3 * MASK_TOLERANCE) maskSeed += 1;
+  await setState(page, { maskSeed });
+  assert.equal(await maskCellShown(), maskCell, 'the same cell (the lengths did not change)');
+  const newWeight = await maskWeightAt(maskCell);
+  await typeMaskWeight(oldWeight.toFixed(3));
+  assert.notEqual(await maskStatus('masked-weight-value'), 'right', 'the old seed\'s weight');
+  await typeMaskWeight(newWeight.toFixed(3));
+  assert.equal(await maskStatus('masked-weight-value'), 'right', 'the new seed\'s weight');
+  await setState(page, { maskSeed: 0 });
 
   // Try another: a new query; the answer for seed 0 is no longer right under a new seed.
   await setState(page, { w: 1 });
@@ -164,6 +252,11 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
   assert.equal(await exercise('average-query').locator('legend').innerText(), catalogues.zh['pooling.ex.average.question']);
   await answerEachWrongThenRight('zh');
   assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+
+  assert.equal(await maskStatus('row-lengths'), 'right', 'kept over the reload');
+  await page.locator('#masking [data-action="reset-exercises"]').click();
+  assert.equal(await maskExercise('masked-weight').locator('legend').innerText(), catalogues.zh['masking.ex.concept.question']);
+  await answerMaskingWrongThenRight('zh');
   assert.deepEqual(lab.problems, []);
 });
 

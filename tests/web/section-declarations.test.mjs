@@ -17,6 +17,7 @@ import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { KINDS } from '../../web/src/exercises/exercise-state.js';
 import { READ_TOLERANCE, chaseRatio } from '../../web/src/sections/pooling-exercises.js';
+import { WEIGHT_TOLERANCE, LENGTHS_GOAL } from '../../web/src/sections/masking-exercises.js';
 
 const poolingSection = SECTIONS.find(({ id }) => id === 'pooling');
 const poolingInputs = poolingSection.inputs;
@@ -246,4 +247,69 @@ test('the compute and make-it-happen exercises are answered by the core for the 
     assert.equal(chaseRatio(core, inputs({ seed, w: solution.params.w })), squares(fit) / squares(truth));
   }
   assert.equal(chase.solution(core, inputs({ n: 1000 })).key, 'pooling.ex.chase.solutionNone', 'too many points: said so');
+});
+
+const maskingSection = SECTIONS.find(({ id }) => id === 'masking');
+const maskingExercise = (id) => maskingSection.exercises.find((exercise) => exercise.id === id);
+
+test('the masked-softmax exercises: a concept, a weight computed and lengths set, all answered by the core', async () => {
+  const raw = await loadAttentionCore();
+  const core = memoizeCore(raw);
+  const inputs = (patch = {}) => ({ ...pick(defaultState(), maskingSection.inputs), ...patch });
+  assert.deepEqual(maskingSection.exercises.map(({ kind }) => kind), ['concept', 'compute', 'achieve']);
+
+  const concept = maskingExercise('masked-weight');
+  assert.equal(concept.right, 'zero');
+  for (const option of concept.options) {
+    assert.equal(concept.check(null, {}, option.id).verdict, option.id === 'zero' ? 'right' : 'wrong');
+  }
+
+  // The weight, from the test's own core: the drawn scores of the seed, the live lengths.
+  const weigh = ({ maskSeed, maskMode, maskLen1, maskLen2, maskLen11, maskLen12, maskLen21, maskLen22 }, lengths = true) => {
+    const scores = raw.randomNormal(16, { seed: maskSeed });
+    const lens = maskMode === '1d' ? [maskLen1, maskLen2] : [maskLen11, maskLen12, maskLen21, maskLen22];
+    return raw.maskedSoftmax(scores, [2, 2, 4], lengths ? lens : null);
+  };
+  const weight = maskingExercise('masked-weight-value');
+  const { cell } = weight.draw(core, inputs(), 0);
+  const lengthOf = (state, index) => raw.maskScores(raw.randomNormal(16, { seed: state.maskSeed }), [2, 2, 4],
+    state.maskMode === '1d' ? [state.maskLen1, state.maskLen2] : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22]);
+  assert.equal(lengthOf(inputs(), cell).masked[cell], 0, 'a visible cell');
+  const cells = new Set([0, 1, 2, 3, 4, 5, 6, 7].map((instance) => weight.draw(core, inputs(), instance).cell));
+  assert.ok(cells.size > 1, 'try another: another cell');
+  for (const instance of [0, 1, 2, 3, 4, 5, 6, 7]) {
+    for (const patch of [{}, { maskMode: '2d' }, { maskLen1: 1, maskLen2: 0 }]) {
+      const drawn = weight.draw(core, inputs(patch), instance).cell;
+      assert.equal(lengthOf(inputs(patch), drawn).masked[drawn], 0, `instance ${instance}: never a masked cell`);
+    }
+  }
+  assert.equal(weight.draw(core, inputs({ maskLen1: 0, maskLen2: 0 }), 0).cell, null, 'all masked: no cell');
+  assert.equal(weight.check(core, inputs({ maskLen1: 0, maskLen2: 0 }), 0.5, { cell: null }).key, 'masking.ex.weight.none');
+
+  const seed0 = weigh(inputs({ maskSeed: 0 }))[cell];
+  const seed1 = weigh(inputs({ maskSeed: 1 }))[cell];
+  assert.ok(Math.abs(seed0 - seed1) > 3 * WEIGHT_TOLERANCE, `a new seed, a new right answer: ${seed0} -> ${seed1}`);
+  assert.equal(weight.check(core, inputs({ maskSeed: 0 }), seed0, { cell }).verdict, 'right');
+  assert.equal(weight.check(core, inputs({ maskSeed: 0 }), seed0 + WEIGHT_TOLERANCE / 2, { cell }).verdict, 'right', 'within the tolerance');
+  assert.notEqual(weight.check(core, inputs({ maskSeed: 1 }), seed0, { cell }).verdict, 'right', 'the old seed\'s answer');
+  assert.equal(weight.check(core, inputs({ maskSeed: 1 }), seed1, { cell }).verdict, 'right');
+  assert.match(weight.solution(core, inputs({ maskSeed: 1 }), { cell }).params.weight, new RegExp(seed1.toFixed(3)));
+  // Summing over the masked keys too: recognised and said.
+  const unmasked = weigh(inputs(), false)[cell];
+  assert.ok(seed0 - unmasked > 2 * WEIGHT_TOLERANCE, 'the default cell has a masked key in its row');
+  assert.equal(weight.check(core, inputs(), unmasked, { cell }).key, 'masking.ex.weight.unmasked');
+  assert.equal(weight.check(core, inputs(), 0, { cell }).key, 'masking.ex.weight.zero');
+  assert.equal(weight.check(core, inputs(), Math.min(1, seed0 + 0.3), { cell }).key, 'masking.ex.weight.tooHigh');
+  assert.equal(weight.check(core, inputs(), seed0 * 1.05, { cell }).verdict, seed0 * 0.05 > WEIGHT_TOLERANCE ? 'close' : 'right');
+
+  const lengths = maskingExercise('row-lengths');
+  assert.equal(lengths.check(core, inputs()).key, 'masking.ex.lengths.oneD', '1-D: one length for both rows of the item');
+  assert.equal(lengths.check(core, inputs({ maskLen1: 3 })).key, 'masking.ex.lengths.oneD');
+  assert.equal(lengths.check(core, inputs({ maskMode: '2d' })).verdict, 'wrong', 'the default 2-D lengths');
+  assert.equal(lengths.check(core, inputs({ maskMode: '2d', maskLen11: 3 })).verdict, 'close');
+  const goal = { maskMode: '2d', maskLen11: LENGTHS_GOAL.first, maskLen12: LENGTHS_GOAL.second };
+  assert.equal(lengths.check(core, inputs(goal)).verdict, 'right');
+  const { rowLengths } = raw.maskScores(raw.randomNormal(16, { seed: 0 }), [2, 2, 4], [goal.maskLen11, goal.maskLen12, 2, 4]);
+  assert.deepEqual(Array.from(rowLengths.slice(0, 2)), [LENGTHS_GOAL.first, LENGTHS_GOAL.second], 'the core\'s row lengths');
+  assert.equal(lengths.solution().params.firstGoal, LENGTHS_GOAL.first);
 });

@@ -13,23 +13,15 @@ import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { maskingSnippet } from '../pytorch/masking.js';
+import { MASK_SHAPE, LENGTHS_1D, LENGTHS_2D, validLens, seededScores } from './masking-setup.js';
+import { MASKING_EXERCISES } from './masking-exercises.js';
 
-// The book's demo shape, torch.rand(2, 2, 4).
-const MASK_SHAPE = Object.freeze([2, 2, 4]);
 const [BATCH, ROWS, KEYS] = MASK_SHAPE;
 const SCORE_LIMIT = 10; // typed scores are kept within [-10, 10]
-const LENGTHS_1D = ['maskLen1', 'maskLen2'];
-const LENGTHS_2D = ['maskLen11', 'maskLen12', 'maskLen21', 'maskLen22'];
 const MASKED_TEX = '\\operatorname{masked\\_softmax}(\\mathbf S)_{ij} = \\frac{[\\,j < \\ell_i\\,]\\, \\exp s_{ij}}{\\sum_{j\'} [\\,j\' < \\ell_i\\,]\\, \\exp s_{ij\'}}';
 // d2l's rule, its words in the page's language.
 const d2lTex = () =>
   `\\text{d2l:}\\;\\; s_{ij} \\leftarrow -10^{6}\\ \\text{ ${t('masking.d2lFor')} } j \\ge \\ell_i,\\ \\text{${t('masking.d2lThen')}}`;
-
-function validLens(inputs) {
-  return inputs.maskMode === '1d'
-    ? [inputs.maskLen1, inputs.maskLen2]
-    : [inputs.maskLen11, inputs.maskLen12, inputs.maskLen21, inputs.maskLen22];
-}
 
 // Everything the section shows of a score tensor: the core's masking, the
 // lab's masked softmax and d2l's (softmax over the masked scores).
@@ -237,7 +229,8 @@ export const maskedSoftmaxSection = {
   arguments: { validLens: ({ maskMode }) => (maskMode === '1d' ? LENGTHS_1D : LENGTHS_2D), seed: 'maskSeed', count: 'maskSeed' },
   create,
   compute: (core, inputs) =>
-    maskAll(core, core.randomNormal(BATCH * ROWS * KEYS, { seed: inputs.maskSeed }), validLens(inputs)),
+    maskAll(core, seededScores(core, inputs), validLens(inputs)),
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: maskingSnippet,
+  exercises: MASKING_EXERCISES,
 };
