@@ -117,6 +117,10 @@ async function answerMaskingWrongThenRight(language) {
 
   // The plain softmax of the row (the masked keys in the sum): wrong, and said why.
   const cell = await maskCellShown();
+  const outlined = page.locator('#masking [data-figure="mask-scores"] .cell.is-marked rect');
+  assert.equal(await outlined.count(), 1, 'one cell outlined in the scores');
+  assert.deepEqual([Number(await outlined.getAttribute('data-row')), Number(await outlined.getAttribute('data-col'))],
+    [Math.floor(cell / 4), cell % 4], 'the cell asked about');
   const right = await maskWeightAt(cell);
   const unmasked = await maskWeightAt(cell, { lengths: false });
   assert.ok(right - unmasked > 2 * MASK_TOLERANCE, `a masked key in the row of cell ${cell}`);

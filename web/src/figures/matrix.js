@@ -60,6 +60,7 @@ export function createMatrix(container, options = {}) {
   const color = scaleSequential(interpolateViridis);
   let data = null;
   let width = 0;
+  let marked = null; // a cell an exercise asks about (row-major index), outlined
 
   function geometry() {
     const { rows, cols, rowNames, groupRows } = data;
@@ -125,7 +126,8 @@ export function createMatrix(container, options = {}) {
       return g;
     });
     groups.attr('transform', (d) => `translate(${left + d.c * cell},${y(d.r)})`)
-      .classed('is-masked', (d) => d.isMasked);
+      .classed('is-masked', (d) => d.isMasked)
+      .classed('is-marked', (d) => d.r * cols + d.c === marked);
     groups.select('rect')
       .attr('width', cell - 1).attr('height', cell - 1)
       .attr('fill', (d) => d.fill)
@@ -247,5 +249,10 @@ export function createMatrix(container, options = {}) {
       draw();
     },
     domain: () => color.domain(),
+    // Outlines one cell (row-major index) until marked again; null: none.
+    mark(index) {
+      marked = index ?? null;
+      draw();
+    },
   };
 }

@@ -213,6 +213,8 @@ function create({ frame, controls, core, errors }) {
   }
 
   return {
+    // The cell an exercise asks about, outlined in ① where its score is read.
+    markCell: (index) => scoresMatrix.mark(index),
     draw(result, inputs, changed) {
       d2lFormula.set(d2lTex()); // a language switch redraws: the rule's words follow it
       draw(result, inputs);

@@ -71,6 +71,10 @@ const maskedWeight = Object.freeze({
     if (verdict === 'close') return { verdict, key: 'masking.ex.weight.close', params };
     return { verdict, key: answer > right ? 'masking.ex.weight.tooHigh' : 'masking.ex.weight.tooLow', params };
   },
+  // The cell's place in the scores: outlined in ①.
+  mark(view, instance) {
+    view.markCell(instance?.cell ?? null);
+  },
   solution(core, inputs, { cell }) {
     if (cell == null) return { key: 'masking.ex.weight.solutionNone' };
     const { right, length } = weightsAt(core, inputs, cell);

@@ -52,7 +52,7 @@ export default {
   'masking.ex.concept.keep': 'The masked keys keep the share they had; the other weights are unchanged.',
   'masking.ex.concept.keepWhy': 'Then masking would do nothing. A masked key’s weight becomes 0, and each visible key’s weight grows, since the sum it is divided by now leaves out the masked keys: compare a row of ③ with the plain softmax of the same scores.',
 
-  'masking.ex.weight.question': 'Work it out from the drawn scores in ① (if you typed scores, press “Undo my edits” first): what weight does item {batch}, query {row} give key k{key} after the masked softmax? Answer within ±{tolerance}.',
+  'masking.ex.weight.question': 'Work it out from the drawn scores in ① (if you typed scores, press “Undo my edits” first): what weight does item {batch}, query {row} give key k{key} (outlined in ①) after the masked softmax? Answer within ±{tolerance}.',
   'masking.ex.weight.hint': 'Find row b{batch} · q{row} in ①. Only the keys before its valid length count: weight = exp(score of k{key}) divided by the sum of exp(score) over those keys.',
   'masking.ex.weight.right': 'Item {batch}, query {row}, key k{key}: {weight}, the softmax over its {length} visible keys.',
   'masking.ex.weight.unmasked': 'That is the weight of a softmax over all four keys of row b{batch} · q{row}: the masked keys were in the sum. Its valid length is {length}: sum exp(score) over the first {length} keys only.',

@@ -52,7 +52,7 @@ export default {
   'masking.ex.concept.keep': '被掩蔽的键保留原来的份额，其他权重不变。',
   'masking.ex.concept.keepWhy': '那样掩蔽就什么也没做。被掩蔽的键的权重变成 0，每个可见键的权重变大，因为除数不再包含被掩蔽的键：把 ③ 的一行和同样评分的普通 softmax 比较一下。',
 
-  'masking.ex.weight.question': '根据 ① 中抽取的评分算出来（如果你输入过评分，先点“撤销我的修改”）：经过掩蔽 softmax 之后，样本 {batch}、查询 {row} 给键 k{key} 的权重是多少？误差在 ±{tolerance} 以内即可。',
+  'masking.ex.weight.question': '根据 ① 中抽取的评分算出来（如果你输入过评分，先点“撤销我的修改”）：经过掩蔽 softmax 之后，样本 {batch}、查询 {row} 给键 k{key}（在 ① 中用虚线框出）的权重是多少？误差在 ±{tolerance} 以内即可。',
   'masking.ex.weight.hint': '在 ① 中找到 样本{batch} · q{row} 这一行。只有有效长度之前的键才算：权重 = exp(k{key} 的评分) 除以这些键的 exp(评分) 之和。',
   'masking.ex.weight.right': '样本 {batch}、查询 {row}、键 k{key}：{weight}，即在它的 {length} 个可见键上做 softmax。',
   'masking.ex.weight.unmasked': '这是 样本{batch} · q{row} 这一行在全部四个键上做 softmax 的权重：被掩蔽的键也算进了和里。它的有效长度是 {length}：只对前 {length} 个键的 exp(评分) 求和。',
