@@ -72,22 +72,26 @@ const maskVerdict = (id) => maskExercise(id).locator('.exercise-verdict').innerT
 const maskCheck = (id) => maskExercise(id).locator('[data-action="check"]').click();
 const MASK_TOLERANCE = 0.01; // stated in the question
 
-// The cell of the compute exercise, as its question names it (item, query, key).
-async function maskCellShown() {
+// The compute exercise's question as it names it: item, query, the row's
+// valid length now, the length asked about, and the key; the cell it outlines.
+async function maskQuestionShown() {
   const question = await maskExercise('masked-weight-value').locator('legend').innerText();
-  const [, batch, row, key] = question.match(/(\d+)\D+(\d+)\D+k(\d+)/).map(Number);
-  return ((batch - 1) * 2 + (row - 1)) * 4 + (key - 1);
+  const [, batch, row, now, length, key] = question.match(/(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+k(\d+)/).map(Number);
+  return { cell: ((batch - 1) * 2 + (row - 1)) * 4 + (key - 1), now, length };
 }
 
-// The masked softmax (or, with lengths = false, the plain softmax) of the
-// drawn scores at a cell, for the live state, from the test's own core.
-const maskWeightAt = (cell, { lengths = true, patch = {} } = {}) => page.evaluate(({ cell, lengths, patch }) => {
+// The masked softmax of the drawn scores at a cell for the live state, from
+// the test's own core: with the row's valid length set to `length` (the
+// question's), as it is now (`length: null`), or with no mask (`lengths: false`).
+const maskWeightAt = (cell, { length = null, lengths = true, patch = {} } = {}) => page.evaluate(({ cell, length, lengths, patch }) => {
   const state = { ...window.attentionLab.state, ...patch };
   const lens = state.maskMode === '1d' ? [state.maskLen1, state.maskLen2]
     : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22];
   const scores = window.directCore.randomNormal(16, { seed: state.maskSeed });
-  return window.directCore.maskedSoftmax(scores, [2, 2, 4], lengths ? lens : null)[cell];
-}, { cell, lengths, patch });
+  const rows = Int32Array.from(window.directCore.maskScores(scores, [2, 2, 4], lens).rowLengths);
+  if (length !== null) rows[Math.floor(cell / 4)] = length;
+  return window.directCore.maskedSoftmax(scores, [2, 2, 4], lengths ? rows : null)[cell];
+}, { cell, length, lengths, patch });
 
 const rowLengthsNow = () => page.evaluate(() => {
   const state = window.attentionLab.state;
@@ -115,18 +119,24 @@ async function answerMaskingWrongThenRight(language) {
   await maskCheck('masked-weight');
   assert.equal(await maskStatus('masked-weight'), 'right');
 
-  // The plain softmax of the row (the masked keys in the sum): wrong, and said why.
-  const cell = await maskCellShown();
+  // The weight shown now in ③ (the row's length as it is), or a softmax over
+  // all four keys: wrong, and said why.
+  const { cell, now, length } = await maskQuestionShown();
   const outlined = page.locator('#masking [data-figure="mask-scores"] .cell.is-marked rect');
   assert.equal(await outlined.count(), 1, 'one cell outlined in the scores');
   assert.deepEqual([Number(await outlined.getAttribute('data-row')), Number(await outlined.getAttribute('data-col'))],
     [Math.floor(cell / 4), cell % 4], 'the cell asked about');
-  const right = await maskWeightAt(cell);
+  assert.notEqual(length, now, 'another valid length than the row has');
+  const right = await maskWeightAt(cell, { length });
+  const shown = await maskWeightAt(cell);
   const unmasked = await maskWeightAt(cell, { lengths: false });
-  assert.ok(right - unmasked > 2 * MASK_TOLERANCE, `a masked key in the row of cell ${cell}`);
-  await typeMaskWeight(unmasked.toFixed(3));
-  assert.equal(await maskStatus('masked-weight-value'), 'wrong');
-  assert.ok((await maskVerdict('masked-weight-value')).includes(opening(language, 'masking.ex.weight.unmasked')), 'the masked keys were summed');
+  const mistakes = [[shown, 'masking.ex.weight.shown'], [unmasked, 'masking.ex.weight.unmasked']]
+    .filter(([value]) => Math.abs(value - right) > 2 * MASK_TOLERANCE);
+  assert.ok(mistakes.length > 0, `a mistake to make at cell ${cell}, length ${length}`);
+  const [mistake, key] = mistakes[0];
+  await typeMaskWeight(mistake.toFixed(3));
+  assert.ok(['wrong', 'close'].includes(await maskStatus('masked-weight-value')), 'not right');
+  assert.ok((await maskVerdict('masked-weight-value')).includes(opening(language, key)), `said why: ${key}`);
   await typeMaskWeight(right.toFixed(3));
   assert.equal(await maskStatus('masked-weight-value'), 'right');
 
@@ -189,13 +199,18 @@ test('each exercise, wrong then right, in English; a new seed, a new right answe
 
   // The masked weight: another cell, and a new seed moves its right answer.
   await maskExercise('masked-weight-value').locator('[data-action="another"]').click();
-  const maskCell = await maskCellShown();
-  const oldWeight = await maskWeightAt(maskCell);
-  let maskSeed = 1;
-  while (Math.abs(await maskWeightAt(maskCell, { patch: { maskSeed } }) - oldWeight) <= 3 * MASK_TOLERANCE) maskSeed += 1;
-  await setState(page, { maskSeed });
-  assert.equal(await maskCellShown(), maskCell, 'the same cell (the lengths did not change)');
-  const newWeight = await maskWeightAt(maskCell);
+  // (The question is drawn among those the scores make telling, so a new
+  // seed may ask another: the old seed's answer to the question shown is wrong.)
+  let maskSeed = 0;
+  let asked;
+  let oldWeight;
+  do {
+    maskSeed += 1;
+    await setState(page, { maskSeed });
+    asked = await maskQuestionShown();
+    oldWeight = await maskWeightAt(asked.cell, { length: asked.length, patch: { maskSeed: 0 } });
+  } while (Math.abs(await maskWeightAt(asked.cell, { length: asked.length }) - oldWeight) <= 3 * MASK_TOLERANCE);
+  const newWeight = await maskWeightAt(asked.cell, { length: asked.length });
   await typeMaskWeight(oldWeight.toFixed(3));
   assert.notEqual(await maskStatus('masked-weight-value'), 'right', 'the old seed\'s weight');
   await typeMaskWeight(newWeight.toFixed(3));

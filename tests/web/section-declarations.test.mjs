@@ -264,43 +264,69 @@ test('the masked-softmax exercises: a concept, a weight computed and lengths set
     assert.equal(concept.check(null, {}, option.id).verdict, option.id === 'zero' ? 'right' : 'wrong');
   }
 
-  // The weight, from the test's own core: the drawn scores of the seed, the live lengths.
-  const weigh = ({ maskSeed, maskMode, maskLen1, maskLen2, maskLen11, maskLen12, maskLen21, maskLen22 }, lengths = true) => {
-    const scores = raw.randomNormal(16, { seed: maskSeed });
-    const lens = maskMode === '1d' ? [maskLen1, maskLen2] : [maskLen11, maskLen12, maskLen21, maskLen22];
-    return raw.maskedSoftmax(scores, [2, 2, 4], lengths ? lens : null);
+  // The weight, from the test's own core: the drawn scores of the seed, the
+  // live row lengths with the asked row's set to the asked length.
+  const scoresOf = (state) => raw.randomNormal(16, { seed: state.maskSeed });
+  const lensOf = (state) => (state.maskMode === '1d' ? [state.maskLen1, state.maskLen2]
+    : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22]);
+  const rowLengthsOf = (state) => Array.from(raw.maskScores(scoresOf(state), [2, 2, 4], lensOf(state)).rowLengths);
+  const weigh = (state, { cell, length }) => {
+    const lens = rowLengthsOf(state);
+    lens[Math.floor(cell / 4)] = length;
+    return raw.maskedSoftmax(scoresOf(state), [2, 2, 4], lens)[cell];
   };
   const weight = maskingExercise('masked-weight-value');
-  const { cell } = weight.draw(core, inputs(), 0);
-  const lengthOf = (state, index) => raw.maskScores(raw.randomNormal(16, { seed: state.maskSeed }), [2, 2, 4],
-    state.maskMode === '1d' ? [state.maskLen1, state.maskLen2] : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22]);
-  assert.equal(lengthOf(inputs(), cell).masked[cell], 0, 'a visible cell');
-  const cells = new Set([0, 1, 2, 3, 4, 5, 6, 7].map((instance) => weight.draw(core, inputs(), instance).cell));
-  assert.ok(cells.size > 1, 'try another: another cell');
   for (const instance of [0, 1, 2, 3, 4, 5, 6, 7]) {
-    for (const patch of [{}, { maskMode: '2d' }, { maskLen1: 1, maskLen2: 0 }]) {
-      const drawn = weight.draw(core, inputs(patch), instance).cell;
-      assert.equal(lengthOf(inputs(patch), drawn).masked[drawn], 0, `instance ${instance}: never a masked cell`);
+    for (const patch of [{}, { maskMode: '2d' }, { maskLen1: 1, maskLen2: 0 }, { maskLen1: 0, maskLen2: 0 }]) {
+      const asked = weight.draw(core, inputs(patch), instance);
+      const row = Math.floor(asked.cell / 4);
+      assert.equal(asked.now, rowLengthsOf(inputs(patch))[row], `instance ${instance}: the row's length now`);
+      assert.notEqual(asked.length, asked.now, `instance ${instance}: another length than the row has`);
+      assert.ok(asked.cell % 4 < asked.length, `instance ${instance}: a key within the asked length`);
     }
   }
-  assert.equal(weight.draw(core, inputs({ maskLen1: 0, maskLen2: 0 }), 0).cell, null, 'all masked: no cell');
-  assert.equal(weight.check(core, inputs({ maskLen1: 0, maskLen2: 0 }), 0.5, { cell: null }).key, 'masking.ex.weight.none');
+  const asked = weight.draw(core, inputs(), 0);
+  const drawn = new Set([0, 1, 2, 3, 4, 5, 6, 7].map((instance) => JSON.stringify(weight.draw(core, inputs(), instance))));
+  assert.ok(drawn.size > 1, 'try another: another question');
 
-  const seed0 = weigh(inputs({ maskSeed: 0 }))[cell];
-  const seed1 = weigh(inputs({ maskSeed: 1 }))[cell];
+  const seed0 = weigh(inputs({ maskSeed: 0 }), asked);
+  const seed1 = weigh(inputs({ maskSeed: 1 }), asked);
   assert.ok(Math.abs(seed0 - seed1) > 3 * WEIGHT_TOLERANCE, `a new seed, a new right answer: ${seed0} -> ${seed1}`);
-  assert.equal(weight.check(core, inputs({ maskSeed: 0 }), seed0, { cell }).verdict, 'right');
-  assert.equal(weight.check(core, inputs({ maskSeed: 0 }), seed0 + WEIGHT_TOLERANCE / 2, { cell }).verdict, 'right', 'within the tolerance');
-  assert.notEqual(weight.check(core, inputs({ maskSeed: 1 }), seed0, { cell }).verdict, 'right', 'the old seed\'s answer');
-  assert.equal(weight.check(core, inputs({ maskSeed: 1 }), seed1, { cell }).verdict, 'right');
-  assert.match(weight.solution(core, inputs({ maskSeed: 1 }), { cell }).params.weight, new RegExp(seed1.toFixed(3)));
-  // Summing over the masked keys too: recognised and said.
-  const unmasked = weigh(inputs(), false)[cell];
-  assert.ok(seed0 - unmasked > 2 * WEIGHT_TOLERANCE, 'the default cell has a masked key in its row');
-  assert.equal(weight.check(core, inputs(), unmasked, { cell }).key, 'masking.ex.weight.unmasked');
-  assert.equal(weight.check(core, inputs(), 0, { cell }).key, 'masking.ex.weight.zero');
-  assert.equal(weight.check(core, inputs(), Math.min(1, seed0 + 0.3), { cell }).key, 'masking.ex.weight.tooHigh');
-  assert.equal(weight.check(core, inputs(), seed0 * 1.05, { cell }).verdict, seed0 * 0.05 > WEIGHT_TOLERANCE ? 'close' : 'right');
+  assert.equal(weight.check(core, inputs({ maskSeed: 0 }), seed0, asked).verdict, 'right');
+  assert.equal(weight.check(core, inputs({ maskSeed: 0 }), seed0 + WEIGHT_TOLERANCE / 2, asked).verdict, 'right', 'within the tolerance');
+  assert.notEqual(weight.check(core, inputs({ maskSeed: 1 }), seed0, asked).verdict, 'right', 'the old seed\'s answer');
+  assert.equal(weight.check(core, inputs({ maskSeed: 1 }), seed1, asked).verdict, 'right');
+  assert.match(weight.solution(core, inputs({ maskSeed: 1 }), asked).params.weight, new RegExp(seed1.toFixed(3)));
+  // The weight shown now (read off ③), and a sum over all four keys: recognised and said.
+  const shownNow = raw.maskedSoftmax(scoresOf(inputs()), [2, 2, 4], lensOf(inputs()))[asked.cell];
+  if (Math.abs(shownNow - seed0) > 2 * WEIGHT_TOLERANCE) {
+    assert.equal(weight.check(core, inputs(), shownNow, asked).key, 'masking.ex.weight.shown');
+  }
+  const all = { ...asked, length: 4 };
+  const unmasked = weigh(inputs(), all);
+  const short = [0, 1, 2, 3, 4, 5, 6, 7].map((instance) => weight.draw(core, inputs(), instance))
+    .find((q) => q.length < 4 && Math.abs(weigh(inputs(), q) - unmasked) > 2 * WEIGHT_TOLERANCE
+      && Math.abs(raw.maskedSoftmax(scoresOf(inputs()), [2, 2, 4], null)[q.cell] - raw.maskedSoftmax(scoresOf(inputs()), [2, 2, 4], lensOf(inputs()))[q.cell]) > 2 * WEIGHT_TOLERANCE);
+  assert.ok(short, 'a question whose row loses keys to the mask');
+  const plain = raw.maskedSoftmax(scoresOf(inputs()), [2, 2, 4], null)[short.cell];
+  assert.equal(weight.check(core, inputs(), plain, short).key, 'masking.ex.weight.unmasked');
+  assert.equal(weight.check(core, inputs(), 0, asked).key, 'masking.ex.weight.zero');
+  // Far above or below the weight, and no mistake recognised: too high, too low.
+  const scores = scoresOf(inputs());
+  const misread = (q, value) => [raw.maskedSoftmax(scores, [2, 2, 4], lensOf(inputs()))[q.cell],
+    raw.maskedSoftmax(scores, [2, 2, 4], null)[q.cell], 0].some((known) => Math.abs(value - known) <= 2 * WEIGHT_TOLERANCE);
+  let judged = 0;
+  for (const instance of [0, 1, 2, 3, 4, 5, 6, 7]) {
+    const q = weight.draw(core, inputs(), instance);
+    const right = weigh(inputs(), q);
+    for (const [value, key] of [[right + 0.3, 'masking.ex.weight.tooHigh'], [right - 0.3, 'masking.ex.weight.tooLow']]) {
+      if (value < 0 || value > 1 || misread(q, value)) continue;
+      assert.equal(weight.check(core, inputs(), value, q).key, key, `instance ${instance}: ${value} against ${right}`);
+      judged += 1;
+    }
+  }
+  assert.ok(judged >= 2, `answers judged too high or too low: ${judged}`);
+  assert.equal(weight.check(core, inputs(), seed0 * 1.05, asked).verdict, seed0 * 0.05 > WEIGHT_TOLERANCE ? 'close' : 'right');
 
   const lengths = maskingExercise('row-lengths');
   assert.equal(lengths.check(core, inputs()).key, 'masking.ex.lengths.oneD', '1-D: one length for both rows of the item');

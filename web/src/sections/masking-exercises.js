@@ -1,8 +1,9 @@
 // The masked-softmax section's exercises, each aimed at a belief learners
 // hold: that a masked key keeps some weight (d2l's −10⁶ is a score, not a
 // weight) or that the visible weights no longer sum to 1 (a concept
-// question); that the masked keys still count in the softmax's sum (one
-// weight computed from the drawn scores); and that a 1-D valid length can
+// question); that a row's weights stay put when its valid length changes,
+// or that masked keys count in the sum (one weight predicted for another
+// length, from the drawn scores); and that a 1-D valid length can
 // differ between the rows of an item (set the lengths). Every number
 // checked comes from the core for the live state: a new seed gives new
 // scores, so a new right answer.
@@ -16,15 +17,31 @@ export const WEIGHT_TOLERANCE = 0.01;
 
 const masking = (core, inputs) => core.maskScores(seededScores(core, inputs), MASK_SHAPE, validLens(inputs));
 
-// The cell asked about: one of the visible (unmasked) cells of the live
-// lengths, picked by the core's seeded draw for the instance; null when
-// every row is fully masked.
+// The question: one row of the drawn scores given another valid length than
+// it has now, and a key within that length. The weight shown in ③ is the
+// current length's, so the answer must be worked out from the scores in ①
+// (what the notes ask: predict a row after changing its valid length).
+// Among every such question, those whose answer differs from the weight
+// shown now and from the softmax over all four keys (each a mistake the
+// feedback names) by more than a few tolerances; one of them picked by the
+// core's seeded draw for the instance.
 export function exerciseCell(core, inputs, instance) {
-  const { masked } = masking(core, inputs);
-  const visible = Array.from(masked.keys()).filter((index) => !masked[index]);
-  if (visible.length === 0) return null;
-  const [u] = core.randomUniform(1, { seed: streamSeed(instance, 'maskCells'), low: 0, high: visible.length });
-  return visible[Math.min(visible.length - 1, Math.floor(u))];
+  const { rowLengths } = masking(core, inputs);
+  const questions = [];
+  rowLengths.forEach((now, row) => {
+    for (let length = 1; length <= KEYS; length += 1) {
+      if (length === now) continue;
+      for (let key = 0; key < length; key += 1) questions.push({ cell: row * KEYS + key, length, now });
+    }
+  });
+  const apart = (a, b) => Math.abs(a - b) > 3 * WEIGHT_TOLERANCE;
+  const telling = questions.filter((question) => {
+    const { right, shown, unmasked } = weightsAt(core, inputs, question);
+    return apart(right, shown) && (question.length === KEYS || apart(right, unmasked));
+  });
+  const pool = telling.length > 0 ? telling : questions;
+  const [u] = core.randomUniform(1, { seed: streamSeed(instance, 'maskCells'), low: 0, high: pool.length });
+  return pool[Math.min(pool.length - 1, Math.floor(u))];
 }
 
 // A cell's place as the figure names it (item, query, key, counted from 1).
@@ -32,14 +49,17 @@ const placeOf = (cell) => ({
   batch: Math.floor(cell / (ROWS * KEYS)) + 1, row: (Math.floor(cell / KEYS) % ROWS) + 1, key: (cell % KEYS) + 1,
 });
 
-// The lab's masked softmax of the drawn scores, and the plain softmax of
-// the same scores (no lengths): what summing over all four keys gives.
-export function weightsAt(core, inputs, cell) {
+// The cell's weight with its row's valid length set to `length` (every other
+// row as now), the weight shown now, and the plain softmax over all four
+// keys: all three the core's masked softmax of the drawn scores.
+export function weightsAt(core, inputs, { cell, length }) {
   const scores = seededScores(core, inputs);
+  const lens = Int32Array.from(masking(core, inputs).rowLengths);
+  lens[Math.floor(cell / KEYS)] = length;
   return {
-    right: core.maskedSoftmax(scores, MASK_SHAPE, validLens(inputs))[cell],
+    right: core.maskedSoftmax(scores, MASK_SHAPE, lens)[cell],
+    shown: core.maskedSoftmax(scores, MASK_SHAPE, validLens(inputs))[cell],
     unmasked: core.maskedSoftmax(scores, MASK_SHAPE, null)[cell],
-    length: masking(core, inputs).rowLengths[Math.floor(cell / KEYS)],
   };
 }
 
@@ -53,17 +73,21 @@ const maskedWeight = Object.freeze({
   hintKey: 'masking.ex.weight.hint',
   // The typed scores are the view's own state, which no declaration sees:
   // the question asks about the drawn scores, and says so.
-  draw: (core, inputs, instance) => ({ cell: exerciseCell(core, inputs, instance) }),
+  draw: (core, inputs, instance) => exerciseCell(core, inputs, instance),
   questionParams: (instance) => ({
-    ...(instance?.cell == null ? { batch: '–', row: '–', key: '–' } : placeOf(instance.cell)), tolerance: WEIGHT_TOLERANCE,
+    ...(instance ? { ...placeOf(instance.cell), length: instance.length, now: instance.now }
+      : { batch: '–', row: '–', key: '–', length: '–', now: '–' }),
+    tolerance: WEIGHT_TOLERANCE,
   }),
-  check(core, inputs, answer, { cell }) {
-    if (cell == null) return { verdict: 'wrong', key: 'masking.ex.weight.none' };
-    const { right, unmasked, length } = weightsAt(core, inputs, cell);
-    const params = { ...placeOf(cell), length, weight: decimals(right) };
+  check(core, inputs, answer, instance) {
+    const { right, shown, unmasked } = weightsAt(core, inputs, instance);
+    const { length, now } = instance;
+    const params = { ...placeOf(instance.cell), length, now, weight: decimals(right) };
     const verdict = judgeNumber(answer, right, WEIGHT_TOLERANCE);
     if (verdict === 'right') return { verdict, key: 'masking.ex.weight.right', params };
-    // Summing over all four keys, the masked ones included, is the mistake aimed at.
+    // The mistakes aimed at: the weight of the length the row has now (read
+    // off ③), and a sum over all four keys, the masked ones included.
+    if (judgeNumber(answer, shown, WEIGHT_TOLERANCE) === 'right') return { verdict, key: 'masking.ex.weight.shown', params };
     if (length < KEYS && judgeNumber(answer, unmasked, WEIGHT_TOLERANCE) === 'right') {
       return { verdict, key: 'masking.ex.weight.unmasked', params };
     }
@@ -75,10 +99,9 @@ const maskedWeight = Object.freeze({
   mark(view, instance) {
     view.markCell(instance?.cell ?? null);
   },
-  solution(core, inputs, { cell }) {
-    if (cell == null) return { key: 'masking.ex.weight.solutionNone' };
-    const { right, length } = weightsAt(core, inputs, cell);
-    return { key: 'masking.ex.weight.solution', params: { ...placeOf(cell), length, weight: decimals(right) } };
+  solution(core, inputs, instance) {
+    const { right } = weightsAt(core, inputs, instance);
+    return { key: 'masking.ex.weight.solution', params: { ...placeOf(instance.cell), length: instance.length, weight: decimals(right) } };
   },
 });
 
