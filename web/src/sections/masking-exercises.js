@@ -26,9 +26,9 @@ const masking = (core, inputs) => core.maskScores(seededScores(core, inputs), MA
 // feedback names) by more than a few tolerances; one of them picked by the
 // core's seeded draw for the instance.
 export function exerciseCell(core, inputs, instance) {
-  const { rowLengths } = masking(core, inputs);
+  const drawn = drawnWeights(core, inputs);
   const questions = [];
-  rowLengths.forEach((now, row) => {
+  drawn.rowLengths.forEach((now, row) => {
     for (let length = 1; length <= KEYS; length += 1) {
       if (length === now) continue;
       for (let key = 0; key < length; key += 1) questions.push({ cell: row * KEYS + key, length, now });
@@ -36,7 +36,7 @@ export function exerciseCell(core, inputs, instance) {
   });
   const apart = (a, b) => Math.abs(a - b) > 3 * WEIGHT_TOLERANCE;
   const telling = questions.filter((question) => {
-    const { right, shown, unmasked } = weightsAt(core, inputs, question);
+    const { right, shown, unmasked } = weighed(core, drawn, question);
     return apart(right, shown) && (question.length === KEYS || apart(right, unmasked));
   });
   const pool = telling.length > 0 ? telling : questions;
@@ -52,16 +52,28 @@ const placeOf = (cell) => ({
 // The cell's weight with its row's valid length set to `length` (every other
 // row as now), the weight shown now, and the plain softmax over all four
 // keys: all three the core's masked softmax of the drawn scores.
-export function weightsAt(core, inputs, { cell, length }) {
+// The state's tensors, asked of the core once for every question weighed.
+function drawnWeights(core, inputs) {
   const scores = seededScores(core, inputs);
-  const lens = Int32Array.from(masking(core, inputs).rowLengths);
-  lens[Math.floor(cell / KEYS)] = length;
   return {
-    right: core.maskedSoftmax(scores, MASK_SHAPE, lens)[cell],
-    shown: core.maskedSoftmax(scores, MASK_SHAPE, validLens(inputs))[cell],
-    unmasked: core.maskedSoftmax(scores, MASK_SHAPE, null)[cell],
+    scores,
+    rowLengths: core.maskScores(scores, MASK_SHAPE, validLens(inputs)).rowLengths,
+    shown: core.maskedSoftmax(scores, MASK_SHAPE, validLens(inputs)),
+    unmasked: core.maskedSoftmax(scores, MASK_SHAPE, null),
   };
 }
+
+function weighed(core, drawn, { cell, length }) {
+  const lens = Int32Array.from(drawn.rowLengths);
+  lens[Math.floor(cell / KEYS)] = length;
+  return {
+    right: core.maskedSoftmax(drawn.scores, MASK_SHAPE, lens)[cell],
+    shown: drawn.shown[cell],
+    unmasked: drawn.unmasked[cell],
+  };
+}
+
+export const weightsAt = (core, inputs, question) => weighed(core, drawnWeights(core, inputs), question);
 
 const decimals = (value) => formatNumber(value, '.3f');
 
