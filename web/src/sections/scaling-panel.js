@@ -139,5 +139,12 @@ export function createScalingPanel(parent, { controls, core, alone = false }) {
     update: createStudyTrigger(block, SCALING_INPUTS, start, { eager: alone }),
     // The section is going away: no study work stays queued.
     dispose: () => queue.clear(),
+    // The core's row for d, if the study for these inputs has reached it
+    // (read-only, for an exercise: it spares asking the core again).
+    rowAt(d, inputs) {
+      const i = SCALING_DIMS.indexOf(d);
+      const key = SCALING_INPUTS.map((name) => inputs[name]).join('|');
+      return study && study.key === key && i >= 0 ? study.rows[i] ?? null : null;
+    },
   };
 }

@@ -77,17 +77,25 @@ export function createScoringCostPanel(parent, { core, alone = false }) {
   const queue = createStudyQueue();
   let times = null; // size -> { additive: [ms], dot: [ms] }
   let done = 0;
+  let marked = null; // the size an exercise asks about, its row outlined
+
+  // The medians at size n once all its calls are timed, else null.
+  function medians(n) {
+    const row = times?.get(n);
+    if (!row || row.additive.length < REPEATS || row.dot.length < REPEATS) return null;
+    return { additive: median(row.additive), dot: median(row.dot) };
+  }
 
   function show() {
     progress.show(done, done === parts.length
       ? t('cost.done', { repeats: REPEATS })
       : t('cost.running', { done, count: parts.length }));
     tableBody.replaceChildren(...COST_SIZES.map((n) => {
-      const row = times.get(n);
-      const complete = row.additive.length === REPEATS && row.dot.length === REPEATS;
-      const additive = complete ? median(row.additive) : null;
-      const dot = complete ? median(row.dot) : null;
-      return element('tr', complete ? { dataset: { size: n, additive: String(additive), dot: String(dot) } } : {}, [
+      const measured = medians(n);
+      const complete = measured !== null;
+      const { additive, dot } = measured ?? {};
+      const marks = n === marked ? { className: 'is-marked' } : {};
+      return element('tr', complete ? { ...marks, dataset: { size: n, additive: String(additive), dot: String(dot) } } : marks, [
         element('td', {}, [`${n} × ${n}`]),
         element('td', {}, [complete ? formatNumber(additive, '.3f') : '…']),
         element('td', {}, [complete ? formatNumber(dot, '.3f') : '…']),
@@ -112,5 +120,15 @@ export function createScoringCostPanel(parent, { core, alone = false }) {
 
   // The first measurement once the panel nears the screen; a language switch re-labels it.
   const update = createStudyTrigger(block, [], () => (times ? show() : measure()), { eager: alone });
-  return { update, dispose: () => queue.clear() };
+  return {
+    update,
+    dispose: () => queue.clear(),
+    // Read-only, for an exercise: the medians timed at size n (null while
+    // they are being timed), and the row of size n outlined (null: none).
+    measured: medians,
+    mark(n) {
+      marked = n ?? null;
+      if (times) show();
+    },
+  };
 }

@@ -16,6 +16,7 @@ import { createScalingPanel, SCALING_INPUTS } from './scaling-panel.js';
 import { createScoringCostPanel } from './scoring-cost-panel.js';
 import { normalDraws, linearDraws } from './seeded-draws.js';
 import { scoringSnippet } from '../pytorch/scoring.js';
+import { SCORING_EXERCISES } from './scoring-exercises.js';
 
 const NK = 10;
 const DV = 4;
@@ -109,6 +110,10 @@ function create({ frame, controls, core, alone }) {
       scaling.dispose();
       cost.dispose();
     },
+    // Read-only, for the exercises (scoring-exercises.js): what the panels measured.
+    scalingRow: (d, inputs) => scaling.rowAt(d, inputs),
+    measuredCost: (n) => cost.measured(n),
+    markCost: (n) => cost.mark(n),
     draw({ additive, dot }, inputs, changed) {
       scaling.update(inputs, changed);
       cost.update(inputs, changed);
@@ -147,7 +152,8 @@ const queryDimension = (inputs) => (inputs.additiveQueries === '20d' ? 20 : 2);
 
 // Both layers on the book's demo: keys all ones (or seeded draws), values
 // arange(40), valid lengths per batch item; queries and W from the seed.
-function compute(core, inputs) {
+// (The exercises ask it too, for the keys the learner has not drawn yet.)
+export function computeScoring(core, inputs) {
   const { scoringSeed: seed, scoringQueries: nq, additiveHidden: h } = inputs;
   const dq = queryDimension(inputs);
   const maxQueries = SCORING_DRAWS.queries;
@@ -183,7 +189,9 @@ export const scoringFunctionsSection = {
     seed: 'scoringSeed', count: 'scoringSeed',
   },
   create,
-  compute,
+  compute: computeScoring,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: scoringSnippet,
+  exercises: SCORING_EXERCISES,
+  teacherNoteKey: 'scoring.ex.teacherNote',
 };
