@@ -25,6 +25,7 @@ import { createSeriesPanel, computeSeries, SERIES_INPUTS, SERIES_ARGUMENTS } fro
 import {
   WORDS, WORD_COUNT, FEATURE_COUNT, VECTOR_PARAMETERS, TRANSLATION, sentenceMatrix, builtInVectors, translationQueries,
 } from './self-attention-words.js';
+import { SELF_ATTENTION_EXERCISES } from './self-attention-exercises.js';
 
 const ONE_SENTENCE = 1; // batch
 const TRAINING_SECTION = 'attention-training'; // where projections are trained
@@ -178,6 +179,10 @@ function create({ frame, store, controls }) {
   const selfMatrix = exampleMatrix('sa.selfCaption', 'sa.selfLabel', 'sa-self');
 
   return {
+    // For the exercises (self-attention-exercises.js): a point of the series marked.
+    markSeriesTime: (time) => series.mark(time),
+    // A cell (row-major, query x key) outlined in the map "Self-attention" of the comparison.
+    markSelfCell: (index) => selfMatrix.mark(index),
     draw(result, inputs, changed) {
       series.draw(result.series, inputs, changed);
       const target = frame.root.getRootNode().getElementById?.(TRAINING_SECTION);
@@ -262,4 +267,6 @@ export const selfAttentionSection = {
   create,
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+  exercises: SELF_ATTENTION_EXERCISES,
+  teacherNoteKey: 'sa.ex.teacherNote',
 };

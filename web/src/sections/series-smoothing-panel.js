@@ -55,7 +55,7 @@ export function createSeriesPanel(parent, { controls }) {
   const plot = createLinePlot(figureCell(grid, { captionKey: 'series.plotCaption' }), {
     xDomain: [0, setup.xMax],
     yDomain: setup.plotY,
-    layers: ['truth', 'points', 'byValues', 'byPositions', 'smoothed', 'smoothedDots'],
+    layers: ['truth', 'points', 'byValues', 'byPositions', 'smoothed', 'smoothedDots', 'exercise'],
     labels: { x: 'series.axisTime', y: 'series.axisValue' },
     ariaKey: 'series.plotLabel',
     aspect: 0.62, maxHeight: 320,
@@ -96,6 +96,10 @@ export function createSeriesPanel(parent, { controls }) {
   note(block, { key: 'series.notesNote', className: 'note note-callout' }).dataset.role = 'series-notes-note';
 
   return {
+    // The point an exercise asks about: a dotted rule at its time (null: none).
+    mark(time) {
+      plot.set('exercise', Number.isFinite(time) ? { kind: 'rule', x: time, className: 'exercise-rule' } : null);
+    },
     draw({ data, truthCurve, smoothed, weights, byValues, byPositions }, { seriesPoints: n, seriesWeights: shownWeights }, changed) {
       shown = data;
       plot.setDomains({ y: dataYDomain(data) });
@@ -116,19 +120,28 @@ export function createSeriesPanel(parent, { controls }) {
 
 // The series is the toy data set of the data section, read as a time series
 // (sorted times on [0, 5), irregularly spaced); every number from the core.
-export function computeSeries(core, { seriesPoints: n, seriesNoise: noise, seriesSeed: seed, seriesWidth: w }) {
-  const data = core.makeDataset({ n, noise, seed, xMax: setup.xMax });
-  const selfAttention = (vectors, d) => core.dotProductAttention({
-    queries: vectors, keys: vectors, values: data.y, shape: { batch: 1, nq: n, nk: n, d, dv: 1 }, validLens: null,
-  });
+export const seriesDataset = (core, { seriesPoints: n, seriesNoise: noise, seriesSeed: seed }) =>
+  core.makeDataset({ n, noise, seed, xMax: setup.xMax });
+
+// The series attending to itself, the values of its points averaged, with
+// the scores the dot products of `vectors` (one of size d per point).
+const seriesSelfAttention = (core, data, vectors, d) => core.dotProductAttention({
+  queries: vectors, keys: vectors, values: data.y, shape: { batch: 1, nq: data.y.length, nk: data.y.length, d, dv: 1 }, validLens: null,
+});
+
+// The notes' weights: the values' own dot products (d = 1, so no scaling).
+export const valuesSelfAttention = (core, data) => seriesSelfAttention(core, data, data.y, 1);
+
+export function computeSeries(core, inputs) {
+  const { seriesPoints: n, seriesWidth: w } = inputs;
+  const data = seriesDataset(core, inputs);
   return {
     data,
     truthCurve: core.truth(curveQueries),
     smoothed: core.nadarayaWatson(data.x, data.x, data.y, { kernel: 'gaussian', w }),
     weights: core.attentionWeights(data.x, data.x, { kernel: 'gaussian', w }),
-    // The notes' weights: the values' own dot products (d = 1, so no scaling).
-    byValues: selfAttention(data.y, 1),
+    byValues: valuesSelfAttention(core, data),
     // The points' positions (their index in time order) encoded as d2l does.
-    byPositions: selfAttention(core.positionalEncoding(n, SERIES_ENCODING_DIM), SERIES_ENCODING_DIM),
+    byPositions: seriesSelfAttention(core, data, core.positionalEncoding(n, SERIES_ENCODING_DIM), SERIES_ENCODING_DIM),
   };
 }
