@@ -106,9 +106,57 @@ async function typeMaskWeight(value) {
   await box.press('Enter');
 }
 
+// The keys of a row (0..3: item 1 query 1 .. item 2 query 2) whose weight
+// the core makes exactly 0 for the live lengths, from the test's own core.
+const zeroKeysOf = (row) => page.evaluate((row) => {
+  const state = window.attentionLab.state;
+  const lens = state.maskMode === '1d' ? [state.maskLen1, state.maskLen2]
+    : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22];
+  const weights = window.directCore.maskedSoftmax(window.directCore.randomNormal(16, { seed: state.maskSeed }), [2, 2, 4], lens);
+  return ['k1', 'k2', 'k3', 'k4'].filter((key, k) => weights[row * 4 + k] === 0);
+}, row);
+
+const covered = (figure) => page.locator(`#masking [data-figure="${figure}"]`).evaluate((node) => node.hasAttribute('data-covered'));
+
+// The prediction: covered figures until it is checked, one try, then
+// "Try another" covers them again for a new row.
+async function predictZeroWeights(language) {
+  const predict = maskExercise('zero-weights');
+  const rowAsked = async () => {
+    const [, batch, query] = (await predict.locator('legend').innerText()).match(/(\d+)\D+(\d+)/).map(Number);
+    return (batch - 1) * 2 + (query - 1);
+  };
+  const answer = async (keys) => {
+    for (const box of await predict.locator('input[type="checkbox"]').all()) await box.setChecked(keys.includes(await box.getAttribute('value')));
+    await maskCheck('zero-weights');
+  };
+  assert.deepEqual([await covered('mask-weights'), await covered('mask-masked')], [true, true], 'covered while the prediction is open');
+  assert.equal(await page.locator('#masking [data-figure="mask-weights"]').evaluate((node) => node.inert), true, 'no keyboard reaches in');
+  const zeros = await zeroKeysOf(await rowAsked());
+  const kept = ['k1', 'k2', 'k3', 'k4'].filter((key) => !zeros.includes(key));
+  // The kept keys (the mistake of counting from the wrong end), or, for a row
+  // that keeps all or none, the other extreme.
+  let wrong = kept;
+  if (zeros.length === 0) wrong = ['k4'];
+  else if (kept.length === 0) wrong = ['none'];
+  await answer(wrong);
+  assert.equal(await maskStatus('zero-weights'), 'revealed', 'a prediction has one try');
+  assert.ok(await maskExercise('zero-weights').locator('.exercise-answer').isVisible(), 'the answer at once');
+  assert.deepEqual([await covered('mask-weights'), await covered('mask-masked')], [false, false], 'uncovered once committed');
+  await predict.locator('[data-action="another"]').click();
+  assert.equal(await maskStatus('zero-weights'), 'open');
+  assert.equal(await covered('mask-weights'), true, 'covered again for a new row');
+  const right = await zeroKeysOf(await rowAsked());
+  await answer(right.length > 0 ? right : ['none']);
+  assert.equal(await maskStatus('zero-weights'), 'right');
+  assert.ok((await maskVerdict('zero-weights')).length > opening(language, 'exercises.right').length);
+  assert.equal(await covered('mask-weights'), false);
+}
+
 async function answerMaskingWrongThenRight(language) {
   await setState(page, { maskMode: '1d', maskLen1: 2, maskLen2: 3 });
-  for (const id of ['masked-weight', 'masked-weight-value', 'row-lengths']) assert.equal(await maskStatus(id), 'open', `${id} starts open`);
+  for (const id of ['masked-weight', 'zero-weights', 'masked-weight-value', 'row-lengths']) assert.equal(await maskStatus(id), 'open', `${id} starts open`);
+  await predictZeroWeights(language);
 
   const concept = maskExercise('masked-weight');
   await concept.locator('input[type="radio"][value="leftover"]').check();
@@ -152,8 +200,23 @@ async function answerMaskingWrongThenRight(language) {
 const storedProgress = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), STORAGE_KEY);
 
 // Each exercise wrong, then right, in the page's language.
+// What a five times narrower kernel does to the curve's squared error at
+// the points, from the test's own core: 'down', 'up' or 'same'.
+const narrowingOutcome = () => page.evaluate(() => {
+  const { n, noise, seed, kernel, w, estimator } = window.attentionLab.state;
+  const core = window.directCore;
+  const data = core.makeDataset({ n, noise, seed, xMax: 5 });
+  const mean = data.y.reduce((a, b) => a + b, 0) / n;
+  const error = (width) => (estimator === 'average' ? data.x.map(() => mean) : core.nadarayaWatson(data.x, data.x, data.y, { kernel, w: width }))
+    .reduce((sum, value, i) => sum + (value - data.y[i]) ** 2, 0);
+  const before = error(w);
+  const after = error(w * 5 <= 50 ? w * 5 : w / 5);
+  if (Math.abs(after - before) <= 1e-9 * Math.max(1, before)) return 'same';
+  return after < before ? 'down' : 'up';
+});
+
 async function answerEachWrongThenRight(language) {
-  for (const id of ['average-query', 'read-prediction', 'chase-noise']) assert.equal(await statusOf(id), 'open', `${id} starts open`);
+  for (const id of ['average-query', 'narrower-kernel', 'read-prediction', 'chase-noise']) assert.equal(await statusOf(id), 'open', `${id} starts open`);
   assert.equal(await hintShown('average-query'), false, 'no hint before a try');
 
   await choose('nearer');
@@ -174,7 +237,24 @@ async function answerEachWrongThenRight(language) {
   await type(right.toFixed(2));
   assert.equal(await statusOf('read-prediction'), 'right');
 
+  // The prediction about a narrower kernel: one try; a wrong one shows the
+  // answer at once; "Try another" lets the learner predict anew.
   await setState(page, { w: 1 });
+  const outcome = await narrowingOutcome();
+  assert.equal(outcome, 'down', 'at the book\'s settings the error at the points goes down');
+  await exercise('narrower-kernel').locator('input[value="up"]').check();
+  await check('narrower-kernel');
+  assert.equal(await statusOf('narrower-kernel'), 'revealed');
+  assert.ok((await verdictOf('narrower-kernel')).includes(opening(language, 'pooling.ex.narrow.whyDown')), 'explains what happens');
+  await exercise('narrower-kernel').locator('[data-action="another"]').click();
+  await setState(page, { estimator: 'average' });
+  assert.equal(await narrowingOutcome(), 'same', 'average pooling: w changes nothing');
+  await exercise('narrower-kernel').locator('input[value="same"]').check();
+  await check('narrower-kernel');
+  assert.equal(await statusOf('narrower-kernel'), 'right');
+  assert.ok((await verdictOf('narrower-kernel')).includes(opening(language, 'pooling.ex.narrow.whyAverage')));
+  await setState(page, { estimator: 'nadaraya-watson' });
+
   await check('chase-noise');
   assert.equal(await statusOf('chase-noise'), 'wrong', 'the book\'s width does not chase the noise');
   assert.ok((await verdictOf('chase-noise')).includes(opening(language, 'pooling.ex.chase.tooWide')), 'what too wide does');
@@ -191,9 +271,9 @@ test('each exercise, wrong then right, in English; a new seed, a new right answe
   assert.equal(await exercise('average-query').getAttribute('data-kind'), 'concept');
   assert.equal(await exercise('read-prediction').getAttribute('data-kind'), 'compute');
   assert.equal(await exercise('chase-noise').getAttribute('data-kind'), 'achieve');
-  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 0).replace('{total}', 3));
+  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 0).replace('{total}', 4));
   await answerEachWrongThenRight('en');
-  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 4).replace('{total}', 4));
   assert.equal(await maskExercise('masked-weight-value').getAttribute('data-kind'), 'compute');
   await answerMaskingWrongThenRight('en');
 
@@ -267,10 +347,10 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
   await page.locator('#pooling [data-action="reset-exercises"]').click();
   assert.equal(await storedProgress().then((stored) => Object.keys(stored.exercises).filter((name) => name.startsWith('pooling.')).length), 0,
     'nothing of the section kept');
-  assert.equal(await progressText(), `${catalogues.zh['exercises.progress'].replace('{done}', 0).replace('{total}', 3)} ${catalogues.zh['exercises.wasReset']}`);
+  assert.equal(await progressText(), `${catalogues.zh['exercises.progress'].replace('{done}', 0).replace('{total}', 4)} ${catalogues.zh['exercises.wasReset']}`);
   assert.equal(await exercise('average-query').locator('legend').innerText(), catalogues.zh['pooling.ex.average.question']);
   await answerEachWrongThenRight('zh');
-  assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+  assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 4).replace('{total}', 4));
 
   assert.equal(await maskStatus('row-lengths'), 'right', 'kept over the reload');
   await page.locator('#masking [data-action="reset-exercises"]').click();
@@ -308,7 +388,7 @@ test('in a sandboxed iframe without storage or forms, an exercise is checked and
   await concept.locator('[data-action="check"]').click();
   assert.equal(await concept.getAttribute('data-status'), 'right');
   assert.equal(await frame.locator('[data-role="exercise-progress"]').innerText(),
-    catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 3));
+    catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 4));
   assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem)), []);
   await context.close();
 });

@@ -21,6 +21,15 @@ test('a right answer ends the instance; tries before it are counted', () => {
   assert.equal(reveal(entry), entry, 'nothing to reveal once right');
 });
 
+test('a prediction has one try: not right, its answer shows at once', () => {
+  for (const verdict of ['wrong', 'close']) {
+    const entry = afterCheck(initialEntry(2), verdict, { once: true });
+    assert.deepEqual({ ...entry }, { status: 'revealed', attempts: 1, instance: 2 }, verdict);
+    assert.equal(answerShown(entry), true);
+  }
+  assert.equal(afterCheck(initialEntry(), 'right', { once: true }).status, 'right');
+});
+
 test(`the answer shows after ${MAX_TRIES} tries that are not right, or on request`, () => {
   let entry = initialEntry();
   for (let i = 0; i < MAX_TRIES - 1; i += 1) entry = afterCheck(entry, 'wrong');

@@ -6,7 +6,9 @@ import { createControls } from './controls.js';
 import { mountLab } from './mount.js';
 import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { parseHash, startHashSync } from './url-state.js';
-import { startEmbedMode } from './embed.js';
+import { startEmbedMode, postProgress } from './embed.js';
+import { createProgressStore } from './exercises/progress-store.js';
+import { showContentsProgress } from './contents-progress.js';
 
 async function start() {
   performance.mark('attention-lab:start');
@@ -20,10 +22,23 @@ async function start() {
   }));
   startEmbedMode({ view, store });
   const main = document.getElementById('main');
+  // All sections, or the one of #embed=<id>.
+  const sections = view.embed ? SECTIONS.filter(({ id }) => id === view.embed) : SECTIONS;
+  const exercises = view.exercises ?? 'on';
+  const progress = createProgressStore();
+  const contents = exercises === 'off' ? null
+    : showContentsProgress({ nav: document.querySelector('.toc'), sections, progress });
+  if (contents) store.subscribe((state, changed) => changed.has('language') && contents.relabel());
   const lab = mountLab({
     container: main,
-    // All sections, or the one of #embed=<id>.
-    sections: view.embed ? SECTIONS.filter(({ id }) => id === view.embed) : SECTIONS,
+    sections,
+    progress,
+    exercises,
+    // The contents bar, and the page that embeds this one in an iframe.
+    onProgress(detail) {
+      contents?.update(detail);
+      postProgress(detail);
+    },
     store,
     controls,
     indicator: document.getElementById('loading'),

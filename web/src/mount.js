@@ -69,14 +69,18 @@ function markFigures(figures, mark) {
 }
 
 // One section: its frame and view, built once, and its last computation.
-function buildSection(declaration, { root, store, controls, core, heading, alone, progress }) {
+function buildSection(declaration, {
+  root, store, controls, core, heading, alone, progress, exerciseMode, onProgress,
+}) {
   const inputs = declaration.inputs ?? [];
   const frame = createSectionFrame(root, declaration.frame, { number: sectionNumber(declaration.id), heading });
   const errors = createErrorRouter({ controls, slot: frame.errorSlot, routes: declaration, core });
   const view = declaration.create({ frame, store, controls, core, errors, alone });
   // Its exercises, below its figures: checked against the same core, for the inputs drawn.
-  const exercises = declaration.exercises?.length > 0
-    ? createExerciseBlock({ section: declaration, sectionView: view, core, progress })
+  const exercises = declaration.exercises?.length > 0 && exerciseMode !== 'off'
+    ? createExerciseBlock({
+      section: declaration, sectionView: view, sectionRoot: root, core, progress, mode: exerciseMode, onProgress,
+    })
     : null;
   if (exercises) root.insertBefore(exercises.element, frame.errorSlot);
   const watched = new Set([...inputs, 'language']);
@@ -138,11 +142,14 @@ function sectionRoot(container, id) {
 // heading: a course page's own title for the section shown (one section:
 // the iframe mode, the element), in place of the lab's.
 // progress: where the exercises' answers are kept (the page's localStorage
-// unless given; in memory where storage is refused).
+// unless given; in memory where storage is refused). exercises: 'on', 'off'
+// (none shown) or 'answers' (the teacher's screen: every answer shown).
+// onProgress(detail): called whenever an exercise's entry changes, with
+// { section, exercise, status, attempts, score: { right, finished, total } }.
 export function mountLab({
   container, sections, store, indicator, controls = createControls(store),
   applyLanguage = useLanguage, translateRoot = container, heading = null,
-  progress = createProgressStore(),
+  progress = createProgressStore(), exercises: exerciseMode = 'on', onProgress = () => {},
 }) {
   let core = null;
   let shown = [];
@@ -243,6 +250,7 @@ export function mountLab({
   function show(declaration, alone) {
     const section = buildSection(declaration, {
       root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone, progress,
+      exerciseMode, onProgress,
     });
     shown.push(section);
     nearness?.observe(section.root);

@@ -3,7 +3,13 @@
 // (exercise-view.js). It runs each exercise's state machine
 // (exercise-state.js), asks the section's declaration to check an answer
 // against the core for the live state, keeps the entries in the progress
-// store, and lets an exercise point into the section's figures (mark()).
+// store, lets an exercise point into the section's figures (mark()), and
+// covers the figures an open prediction would give away (hides). Every
+// change of an entry is reported (onProgress), for the events a course
+// page and a learning platform read.
+//
+// mode 'on' is the learner's; 'answers' is the teacher's own screen: every
+// answer shown, nothing covered, and the section's teacher's note on top.
 // The mount builds one for every section that declares exercises.
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
@@ -11,18 +17,25 @@ import {
   afterCheck, reveal, another, initialEntry, hintShown, answerShown, isFinished,
 } from './exercise-state.js';
 import { createExerciseView } from './exercise-view.js';
+import { setRichText } from '../i18n/rich-text.js';
 
 const VERDICT_KEYS = Object.freeze({ right: 'exercises.right', close: 'exercises.close', wrong: 'exercises.wrong' });
 
-export function createExerciseBlock({ section, sectionView, core, progress }) {
+export function createExerciseBlock({
+  section, sectionView, sectionRoot, core, progress, mode = 'on', onProgress = () => {},
+}) {
+  const teacherMode = mode === 'answers';
   const heading = element('h3', { className: 'exercises-title', dataset: { i18n: 'exercises.title' } });
   const summary = element('p', { className: 'exercises-progress', role: 'status', dataset: { role: 'exercise-progress' } });
   const resetButton = element('button', {
     type: 'button', className: 'button button-quiet', dataset: { action: 'reset-exercises', i18n: 'exercises.reset' },
   });
   const list = element('div', { className: 'exercises-list' });
-  const root = element('div', { className: 'exercises', dataset: { role: 'exercises' } }, [
-    element('div', { className: 'exercises-head' }, [heading, summary, resetButton]), list,
+  const teacherNote = teacherMode && section.teacherNoteKey
+    ? element('p', { className: 'exercises-teacher-note', dataset: { role: 'teacher-note' } })
+    : null;
+  const root = element('div', { className: 'exercises', dataset: { role: 'exercises', mode } }, [
+    element('div', { className: 'exercises-head' }, [heading, summary, resetButton]), ...(teacherNote ? [teacherNote] : []), list,
   ]);
   let inputs = null;
   let wasReset = false;
@@ -45,9 +58,39 @@ export function createExerciseBlock({ section, sectionView, core, progress }) {
     return item;
   });
 
+  function score() {
+    const right = items.filter(({ entry }) => entry.status === 'right').length;
+    const finished = items.filter(({ entry }) => isFinished(entry)).length;
+    return { right, finished, total: items.length };
+  }
+
+  function report(item) {
+    const { status, attempts } = item.entry;
+    onProgress({ section: section.id, exercise: item.exercise.id, status, attempts, score: score() });
+  }
+
   function save(item, entry) {
     item.entry = entry;
     progress.set(item.name, entry);
+    report(item);
+  }
+
+  // The figures an open prediction hides are covered (and inert, so no
+  // keyboard reaches into them) until it is checked or shown.
+  const coverable = [...new Set(section.exercises.flatMap(({ hides }) => hides ?? []))];
+  function syncCovers() {
+    if (coverable.length === 0 || !sectionRoot) return;
+    const covered = new Set(teacherMode ? [] : items
+      .filter(({ exercise, entry }) => exercise.kind === 'predict' && entry.status === 'open')
+      .flatMap(({ exercise }) => exercise.hides ?? []));
+    for (const name of coverable) {
+      for (const figure of sectionRoot.querySelectorAll(`[data-figure="${name}"]`)) {
+        const cover = covered.has(name);
+        figure.toggleAttribute('data-covered', cover);
+        figure.toggleAttribute('inert', cover);
+        if (cover) figure.dataset.coverNote = t('exercises.covered');
+      }
+    }
   }
 
   // An exercise with instances draws its instance from the core; mark()
@@ -67,12 +110,12 @@ export function createExerciseBlock({ section, sectionView, core, progress }) {
     }
     let result;
     try {
-      result = item.exercise.check(core, inputs, answer, item.instance);
+      result = item.exercise.check(core, inputs, answer, item.instance, sectionView);
     } catch (error) {
       item.feedback = { prompt: 'exercises.cannotCheck', params: { reason: String(error?.message ?? error) } };
       return;
     }
-    save(item, afterCheck(item.entry, result.verdict));
+    save(item, afterCheck(item.entry, result.verdict, { once: item.exercise.kind === 'predict' }));
     item.feedback = result;
   }
 
@@ -82,10 +125,11 @@ export function createExerciseBlock({ section, sectionView, core, progress }) {
     action(item);
     render(item);
     renderSummary();
+    syncCovers();
   }
 
   function answerText(item) {
-    const solution = item.exercise.solution(core, inputs, item.instance);
+    const solution = item.exercise.solution(core, inputs, item.instance, sectionView);
     if (solution.labelKey) {
       return `${t('exercises.answerChoice', { choice: t(solution.labelKey) })} ${t(solution.explanationKey)}`;
     }
@@ -114,15 +158,16 @@ export function createExerciseBlock({ section, sectionView, core, progress }) {
         another: t('exercises.another'),
         hint: hintShown(entry) ? `**${t('exercises.hint')}** ${t(exercise.hintKey, params)}` : null,
         verdict: verdictText(item),
-        answer: answerShown(entry) ? answerText(item) : null,
+        answer: teacherMode || answerShown(entry) ? answerText(item) : null,
       },
     });
   }
 
   function renderSummary() {
-    const done = items.filter(({ entry }) => isFinished(entry)).length;
-    const text = t('exercises.progress', { done, total: items.length });
+    const { finished, total } = score();
+    const text = t('exercises.progress', { done: finished, total });
     summary.textContent = wasReset ? `${text} ${t('exercises.wasReset')}` : text;
+    if (teacherNote) setRichText(teacherNote, `**${t('exercises.teacherNote')}** ${t(section.teacherNoteKey)}`);
   }
 
   resetButton.addEventListener('click', () => {
@@ -134,9 +179,11 @@ export function createExerciseBlock({ section, sectionView, core, progress }) {
       item.view.clearAnswer();
       drawInstance(item);
       render(item);
+      report(item);
     }
     wasReset = true;
     renderSummary();
+    syncCovers();
   });
 
   return {
@@ -155,6 +202,7 @@ export function createExerciseBlock({ section, sectionView, core, progress }) {
         render(item);
       }
       renderSummary();
+      syncCovers();
     },
   };
 }

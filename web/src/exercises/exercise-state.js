@@ -2,7 +2,9 @@
 // (open, wrong, close, right, revealed), the tries made on this instance and
 // which instance it is ("try another" draws the next). The hint shows after
 // the first try that was not right; the answer shows on request or after
-// MAX_TRIES tries. Every transition returns a new entry.
+// MAX_TRIES tries. A prediction is committed once: its first check that is
+// not right shows the answer at once (the figure it hid now gives it away,
+// so a second try would teach nothing). Every transition returns a new entry.
 export const STATUSES = Object.freeze(['open', 'wrong', 'close', 'right', 'revealed']);
 export const KINDS = Object.freeze(['predict', 'compute', 'achieve', 'concept']);
 export const VERDICTS = Object.freeze(['right', 'close', 'wrong']);
@@ -13,13 +15,14 @@ export const initialEntry = (instance = 0) => Object.freeze({ status: 'open', at
 // Right or revealed: nothing left to check on this instance.
 export const isFinished = ({ status }) => status === 'right' || status === 'revealed';
 
-// A check's verdict ('right', 'close' or 'wrong') applied to the entry.
-export function afterCheck(entry, verdict) {
+// A check's verdict ('right', 'close' or 'wrong') applied to the entry;
+// `once`: a prediction's, which has one try.
+export function afterCheck(entry, verdict, { once = false } = {}) {
   if (!VERDICTS.includes(verdict)) throw new Error(`${verdict}: not a verdict`);
   if (isFinished(entry)) return entry;
   const attempts = entry.attempts + 1;
   let status = verdict;
-  if (verdict !== 'right' && attempts >= MAX_TRIES) status = 'revealed';
+  if (verdict !== 'right' && (once || attempts >= MAX_TRIES)) status = 'revealed';
   return Object.freeze({ ...entry, status, attempts });
 }
 

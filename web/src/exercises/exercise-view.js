@@ -2,7 +2,7 @@
 // reader and phone already knows: a fieldset whose legend is the question,
 // radios for choices, a labelled number box for a number, and nothing to
 // fill in for a make-it-happen task (the section's own controls are the
-// answer). Check, or Enter in the number box, checks; no <form> is
+// answer); checkboxes where a prediction picks several options. Check, or Enter in the number box, checks; no <form> is
 // submitted, since a sandboxed iframe without allow-forms blocks
 // submission before any script hears of it. The feedback, and the answer
 // once shown, are read out by a polite live region. The root carries data-exercise, data-kind and data-status for
@@ -33,7 +33,7 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
     for (const option of exercise.options) {
       const text = element('span');
       list.append(element('label', { className: 'exercise-option' }, [
-        element('input', { type: 'radio', name: uid, value: option.id }), text,
+        element('input', { type: exercise.multiple ? 'checkbox' : 'radio', name: uid, value: option.id }), text,
       ]));
       optionLabels.set(option.id, text);
     }
@@ -75,9 +75,14 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
 
   return {
     element: root,
-    // What the learner answered: an option's id, a number, or null for none
-    // yet; undefined for a task, whose answer is the section's state.
+    // What the learner answered: an option's id (the chosen ids in the
+    // options' order, for several), a number, or null for none yet;
+    // undefined for a task, whose answer is the section's state.
     answer() {
+      if (exercise.multiple) {
+        const chosen = [...root.querySelectorAll(`input[name="${uid}"]:checked`)].map((box) => box.value);
+        return chosen.length > 0 ? chosen : null;
+      }
       if (exercise.options) return root.querySelector(`input[name="${uid}"]:checked`)?.value ?? null;
       if (numberBox) return numberBox.value.trim() === '' || !Number.isFinite(numberBox.valueAsNumber) ? null : numberBox.valueAsNumber;
       return undefined;

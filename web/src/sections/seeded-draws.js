@@ -7,7 +7,8 @@ export const SALTS = Object.freeze({
   keys: 0x1b873593, values: 0x2545f491, wq: 0x6c078965, wk: 0x5bd1e995, wv: 0x7feb352d,
   wo: 0x3243f6a9, queries: 0x19660d11, queries20: 0x41c64e6d, tokens: 0x68e31da4,
   exerciseQueries: 0x2c1b3c6d, maskCells: 0x4f1bbcdd,
-  costSizes: 0x3c6ef372, saWords: 0x7f4a7c15, saPairs: 0x61c88647, seriesQueries: 0x0d2b74a1,
+  maskRows: 0x3c6ef372,
+  costSizes: 0x5851f42d, saWords: 0x7f4a7c15, saPairs: 0x61c88647, seriesQueries: 0x0d2b74a1,
 });
 
 export const streamSeed = (seed, role) => (seed ^ SALTS[role]) >>> 0;

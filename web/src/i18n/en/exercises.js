@@ -20,4 +20,6 @@ export default {
   'exercises.cannotCheck': 'This cannot be checked right now: {reason}',
   'exercises.answerIs': 'The answer: {answer}',
   'exercises.answerChoice': 'The answer: “{choice}”.',
+  'exercises.covered': 'Make your prediction below first: this figure would give it away.',
+  'exercises.teacherNote': 'For the teacher:',
 };

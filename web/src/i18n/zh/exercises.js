@@ -19,4 +19,6 @@ export default {
   'exercises.cannotCheck': '现在无法检查：{reason}',
   'exercises.answerIs': '答案：{answer}',
   'exercises.answerChoice': '答案：“{choice}”。',
+  'exercises.covered': '请先在下方作出预测：这张图会泄露答案。',
+  'exercises.teacherNote': '教师提示：',
 };
