@@ -38,7 +38,8 @@ export const AGREE_TOLERANCE = 0.01;
 
 // Both layers' weights for the live settings with the keys drawn at random
 // (the seed now), compared over the valid keys: where they differ most, and
-// whether both rows stay uniform (a row with one valid key, or none, is).
+// whether every row stays uniform (a row with one valid key is; one with
+// none has no weight to compare).
 export function keysComparison(core, inputs) {
   const { additive, dot } = computeScoring(core, { ...inputs, scoringKeys: 'random' });
   const nq = inputs.scoringQueries;
@@ -46,9 +47,8 @@ export function keysComparison(core, inputs) {
   let most = { diff: -1, row: 0, key: 0 };
   let uniform = true;
   for (let row = 0; row < ITEMS * nq; row += 1) {
-    const len = lens[Math.floor(row / nq)];
-    // A row with no valid key is spread over all ten (d2l's −10⁶ on every score).
-    const visible = len === 0 ? NK : len;
+    // A row with no valid key has every weight 0 (the lab's rule) in both layers.
+    const visible = lens[Math.floor(row / nq)];
     for (let key = 0; key < visible; key += 1) {
       const cell = row * NK + key;
       const diff = Math.abs(additive.weights[cell] - dot.weights[cell]);

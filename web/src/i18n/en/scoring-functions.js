@@ -97,7 +97,7 @@ export default {
   'scoring.ex.agree.differRight': 'They differ most at item {batch}, query {query}, key {key}: {additive} (additive) against {dot} (dot product). The uniform weights came from identical keys, not from the functions agreeing: additive attention scores through its own random weights, the dot product through $\\mathbf q^\\top \\mathbf k$.',
   'scoring.ex.agree.notUniform': 'Random keys are different from one another, so a query scores them differently and the weights are no longer uniform: item {batch}, query {query}, key {key} gets {additive} (additive) and {dot} (dot product). Switch the keys to random and look at the two maps.',
   'scoring.ex.agree.fewKeys': 'With these valid lengths every row has one valid key or none, so both layers spread the weight the same way whatever the keys (largest difference {diff}). Give a row more valid keys and the two maps part.',
-  'scoring.ex.agree.fewKeysWrong': 'With these valid lengths every row has one valid key (weight 1) or none (uniform over all ten keys), so the keys cannot matter: both layers give the same weights (largest difference {diff}).',
+  'scoring.ex.agree.fewKeysWrong': 'With these valid lengths every row has one valid key (weight 1) or none (every weight 0), so the keys cannot matter: both layers give the same weights (largest difference {diff}).',
   'scoring.ex.agree.solutionDiffer': 'they differ, most at item {batch}, query {query}, key {key}: {additive} (additive) against {dot} (dot product).',
   'scoring.ex.agree.solutionFewKeys': 'with one valid key a row or none, both give the same weights whatever the keys (largest difference {diff}).',
 

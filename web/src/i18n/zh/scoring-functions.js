@@ -97,7 +97,7 @@ export default {
   'scoring.ex.agree.differRight': '差别最大在样本 {batch}、查询 {query}、键 {key}：{additive}（加性）对 {dot}（点积）。均匀的权重来自完全相同的键，而不是两个函数一致：加性注意力通过它自己随机的权重评分，点积则通过 $\\mathbf q^\\top \\mathbf k$。',
   'scoring.ex.agree.notUniform': '随机的键彼此不同，所以一个查询给它们的评分不同，权重也就不再均匀：样本 {batch}、查询 {query}、键 {key} 得到 {additive}（加性）和 {dot}（点积）。把键换成随机，看看两张热图。',
   'scoring.ex.agree.fewKeys': '在这些有效长度下，每一行只有一个有效的键或者没有，所以无论键是什么，两个层分配权重的方式都一样（最大差别 {diff}）。让某一行有更多有效的键，两张热图就会分开。',
-  'scoring.ex.agree.fewKeysWrong': '在这些有效长度下，每一行只有一个有效的键（权重为 1）或者没有（在全部十个键上均匀），所以键是什么都无关紧要：两个层给出同样的权重（最大差别 {diff}）。',
+  'scoring.ex.agree.fewKeysWrong': '在这些有效长度下，每一行只有一个有效的键（权重为 1）或者没有（权重全为 0），所以键是什么都无关紧要：两个层给出同样的权重（最大差别 {diff}）。',
   'scoring.ex.agree.solutionDiffer': '不一样，差别最大在样本 {batch}、查询 {query}、键 {key}：{additive}（加性）对 {dot}（点积）。',
   'scoring.ex.agree.solutionFewKeys': '每行只有一个有效的键或没有，无论键是什么两者都给出同样的权重（最大差别 {diff}）。',
 
