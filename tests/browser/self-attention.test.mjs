@@ -208,12 +208,13 @@ test('both languages: titles, labels and text', async () => {
   assert.deepEqual(await labels('sa-cross', 'row'), ['she 她', 'eats 吃', 'a 一个', 'green 绿色的', 'apple 苹果'], 'each English query names the word it translates');
   assert.match(await page().locator('#self-attention [data-role="sa-strongest"] li[data-word="吃"]').innerText(), /“吃”最关注“苹果”/);
   assert.match(await page().locator('#self-attention [data-role="sa-comparison"]').innerText(), /编码器/);
-  assert.equal(await page().locator('nav a[href="#self-attention"]').innerText(), '自注意力');
+  // (The link's label: beside it the contents bar counts the section's exercises.)
+  assert.equal(await page().locator('nav a[href="#self-attention"] [data-i18n]').innerText(), '自注意力');
   assert.equal(await page().locator('[data-param="saEatFood"] input').getAttribute('aria-label'), '吃：食物');
   await page().locator('[data-param="language"] [data-value="en"]').click();
   await settled(page());
   assert.equal(await page().locator('#self-attention h2').innerText(), '9 · Self-attention, hands on');
-  assert.equal(await page().locator('nav a[href="#self-attention"]').innerText(), 'Self-attention');
+  assert.equal(await page().locator('nav a[href="#self-attention"] [data-i18n]').innerText(), 'Self-attention');
   assert.equal(await page().locator('[data-param="saEatFood"] input').getAttribute('aria-label'), 'eating: food');
   assert.deepEqual(lab.problems, [], 'no console error');
   await page().locator('#self-attention').scrollIntoViewIfNeeded();
