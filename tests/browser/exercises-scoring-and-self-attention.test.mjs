@@ -194,7 +194,7 @@ async function scoringExercises(language, { right }) {
 
 async function selfAttentionExercises(language, { right }) {
   assert.deepEqual(await sectionState('self-attention', SA_FIGURES), {
-    covered: ALL_COVERED(SA_FIGURES), statuses: OPEN(['attends-itself', 'shuffle', 'series-values', 'notes-weight']),
+    covered: ALL_COVERED(SA_FIGURES), statuses: OPEN(['attends-itself', 'shuffle', 'self-or-cross', 'series-values', 'notes-weight']),
   });
 
   // Prediction: which word a word attends to most without projections.
@@ -209,6 +209,11 @@ async function selfAttentionExercises(language, { right }) {
   // Concept (d2l 10.6 ex. 1).
   assertOutcome(await answerAndRead('self-attention', 'shuffle', right ? 'permuted' : 'changed'), {
     id: 'shuffle', status: right ? 'right' : 'wrong', language, key: right ? 'sa.ex.shuffle.permutedWhy' : 'sa.ex.shuffle.changedWhy',
+  });
+
+  // Concept: attention vs self-attention (the notes' comparison).
+  assertOutcome(await answerAndRead('self-attention', 'self-or-cross', right ? 'same-sequence' : 'attends-self'), {
+    id: 'self-or-cross', status: right ? 'right' : 'wrong', language, key: right ? 'sa.ex.cross.sameSequenceWhy' : 'sa.ex.cross.attendsSelfWhy',
   });
 
   // Prediction on the series, its point marked on the plot.
@@ -244,10 +249,10 @@ async function resetBoth(language) {
 }
 
 const progressOf = (section) => page.locator(`#${section} [data-role="exercise-progress"]`).innerText();
-const progressText = (language, done) => catalogues[language]['exercises.progress'].replace('{done}', done).replace('{total}', 4);
+const progressText = (language, done, total = 4) => catalogues[language]['exercises.progress'].replace('{done}', done).replace('{total}', total);
 
 test('every exercise of both sections wrong, then right, in English, then in Chinese', async () => {
-  for (const [section, kinds] of [['scoring', ['concept', 'predict', 'predict', 'compute']], ['self-attention', ['predict', 'concept', 'predict', 'compute']]]) {
+  for (const [section, kinds] of [['scoring', ['concept', 'predict', 'predict', 'compute']], ['self-attention', ['predict', 'concept', 'concept', 'predict', 'compute']]]) {
     const shown = await page.locator(`#${section} [data-exercise]`).evaluateAll((nodes) => nodes.map((node) => node.dataset.kind));
     assert.deepEqual(shown, kinds, section);
   }
@@ -263,11 +268,12 @@ test('every exercise of both sections wrong, then right, in English, then in Chi
     await scoringExercises(language, { right: false });
     await selfAttentionExercises(language, { right: false });
     assert.equal(await progressOf('scoring'), progressText(language, 2), 'the two predictions are finished');
+    assert.equal(await progressOf('self-attention'), progressText(language, 2, 5), 'the two predictions are finished');
     await resetBoth(language);
     await scoringExercises(language, { right: true });
     await selfAttentionExercises(language, { right: true });
     assert.equal(await progressOf('scoring'), progressText(language, 4));
-    assert.equal(await progressOf('self-attention'), progressText(language, 4));
+    assert.equal(await progressOf('self-attention'), progressText(language, 5, 5));
   }
   assert.deepEqual(lab.problems, []);
   console.log(`# exercises-scoring-and-self-attention: ${((Date.now() - started) / 1000).toFixed(1)} s`);

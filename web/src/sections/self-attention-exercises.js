@@ -2,7 +2,9 @@
 // hold: that without projections a word attends most to the word it goes
 // with in meaning (a prediction before the maps show that it usually picks
 // itself); that self-attention knows the order of its words (a concept
-// question: shuffle them, d2l 10.6 exercise 1); that the notes' dot-product
+// question: shuffle them, d2l 10.6 exercise 1); that self-attention means a
+// word attending to itself, or needs a decoder (a concept question on the
+// notes' comparison); that the notes' dot-product
 // re-weighting of a scalar series finds each point's neighbours (a
 // prediction before its map shows it picks the largest values); and how a
 // weight is made from the vectors (one weight of the notes' own formula,
@@ -107,6 +109,20 @@ const shuffleWords = conceptExercise({
     { id: 'kept', labelKey: 'sa.ex.shuffle.kept', explanationKey: 'sa.ex.shuffle.keptWhy' },
     { id: 'permuted', labelKey: 'sa.ex.shuffle.permuted', explanationKey: 'sa.ex.shuffle.permutedWhy' },
     { id: 'weights', labelKey: 'sa.ex.shuffle.weights', explanationKey: 'sa.ex.shuffle.weightsWhy' },
+  ],
+});
+
+// --- Attention vs self-attention: where the queries, keys and values come from ---
+const selfOrCross = conceptExercise({
+  id: 'self-or-cross',
+  questionKey: 'sa.ex.cross.question',
+  hintKey: 'sa.ex.cross.hint',
+  right: 'same-sequence',
+  options: [
+    { id: 'attends-self', labelKey: 'sa.ex.cross.attendsSelf', explanationKey: 'sa.ex.cross.attendsSelfWhy' },
+    { id: 'same-sequence', labelKey: 'sa.ex.cross.sameSequence', explanationKey: 'sa.ex.cross.sameSequenceWhy' },
+    { id: 'no-weights', labelKey: 'sa.ex.cross.noWeights', explanationKey: 'sa.ex.cross.noWeightsWhy' },
+    { id: 'decoder', labelKey: 'sa.ex.cross.decoder', explanationKey: 'sa.ex.cross.decoderWhy' },
   ],
 });
 
@@ -253,4 +269,4 @@ const notesWeight = Object.freeze({
   },
 });
 
-export const SELF_ATTENTION_EXERCISES = Object.freeze([attendsItself, shuffleWords, seriesByValues, notesWeight]);
+export const SELF_ATTENTION_EXERCISES = Object.freeze([attendsItself, shuffleWords, selfOrCross, seriesByValues, notesWeight]);

@@ -127,6 +127,17 @@ export default {
   'sa.ex.shuffle.weights': 'The weight map stays exactly as it is; only the outputs move.',
   'sa.ex.shuffle.weightsWhy': 'The map’s rows and columns are both words: shuffling the words permutes its rows and its columns alike, so each cell moves with its pair of words, with the same value. The outputs move with their rows too.',
 
+  'sa.ex.cross.question': 'What makes attention **self**-attention?',
+  'sa.ex.cross.hint': 'Compare the two maps below the comparison, “Attention” and “Self-attention”: where do the rows (queries) come from, and where the columns (keys and values)?',
+  'sa.ex.cross.attendsSelf': 'Each word attends only to itself.',
+  'sa.ex.cross.attendsSelfWhy': 'The name says where the queries come from, not where the weight goes: each row of “Self-attention” spreads its weight over all six words. Without projections a word often favours itself, but never takes all the weight.',
+  'sa.ex.cross.sameSequence': 'Its queries, keys and values all come from the same sequence.',
+  'sa.ex.cross.sameSequenceWhy': 'Yes: in “Self-attention” the Chinese sentence asks over itself (6 × 6 weights); in “Attention” the English translation asks over the Chinese sentence (5 × 6), queries from one sequence, keys and values from another. The scoring is the same scaled dot product in both.',
+  'sa.ex.cross.noWeights': 'It has no learned weights; attention has.',
+  'sa.ex.cross.noWeightsWhy': 'Either kind can have projections $\\mathbf W_q, \\mathbf W_k, \\mathbf W_v$ or none: both maps here have none, and a Transformer learns projections for its self-attention and for its encoder–decoder attention alike.',
+  'sa.ex.cross.decoder': 'It connects an encoder to a decoder.',
+  'sa.ex.cross.decoderWhy': 'That is encoder–decoder attention, the comparison’s first column: its queries come from the decoder, its keys and values from the encoder’s output. Self-attention stays within one component; BERT has no decoder at all.',
+
   'sa.ex.series.question': 'In “A noisy series, re-weighted by itself”, point {point} (t = {time}, value {value}, marked by the dotted line) is weighed by the notes’ recipe $w_{ij} = \\operatorname{softmax}_j(x_i\\, x_j)$. Before its map shows it: which point gets point {point}’s largest weight?',
   'sa.ex.series.hint': 'For a fixed $x_i > 0$, where is $x_i\\, x_j$ largest? Time does not appear in the recipe.',
   'sa.ex.series.pickNeighbours': 'Itself or its nearest neighbours in time.',

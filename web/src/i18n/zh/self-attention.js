@@ -127,6 +127,17 @@ export default {
   'sa.ex.shuffle.weights': '权重图完全不变；只有输出在动。',
   'sa.ex.shuffle.weightsWhy': '权重图的行和列都是词：打乱词会同样地置换它的行和列，所以每个单元格跟着它那一对词移动，数值不变。输出也随着它们的行移动。',
 
+  'sa.ex.cross.question': '是什么让注意力成为**自**注意力？',
+  'sa.ex.cross.hint': '比较比较表下方的两张图“注意力”和“自注意力”：行（查询）来自哪里，列（键和值）来自哪里？',
+  'sa.ex.cross.attendsSelf': '每个词只关注它自己。',
+  'sa.ex.cross.attendsSelfWhy': '这个名字说的是查询从哪里来，而不是权重给了谁：“自注意力”图的每一行都把权重分给全部六个词。不用投影时一个词往往偏向自己，但从不拿走全部权重。',
+  'sa.ex.cross.sameSequence': '它的查询、键和值都来自同一个序列。',
+  'sa.ex.cross.sameSequenceWhy': '对：在“自注意力”中，中文句子对自身提问（6 × 6 个权重）；在“注意力”中，英文译文对中文句子提问（5 × 6），查询来自一个序列，键和值来自另一个序列。两者的评分都是同样的缩放点积。',
+  'sa.ex.cross.noWeights': '它没有可学习的权重，而注意力有。',
+  'sa.ex.cross.noWeightsWhy': '两种都可以有投影 $\\mathbf W_q, \\mathbf W_k, \\mathbf W_v$，也可以没有：这里的两张图都没有，而 Transformer 为它的自注意力和编码器–解码器注意力都学习投影。',
+  'sa.ex.cross.decoder': '它把编码器和解码器连接起来。',
+  'sa.ex.cross.decoderWhy': '那是编码器–解码器注意力，即比较表的第一列：它的查询来自解码器，键和值来自编码器的输出。自注意力只在一个组件内部；BERT 根本没有解码器。',
+
   'sa.ex.series.question': '在“有噪声的序列，由自身重新加权”中，点 {point}（t = {time}，值 {value}，用虚线标出）按笔记的做法 $w_{ij} = \\operatorname{softmax}_j(x_i\\, x_j)$ 加权。在它的权重图显示之前，请预测：点 {point} 把最大的权重给了哪个点？',
   'sa.ex.series.hint': '固定 $x_i > 0$，$x_i\\, x_j$ 在哪里最大？这个做法里没有时间。',
   'sa.ex.series.pickNeighbours': '它自己或时间上离它最近的邻居。',
