@@ -11,7 +11,7 @@ import { conceptExercise, judgeNumber } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { t } from '../i18n/index.js';
 import { streamSeed } from './seeded-draws.js';
-import { TOKEN_COUNT, headMaskOf, headsAttention } from './multi-head-setup.js';
+import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './multi-head-setup.js';
 import { MHA_SWITCHES } from '../state.js';
 
 const splitShape = conceptExercise({
@@ -74,10 +74,11 @@ const CHANGED = 1e-12;
 export function switchOffEffects(core, inputs, head) {
   const hidden = inputs.mhaHidden;
   const heads = inputs.mhaHeads;
-  const full = headsAttention(core, inputs, null);
+  const drawn = layerArguments(core, inputs);
+  const full = headsAttention(core, inputs, null, drawn);
   const mask = new Float64Array(heads).fill(1);
   mask[head] = 0;
-  const off = headsAttention(core, inputs, mask);
+  const off = headsAttention(core, inputs, mask, drawn);
   const cells = TOKEN_COUNT * TOKEN_COUNT;
   const mapChanged = (h) => {
     for (let c = h * cells; c < (h + 1) * cells; c += 1) if (Math.abs(full.weights[c] - off.weights[c]) > CHANGED) return true;
@@ -160,10 +161,11 @@ const switchOff = Object.freeze({
 export const MOST_HEADS_WEIGHED = 8;
 
 export function headContributions(core, inputs) {
+  const drawn = layerArguments(core, inputs);
   return Array.from({ length: inputs.mhaHeads }, (_, head) => {
     const mask = new Float64Array(inputs.mhaHeads);
     mask[head] = 1;
-    const { output } = headsAttention(core, inputs, mask);
+    const { output } = headsAttention(core, inputs, mask, drawn);
     return Math.sqrt(output.reduce((sum, value) => sum + value * value, 0));
   });
 }

@@ -19,7 +19,7 @@ import { figureCell, note } from './frame.js';
 import { createReshapeDiagram, headColour } from './reshape-diagram.js';
 import { multiHeadSnippet } from '../pytorch/multi-head.js';
 import { offeredHeads, mostHeads, MHA_SWITCHES } from '../state.js';
-import { TOKEN_COUNT, headMaskOf, headsAttention } from './multi-head-setup.js';
+import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './multi-head-setup.js';
 import { MULTI_HEAD_EXERCISES } from './multi-head-exercises.js';
 
 export { TOKEN_COUNT };
@@ -242,7 +242,8 @@ function create({ frame, store, controls, core }) {
 // head mask: all heads = the kept heads + the switched-off ones, both from
 // the core with complementary masks.
 function compute(core, inputs) {
-  const call = (headMask) => headsAttention(core, inputs, headMask);
+  const drawn = layerArguments(core, inputs);
+  const call = (headMask) => headsAttention(core, inputs, headMask, drawn);
   const mask = headMaskOf(inputs);
   const full = call(null);
   if (!mask.includes(0)) return { full, kept: full, dropped: null, mask };
