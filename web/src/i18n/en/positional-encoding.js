@@ -45,7 +45,7 @@ export default {
   'pe.ex.fastest.solution': 'columns {fastest}.',
   'pe.ex.fastest.solutionNone': 'no column is drawn with d = {dim}: lower the first column drawn.',
 
-  'pe.ex.entry.question': 'With $d$ = {dim}, work out $P[{row}, {col}]$: position {row} is past the {length} positions drawn, so the heatmap cannot show it. Answer within ±{tolerance}.',
+  'pe.ex.entry.question': 'With d = {dim}, work out P[{row}, {col}]: position {row} is past the {length} positions drawn, so the heatmap cannot show it. Answer within ±{tolerance}.',
   'pe.ex.entry.hint': 'Column {col} is the {fn} of the pair $j$ = {pair}: $P[{row}, {col}] = \\{fn}({row}/10000^{{exponent}/{dim}})$, the angle in radians.',
   'pe.ex.entry.right': '$P[{row}, {col}]$ = {value}: the {fn} of {row}/10000^({exponent}/{dim}). Raise the number of positions past {row} and hover row {row}, column {col} of the heatmap to see it.',
   'pe.ex.entry.swapped': 'That is the other function of the pair: column {col} is {fn}, since even columns hold the sine and odd columns the cosine.',
@@ -55,7 +55,7 @@ export default {
   'pe.ex.entry.tooLow': 'Too low for $P[{row}, {col}]$: check the pair $j$ = {pair}, the exponent {exponent}/{dim}, and that the angle is in radians.',
   'pe.ex.entry.solution': '{value} ($P[{row}, {col}]$ = {fn}({row}/10000^({exponent}/{dim})), $d$ = {dim}).',
 
-  'pe.ex.turn.question': 'Columns {sin} and {cos} of $\\mathbf P$ are the sine and cosine of the pair $j$ = {pair} ($d$ = {dim}). From position {from} to position {to}, the point $(P[i, {cos}], P[i, {sin}])$ turns around the origin. By what angle, in radians? Answer within ±{tolerance}.',
+  'pe.ex.turn.question': 'Columns {sin} and {cos} of P are the sine and cosine of the pair j = {pair} (d = {dim}). From position {from} to position {to}, the point (P[i, {cos}], P[i, {sin}]) turns around the origin. By what angle, in radians? Answer within ±{tolerance}.',
   'pe.ex.turn.hint': 'At position $i$ the point sits at the angle $i\\omega_j$, with $\\omega_j = 1/10000^{{exponent}/{dim}}$. The turn is the difference of two such angles.',
   'pe.ex.turn.right': '{angle} rad: {steps} × $\\omega_{{pair}}$. The turn depends on the step of {steps} positions alone, not on where it starts: that is why $\\mathbf p_{i+\\delta}$ is a fixed rotation of $\\mathbf p_i$, and a linear map can reach a relative position.',
   'pe.ex.turn.absolute': 'That is the angle of one position itself ($i\\omega_j$), which depends on $i$. The turn from {from} to {to} is the difference, {steps} × $\\omega_{{pair}}$: the same from any start.',

@@ -45,7 +45,7 @@ export default {
   'pe.ex.fastest.solution': '第 {fastest} 列。',
   'pe.ex.fastest.solutionNone': '$d$ = {dim} 时没有画出任何列：把所画的第一列调小。',
 
-  'pe.ex.entry.question': '在 $d$ = {dim} 时，算出 $P[{row}, {col}]$：位置 {row} 在画出的 {length} 个位置之外，所以热图上看不到它。误差在 ±{tolerance} 以内即可。',
+  'pe.ex.entry.question': '在 d = {dim} 时，算出 P[{row}, {col}]：位置 {row} 在画出的 {length} 个位置之外，所以热图上看不到它。误差在 ±{tolerance} 以内即可。',
   'pe.ex.entry.hint': '第 {col} 列是第 $j$ = {pair} 对中的 {fn}：$P[{row}, {col}] = \\{fn}({row}/10000^{{exponent}/{dim}})$，角度以弧度为单位。',
   'pe.ex.entry.right': '$P[{row}, {col}]$ = {value}：{row}/10000^({exponent}/{dim}) 的 {fn}。把位置数调到超过 {row}，把鼠标移到热图的第 {row} 行、第 {col} 列就能看到它。',
   'pe.ex.entry.swapped': '这是这一对中的另一个函数：第 {col} 列是 {fn}，因为偶数列是正弦，奇数列是余弦。',
@@ -55,7 +55,7 @@ export default {
   'pe.ex.entry.tooLow': '对于 $P[{row}, {col}]$ 偏低了：检查这一对 $j$ = {pair}、指数 {exponent}/{dim}，以及角度是否用弧度。',
   'pe.ex.entry.solution': '{value}（$P[{row}, {col}]$ = {fn}({row}/10000^({exponent}/{dim}))，$d$ = {dim}）。',
 
-  'pe.ex.turn.question': '$\\mathbf P$ 的第 {sin} 列和第 {cos} 列是第 $j$ = {pair} 对的正弦和余弦（$d$ = {dim}）。从位置 {from} 到位置 {to}，点 $(P[i, {cos}], P[i, {sin}])$ 绕原点转了多大的角度（以弧度为单位）？误差在 ±{tolerance} 以内即可。',
+  'pe.ex.turn.question': 'P 的第 {sin} 列和第 {cos} 列是第 j = {pair} 对的正弦和余弦（d = {dim}）。从位置 {from} 到位置 {to}，点 (P[i, {cos}], P[i, {sin}]) 绕原点转了多大的角度（以弧度为单位）？误差在 ±{tolerance} 以内即可。',
   'pe.ex.turn.hint': '在位置 $i$，这个点位于角度 $i\\omega_j$ 处，其中 $\\omega_j = 1/10000^{{exponent}/{dim}}$。转过的角度就是两个这样的角度之差。',
   'pe.ex.turn.right': '{angle} 弧度：{steps} × $\\omega_{{pair}}$。转过的角度只取决于偏移的 {steps} 个位置，与从哪里开始无关：所以 $\\mathbf p_{i+\\delta}$ 是 $\\mathbf p_i$ 的一个固定的旋转，一个线性映射就能表示相对位置。',
   'pe.ex.turn.absolute': '这是某一个位置本身的角度（$i\\omega_j$），它取决于 $i$。从 {from} 到 {to} 转过的是两者之差，即 {steps} × $\\omega_{{pair}}$：从哪里开始都一样。',
