@@ -226,7 +226,6 @@ test('scoring framework, a key\'s weight: a reachable key drawn, the answer show
   }
   assert.ok(new Set([...drawn].map((text) => text.split(':')[1])).size > 1, `other keys drawn: ${[...drawn]}`);
   // A query on top of the key: nearest, but the dot product wants length and direction.
-  const inputs = pipelineInputs();
   const keys = raw.randomNormal(16, { seed: (0 ^ 0x1b873593) >>> 0 });
   let named = 0;
   for (let key = 0; key < 5; key += 1) {
@@ -238,7 +237,6 @@ test('scoring framework, a key\'s weight: a reachable key drawn, the answer show
     }
   }
   assert.ok(named > 0, 'a query on a key can leave it short of the goal');
-  assert.ok(goal.check(core, inputs, undefined, { key: 0 }).verdict !== undefined);
 });
 
 test('check() and solution() stay cheap, for the largest data the controls allow', () => {

@@ -91,11 +91,12 @@ export const OUTPUT_TOLERANCE = 0.01;
 
 export function raisedOutputs(core, inputs) {
   const values = pipelineValues(core, inputs);
+  const now = pipelineAttention(core, inputs, { values }).output;
   return {
-    now: pipelineAttention(core, inputs, { values }).output,
+    now,
     raised: pipelineAttention(core, inputs, { values: Float64Array.from(values, (v) => v + 1) }).output,
-    // Each value raised by 1 and each counted once, whatever its weight: the sum's mistake.
-    perKey: pipelineAttention(core, inputs, { values }).output + inputs.pipelineKeys,
+    // 1 added once per key, whatever its weight: the mistake of forgetting the weights.
+    perKey: now + inputs.pipelineKeys,
   };
 }
 
