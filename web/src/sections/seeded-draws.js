@@ -9,6 +9,7 @@ export const SALTS = Object.freeze({
   exerciseQueries: 0x2c1b3c6d, maskCells: 0x4f1bbcdd,
   maskRows: 0x6a09e667,
   exerciseHeads: 0x7a3d9e21, peCells: 0x5e2b8c47, peTurns: 0x3c6ef372,
+  widthMirror: 0x510e527f, pipelineTargets: 0x1f83d9ab,
 });
 
 export const streamSeed = (seed, role) => (seed ^ SALTS[role]) >>> 0;
