@@ -10,6 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
+import { axeViolations, describeViolations } from './axe-audit.mjs';
 import {
   usePage, openPage, settled, setState, setLanguage, loadDirectCore, screenshot, elementsReady,
 } from './harness.mjs';
@@ -199,6 +200,17 @@ async function answerMaskingWrongThenRight(language) {
   assert.equal(await maskStatus('row-lengths'), 'right');
 }
 
+// axe-core over the exercise blocks as answered (feedback, hints, answers
+// shown), in both themes: the page's own audit sees them only unanswered.
+async function auditExercises() {
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await axeViolations(page, { include: ['#pooling [data-role="exercises"]', '#masking [data-role="exercises"]', '.toc'] });
+    assert.deepEqual(violations, [], describeViolations(violations));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 const storedProgress = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), STORAGE_KEY);
 
 // Each exercise wrong, then right, in the page's language.
@@ -289,6 +301,7 @@ test('each exercise, wrong then right, in English; a new seed, a new right answe
   assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 4).replace('{total}', 4));
   assert.equal(await maskExercise('masked-weight-value').getAttribute('data-kind'), 'compute');
   await answerMaskingWrongThenRight('en');
+  await auditExercises();
 
   // The masked weight: another cell, and a new seed moves its right answer.
   await maskExercise('masked-weight-value').locator('[data-action="another"]').click();
@@ -369,6 +382,7 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
   await page.locator('#masking [data-action="reset-exercises"]').click();
   assert.equal(await maskExercise('masked-weight').locator('legend').innerText(), catalogues.zh['masking.ex.concept.question']);
   await answerMaskingWrongThenRight('zh');
+  await auditExercises();
   assert.deepEqual(lab.problems, []);
 });
 
