@@ -64,12 +64,13 @@ async function serveLms() {
   return { origin: `http://127.0.0.1:${port}`, close: () => context.dispose() };
 }
 
-const shared = useBrowser({ serve: serveLms });
+// Before useBrowser's own: the figures are complete when it writes them to test-results/scorm.json.
 after(async () => {
   figures['browser test seconds'] = Math.round((performance.now() - started) / 100) / 10;
   console.log(`scorm.test.mjs: ${JSON.stringify(figures)}`);
   await rm(work, { recursive: true, force: true });
 });
+const shared = useBrowser({ serve: serveLms, report: ['scorm.json', figures] });
 
 // A new LMS session: the host page, a fresh API object (loaded with what the
 // LMS stored, if anything), the package's page in an iframe, drawn.

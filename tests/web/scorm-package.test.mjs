@@ -112,8 +112,18 @@ for (const [version, tag] of [['1.2', 'scorm12'], ['2004', 'scorm2004']]) {
   });
 }
 
-test('npm run scorm -- --sections pooling,masking: both versions, those sections only, titled by them', async () => {
-  const run = spawnSync('npm', ['run', '--silent', 'scorm', '--', '--sections', 'pooling,masking', '--out', work], { encoding: 'utf8' });
+// The command as docs/learning-and-teaching.md writes it, run with --out added (dist/ is left as the build made it).
+async function documentedCommand() {
+  const page = await readFile('docs/learning-and-teaching.md', 'utf8');
+  const section = page.slice(page.indexOf('## Learning platforms (SCORM)'));
+  return section.match(/```sh\n(npm run scorm -- [^\n]+)\n```/)[1];
+}
+
+test('npm run scorm -- --sections pooling,masking, as the docs write it: both versions, those sections only, titled by them', async () => {
+  const command = await documentedCommand();
+  assert.equal(command, 'npm run scorm -- --sections pooling,masking');
+  const [npm, ...args] = command.split(' ');
+  const run = spawnSync(npm, [...args, '--out', work], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /attention-lab-scorm12-pooling-masking\.zip/);
   assert.match(run.stdout, /attention-lab-scorm2004-pooling-masking\.zip/);
@@ -129,6 +139,17 @@ test('npm run scorm -- --sections pooling,masking: both versions, those sections
     assert.deepEqual(links, ['pooling', 'masking']);
   }
   assert.ok(exerciseCount(['pooling', 'masking']) > 0);
+});
+
+test('--version and --title: one package, the course\'s title (escaped), sections in the lab\'s order whatever the order named', async () => {
+  const run = spawnSync('node', ['web/build-steps/scorm-cli.mjs', '--sections', 'masking,pooling', '--version', '1.2',
+    '--title', 'Week 3: <attention> & pooling', '--out', path.join(work, 'titled')], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout.trim().split('\n').length, 1);
+  const files = await unzip(path.join(work, 'titled', 'attention-lab-scorm12-pooling-masking.zip'));
+  const { item, cp, manifest } = checkManifest(files, { version: '1.2', identifier: 'attention-lab-scorm12-pooling-masking' });
+  assert.equal(child(item, q(cp, 'title')).text, 'Week 3: <attention> & pooling');
+  assert.equal(child(children(child(manifest, q(cp, 'organizations')), q(cp, 'organization'))[0], q(cp, 'title')).text, 'Week 3: <attention> & pooling');
 });
 
 test('the command refuses an unknown section or version, and says which sections there are', () => {
