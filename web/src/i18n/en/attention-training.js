@@ -90,7 +90,7 @@ export default {
   'at.idealTitle': 'ideal pattern',
   'at.idealLabel': 'The ideal attention pattern of the task for this sequence.',
   // Exercises (sections/attention-training-exercises.js).
-  'at.ex.teacherNote': 'Before anyone presses Play, ask the class to sketch the map one head will learn for reverse: most draw the diagonal (“a token attends to itself”), which is what self-attention without training often shows. The trained map is the anti-diagonal, and the examples’ predictions show why. Then ask which head matters most: learners point at the sharpest map, and switching heads off (the removal exercise) often says otherwise. Finally switch on d2l’s embedding scale or the causal mask and let the accuracy curve show a model that cannot learn, not a slow one.',
+  'at.ex.teacherNote': 'Before anyone presses Play, ask the class to sketch the map one head will learn for reverse: many draw the diagonal (“a token attends to itself”), which is what self-attention without training often shows. The trained map is the anti-diagonal, and the examples’ predictions show why. Then ask which head matters most, and how much the model loses without it: switching heads off one at a time (d2l 10.5, exercise 2) shows most heads can go at a cost of a point or two while one carries the task. Finally switch on d2l’s embedding scale or the causal mask and let the accuracy curve show a model that cannot learn, not a slow one.',
   'at.ex.pressPlay': 'no model is trained for these settings yet. Press **Play** (or **Step**) first, then check again.',
   'at.ex.trainLonger': 'the model has trained {step} steps; train at least {steps} (press **Play**), then check again.',
 
@@ -125,12 +125,12 @@ export default {
   'at.ex.sort.solutionNow': 'Task sort, Heads 1, Feed-forward width {ffn} (d2l’s encoder block), at least {steps} steps: the held-out accuracy passes {goal} % (the model on screen: {accuracy} % after {step} steps).',
 
   'at.ex.removal.question': 'd2l 10.5, exercise 2: train **reverse** with several heads (4, say), then judge from the maps: which head of block 1, switched off alone, would cost the most held-out accuracy? Type its number $h$ (the map “block 1 · head $h$”). The check switches each head off in turn and measures.',
-  'at.ex.removal.hint': 'A head matters when the others cannot do its job without it. Look for the head whose map carries the anti-diagonal that the others lack; a sharp map that another head repeats may not matter at all.',
+  'at.ex.removal.hint': 'A head matters when the others cannot do its job without it. Look for the map that carries the anti-diagonal; a blurred map, or one that another head repeats, can go at little cost.',
   'at.ex.removal.notReverse': 'this question is about **reverse**: set the task to reverse, train, then check.',
   'at.ex.removal.noSuchHead': 'Block 1 has heads 1 to {heads}: type one of those numbers.',
   'at.ex.removal.right': 'Head {head}: without it the held-out accuracy falls from {whole} % to {without} % ({drop} points), more than without any other head. The other heads’ maps may look as sharp, but what they do is done twice.',
   'at.ex.removal.rightOnly': 'Head {head}, the only one: without it the held-out accuracy falls from {whole} % to {without} %, about chance. Add heads to see them share the work.',
-  'at.ex.removal.sharpest': 'Head {head} has the map nearest the ideal pattern, yet without it the accuracy falls only to {without} % (from {whole} %). Without head {best} it falls to {bestWithout} %: the sharpest map is not the one the model cannot spare.',
+  'at.ex.removal.spare': 'Without head {head} the held-out accuracy hardly moves: {whole} % to {without} %. The model can spare it: the other heads do its work, or it did little (a blurred map). Without head {best} it falls to {bestWithout} %.',
   'at.ex.removal.wrong': 'Without head {head} the held-out accuracy is {without} % (from {whole} %, {drop} points lost). Head {best} costs more: {bestWithout} % without it. Compare the two maps.',
   'at.ex.removal.solution': 'head {best}: without it the held-out accuracy falls from {whole} % to {bestWithout} % ({bestDrop} points), the largest drop of the {heads} heads of block 1.',
   'at.ex.removal.solutionUntrained': 'train the model on reverse first; the answer is the head whose removal lowers the held-out accuracy most, measured by switching each head off in turn.',
