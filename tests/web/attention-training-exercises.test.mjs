@@ -104,7 +104,7 @@ test('predict the pattern: cannot be checked before a one-head reverse model has
   cannotCheck(() => predict.check(core, inputsOf({ atHeads: 1, atSeed: 3 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'at.ex.pressPlay');
   // Nothing trained: the answer shown is the task's ideal pattern, from the core.
   assert.match(t(predict.solution(core, inputs, null, undefined).key, predict.solution(core, inputs, null, undefined).params),
-    new RegExp(`^${t('at.ex.pattern.antiDiagonal').replace(/[$\\()]/g, '.')}`));
+    new RegExp(`^${t('at.ex.pattern.name.antiDiagonal')}:`));
 
   for (const seed of [0, 1]) {
     const { inputs: live, view, model } = trainedView({ atHeads: 1, atSeed: seed }, 100);
@@ -117,7 +117,7 @@ test('predict the pattern: cannot be checked before a one-head reverse model has
       assert.deepEqual([result.verdict, result.key], ['wrong', key], `${wrong}: its own explanation`);
     }
     assert.equal(predict.solution(core, live, null, view).key, 'at.ex.pattern.solution');
-    assert.equal(predict.solution(core, live, null, view).params.pattern, t('at.ex.pattern.antiDiagonal'));
+    assert.equal(predict.solution(core, live, null, view).params.pattern, t('at.ex.pattern.name.antiDiagonal'));
   }
 
   // d2l's embedding scale: the head never finds the positions, and the
@@ -128,7 +128,7 @@ test('predict the pattern: cannot be checked before a one-head reverse model has
   assert.deepEqual(predict.check(core, scaled, learned, null, scaledView).key, 'at.ex.pattern.rightOther');
   const missed = predict.check(core, scaled, 'antiDiagonal', null, scaledView);
   assert.deepEqual([missed.verdict, missed.key], ['wrong', 'at.ex.pattern.learnedOther']);
-  assert.equal(missed.params.pattern, t(`at.ex.pattern.${learned}`));
+  assert.equal(missed.params.pattern, t(`at.ex.pattern.name.${learned}`));
 });
 
 test('sort with one head: the goal is the core\'s held-out accuracy of the trained model; wrong settings named', () => {

@@ -42,7 +42,16 @@ const PATTERN_KEYS = Object.freeze({
   firstColumn: 'at.ex.pattern.firstColumn',
 });
 
+// The patterns as a sentence names them (“nearest {pattern}”).
+const PATTERN_NAME_KEYS = Object.freeze({
+  antiDiagonal: 'at.ex.pattern.name.antiDiagonal',
+  diagonal: 'at.ex.pattern.name.diagonal',
+  uniform: 'at.ex.pattern.name.uniform',
+  firstColumn: 'at.ex.pattern.name.firstColumn',
+});
+
 const percent = (share) => formatNumber(share * 100, '.1f');
+const goalText = () => formatNumber(SORT_GOAL * 100, '.0f');
 
 // The run the section's view holds, when it has trained at least one step
 // for these inputs; otherwise a sentence saying what to do first, thrown
@@ -143,8 +152,8 @@ function idealPattern(core, inputs) {
 }
 
 const patternParams = ({ nearest, distances }, chosen) => ({
-  pattern: t(PATTERN_KEYS[nearest]),
-  chosen: t(PATTERN_KEYS[chosen] ?? PATTERN_KEYS[nearest]),
+  pattern: t(PATTERN_NAME_KEYS[nearest]),
+  chosen: t(PATTERN_NAME_KEYS[chosen] ?? PATTERN_NAME_KEYS[nearest]),
   distance: formatNumber(distances[nearest], '.2f'),
   chosenDistance: formatNumber(distances[chosen] ?? NaN, '.2f'),
 });
@@ -186,7 +195,7 @@ const predictPattern = Object.freeze({
     const run = view?.trainedRun?.() ?? null;
     const trained = run && run.step >= PATTERN_MIN_STEPS && inputs.atTask === 'reverse' && inputs.atHeads === 1;
     if (!trained) {
-      return { key: 'at.ex.pattern.solutionIdeal', params: { pattern: t(PATTERN_KEYS[idealPattern(core, { ...inputs, atTask: 'reverse' })]) } };
+      return { key: 'at.ex.pattern.solutionIdeal', params: { pattern: t(PATTERN_NAME_KEYS[idealPattern(core, { ...inputs, atTask: 'reverse' })]) } };
     }
     const learned = learnedPattern(core, run.model, inputs);
     return { key: 'at.ex.pattern.solution', params: { ...patternParams(learned, learned.nearest), step: run.step } };
@@ -204,9 +213,9 @@ const sortOneHead = Object.freeze({
   kind: 'achieve',
   questionKey: 'at.ex.sort.question',
   hintKey: 'at.ex.sort.hint',
-  questionParams: () => ({ goal: percent(SORT_GOAL) }),
+  questionParams: () => ({ goal: goalText() }),
   check(core, inputs, answer, instance, view) {
-    const goal = percent(SORT_GOAL);
+    const goal = goalText();
     if (inputs.atTask !== 'sort') return { verdict: 'wrong', key: 'at.ex.sort.notSort', params: { goal } };
     if (inputs.atHeads !== 1) return { verdict: 'wrong', key: 'at.ex.sort.heads', params: { heads: inputs.atHeads, goal } };
     const { model, step } = trainedRun(inputs, view);
@@ -221,7 +230,7 @@ const sortOneHead = Object.freeze({
     return { verdict, key: verdict === 'close' ? 'at.ex.sort.close' : 'at.ex.sort.low', params };
   },
   solution(core, inputs, instance, view) {
-    const params = { ffn: SORT_RECIPE.atFfn, steps: SORT_RECIPE.atSteps, goal: percent(SORT_GOAL) };
+    const params = { ffn: SORT_RECIPE.atFfn, steps: SORT_RECIPE.atSteps, goal: goalText() };
     const run = view?.trainedRun?.() ?? null;
     if (!run || run.step === 0 || inputs.atTask !== 'sort') return { key: 'at.ex.sort.solution', params };
     const accuracy = remembered(run.model, 'accuracy', () => accuracyOf(core, run.model, inputs));
