@@ -24,7 +24,7 @@ const SORT_FAST = { ...SORT_RECIPE, atSeed: 1, atSteps: 200 };
 
 let page;
 const started = performance.now();
-usePage({ section: '#attention-training', directCore: true, opened: (opened) => ({ page } = opened) });
+usePage({ predictions: 'open', section: '#attention-training', directCore: true, opened: (opened) => ({ page } = opened) });
 
 const exercise = (id) => page.locator(`[data-exercise="attention-training.${id}"]`);
 const statusOf = (id) => exercise(id).getAttribute('data-status');

@@ -18,7 +18,7 @@ const opening = (language, key) => catalogues[language][key].split(/\{\w+\}|\$[^
   .map((part) => part.trim()).sort((a, b) => b.length - a.length)[0];
 
 let page;
-const lab = usePage({ section: '#multihead', directCore: true, opened: (opened) => ({ page } = opened) });
+const lab = usePage({ predictions: 'open', section: '#multihead', directCore: true, opened: (opened) => ({ page } = opened) });
 
 const exercise = (name) => page.locator(`[data-exercise="${name}"]`);
 const statusOf = (name) => exercise(name).getAttribute('data-status');

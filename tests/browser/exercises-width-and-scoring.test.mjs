@@ -19,7 +19,7 @@ const opening = (language, key) => catalogues[language][key].split(/[{$]/)[0].re
 const started = performance.now();
 
 let page;
-const lab = usePage({ section: '#training', directCore: true, opened: (opened) => ({ page } = opened) });
+const lab = usePage({ predictions: 'open', section: '#training', directCore: true, opened: (opened) => ({ page } = opened) });
 
 const exercise = (section, id) => page.locator(`[data-exercise="${section}.${id}"]`);
 const statusOf = (section, id) => exercise(section, id).getAttribute('data-status');

@@ -22,7 +22,7 @@ const STORAGE_KEY = 'attention-lab:exercises';
 const TOLERANCE = 0.1; // stated in the question
 
 let page;
-const lab = usePage({ section: '#pooling', directCore: true, opened: (opened) => ({ page } = opened) });
+const lab = usePage({ predictions: 'open', section: '#pooling', directCore: true, opened: (opened) => ({ page } = opened) });
 
 const exercise = (id) => page.locator(`[data-exercise="pooling.${id}"]`);
 const statusOf = (id) => exercise(id).getAttribute('data-status');
@@ -390,7 +390,7 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
 // forms): reading localStorage throws there, and nothing may be submitted.
 // The exercises work all the same, their progress kept in memory.
 test('in a sandboxed iframe without storage or forms, an exercise is checked and counted', async () => {
-  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { ready: null });
+  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
   await host.evaluate((src) => {
     const frame = document.getElementById('frame-training');
     frame.setAttribute('sandbox', 'allow-scripts');
@@ -430,7 +430,7 @@ test('exercises=answers shows every answer and the teacher\'s notes; exercises=o
   await page.locator('#masking [data-action="reset-exercises"]').click();
   assert.equal(await badge.innerText(), '0/4', 'reset: the count follows');
 
-  const { page: teacher, context, problems } = await openPage(lab.browser, `${lab.server.origin}/#exercises=answers&section=masking`);
+  const { page: teacher, context, problems } = await openPage(lab.browser, `${lab.server.origin}/#exercises=answers&section=masking`, { predictions: 'open' });
   const declared = await teacher.locator('[data-role="exercises"]').count();
   assert.ok(declared >= 2, 'sections with exercises');
   assert.equal(await teacher.locator('[data-role="teacher-note"]').count(), declared, 'one teacher\'s note per section');
@@ -452,7 +452,7 @@ test('exercises=answers shows every answer and the teacher\'s notes; exercises=o
 // What a course page hears: the element's attention-lab:progress events and
 // the iframe's messages to its parent, each with the section's score.
 test('progress reaches the course page: the element\'s events and the iframe\'s messages', async () => {
-  const { page: course, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { ready: null });
+  const { page: course, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
   await elementsReady(course, 2);
   await course.evaluate(() => {
     window.heard = { events: [], messages: [] };

@@ -125,10 +125,6 @@ test('dragging the hidden size keeps the chosen heads as the wish: through prime
 });
 
 test('switching a head off: its share and the rest, both from the core', async () => {
-  // The section's prediction about switching a head off covers these
-  // figures until it is answered: shown here, they are uncovered.
-  await page.locator('[data-exercise="multihead.switch-off"] [data-action="reveal"]').click();
-  assert.equal(await page.locator('#multihead [data-covered]').count(), 0, 'nothing covered once the answer is shown');
   await page.locator('#multihead .head-card[data-head="1"] .switch').click();
   await settled(page);
   assert.equal(await page.evaluate(() => window.attentionLab.state.mhaHeadsOff), 2, 'bit 1: head 2 off');

@@ -76,7 +76,7 @@ const shared = useBrowser({ serve: serveLms, report: ['scorm.json', figures] });
 // LMS stored, if anything), the package's page in an iframe, drawn (or,
 // with `until`, as far as that element of it: the rest is built meanwhile).
 async function launchInLms({ version, folder, stored = null, until = 'html[data-ready="true"]' }) {
-  const opened = await openPage(shared.browser, `${shared.server.origin}/host.html`, { ready: null });
+  const opened = await openPage(shared.browser, `${shared.server.origin}/host.html`, { ready: null, predictions: 'open' });
   await opened.page.evaluate(({ version, folder, stored }) => {
     const api = version === '1.2' ? new window.Scorm12API({ logLevel: 5 }) : new window.Scorm2004API({ logLevel: 5 });
     if (stored) api.loadFromJSON(stored);
@@ -214,7 +214,7 @@ for (const [sections, version] of [[['pooling', 'masking'], '2004'], [['pooling'
 // The pooling package: what is checked here does not depend on the sections, and one section loads fastest.
 test('without an LMS the package\'s page is the plain lab: over http (answers in localStorage) and from file://', async () => {
   const folder = 'attention-lab-scorm12-pooling';
-  const alone = await openPage(shared.browser, `${shared.server.origin}/${folder}/index.html`);
+  const alone = await openPage(shared.browser, `${shared.server.origin}/${folder}/index.html`, { predictions: 'open' });
   assert.equal(await alone.page.locator('html').getAttribute('data-scorm'), 'none');
   await choose(alone.page, 'pooling.average-query', 'ignores');
   assert.equal(await exercise(alone.page, 'pooling.average-query').getAttribute('data-status'), 'right');
@@ -223,7 +223,7 @@ test('without an LMS the package\'s page is the plain lab: over http (answers in
   assert.deepEqual(alone.problems, []);
   await alone.context.close();
 
-  const fromDisk = await openPage(shared.browser, pathToFileURL(path.join(work, folder, 'index.html')).href);
+  const fromDisk = await openPage(shared.browser, pathToFileURL(path.join(work, folder, 'index.html')).href, { predictions: 'open' });
   assert.equal(await fromDisk.page.locator('html').getAttribute('data-scorm'), 'none');
   assert.equal(await fromDisk.page.locator('[data-exercise]').count(), exerciseCount(['pooling']));
   await choose(fromDisk.page, 'pooling.average-query', 'nearer');
