@@ -40,9 +40,9 @@ const whatSetsApart = conceptExercise({
 
 // The pooling exercise's instance: ten values on [0, 10) (one decimal, as
 // the question writes them) and the query asked about, both drawn by the
-// core. The query is one whose value is far from each typical mistake (its
-// own index, the values' mean, a neighbour's value), so that each mistake
-// reads as itself.
+// core. The query is one whose value, own index, the values' mean and the
+// value before it are all far apart (the right answer and the typical
+// mistakes), so that each mistake reads as itself.
 export function poolingInstance(core, index) {
   const draws = core.randomUniform(CUE_SIZE + 1, { seed: streamSeed(index, 'cueValues'), low: 0, high: 10 });
   const values = Float64Array.from(draws.subarray(0, CUE_SIZE), (v) => Math.round(v * 10) / 10);
@@ -50,7 +50,8 @@ export function poolingInstance(core, index) {
   const apart = (a, b) => Math.abs(a - b) > 3 * VALUE_TOLERANCE;
   const telling = [];
   for (let query = 1; query < CUE_SIZE; query += 1) {
-    if (apart(values[query], query) && apart(values[query], mean) && apart(values[query], values[query - 1])) telling.push(query);
+    const answers = [values[query], query, mean, values[query - 1]];
+    if (answers.every((a, i) => answers.slice(i + 1).every((b) => apart(a, b)))) telling.push(query);
   }
   const pool = telling.length > 0 ? telling : [1];
   return { values, query: pool[Math.min(pool.length - 1, Math.floor((draws[CUE_SIZE] / 10) * pool.length))] };
@@ -82,14 +83,14 @@ const identityPooling = Object.freeze({
     const params = { query, value: oneDecimal(right) };
     const verdict = judgeNumber(answer, right, VALUE_TOLERANCE);
     if (verdict === 'right') return { verdict, key: 'cues.ex.output.right', params };
-    // The mistakes aimed at: the key's index (what is matched, not what
+    // The mistakes aimed at, wrong even within 10 %: the key's index (what is matched, not what
     // comes back), the mean of the values (average pooling, which has no
     // query), and the value one place before (keys counted from 1).
-    if (judgeNumber(answer, query, VALUE_TOLERANCE) === 'right') return { verdict, key: 'cues.ex.output.key', params };
+    if (judgeNumber(answer, query, VALUE_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'cues.ex.output.key', params };
     const [mean] = core.averagePool(instance.values, 1);
-    if (judgeNumber(answer, mean, VALUE_TOLERANCE) === 'right') return { verdict, key: 'cues.ex.output.average', params };
+    if (judgeNumber(answer, mean, VALUE_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'cues.ex.output.average', params };
     if (judgeNumber(answer, instance.values[query - 1], VALUE_TOLERANCE) === 'right') {
-      return { verdict, key: 'cues.ex.output.countedFromOne', params };
+      return { verdict: 'wrong', key: 'cues.ex.output.countedFromOne', params };
     }
     if (verdict === 'close') return { verdict, key: 'cues.ex.output.close', params };
     return { verdict, key: 'cues.ex.output.wrong', params };
