@@ -162,20 +162,26 @@ test('data: points within 0.1 of the curve only by σ; n and the seed leave the 
   assert.equal(exercise.check(core, { ...inputs, noise: closeSigma }).key, 'data.ex.tight.close');
 });
 
-test('heatmap: the band predicted: diagonal for Nadaraya–Watson, none for average pooling, by the core\'s weights', () => {
+test('heatmap: the band predicted for the other estimator: none for average pooling, the diagonal back from it, by the core\'s weights', () => {
   const exercise = exerciseOf('heatmap', 'band-shape');
-  assert.deepEqual(exercise.hides, ['pooling-heatmap']);
+  assert.equal(exercise.hides, undefined, 'the section\'s heatmap stays in view: the prediction is about a switch');
   const inputs = inputsOf('heatmap');
-  assert.equal(exercise.check(core, inputs, 'diagonal').verdict, 'right');
-  assert.equal(exercise.check(core, inputs, 'antiDiagonal').key, 'heatmap.ex.band.antiDiagonalWrong');
-  assert.equal(exercise.check(core, inputs, 'uniform').key, 'heatmap.ex.band.uniformWrong');
-  const average = { ...inputs, estimator: 'average' };
-  const weights = raw.attentionWeights(testQueries, dataOf(average).x, { kernel: 'constant', w: 1 });
+  const toAverage = exercise.draw(core, inputs, 0);
+  assert.deepEqual(toAverage, { estimator: 'average' });
+  const weights = raw.attentionWeights(testQueries, dataOf(inputs).x, { kernel: 'constant', w: 1 });
   assert.ok(weights.every((weight) => Math.abs(weight - 1 / 50) < 1e-12), 'the core\'s average pooling: 1/n everywhere');
-  assert.equal(exercise.check(core, average, 'uniform').verdict, 'right');
-  assert.equal(exercise.check(core, average, 'diagonal').key, 'heatmap.ex.band.flat');
-  assert.equal(exercise.solution(core, average).labelKey, 'heatmap.ex.band.uniform');
-  assert.equal(exercise.solution(core, { ...inputs, kernel: 'boxcar', w: 10 }).labelKey, 'heatmap.ex.band.diagonal');
+  assert.equal(exercise.check(core, inputs, 'uniform', toAverage).verdict, 'right');
+  assert.equal(exercise.check(core, inputs, 'diagonal', toAverage).key, 'heatmap.ex.band.flat');
+  assert.equal(exercise.solution(core, inputs, toAverage).labelKey, 'heatmap.ex.band.uniform');
+  // From average pooling back to Nadaraya–Watson: the kernel chosen decides.
+  const average = { ...inputs, estimator: 'average' };
+  const back = exercise.draw(core, average, 0);
+  assert.deepEqual(back, { estimator: 'nadaraya-watson' });
+  assert.equal(exercise.check(core, average, 'diagonal', back).verdict, 'right');
+  assert.equal(exercise.check(core, average, 'antiDiagonal', back).key, 'heatmap.ex.band.antiDiagonalWrong');
+  assert.equal(exercise.check(core, average, 'uniform', back).key, 'heatmap.ex.band.uniformWrong');
+  assert.equal(exercise.solution(core, { ...average, kernel: 'boxcar', w: 10 }, back).labelKey, 'heatmap.ex.band.diagonal');
+  assert.equal(exercise.solution(core, { ...average, kernel: 'constant' }, back).labelKey, 'heatmap.ex.band.uniform', 'the constant kernel: no band either');
 });
 
 test('heatmap: doubling w narrows the band, halving widens it, average pooling leaves it: the core\'s band widths', () => {

@@ -1,13 +1,15 @@
 // The heatmap section's exercises, each aimed at a belief learners hold:
 // that a column of the heatmap is a query (a concept question: a row is);
-// where the bright band lies for sorted inputs (predicted with the heatmap
-// covered: on the diagonal, or nowhere for average pooling); which way the
+// where the bright cells lie once the estimator is switched (predicted
+// before it is: nowhere for average pooling, on the diagonal for a kernel
+// of the distance, with sorted inputs); which way the
 // band goes when w grows (predicted before w is changed); and that a
 // weight is its kernel value alone (the ratio of two weights of one row,
 // in which the row's normalising sum cancels). Every answer that depends
 // on the state is the core's for the live data, settings and query.
 import { conceptExercise, judgeNumber } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
+import { t } from '../i18n/index.js';
 import { parameters } from '../state.js';
 import { streamSeed } from './seeded-draws.js';
 import { dataset, effectiveKernel, testQueries } from './kernel-regression.js';
@@ -55,22 +57,28 @@ const BAND_OPTIONS = Object.freeze([
 ]);
 const bandOption = (id) => BAND_OPTIONS.find((option) => option.id === id);
 
+// The estimator the prediction switches to: average pooling from
+// Nadaraya–Watson, Nadaraya–Watson (with the kernel chosen) from average pooling.
+export const switchedEstimator = (estimator) => (estimator === 'average' ? 'nadaraya-watson' : 'average');
+
 const band = Object.freeze({
   id: 'band-shape',
   kind: 'predict',
-  hides: ['pooling-heatmap'],
   questionKey: 'heatmap.ex.band.question',
   hintKey: 'heatmap.ex.band.hint',
   options: BAND_OPTIONS.map(({ id, labelKey, explanationKey }) => ({ id, labelKey, explanationKey })),
-  check(core, inputs, answer) {
-    const shape = bandShape(core, inputs);
+  draw: (core, inputs) => ({ estimator: switchedEstimator(inputs.estimator) }),
+  // The estimator's name as the settings line above the query plot writes it.
+  questionParams: (instance) => ({ estimator: instance ? t(`estimator.${instance.estimator}`) : '–' }),
+  check(core, inputs, answer, { estimator }) {
+    const shape = bandShape(core, { ...inputs, estimator });
     if (answer === shape) return { verdict: 'right', key: bandOption(shape).explanationKey };
     // The prediction made, explained against the core's heatmap: no band
     // at all (uniform rows), or why the band is not where it was put.
     return { verdict: 'wrong', key: shape === 'uniform' ? 'heatmap.ex.band.flat' : bandOption(answer).wrongKey };
   },
-  solution: (core, inputs) => {
-    const { labelKey, explanationKey } = bandOption(bandShape(core, inputs));
+  solution: (core, inputs, { estimator }) => {
+    const { labelKey, explanationKey } = bandOption(bandShape(core, { ...inputs, estimator }));
     return { labelKey, explanationKey };
   },
 });
