@@ -63,7 +63,10 @@ def _checked(name, value, spec):
     return repr(int(value)) if kind == 'integer' else repr(float(value))
 
 
-def element_html(section='pooling', *, language=None, hide=(), heading=None, **parameters):
+EXERCISE_MODES = ('on', 'off', 'answers')
+
+
+def element_html(section='pooling', *, language=None, hide=(), heading=None, exercises=None, **parameters):
     """The <attention-lab> element for a section, its parameters checked against the lab's table."""
     tables = _tables()
     if section not in tables['sections']:
@@ -84,6 +87,10 @@ def element_html(section='pooling', *, language=None, hide=(), heading=None, **p
         if not isinstance(heading, str):
             raise TypeError(f'heading: expected text, got {heading!r}')
         attributes['heading'] = heading[:MAX_HEADING]
+    if exercises is not None:
+        if exercises not in EXERCISE_MODES:
+            raise ValueError(f"exercises: expected one of {', '.join(EXERCISE_MODES)}, got {exercises!r}")
+        attributes['exercises'] = exercises
     for given, value in parameters.items():
         name = _camel_case(given)
         spec = tables['parameters'].get(name)
@@ -101,7 +108,7 @@ def _script_html():
     return f'<script>{script}</script>'
 
 
-def show(section='pooling', *, language=None, hide=(), heading=None, **parameters):
+def show(section='pooling', *, language=None, hide=(), heading=None, exercises=None, **parameters):
     """Displays a section of the lab in the cell's output.
 
     section: a section of the lab ('pooling', 'masking', 'multihead', ...).
@@ -112,6 +119,8 @@ def show(section='pooling', *, language=None, hide=(), heading=None, **parameter
     hide: controls to hide (parameter names, button actions, or 'controls',
     'export', 'text', 'numbers'), as a list or a comma-separated string.
     heading: the section's title in the course's own words.
+    exercises: 'on' (the default), 'off' (hidden) or 'answers' (every answer
+    shown, with the teacher's note: for the teacher's own screen).
     parameters: any parameter of the lab, by its name (w=2, leave_one_out=False
     or leaveOneOut=False), checked against its type and range.
     """
@@ -123,7 +132,7 @@ def show(section='pooling', *, language=None, hide=(), heading=None, **parameter
                          f"too): leave language out, or restart the kernel to change it; got {language!r}")
     if _script_shown and language is None:
         language = _page_language
-    element = element_html(section, language=language, hide=hide, heading=heading, **parameters)
+    element = element_html(section, language=language, hide=hide, heading=heading, exercises=exercises, **parameters)
     if _script_shown:
         display(HTML(element))
         return

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage, screenshot } from './harness.mjs';
+import { streamSeed } from '../../web/src/sections/seeded-draws.js';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // The longest run of a catalogue text without placeholders, TeX or markup:
@@ -74,10 +75,11 @@ const reset = async (section) => {
 
 // --- The right answers, from the test's own core -------------------------
 
-// The softmax of each row of instance 0's random matrix: the statements that hold.
-const softmaxStatements = () => page.evaluate(() => {
+// The softmax of each row of instance 0's random matrix (its seed's stream
+// as the page draws it): the statements that hold.
+const softmaxStatements = () => page.evaluate((seed) => {
   const core = window.directCore;
-  const scores = core.randomUniform(100, { seed: (0 ^ 0x1f83d9ab) >>> 0, low: 0, high: 1 });
+  const scores = core.randomUniform(100, { seed, low: 0, high: 1 });
   const weights = core.maskedSoftmax(scores, [1, 10, 10], null);
   const rows = Array.from({ length: 10 }, (_, i) => Array.from(weights.slice(i * 10, i * 10 + 10)));
   const columns = Array.from({ length: 10 }, (_, j) => rows.map((row) => row[j]));
@@ -90,7 +92,7 @@ const softmaxStatements = () => page.evaluate(() => {
     oneHot: rows.every((row) => Math.max(...row) > 0.99),
   };
   return Object.keys(holds).filter((id) => holds[id]);
-});
+}, streamSeed(0, 'randomScores'));
 
 // The identity's output for the values and query the question shows.
 async function identityAnswer() {

@@ -10,7 +10,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, openPage, settled, setState, setLanguage, loadDirectCore } from './harness.mjs';
+import { axeViolations, describeViolations } from './axe-audit.mjs';
+import {
+  usePage, openPage, settled, setState, setLanguage, loadDirectCore, screenshot, elementsReady,
+} from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // A catalogue text up to its first placeholder: what the page must show of it.
@@ -19,7 +22,7 @@ const STORAGE_KEY = 'attention-lab:exercises';
 const TOLERANCE = 0.1; // stated in the question
 
 let page;
-const lab = usePage({ section: '#pooling', directCore: true, opened: (opened) => ({ page } = opened) });
+const lab = usePage({ predictions: 'open', section: '#pooling', directCore: true, opened: (opened) => ({ page } = opened) });
 
 const exercise = (id) => page.locator(`[data-exercise="pooling.${id}"]`);
 const statusOf = (id) => exercise(id).getAttribute('data-status');
@@ -106,9 +109,57 @@ async function typeMaskWeight(value) {
   await box.press('Enter');
 }
 
+// The keys of a row (0..3: item 1 query 1 .. item 2 query 2) whose weight
+// the core makes exactly 0 for the live lengths, from the test's own core.
+const zeroKeysOf = (row) => page.evaluate((row) => {
+  const state = window.attentionLab.state;
+  const lens = state.maskMode === '1d' ? [state.maskLen1, state.maskLen2]
+    : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22];
+  const weights = window.directCore.maskedSoftmax(window.directCore.randomNormal(16, { seed: state.maskSeed }), [2, 2, 4], lens);
+  return ['k1', 'k2', 'k3', 'k4'].filter((key, k) => weights[row * 4 + k] === 0);
+}, row);
+
+const covered = (figure) => page.locator(`#masking [data-figure="${figure}"]`).evaluate((node) => node.hasAttribute('data-covered'));
+
+// The prediction: covered figures until it is checked, one try, then
+// "Try another" covers them again for a new row.
+async function predictZeroWeights(language) {
+  const predict = maskExercise('zero-weights');
+  const rowAsked = async () => {
+    const [, batch, query] = (await predict.locator('legend').innerText()).match(/(\d+)\D+(\d+)/).map(Number);
+    return (batch - 1) * 2 + (query - 1);
+  };
+  const answer = async (keys) => {
+    for (const box of await predict.locator('input[type="checkbox"]').all()) await box.setChecked(keys.includes(await box.getAttribute('value')));
+    await maskCheck('zero-weights');
+  };
+  assert.deepEqual([await covered('mask-weights'), await covered('mask-masked')], [true, true], 'covered while the prediction is open');
+  assert.equal(await page.locator('#masking [data-figure="mask-weights"]').evaluate((node) => node.inert), true, 'no keyboard reaches in');
+  const zeros = await zeroKeysOf(await rowAsked());
+  const kept = ['k1', 'k2', 'k3', 'k4'].filter((key) => !zeros.includes(key));
+  // The kept keys (the mistake of counting from the wrong end), or, for a row
+  // that keeps all or none, the other extreme.
+  let wrong = kept;
+  if (zeros.length === 0) wrong = ['k4'];
+  else if (kept.length === 0) wrong = ['none'];
+  await answer(wrong);
+  assert.equal(await maskStatus('zero-weights'), 'revealed', 'a prediction has one try');
+  assert.ok(await maskExercise('zero-weights').locator('.exercise-answer').isVisible(), 'the answer at once');
+  assert.deepEqual([await covered('mask-weights'), await covered('mask-masked')], [false, false], 'uncovered once committed');
+  await predict.locator('[data-action="another"]').click();
+  assert.equal(await maskStatus('zero-weights'), 'open');
+  assert.equal(await covered('mask-weights'), true, 'covered again for a new row');
+  const right = await zeroKeysOf(await rowAsked());
+  await answer(right.length > 0 ? right : ['none']);
+  assert.equal(await maskStatus('zero-weights'), 'right');
+  assert.ok((await maskVerdict('zero-weights')).length > opening(language, 'exercises.right').length);
+  assert.equal(await covered('mask-weights'), false);
+}
+
 async function answerMaskingWrongThenRight(language) {
   await setState(page, { maskMode: '1d', maskLen1: 2, maskLen2: 3 });
-  for (const id of ['masked-weight', 'masked-weight-value', 'row-lengths']) assert.equal(await maskStatus(id), 'open', `${id} starts open`);
+  for (const id of ['masked-weight', 'zero-weights', 'masked-weight-value', 'row-lengths']) assert.equal(await maskStatus(id), 'open', `${id} starts open`);
+  await predictZeroWeights(language);
 
   const concept = maskExercise('masked-weight');
   await concept.locator('input[type="radio"][value="leftover"]').check();
@@ -149,19 +200,50 @@ async function answerMaskingWrongThenRight(language) {
   assert.equal(await maskStatus('row-lengths'), 'right');
 }
 
+// axe-core over the exercise blocks as answered (feedback, hints, answers
+// shown), in both themes: the page's own audit sees them only unanswered.
+async function auditExercises() {
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await axeViolations(page, { include: ['#pooling [data-role="exercises"]', '#masking [data-role="exercises"]', '.toc'] });
+    assert.deepEqual(violations, [], describeViolations(violations));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 const storedProgress = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), STORAGE_KEY);
 
 // Each exercise wrong, then right, in the page's language.
+// What a five times narrower kernel does to the curve's squared error at
+// the points, from the test's own core: 'down', 'up' or 'same'.
+const narrowingOutcome = () => page.evaluate(() => {
+  const { n, noise, seed, kernel, w, estimator } = window.attentionLab.state;
+  const core = window.directCore;
+  const data = core.makeDataset({ n, noise, seed, xMax: 5 });
+  const mean = data.y.reduce((a, b) => a + b, 0) / n;
+  const error = (width) => (estimator === 'average' ? data.x.map(() => mean) : core.nadarayaWatson(data.x, data.x, data.y, { kernel, w: width }))
+    .reduce((sum, value, i) => sum + (value - data.y[i]) ** 2, 0);
+  const before = error(w);
+  const after = error(w * 5 <= 50 ? w * 5 : w / 5);
+  if (Math.abs(after - before) <= 1e-9 * Math.max(1, before)) return 'same';
+  return after < before ? 'down' : 'up';
+});
+
+// One exercise of each kind as the learner sees it (test-results/screenshots/).
+const shoot = (id, kind, status, language) => screenshot(page, `exercise-${kind}-${status}-${language}`, `[data-exercise="pooling.${id}"]`);
+
 async function answerEachWrongThenRight(language) {
-  for (const id of ['average-query', 'read-prediction', 'chase-noise']) assert.equal(await statusOf(id), 'open', `${id} starts open`);
+  for (const id of ['average-query', 'narrower-kernel', 'read-prediction', 'chase-noise']) assert.equal(await statusOf(id), 'open', `${id} starts open`);
   assert.equal(await hintShown('average-query'), false, 'no hint before a try');
 
   await choose('nearer');
   assert.equal(await statusOf('average-query'), 'wrong');
   assert.ok((await verdictOf('average-query')).includes(opening(language, 'pooling.ex.average.nearerWhy')), 'the wrong option\'s own explanation');
   assert.ok(await hintShown('average-query'), 'a hint after one wrong try');
+  await shoot('average-query', 'concept', 'wrong', language);
   await choose('ignores');
   assert.equal(await statusOf('average-query'), 'right');
+  await shoot('average-query', 'concept', 'right', language);
   assert.equal(await hintShown('average-query'), false, 'no hint once right');
 
   const x = await queryShown();
@@ -171,19 +253,42 @@ async function answerEachWrongThenRight(language) {
   assert.equal(await statusOf('read-prediction'), 'wrong');
   assert.ok((await verdictOf('read-prediction')).includes(opening(language, 'pooling.ex.read.tooHigh')), 'says which way it is off');
   assert.ok(await hintShown('read-prediction'));
+  await shoot('read-prediction', 'compute', 'wrong', language);
   await type(right.toFixed(2));
   assert.equal(await statusOf('read-prediction'), 'right');
+  await shoot('read-prediction', 'compute', 'right', language);
 
+  // The prediction about a narrower kernel: one try; a wrong one shows the
+  // answer at once; "Try another" lets the learner predict anew.
   await setState(page, { w: 1 });
+  const outcome = await narrowingOutcome();
+  assert.equal(outcome, 'down', 'at the book\'s settings the error at the points goes down');
+  await exercise('narrower-kernel').locator('input[value="up"]').check();
+  await check('narrower-kernel');
+  assert.equal(await statusOf('narrower-kernel'), 'revealed');
+  assert.ok((await verdictOf('narrower-kernel')).includes(opening(language, 'pooling.ex.narrow.whyDown')), 'explains what happens');
+  await shoot('narrower-kernel', 'predict', 'wrong', language);
+  await exercise('narrower-kernel').locator('[data-action="another"]').click();
+  await setState(page, { estimator: 'average' });
+  assert.equal(await narrowingOutcome(), 'same', 'average pooling: w changes nothing');
+  await exercise('narrower-kernel').locator('input[value="same"]').check();
+  await check('narrower-kernel');
+  assert.equal(await statusOf('narrower-kernel'), 'right');
+  assert.ok((await verdictOf('narrower-kernel')).includes(opening(language, 'pooling.ex.narrow.whyAverage')));
+  await shoot('narrower-kernel', 'predict', 'right', language);
+  await setState(page, { estimator: 'nadaraya-watson' });
+
   await check('chase-noise');
   assert.equal(await statusOf('chase-noise'), 'wrong', 'the book\'s width does not chase the noise');
   assert.ok((await verdictOf('chase-noise')).includes(opening(language, 'pooling.ex.chase.tooWide')), 'what too wide does');
+  await shoot('chase-noise', 'achieve', 'wrong', language);
   const w = await chasingWidth();
   assert.ok(w, 'a width that chases the noise');
   await setState(page, { w });
   await check('chase-noise');
   assert.equal(await statusOf('chase-noise'), 'right', `w = ${w}`);
   assert.ok((await verdictOf('chase-noise')).includes(opening(language, 'pooling.ex.chase.right')));
+  await shoot('chase-noise', 'achieve', 'right', language);
 }
 
 test('each exercise, wrong then right, in English; a new seed, a new right answer; the answer after three tries', async () => {
@@ -191,11 +296,12 @@ test('each exercise, wrong then right, in English; a new seed, a new right answe
   assert.equal(await exercise('average-query').getAttribute('data-kind'), 'concept');
   assert.equal(await exercise('read-prediction').getAttribute('data-kind'), 'compute');
   assert.equal(await exercise('chase-noise').getAttribute('data-kind'), 'achieve');
-  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 0).replace('{total}', 3));
+  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 0).replace('{total}', 4));
   await answerEachWrongThenRight('en');
-  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+  assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 4).replace('{total}', 4));
   assert.equal(await maskExercise('masked-weight-value').getAttribute('data-kind'), 'compute');
   await answerMaskingWrongThenRight('en');
+  await auditExercises();
 
   // The masked weight: another cell, and a new seed moves its right answer.
   await maskExercise('masked-weight-value').locator('[data-action="another"]').click();
@@ -267,15 +373,16 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
   await page.locator('#pooling [data-action="reset-exercises"]').click();
   assert.equal(await storedProgress().then((stored) => Object.keys(stored.exercises).filter((name) => name.startsWith('pooling.')).length), 0,
     'nothing of the section kept');
-  assert.equal(await progressText(), `${catalogues.zh['exercises.progress'].replace('{done}', 0).replace('{total}', 3)} ${catalogues.zh['exercises.wasReset']}`);
+  assert.equal(await progressText(), `${catalogues.zh['exercises.progress'].replace('{done}', 0).replace('{total}', 4)} ${catalogues.zh['exercises.wasReset']}`);
   assert.equal(await exercise('average-query').locator('legend').innerText(), catalogues.zh['pooling.ex.average.question']);
   await answerEachWrongThenRight('zh');
-  assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 3).replace('{total}', 3));
+  assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 4).replace('{total}', 4));
 
   assert.equal(await maskStatus('row-lengths'), 'right', 'kept over the reload');
   await page.locator('#masking [data-action="reset-exercises"]').click();
   assert.equal(await maskExercise('masked-weight').locator('legend').innerText(), catalogues.zh['masking.ex.concept.question']);
   await answerMaskingWrongThenRight('zh');
+  await auditExercises();
   assert.deepEqual(lab.problems, []);
 });
 
@@ -283,7 +390,7 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
 // forms): reading localStorage throws there, and nothing may be submitted.
 // The exercises work all the same, their progress kept in memory.
 test('in a sandboxed iframe without storage or forms, an exercise is checked and counted', async () => {
-  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { ready: null });
+  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
   await host.evaluate((src) => {
     const frame = document.getElementById('frame-training');
     frame.setAttribute('sandbox', 'allow-scripts');
@@ -308,7 +415,77 @@ test('in a sandboxed iframe without storage or forms, an exercise is checked and
   await concept.locator('[data-action="check"]').click();
   assert.equal(await concept.getAttribute('data-status'), 'right');
   assert.equal(await frame.locator('[data-role="exercise-progress"]').innerText(),
-    catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 3));
+    catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 4));
   assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem)), []);
+  await context.close();
+});
+
+// The teacher's screen (exercises=answers): every answer and each section's
+// teacher's note shown, nothing covered; exercises=off: none, and no count
+// in the contents bar. The learner's page counts answered exercises in the
+// contents bar.
+test('exercises=answers shows every answer and the teacher\'s notes; exercises=off hides them; the contents bar counts', async () => {
+  const badge = page.locator('.toc a[href="#masking"] [data-role="contents-progress"]');
+  assert.equal(await badge.innerText(), '4/4', 'masking: all four answered in the test above');
+  await page.locator('#masking [data-action="reset-exercises"]').click();
+  assert.equal(await badge.innerText(), '0/4', 'reset: the count follows');
+
+  const { page: teacher, context, problems } = await openPage(lab.browser, `${lab.server.origin}/#exercises=answers&section=masking`, { predictions: 'open' });
+  const declared = await teacher.locator('[data-role="exercises"]').count();
+  assert.ok(declared >= 2, 'sections with exercises');
+  assert.equal(await teacher.locator('[data-role="teacher-note"]').count(), declared, 'one teacher\'s note per section');
+  const answers = teacher.locator('.exercise-answer');
+  const shown = await answers.evaluateAll((nodes) => nodes.filter((node) => !node.hidden && node.textContent.length > 0).length);
+  assert.equal(shown, await teacher.locator('[data-exercise]').count(), 'every answer shown');
+  assert.equal(await teacher.locator('[data-covered]').count(), 0, 'nothing covered on the teacher\'s screen');
+  assert.equal(await teacher.locator('[data-role="teacher-note"]').first().innerText()
+    .then((text) => text.startsWith(catalogues.en['exercises.teacherNote'])), true);
+  assert.match(await teacher.evaluate(() => location.hash), /exercises=answers/, 'the mode stays in the link');
+  await teacher.goto('about:blank');
+  await teacher.goto(`${lab.server.origin}/#exercises=off`);
+  await teacher.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.equal(await teacher.locator('[data-role="exercises"], [data-role="contents-progress"], [data-covered]').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// What a course page hears: the element's attention-lab:progress events and
+// the iframe's messages to its parent, each with the section's score.
+test('progress reaches the course page: the element\'s events and the iframe\'s messages', async () => {
+  const { page: course, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
+  await elementsReady(course, 2);
+  await course.evaluate(() => {
+    window.heard = { events: [], messages: [] };
+    document.addEventListener('attention-lab:progress', (event) => window.heard.events.push({ target: event.target.id, ...event.detail }));
+    window.addEventListener('message', (event) => {
+      if (event.data?.type === 'attention-lab:progress') window.heard.messages.push(event.data);
+    });
+  });
+  const concept = course.locator('#lab-pooling [data-exercise="pooling.average-query"]');
+  await concept.locator('input[value="nearer"]').check();
+  await concept.locator('[data-action="check"]').click();
+  await concept.locator('input[value="ignores"]').check();
+  await concept.locator('[data-action="check"]').click();
+  const total = await course.locator('#lab-pooling [data-exercise]').count();
+  assert.deepEqual(await course.evaluate(() => window.heard.events), [
+    { target: 'lab-pooling', section: 'pooling', exercise: 'average-query', status: 'wrong', attempts: 1, score: { right: 0, finished: 0, total } },
+    { target: 'lab-pooling', section: 'pooling', exercise: 'average-query', status: 'right', attempts: 2, score: { right: 1, finished: 1, total } },
+  ]);
+
+  await course.evaluate((src) => {
+    document.getElementById('frame-training').src = src;
+  }, `${lab.server.origin}/#embed=masking`); // another path than the frame's index.html: a new load, not a hash change
+  const frame = course.frameLocator('#frame-training');
+  await frame.locator('html[data-embed="masking"][data-ready="true"]').waitFor({ state: 'attached', timeout: 30000 });
+  const first = frame.locator('[data-exercise]').first();
+  const name = await first.getAttribute('data-exercise');
+  await first.locator('[data-action="reveal"]').click();
+  await course.waitForFunction(() => window.heard.messages.length > 0);
+  const [message] = await course.evaluate(() => window.heard.messages);
+  assert.deepEqual({ ...message, score: undefined }, {
+    type: 'attention-lab:progress', section: name.split('.')[0], exercise: name.split('.')[1], status: 'revealed', attempts: 0, score: undefined,
+  });
+  assert.deepEqual(message.score, { right: 0, finished: 1, total: await frame.locator('[data-exercise]').count() });
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -66,6 +66,9 @@ test('its nbconvert HTML, opened from disk, draws both sections with their param
       estimatorShown: lab.shadowRoot.querySelector('[data-param="estimator"]')?.checkVisibility(),
       heading: lab.shadowRoot.querySelector('.section-heading')?.textContent,
       maskCells: lab.shadowRoot.querySelectorAll('[data-figure] canvas, [data-figure] rect').length,
+      exercises: lab.shadowRoot.querySelectorAll('[data-exercise]').length,
+      answersShown: [...lab.shadowRoot.querySelectorAll('.exercise-answer')].filter((answer) => answer.checkVisibility()).length,
+      teacherNote: lab.shadowRoot.querySelector('[data-role="teacher-note"]')?.checkVisibility() ?? false,
     })));
     assert.deepEqual(pooling.state, { kernel: 'boxcar', w: 2.5, n: 40, language: 'zh' });
     assert.equal(pooling.points, 40);
@@ -74,6 +77,13 @@ test('its nbconvert HTML, opened from disk, draws both sections with their param
     assert.equal(masking.state.language, 'zh');
     assert.equal(masking.heading, '第二部分：掩蔽');
     assert.ok(masking.maskCells > 0, 'the masking figures are drawn');
+    // exercises='answers': every answer and the teacher's note shown; the
+    // pooling section (no such option) shows its exercises unanswered.
+    assert.ok(masking.exercises >= 3, 'the masking exercises');
+    assert.equal(masking.answersShown, masking.exercises, 'every answer shown');
+    assert.equal(masking.teacherNote, true, 'the teacher\'s note shown');
+    assert.ok(pooling.exercises >= 3);
+    assert.deepEqual([pooling.answersShown, pooling.teacherNote], [0, false]);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

@@ -38,6 +38,7 @@ class ElementHtml(unittest.TestCase):
             ({'language': 'fr'}, ValueError, "language: expected one of en, zh, got 'fr'"),
             ({'hide': ['seed"><script>']}, ValueError, 'hide: expected names of controls'),
             ({'heading': 3}, TypeError, 'heading: expected text, got 3'),
+            ({'exercises': 'yes'}, ValueError, "exercises: expected one of on, off, answers, got 'yes'"),
         ]
         for arguments, kind, message in cases:
             with self.subTest(arguments=arguments):
@@ -45,6 +46,10 @@ class ElementHtml(unittest.TestCase):
                 with self.assertRaises(kind) as raised:
                     attention_lab.element_html(section, **arguments)
                 self.assertIn(message, str(raised.exception))
+
+    def test_exercises_mode_is_an_attribute(self):
+        self.assertIn('exercises="answers"', attention_lab.element_html('masking', exercises='answers'))
+        self.assertNotIn('exercises=', attention_lab.element_html('masking'))
 
     def test_a_heading_is_escaped_and_cut(self):
         written = attention_lab.element_html('masking', heading='"><script>alert(1)</script>' + 'x' * 200)

@@ -14,6 +14,7 @@ import { testQueries } from '../../web/src/sections/kernel-regression.js';
 import { VALUE_TOLERANCE } from '../../web/src/sections/cues-exercises.js';
 import { NOISE_TOLERANCE, TIGHT_RMS } from '../../web/src/sections/data-exercises.js';
 import { RATIO_TOLERANCE } from '../../web/src/sections/heatmap-exercises.js';
+import { SALTS, streamSeed } from '../../web/src/sections/seeded-draws.js';
 
 const raw = await loadAttentionCore();
 const core = memoizeCore(raw);
@@ -33,6 +34,10 @@ test('each section has four exercises of at least three kinds, a prediction amon
     assert.ok(exercises.some(({ kind }) => kind === 'predict'), `${id}: a prediction`);
     assert.equal(teacherNoteKey, `${id === 'heatmap' ? 'heatmap' : id}.ex.teacherNote`);
   }
+});
+
+test('each seeded stream has a salt of its own: no two exercises draw the same numbers', () => {
+  assert.equal(new Set(Object.values(SALTS)).size, Object.keys(SALTS).length);
 });
 
 test('the concept questions: each option its own explanation, one right', () => {
@@ -80,7 +85,7 @@ test('cues: the random matrix\'s row softmax, predicted: rows sum to 1 and every
   const second = exercise.draw(core, {}, 1);
   assert.notDeepEqual(Array.from(first.weights), Array.from(second.weights), 'try another: a new matrix');
   for (const instance of [first, second]) {
-    const scores = raw.randomUniform(100, { seed: (instance.index ^ 0x1f83d9ab) >>> 0, low: 0, high: 1 });
+    const scores = raw.randomUniform(100, { seed: streamSeed(instance.index, 'randomScores'), low: 0, high: 1 });
     assert.deepEqual(Array.from(instance.weights), Array.from(raw.maskedSoftmax(scores, [1, 10, 10], null)), 'the core\'s softmax of torch.rand scores');
     const right = exercise.check(core, {}, ['rows', 'positive'], instance);
     assert.equal(right.verdict, 'right');

@@ -18,6 +18,7 @@ import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { KINDS } from '../../web/src/exercises/exercise-state.js';
 import { READ_TOLERANCE, chaseRatio } from '../../web/src/sections/pooling-exercises.js';
 import { WEIGHT_TOLERANCE, LENGTHS_GOAL } from '../../web/src/sections/masking-exercises.js';
+import { formatNumber } from '../../web/src/format.js';
 
 const poolingSection = SECTIONS.find(({ id }) => id === 'pooling');
 const poolingInputs = poolingSection.inputs;
@@ -176,8 +177,9 @@ test('every exercise declaration is well formed and worded in both catalogues', 
       assert.ok(KINDS.includes(exercise.kind), `${name}: a known kind (${exercise.kind})`);
       assert.equal(typeof exercise.check, 'function', `${name}: check()`);
       assert.equal(typeof exercise.solution, 'function', `${name}: solution()`);
+      // A concept option explains itself; a prediction's options are explained by its check.
       const keys = [exercise.questionKey, exercise.hintKey,
-        ...(exercise.options ?? []).flatMap((option) => [option.labelKey, option.explanationKey])];
+        ...(exercise.options ?? []).flatMap((option) => [option.labelKey, ...(exercise.kind === 'concept' ? [option.explanationKey] : [])])];
       for (const key of keys) assert.ok(typeof key === 'string' && key in en && key in zh, `${name}: ${key} in both catalogues`);
       if (exercise.kind === 'concept') {
         assert.ok(exercise.options?.length >= 2, `${name}: choices`);
@@ -188,8 +190,21 @@ test('every exercise declaration is well formed and worded in both catalogues', 
       for (const hook of ['draw', 'mark', 'questionParams']) {
         if (hook in exercise) assert.equal(typeof exercise[hook], 'function', `${name}: ${hook}()`);
       }
+      if (exercise.multiple) assert.ok(exercise.kind === 'predict' && exercise.options?.length >= 2, `${name}: several choices are a prediction's`);
+      if (exercise.hides) {
+        assert.equal(exercise.kind, 'predict', `${name}: only a prediction hides figures`);
+        for (const figure of exercise.hides) assert.match(figure, /^[a-z][\w-]*$/, `${name}: hides a figure by its data-figure name`);
+      }
     }
+    assert.ok(typeof section.teacherNoteKey === 'string' && section.teacherNoteKey in en && section.teacherNoteKey in zh,
+      `${section.id}: a teacher's note in both catalogues`);
   }
+});
+
+test('every stream of seeded draws has a salt of its own', async () => {
+  const { SALTS } = await import('../../web/src/sections/seeded-draws.js');
+  const salts = Object.values(SALTS);
+  assert.equal(new Set(salts).size, salts.length, 'two roles sharing a salt would draw the same numbers');
 });
 
 test('a concept question judges each option by its own explanation; the right one is fixed', () => {
@@ -249,6 +264,35 @@ test('the compute and make-it-happen exercises are answered by the core for the 
   assert.equal(chase.solution(core, inputs({ n: 1000 })).key, 'pooling.ex.chase.solutionNone', 'too many points: said so');
 });
 
+test('the pooling prediction: what a five times narrower kernel does to the error at the points, from the core', async () => {
+  const raw = await loadAttentionCore();
+  const core = memoizeCore(raw);
+  const inputs = (patch = {}) => ({ ...pick(defaultState(), poolingInputs), ...patch });
+  const narrower = poolingExercise('narrower-kernel');
+  const errorAt = (state, w) => {
+    const data = raw.makeDataset({ n: state.n, noise: state.noise, seed: state.seed, xMax: setup.xMax });
+    const fit = state.estimator === 'average' ? data.x.map(() => data.y.reduce((a, b) => a + b, 0) / data.y.length)
+      : raw.nadarayaWatson(data.x, data.x, data.y, { kernel: state.kernel, w });
+    return fit.reduce((sum, value, i) => sum + (value - data.y[i]) ** 2, 0);
+  };
+  for (const patch of [{}, { w: 50 }, { kernel: 'boxcar', w: 3 }, { estimator: 'average' }, { kernel: 'constant' }, { seed: 5, noise: 1 }]) {
+    const state = inputs(patch);
+    const instance = narrower.draw(core, state, 0);
+    assert.equal(instance.to, state.w * 5 <= 50 ? state.w * 5 : state.w / 5, 'five times the width, or a fifth at the end');
+    const before = errorAt(state, state.w);
+    const after = errorAt(state, instance.to);
+    const expected = Math.abs(after - before) <= 1e-9 * Math.max(1, before) ? 'same' : after < before ? 'down' : 'up';
+    for (const option of narrower.options) {
+      assert.equal(narrower.check(core, state, option.id, instance).verdict, option.id === expected ? 'right' : 'wrong',
+        `${JSON.stringify(patch)}: ${option.id}`);
+    }
+    assert.equal(narrower.solution(core, state, instance).params.after, formatNumber(after, '.2f'));
+  }
+  assert.equal(narrower.check(core, inputs({ estimator: 'average' }), 'same', narrower.draw(core, inputs({ estimator: 'average' }))).key,
+    'pooling.ex.narrow.whyAverage');
+  assert.equal(narrower.check(core, inputs(), 'down', narrower.draw(core, inputs())).key, 'pooling.ex.narrow.whyDown');
+});
+
 const maskingSection = SECTIONS.find(({ id }) => id === 'masking');
 const maskingExercise = (id) => maskingSection.exercises.find((exercise) => exercise.id === id);
 
@@ -256,7 +300,32 @@ test('the masked-softmax exercises: a concept, a weight computed and lengths set
   const raw = await loadAttentionCore();
   const core = memoizeCore(raw);
   const inputs = (patch = {}) => ({ ...pick(defaultState(), maskingSection.inputs), ...patch });
-  assert.deepEqual(maskingSection.exercises.map(({ kind }) => kind), ['concept', 'compute', 'achieve']);
+  assert.deepEqual(maskingSection.exercises.map(({ kind }) => kind), ['concept', 'predict', 'compute', 'achieve']);
+
+  // Which weights a row's valid length makes 0: the keys past it (all four
+  // for length 0), from the test's own core; a row drawn per instance.
+  const zeros = maskingExercise('zero-weights');
+  const rows = new Set([0, 1, 2, 3, 4, 5, 6, 7].map((instance) => zeros.draw(core, inputs(), instance).row));
+  assert.ok(rows.size > 1 && [...rows].every((row) => row >= 0 && row < 4), 'try another: another row');
+  for (const patch of [{}, { maskLen1: 4, maskLen2: 1 }, { maskLen1: 0, maskLen2: 2 }, { maskMode: '2d' }]) {
+    const state = inputs(patch);
+    const weights = raw.maskedSoftmax(raw.randomNormal(16, { seed: state.maskSeed }), [2, 2, 4],
+      state.maskMode === '1d' ? [state.maskLen1, state.maskLen2] : [state.maskLen11, state.maskLen12, state.maskLen21, state.maskLen22]);
+    for (const row of [0, 1, 2, 3]) {
+      const right = ['k1', 'k2', 'k3', 'k4'].filter((key, k) => weights[row * 4 + k] === 0);
+      const answer = right.length > 0 ? right : ['none'];
+      assert.equal(zeros.check(core, state, answer, { row }).verdict, 'right', `${JSON.stringify(patch)} row ${row}: ${answer}`);
+      assert.equal(zeros.check(core, state, ['k1', 'k2', 'k3', 'k4'].filter((key) => !right.includes(key)), { row }).verdict, 'wrong');
+      assert.equal(zeros.check(core, state, ['none', 'k1'], { row }).key, 'masking.ex.zeros.noneAndKeys');
+    }
+  }
+  // Row 0 (item 1, query 1) at length 1 keeps k1: the kept key chosen is the
+  // mistake of counting from the wrong end; length 0 keeps no key (d2l's
+  // uniform row is the mistake named); length 4 masks none.
+  assert.equal(zeros.check(core, inputs({ maskLen1: 1 }), ['k1'], { row: 0 }).key, 'masking.ex.zeros.kept');
+  assert.equal(zeros.check(core, inputs({ maskLen1: 0 }), ['none'], { row: 0 }).key, 'masking.ex.zeros.lengthZero');
+  assert.equal(zeros.check(core, inputs({ maskLen1: 0 }), ['k1', 'k2', 'k3', 'k4'], { row: 0 }).key, 'masking.ex.zeros.rightEmpty');
+  assert.equal(zeros.check(core, inputs({ maskLen1: 4 }), ['none'], { row: 0 }).verdict, 'right');
 
   const concept = maskingExercise('masked-weight');
   assert.equal(concept.right, 'zero');

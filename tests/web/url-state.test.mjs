@@ -43,13 +43,20 @@ test('hostile hashes give a state of the table\'s own values, as expected for ea
 test('view keys: only known sections, a checked hide list, a plain anchor', () => {
   const ids = ['data', 'pooling', 'training'];
   assert.deepEqual(parseHash('#embed=pooling&hide=seed,w&section=training', ids),
-    { params: {}, section: 'training', embed: 'pooling', hide: ['seed', 'w'], heading: null, anchor: null });
+    { params: {}, section: 'training', embed: 'pooling', hide: ['seed', 'w'], heading: null, exercises: null, anchor: null });
   assert.equal(parseHash('#section=<svg/onload=alert(1)>', ids).section, null);
   assert.equal(parseHash('#section=training&section=data', ids).section, 'data', 'the last one wins');
-  assert.deepEqual(parseHash('#main', ids), { params: {}, section: null, embed: null, hide: [], heading: null, anchor: 'main' });
+  assert.deepEqual(parseHash('#main', ids), { params: {}, section: null, embed: null, hide: [], heading: null, exercises: null, anchor: 'main' });
   assert.equal(parseHash('#<img>', ids).anchor, null, 'an anchor must look like an id');
   assert.equal(parseHash('#%E0%A4%A', ids).anchor, null, 'a broken escape is no anchor');
   assert.deepEqual(parseHash('', ids), parseHash('#', ids));
+});
+
+test('exercises=on|off|answers: a mode, anything else none; written back unless it is the default', () => {
+  for (const mode of ['on', 'off', 'answers']) assert.equal(parseHash(`#exercises=${mode}&n=50`).exercises, mode);
+  for (const bad of ['ON', 'answer', 'true', '', '<b>']) assert.equal(parseHash(`#exercises=${encodeURIComponent(bad)}`).exercises, null, bad);
+  assert.match(formatHash({}, { exercises: 'answers' }), /(^|&)exercises=answers(&|$)/);
+  assert.doesNotMatch(formatHash({}, { exercises: 'on' }), /exercises/);
 });
 
 test('a course\'s heading: plain text, spaces collapsed, control characters dropped, at most 120 characters', () => {

@@ -6,7 +6,7 @@
 import { parameters } from '../src/state.js';
 import { SECTION_IDS } from '../src/sections/registry.js';
 import { SPELLINGS } from '../src/element-attributes.js';
-import { HEIGHT_MESSAGE } from '../src/embed.js';
+import { HEIGHT_MESSAGE, PROGRESS_MESSAGE } from '../src/embed.js';
 
 const quote = (value) => JSON.stringify(value);
 
@@ -56,6 +56,8 @@ export interface AttentionLabAttributes {
   language?: 'en' | 'zh';
   /** The section's title in the course's own words (plain text, at most 120 characters). */
   heading?: string;
+  /** The exercises: shown (on, the default), hidden (off), or shown with every answer and the teacher's note (answers). */
+  exercises?: 'on' | 'off' | 'answers';
 ${attributes.join('\n')}
 }
 
@@ -76,6 +78,26 @@ export interface AttentionLabHeightMessage {
   height: number;
 }
 
+/** An exercise's status: not tried, tried and not right (wrong, close), right, or its answer shown. */
+export type ExerciseStatus = 'open' | 'wrong' | 'close' | 'right' | 'revealed';
+
+/** The detail of an \`attention-lab:progress\` event, fired whenever a learner's exercise changes (checked, shown, tried anew, reset). */
+export interface AttentionLabProgress {
+  section: SectionId;
+  /** The exercise's id within its section (its element carries data-exercise="<section>.<exercise>"). */
+  exercise: string;
+  status: ExerciseStatus;
+  /** The tries made on the exercise's current instance. */
+  attempts: number;
+  /** The section's score so far: exercises right, exercises finished (right or answer shown), and all of them. */
+  score: { right: number; finished: number; total: number };
+}
+
+/** What the iframe mode posts to its parent page on every change of progress (the same object, with its type). */
+export interface AttentionLabProgressMessage extends AttentionLabProgress {
+  type: ${quote(PROGRESS_MESSAGE)};
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'attention-lab': AttentionLabElement;
@@ -83,6 +105,8 @@ declare global {
   interface HTMLElementEventMap {
     /** Fired (bubbling, composed) once the element's section is drawn; it then carries data-ready. */
     'attention-lab:ready': CustomEvent<null>;
+    /** Fired (bubbling, composed) whenever a learner's exercise changes. */
+    'attention-lab:progress': CustomEvent<AttentionLabProgress>;
   }
 }
 `;

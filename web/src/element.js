@@ -12,6 +12,8 @@
 //   heading   the section's title in the course's own words (plain text);
 //             with hide="numbers", a course page that numbers its own parts
 //             shows no number of the lab's
+//   exercises on (default), off, or answers: the section's exercises shown,
+//             hidden, or shown with every answer and the teacher's note
 //   any parameter of the table, by its name in kebab case (leave-one-out),
 //   the documented spelling, or lower-cased (leaveoneout), an alias: given
 //   both, the documented one wins and the console warns, naming both
@@ -38,7 +40,7 @@ import {
 } from './element-attributes.js';
 import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
-import { readParameter, parseHideList, readHeading } from './url-state.js';
+import { readParameter, parseHideList, readHeading, readExerciseMode } from './url-state.js';
 import { detectLanguage, t, translateTree, useLanguage, useSectionAlone } from './i18n/index.js';
 import { hideSheet, listenForFrameHeights } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
@@ -105,7 +107,7 @@ function loadingIndicator() {
 
 class AttentionLabElement extends HTMLElement {
   static get observedAttributes() {
-    return [...new Set(['section', 'hide', 'heading', 'language', 'lang', ...ATTRIBUTE_PARAMETERS.keys()])];
+    return [...new Set(['section', 'hide', 'heading', 'exercises', 'language', 'lang', ...ATTRIBUTE_PARAMETERS.keys()])];
   }
 
   constructor() {
@@ -150,7 +152,7 @@ class AttentionLabElement extends HTMLElement {
     if (!this.store || previous === value) return;
     if (name === 'hide') {
       if (this.lab) this.applyHide();
-    } else if (name === 'section' || name === 'heading') {
+    } else if (name === 'section' || name === 'heading' || name === 'exercises') {
       if (this.lab) this.mountSection();
     } else if (name === 'language' || name === 'lang') {
       if (this.lab) setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
@@ -226,6 +228,11 @@ class AttentionLabElement extends HTMLElement {
     const lab = mountLab({
       container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator,
       heading: readHeading(this.getAttribute('heading')),
+      exercises: readExerciseMode(this.getAttribute('exercises')) ?? 'on',
+      // For the course page: every change of the learner's progress, as an event of the element.
+      onProgress: (detail) => {
+        if (this.lab === lab) this.dispatchEvent(new CustomEvent('attention-lab:progress', { detail, bubbles: true, composed: true }));
+      },
     });
     this.lab = lab;
     this.ready = lab.ready.then(() => {

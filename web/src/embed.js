@@ -6,10 +6,14 @@
 // changes (documented in docs/learning-and-teaching.md):
 //   { type: 'attention-lab:height', section: 'pooling', height: 812 }
 // height: the content's height in CSS pixels (a whole number).
+// And, whenever an exercise's progress changes, the progress event's
+// detail (progress-events.js) with its type:
+//   { type: 'attention-lab:progress', section, exercise, status, attempts, score }
 import { t, useSectionAlone } from './i18n/index.js';
 import { formatHash } from './url-state.js';
 
 export const HEIGHT_MESSAGE = 'attention-lab:height';
+export const PROGRESS_MESSAGE = 'attention-lab:progress';
 const MAX_FRAME_HEIGHT = 20000;
 
 // `hide` tokens -> CSS rules. Tokens are checked by url-state's parseHideList
@@ -112,6 +116,13 @@ export function reportHeight(section) {
   // still runs there, catches the height the first drawing gave it.
   setInterval(post, 1000);
   post();
+}
+
+// To the parent, as the height: an exercise's status and a section's
+// score are no secret ('*'), and never carry an answer.
+export function postProgress(detail) {
+  if (window.parent === window) return;
+  window.parent.postMessage({ type: PROGRESS_MESSAGE, ...detail }, '*');
 }
 
 // The parent's side, run by the element script (attention-lab-element.js):

@@ -21,7 +21,16 @@
 //                     numbers its own parts)
 //   heading=<text>    in embed mode: the section's title in the course's own
 //                     words (plain text, at most 120 characters)
+//   exercises=on|off|answers
+//                     the exercises shown (on, the default), hidden, or shown
+//                     with every answer and the teacher's notes (for the
+//                     teacher's own screen); read when the page opens
 import { clampValue, parameters } from './state.js';
+
+export const EXERCISE_MODES = Object.freeze(['on', 'off', 'answers']);
+
+// An exercises= text (hash or attribute) -> a mode, or null when it is none.
+export const readExerciseMode = (raw) => (typeof raw === 'string' && EXERCISE_MODES.includes(raw.trim()) ? raw.trim() : null);
 
 export const LIMITS = Object.freeze({ hash: 4096, value: 64, key: 40, entries: 256, hide: 64, heading: 120 });
 
@@ -76,11 +85,13 @@ export function readHeading(raw) {
 }
 
 // hash: location.hash (with or without '#'). sectionIds: the registry's ids.
-// Returns { params, section, embed, hide, heading, anchor }: `anchor` is set when the
+// Returns { params, section, embed, hide, heading, exercises, anchor }: `anchor` is set when the
 // hash is a plain in-page link (#pooling, #main) rather than state.
 export function parseHash(hash, sectionIds = []) {
   const text = String(hash ?? '').replace(/^#/, '').slice(0, LIMITS.hash);
-  const result = { params: {}, section: null, embed: null, hide: [], heading: null, anchor: null };
+  const result = {
+    params: {}, section: null, embed: null, hide: [], heading: null, exercises: null, anchor: null,
+  };
   if (text.length === 0) return result;
   if (!text.includes('=')) {
     const anchor = decode(text);
@@ -100,6 +111,8 @@ export function parseHash(hash, sectionIds = []) {
       result.hide = parseHideList(raw);
     } else if (key === 'heading') {
       result.heading = readHeading(raw);
+    } else if (key === 'exercises') {
+      result.exercises = readExerciseMode(raw);
     } else if (isParameter(key)) {
       const value = readParameter(key, raw);
       if (value !== undefined) result.params[key] = value;
@@ -116,6 +129,7 @@ export function formatHash(state, view = {}) {
   if (view.embed) parts.push(`embed=${encodeURIComponent(view.embed)}`);
   if (view.hide?.length) parts.push(`hide=${view.hide.map(encodeURIComponent).join(',')}`);
   if (view.embed && view.heading) parts.push(`heading=${encodeURIComponent(view.heading)}`);
+  if (view.exercises && view.exercises !== 'on') parts.push(`exercises=${view.exercises}`);
   for (const [name, spec] of Object.entries(parameters)) {
     const value = state[name];
     if (value === undefined || (name !== 'language' && Object.is(value, spec.default))) continue;

@@ -235,4 +235,5 @@ export const maskedSoftmaxSection = {
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: maskingSnippet,
   exercises: MASKING_EXERCISES,
+  teacherNoteKey: 'masking.ex.teacherNote',
 };

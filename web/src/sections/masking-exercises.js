@@ -4,7 +4,8 @@
 // question); that a row's weights stay put when its valid length changes,
 // or that masked keys count in the sum (one weight predicted for another
 // length, from the drawn scores); and that a 1-D valid length can
-// differ between the rows of an item (set the lengths). Every number
+// differ between the rows of an item (set the lengths); and, before the
+// masked figures show it, which weights of a row become 0. Every number
 // checked comes from the core for the live state: a new seed gives new
 // scores, so a new right answer.
 import { conceptExercise, judgeNumber } from '../exercises/judging.js';
@@ -117,6 +118,66 @@ const maskedWeight = Object.freeze({
   },
 });
 
+// "Which weights become 0?", answered before figures ② and ③ show it: one
+// row of the drawn scores, drawn by the core for the instance; the right
+// keys are those whose weight the core's masked softmax makes exactly 0
+// for the live valid lengths. A row of valid length 0 has all four (the
+// lab's rule; d2l's code would make it uniform), one of length 4 none.
+const KEY_OPTIONS = Object.freeze([...Array(KEYS).keys()].map((key) => `k${key + 1}`));
+const NONE = 'none';
+
+export function zeroRow(core, instance) {
+  const rows = MASK_SHAPE[0] * ROWS;
+  const [u] = core.randomUniform(1, { seed: streamSeed(instance, 'maskRows'), low: 0, high: rows });
+  return Math.min(rows - 1, Math.floor(u));
+}
+
+export function zeroKeys(core, inputs, row) {
+  const weights = core.maskedSoftmax(seededScores(core, inputs), MASK_SHAPE, validLens(inputs));
+  const zeros = KEY_OPTIONS.filter((key, k) => weights[row * KEYS + k] === 0);
+  const length = core.maskScores(seededScores(core, inputs), MASK_SHAPE, validLens(inputs)).rowLengths[row];
+  return { zeros, length };
+}
+
+const rowPlace = (row) => ({ batch: Math.floor(row / ROWS) + 1, query: (row % ROWS) + 1 });
+const keyList = (keys) => (keys.length > 0 ? keys.join(', ') : '–');
+
+const zeroWeights = Object.freeze({
+  id: 'zero-weights',
+  kind: 'predict',
+  multiple: true,
+  questionKey: 'masking.ex.zeros.question',
+  hintKey: 'masking.ex.zeros.hint',
+  options: [
+    { id: 'k1', labelKey: 'masking.ex.zeros.k1' }, { id: 'k2', labelKey: 'masking.ex.zeros.k2' },
+    { id: 'k3', labelKey: 'masking.ex.zeros.k3' }, { id: 'k4', labelKey: 'masking.ex.zeros.k4' },
+    { id: NONE, labelKey: 'masking.ex.zeros.none' },
+  ],
+  hides: ['mask-masked', 'mask-weights'],
+  draw: (core, inputs, instance) => ({ row: zeroRow(core, instance) }),
+  questionParams: (instance) => (instance ? rowPlace(instance.row) : { batch: '–', query: '–' }),
+  check(core, inputs, answer, { row }) {
+    const { zeros, length } = zeroKeys(core, inputs, row);
+    const chosen = answer.filter((id) => id !== NONE);
+    const saidNone = answer.includes(NONE);
+    const params = { ...rowPlace(row), length, zeros: keyList(zeros) };
+    if (saidNone && chosen.length > 0) return { verdict: 'wrong', key: 'masking.ex.zeros.noneAndKeys', params };
+    const right = chosen.length === zeros.length && chosen.every((id) => zeros.includes(id));
+    if (right) return { verdict: 'right', key: length === 0 ? 'masking.ex.zeros.rightEmpty' : 'masking.ex.zeros.right', params };
+    if (length === 0) return { verdict: 'wrong', key: 'masking.ex.zeros.lengthZero', params };
+    // Masking the first keys instead of the last: the valid length counts from the left.
+    const kept = KEY_OPTIONS.filter((id) => !zeros.includes(id));
+    if (chosen.length === kept.length && chosen.every((id) => kept.includes(id)) && chosen.length > 0) {
+      return { verdict: 'wrong', key: 'masking.ex.zeros.kept', params };
+    }
+    return { verdict: 'wrong', key: 'masking.ex.zeros.wrong', params };
+  },
+  solution(core, inputs, { row }) {
+    const { zeros, length } = zeroKeys(core, inputs, row);
+    return { key: length === 0 ? 'masking.ex.zeros.solutionEmpty' : 'masking.ex.zeros.solution', params: { ...rowPlace(row), length, zeros: keyList(zeros) } };
+  },
+});
+
 // Item 1's two queries with different numbers of keys: only a 2-D
 // valid_lens can say that.
 export const LENGTHS_GOAL = Object.freeze({ first: 3, second: 2 });
@@ -151,4 +212,4 @@ const weightAfterMasking = conceptExercise({
   ],
 });
 
-export const MASKING_EXERCISES = Object.freeze([weightAfterMasking, maskedWeight, setLengths]);
+export const MASKING_EXERCISES = Object.freeze([weightAfterMasking, zeroWeights, maskedWeight, setLengths]);

@@ -4,7 +4,8 @@
 // number read off the plot at a query drawn for the instance), and what a
 // narrow kernel does (make the fit chase the noise). Every number checked
 // comes from the core for the state on screen: a new seed, kernel or width
-// gives a new right answer.
+// gives a new right answer. And before the learner narrows the kernel, a
+// prediction of what that does to the fit at the points.
 import { conceptExercise, judgeNumber, judgeAtMost } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { streamSeed } from './seeded-draws.js';
@@ -111,6 +112,59 @@ const chaseNoise = Object.freeze({
   },
 });
 
+// "Predict, then try": what a kernel five times narrower does to the
+// curve's squared error at the training points. Down for Nadaraya–Watson
+// (each point listens more to itself), the same for average pooling and the
+// constant kernel, which w does not reach: the right answer is the core's
+// for the live settings, so the belief "w always matters" is caught too.
+const NARROWING = 5;
+const narrowerWidth = (w, max) => (w * NARROWING <= max ? w * NARROWING : w / NARROWING);
+
+export function narrowingOutcome(core, inputs, to) {
+  const data = dataset(core, inputs);
+  const error = (w) => core.sumSquaredError(predict(core, data.x, data, { ...inputs, w }), data.y);
+  const before = error(inputs.w);
+  const after = error(to);
+  if (!Number.isFinite(before) || !Number.isFinite(after)) return { answer: null, before, after };
+  const same = Math.abs(after - before) <= 1e-9 * Math.max(1, before);
+  return { answer: same ? 'same' : after < before ? 'down' : 'up', before, after };
+}
+
+const narrowerKernel = Object.freeze({
+  id: 'narrower-kernel',
+  kind: 'predict',
+  questionKey: 'pooling.ex.narrow.question',
+  hintKey: 'pooling.ex.narrow.hint',
+  options: [
+    { id: 'down', labelKey: 'pooling.ex.narrow.down' },
+    { id: 'up', labelKey: 'pooling.ex.narrow.up' },
+    { id: 'same', labelKey: 'pooling.ex.narrow.same' },
+  ],
+  // The width asked about follows the live w (five times it, or a fifth
+  // of it at the slider's end).
+  draw: (core, inputs) => ({ from: inputs.w, to: narrowerWidth(inputs.w, 50) }),
+  questionParams: (instance) => ({
+    from: formatNumber(instance?.from ?? NaN, '.3~f'), to: formatNumber(instance?.to ?? NaN, '.3~f'),
+  }),
+  check(core, inputs, answer, { to }) {
+    const outcome = narrowingOutcome(core, inputs, to);
+    if (outcome.answer === null) return { verdict: 'wrong', key: 'pooling.ex.narrow.gap' };
+    return { verdict: answer === outcome.answer ? 'right' : 'wrong', ...narrowingExplanation(inputs, to, outcome) };
+  },
+  solution(core, inputs, { to }) {
+    const outcome = narrowingOutcome(core, inputs, to);
+    return outcome.answer === null ? { key: 'pooling.ex.narrow.gap' } : narrowingExplanation(inputs, to, outcome);
+  },
+});
+
+function narrowingExplanation(inputs, to, { answer, before, after }) {
+  const params = { to: formatNumber(to, '.3~f'), before: decimals(before), after: decimals(after) };
+  if (answer === 'same') {
+    return { key: inputs.estimator === 'average' ? 'pooling.ex.narrow.whyAverage' : 'pooling.ex.narrow.whyConstant', params };
+  }
+  return { key: answer === 'down' ? 'pooling.ex.narrow.whyDown' : 'pooling.ex.narrow.whyUp', params };
+}
+
 const averageIgnoresQuery = conceptExercise({
   id: 'average-query',
   questionKey: 'pooling.ex.average.question',
@@ -124,4 +178,4 @@ const averageIgnoresQuery = conceptExercise({
   ],
 });
 
-export const POOLING_EXERCISES = Object.freeze([averageIgnoresQuery, readPrediction, chaseNoise]);
+export const POOLING_EXERCISES = Object.freeze([averageIgnoresQuery, narrowerKernel, readPrediction, chaseNoise]);

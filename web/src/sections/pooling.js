@@ -117,5 +117,6 @@ export const poolingSection = {
   compute,
   draw,
   exercises: POOLING_EXERCISES,
+  teacherNoteKey: 'pooling.ex.teacherNote',
   pytorch: poolingSnippet,
 };

@@ -16,6 +16,7 @@ export default {
   'language.zh': '中文',
 
   'nav.label': 'Sections',
+  'nav.exercisesAnswered': '{done} of {total} exercises answered',
 
   'axis.x': 'x',
   'axis.y': 'y',

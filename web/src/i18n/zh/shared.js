@@ -16,6 +16,7 @@ export default {
   'language.zh': '中文',
 
   'nav.label': '章节',
+  'nav.exercisesAnswered': '已完成 {done} / {total} 道练习',
 
   'axis.x': 'x',
   'axis.y': 'y',

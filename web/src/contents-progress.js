@@ -1,0 +1,52 @@
+// The page's contents bar shows, beside each section's link, how many of
+// its exercises are answered ("2/4"; finished: right or answer shown), read
+// from the progress store at start and updated by every report of progress.
+import { t } from './i18n/index.js';
+import { isFinished } from './exercises/exercise-state.js';
+
+export function showContentsProgress({ nav, sections, progress }) {
+  const badges = new Map(); // section id -> { badge, names }
+  for (const section of sections) {
+    const link = nav?.querySelector(`a[href="#${section.id}"]`);
+    if (!link || !(section.exercises?.length > 0)) continue;
+    // The link's label moves into a span of its own: translating the link
+    // (data-i18n) would otherwise wipe the badge.
+    const label = document.createElement('span');
+    label.dataset.i18n = link.dataset.i18n;
+    label.textContent = link.textContent;
+    delete link.dataset.i18n;
+    link.replaceChildren(label);
+    // "2/4" for the eye; a screen reader hears the words instead.
+    const badge = document.createElement('span');
+    badge.className = 'toc-progress';
+    badge.dataset.role = 'contents-progress';
+    badge.setAttribute('aria-hidden', 'true');
+    const spoken = document.createElement('span');
+    spoken.className = 'visually-hidden';
+    link.append(badge, spoken);
+    badges.set(section.id, { badge, spoken, names: section.exercises.map(({ id }) => `${section.id}.${id}`) });
+  }
+
+  function render(id, { finished, total }) {
+    const { badge, spoken } = badges.get(id);
+    badge.textContent = `${finished}/${total}`;
+    badge.dataset.complete = String(finished === total);
+    spoken.textContent = ` (${t('nav.exercisesAnswered', { done: finished, total })})`;
+  }
+
+  function renderAll() {
+    for (const [id, { names }] of badges) {
+      render(id, { finished: names.filter((name) => isFinished(progress.get(name))).length, total: names.length });
+    }
+  }
+  renderAll();
+
+  return {
+    // A report of progress (mount.js onProgress): its section's score.
+    update({ section, score }) {
+      if (badges.has(section)) render(section, score);
+    },
+    // The language changed: the spoken counts follow.
+    relabel: renderAll,
+  };
+}
