@@ -22,7 +22,7 @@ const opening = (language, key) => catalogues[language][key].split(/\{[^}]*\}|\$
 let page;
 let lab;
 const started = performance.now();
-lab = usePage({ section: '#cues', directCore: true, opened: (opened) => ({ page } = opened) });
+lab = usePage({ predictions: 'open', section: '#cues', directCore: true, opened: (opened) => ({ page } = opened) });
 
 const exercise = (name) => page.locator(`[data-exercise="${name}"]`);
 const statusOf = (name) => exercise(name).getAttribute('data-status');
@@ -276,6 +276,7 @@ async function heatmapExercises(language) {
 
 test('cues, data and heatmap exercises: predictions committed wrong, then each exercise wrong then right, in English and Chinese', async () => {
   assert.equal(await exercise('cues.random-softmax').getAttribute('data-kind'), 'predict');
+  assert.notEqual(await covered('cues', 'random-softmax'), null, 'a first visit: the random matrix covered');
   assert.equal(await exercise('cues.random-softmax').locator('input[type="checkbox"]').count(), 5, 'several statements to tick');
   await cuesExercises('en');
   await screenshot(page, 'exercises-cues-en', '#cues [data-role="exercises"]');
