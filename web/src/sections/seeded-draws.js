@@ -10,6 +10,8 @@ export const SALTS = Object.freeze({
   maskRows: 0x6a09e667,
   exerciseHeads: 0x7a3d9e21, peCells: 0x5e2b8c47, peTurns: 0x3c6ef372,
   widthMirror: 0x510e527f, pipelineTargets: 0x1f83d9ab,
+  // The exercises of the cues, data and heatmap sections.
+  cueValues: 0x428a2f98, randomScores: 0x71374491, dataPoints: 0xb5c0fbcf, heatmapKeys: 0xe9b5dba5,
 });
 
 export const streamSeed = (seed, role) => (seed ^ SALTS[role]) >>> 0;
