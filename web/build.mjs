@@ -6,7 +6,8 @@
 //     classic script with the core, the page's code and its CSS (for the shadow root);
 //   dist/course-example.html: a course page showing the element and the iframe mode;
 //   dist/package.json, the declarations and licences: dist/ is also the npm package;
-//   dist/python/attention_lab/: show() for Jupyter notebooks, with the element's script.
+//   dist/python/attention_lab/: show() for Jupyter notebooks, with the element's script;
+//   dist/scorm/: the SCORM 1.2 and 2004 packages of the lab, and the script they launch.
 // Usage: node web/build.mjs --wasm-module <build>/wasm/attention-core-wasm.mjs --out dist
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { fontSubsetter } from './build-steps/font-subsets.mjs';
 import { texCharacters } from './build-steps/tex-characters.mjs';
 import { writePackage } from './build-steps/npm-package.mjs';
 import { writeNotebookPackage } from './build-steps/notebook-package.mjs';
+import { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } from './build-steps/scorm-package.mjs';
 
 const { values: args } = parseArgs({
   options: { 'wasm-module': { type: 'string' }, out: { type: 'string', default: 'dist' } },
@@ -63,11 +65,9 @@ const gluePlugin = {
 
 // The page. A classic script (IIFE), not a module: module scripts do not load
 // from file://, and the page must work opened straight from disk.
-await build({
+const page = {
   ...common,
   alias: { 'attention-core-wasm': path.resolve('web/src/core-wasm-file.js') },
-  entryPoints: ['web/src/main.js'],
-  outfile: path.join(out, 'app.js'),
   format: 'iife',
   platform: 'browser',
   target: ['chrome100', 'firefox102', 'safari16'], // 'wasm-unsafe-eval' in the page's CSP needs these
@@ -76,7 +76,8 @@ await build({
   // wasm's instance it needs no location at all.
   define: { 'import.meta.url': 'undefined' },
   plugins: [gluePlugin],
-});
+};
+await build({ ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, 'app.js') });
 
 // KaTeX's stylesheet names each font three times (woff2, woff, ttf). Every
 // browser that runs WebAssembly reads woff2, so only woff2 is kept, inlined
@@ -171,3 +172,9 @@ await copyFile('web/course-example.css', path.join(out, 'course-example.css'));
 
 await writePackage(out, { metafile: element.metafile });
 await writeNotebookPackage(out);
+
+// The SCORM packages of the whole lab (dist/scorm/): the page with the
+// SCORM launch's script in place of app.js (web/src/scorm/launch.js), kept
+// in dist/scorm/ for `npm run scorm`, which packages chosen sections.
+await build({ ...page, entryPoints: ['web/src/scorm/launch.js'], outfile: path.join(out, SCORM_FOLDER, SCORM_SCRIPT) });
+await writeScormPackages(out);

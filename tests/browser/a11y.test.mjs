@@ -23,8 +23,9 @@ test('axe-core finds no violation: light and dark, English and Chinese', async (
   for (const [name, url] of PAGES) {
     for (const locale of ['en-US', 'zh-CN']) {
       const course = name === 'course';
+      // As a first visit: the predictions open, their figures covered.
       const { page, context, problems } = await openPage(web.browser, `${web.server.origin}${url}`,
-        { locale, ready: course ? 'attention-lab' : 'html[data-ready="true"]' });
+        { locale, ready: course ? 'attention-lab' : 'html[data-ready="true"]', predictions: 'open' });
       if (course) {
         await elementsReady(page, 2);
         // The course page is in English; its elements follow a language attribute.

@@ -10,7 +10,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, openPage, settled, setState, setLanguage, loadDirectCore } from './harness.mjs';
+import { axeViolations, describeViolations } from './axe-audit.mjs';
+import {
+  usePage, openPage, settled, setState, setLanguage, loadDirectCore, screenshot, elementsReady,
+} from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // A catalogue text up to its first placeholder: what the page must show of it.
@@ -19,7 +22,7 @@ const STORAGE_KEY = 'attention-lab:exercises';
 const TOLERANCE = 0.1; // stated in the question
 
 let page;
-const lab = usePage({ section: '#pooling', directCore: true, opened: (opened) => ({ page } = opened) });
+const lab = usePage({ predictions: 'open', section: '#pooling', directCore: true, opened: (opened) => ({ page } = opened) });
 
 const exercise = (id) => page.locator(`[data-exercise="pooling.${id}"]`);
 const statusOf = (id) => exercise(id).getAttribute('data-status');
@@ -197,6 +200,17 @@ async function answerMaskingWrongThenRight(language) {
   assert.equal(await maskStatus('row-lengths'), 'right');
 }
 
+// axe-core over the exercise blocks as answered (feedback, hints, answers
+// shown), in both themes: the page's own audit sees them only unanswered.
+async function auditExercises() {
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await axeViolations(page, { include: ['#pooling [data-role="exercises"]', '#masking [data-role="exercises"]', '.toc'] });
+    assert.deepEqual(violations, [], describeViolations(violations));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 const storedProgress = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), STORAGE_KEY);
 
 // Each exercise wrong, then right, in the page's language.
@@ -215,6 +229,9 @@ const narrowingOutcome = () => page.evaluate(() => {
   return after < before ? 'down' : 'up';
 });
 
+// One exercise of each kind as the learner sees it (test-results/screenshots/).
+const shoot = (id, kind, status, language) => screenshot(page, `exercise-${kind}-${status}-${language}`, `[data-exercise="pooling.${id}"]`);
+
 async function answerEachWrongThenRight(language) {
   for (const id of ['average-query', 'narrower-kernel', 'read-prediction', 'chase-noise']) assert.equal(await statusOf(id), 'open', `${id} starts open`);
   assert.equal(await hintShown('average-query'), false, 'no hint before a try');
@@ -223,8 +240,10 @@ async function answerEachWrongThenRight(language) {
   assert.equal(await statusOf('average-query'), 'wrong');
   assert.ok((await verdictOf('average-query')).includes(opening(language, 'pooling.ex.average.nearerWhy')), 'the wrong option\'s own explanation');
   assert.ok(await hintShown('average-query'), 'a hint after one wrong try');
+  await shoot('average-query', 'concept', 'wrong', language);
   await choose('ignores');
   assert.equal(await statusOf('average-query'), 'right');
+  await shoot('average-query', 'concept', 'right', language);
   assert.equal(await hintShown('average-query'), false, 'no hint once right');
 
   const x = await queryShown();
@@ -234,8 +253,10 @@ async function answerEachWrongThenRight(language) {
   assert.equal(await statusOf('read-prediction'), 'wrong');
   assert.ok((await verdictOf('read-prediction')).includes(opening(language, 'pooling.ex.read.tooHigh')), 'says which way it is off');
   assert.ok(await hintShown('read-prediction'));
+  await shoot('read-prediction', 'compute', 'wrong', language);
   await type(right.toFixed(2));
   assert.equal(await statusOf('read-prediction'), 'right');
+  await shoot('read-prediction', 'compute', 'right', language);
 
   // The prediction about a narrower kernel: one try; a wrong one shows the
   // answer at once; "Try another" lets the learner predict anew.
@@ -246,6 +267,7 @@ async function answerEachWrongThenRight(language) {
   await check('narrower-kernel');
   assert.equal(await statusOf('narrower-kernel'), 'revealed');
   assert.ok((await verdictOf('narrower-kernel')).includes(opening(language, 'pooling.ex.narrow.whyDown')), 'explains what happens');
+  await shoot('narrower-kernel', 'predict', 'wrong', language);
   await exercise('narrower-kernel').locator('[data-action="another"]').click();
   await setState(page, { estimator: 'average' });
   assert.equal(await narrowingOutcome(), 'same', 'average pooling: w changes nothing');
@@ -253,17 +275,20 @@ async function answerEachWrongThenRight(language) {
   await check('narrower-kernel');
   assert.equal(await statusOf('narrower-kernel'), 'right');
   assert.ok((await verdictOf('narrower-kernel')).includes(opening(language, 'pooling.ex.narrow.whyAverage')));
+  await shoot('narrower-kernel', 'predict', 'right', language);
   await setState(page, { estimator: 'nadaraya-watson' });
 
   await check('chase-noise');
   assert.equal(await statusOf('chase-noise'), 'wrong', 'the book\'s width does not chase the noise');
   assert.ok((await verdictOf('chase-noise')).includes(opening(language, 'pooling.ex.chase.tooWide')), 'what too wide does');
+  await shoot('chase-noise', 'achieve', 'wrong', language);
   const w = await chasingWidth();
   assert.ok(w, 'a width that chases the noise');
   await setState(page, { w });
   await check('chase-noise');
   assert.equal(await statusOf('chase-noise'), 'right', `w = ${w}`);
   assert.ok((await verdictOf('chase-noise')).includes(opening(language, 'pooling.ex.chase.right')));
+  await shoot('chase-noise', 'achieve', 'right', language);
 }
 
 test('each exercise, wrong then right, in English; a new seed, a new right answer; the answer after three tries', async () => {
@@ -276,6 +301,7 @@ test('each exercise, wrong then right, in English; a new seed, a new right answe
   assert.equal(await progressText(), catalogues.en['exercises.progress'].replace('{done}', 4).replace('{total}', 4));
   assert.equal(await maskExercise('masked-weight-value').getAttribute('data-kind'), 'compute');
   await answerMaskingWrongThenRight('en');
+  await auditExercises();
 
   // The masked weight: another cell, and a new seed moves its right answer.
   await maskExercise('masked-weight-value').locator('[data-action="another"]').click();
@@ -356,6 +382,7 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
   await page.locator('#masking [data-action="reset-exercises"]').click();
   assert.equal(await maskExercise('masked-weight').locator('legend').innerText(), catalogues.zh['masking.ex.concept.question']);
   await answerMaskingWrongThenRight('zh');
+  await auditExercises();
   assert.deepEqual(lab.problems, []);
 });
 
@@ -363,7 +390,7 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
 // forms): reading localStorage throws there, and nothing may be submitted.
 // The exercises work all the same, their progress kept in memory.
 test('in a sandboxed iframe without storage or forms, an exercise is checked and counted', async () => {
-  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { ready: null });
+  const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
   await host.evaluate((src) => {
     const frame = document.getElementById('frame-training');
     frame.setAttribute('sandbox', 'allow-scripts');
@@ -390,5 +417,75 @@ test('in a sandboxed iframe without storage or forms, an exercise is checked and
   assert.equal(await frame.locator('[data-role="exercise-progress"]').innerText(),
     catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 4));
   assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem)), []);
+  await context.close();
+});
+
+// The teacher's screen (exercises=answers): every answer and each section's
+// teacher's note shown, nothing covered; exercises=off: none, and no count
+// in the contents bar. The learner's page counts answered exercises in the
+// contents bar.
+test('exercises=answers shows every answer and the teacher\'s notes; exercises=off hides them; the contents bar counts', async () => {
+  const badge = page.locator('.toc a[href="#masking"] [data-role="contents-progress"]');
+  assert.equal(await badge.innerText(), '4/4', 'masking: all four answered in the test above');
+  await page.locator('#masking [data-action="reset-exercises"]').click();
+  assert.equal(await badge.innerText(), '0/4', 'reset: the count follows');
+
+  const { page: teacher, context, problems } = await openPage(lab.browser, `${lab.server.origin}/#exercises=answers&section=masking`, { predictions: 'open' });
+  const declared = await teacher.locator('[data-role="exercises"]').count();
+  assert.ok(declared >= 2, 'sections with exercises');
+  assert.equal(await teacher.locator('[data-role="teacher-note"]').count(), declared, 'one teacher\'s note per section');
+  const answers = teacher.locator('.exercise-answer');
+  const shown = await answers.evaluateAll((nodes) => nodes.filter((node) => !node.hidden && node.textContent.length > 0).length);
+  assert.equal(shown, await teacher.locator('[data-exercise]').count(), 'every answer shown');
+  assert.equal(await teacher.locator('[data-covered]').count(), 0, 'nothing covered on the teacher\'s screen');
+  assert.equal(await teacher.locator('[data-role="teacher-note"]').first().innerText()
+    .then((text) => text.startsWith(catalogues.en['exercises.teacherNote'])), true);
+  assert.match(await teacher.evaluate(() => location.hash), /exercises=answers/, 'the mode stays in the link');
+  await teacher.goto('about:blank');
+  await teacher.goto(`${lab.server.origin}/#exercises=off`);
+  await teacher.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.equal(await teacher.locator('[data-role="exercises"], [data-role="contents-progress"], [data-covered]').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// What a course page hears: the element's attention-lab:progress events and
+// the iframe's messages to its parent, each with the section's score.
+test('progress reaches the course page: the element\'s events and the iframe\'s messages', async () => {
+  const { page: course, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
+  await elementsReady(course, 2);
+  await course.evaluate(() => {
+    window.heard = { events: [], messages: [] };
+    document.addEventListener('attention-lab:progress', (event) => window.heard.events.push({ target: event.target.id, ...event.detail }));
+    window.addEventListener('message', (event) => {
+      if (event.data?.type === 'attention-lab:progress') window.heard.messages.push(event.data);
+    });
+  });
+  const concept = course.locator('#lab-pooling [data-exercise="pooling.average-query"]');
+  await concept.locator('input[value="nearer"]').check();
+  await concept.locator('[data-action="check"]').click();
+  await concept.locator('input[value="ignores"]').check();
+  await concept.locator('[data-action="check"]').click();
+  const total = await course.locator('#lab-pooling [data-exercise]').count();
+  assert.deepEqual(await course.evaluate(() => window.heard.events), [
+    { target: 'lab-pooling', section: 'pooling', exercise: 'average-query', status: 'wrong', attempts: 1, score: { right: 0, finished: 0, total } },
+    { target: 'lab-pooling', section: 'pooling', exercise: 'average-query', status: 'right', attempts: 2, score: { right: 1, finished: 1, total } },
+  ]);
+
+  await course.evaluate((src) => {
+    document.getElementById('frame-training').src = src;
+  }, `${lab.server.origin}/#embed=masking`); // another path than the frame's index.html: a new load, not a hash change
+  const frame = course.frameLocator('#frame-training');
+  await frame.locator('html[data-embed="masking"][data-ready="true"]').waitFor({ state: 'attached', timeout: 30000 });
+  const first = frame.locator('[data-exercise]').first();
+  const name = await first.getAttribute('data-exercise');
+  await first.locator('[data-action="reveal"]').click();
+  await course.waitForFunction(() => window.heard.messages.length > 0);
+  const [message] = await course.evaluate(() => window.heard.messages);
+  assert.deepEqual({ ...message, score: undefined }, {
+    type: 'attention-lab:progress', section: name.split('.')[0], exercise: name.split('.')[1], status: 'revealed', attempts: 0, score: undefined,
+  });
+  assert.deepEqual(message.score, { right: 0, finished: 1, total: await frame.locator('[data-exercise]').count() });
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -7,6 +7,8 @@ import * as esbuild from 'esbuild';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SECTIONS } from '../../web/src/sections/registry.js';
+import { STORAGE_KEY, VERSION } from '../../web/src/exercises/progress-store.js';
 
 export const DIST = path.resolve('dist');
 export const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -29,6 +31,22 @@ export async function serveDist() {
   return { origin: `http://127.0.0.1:${port}`, close: () => context.dispose() };
 }
 
+// Every prediction of the lab ("<section>.<id>"), and the page's progress
+// with each of them made (its answer shown), written before the page runs
+// unless the page already keeps progress (a reload keeps what a test did).
+const PREDICTIONS = SECTIONS.flatMap(({ id, exercises = [] }) =>
+  exercises.filter(({ kind }) => kind === 'predict').map((exercise) => `${id}.${exercise.id}`));
+
+function predictionsMade({ key, version, names }) {
+  try {
+    if (localStorage.getItem(key) !== null) return;
+    const made = Object.fromEntries(names.map((name) => [name, { status: 'revealed', attempts: 0, instance: 0 }]));
+    localStorage.setItem(key, JSON.stringify({ version, exercises: made }));
+  } catch {
+    // No storage (a sandboxed frame): the predictions stay open there.
+  }
+}
+
 // Opens a page in a fresh context and waits for `ready` (the page's
 // html[data-ready]: the core is loaded and everything is drawn; the course
 // page passes its elements' selector). `problems` collects console errors
@@ -37,9 +55,13 @@ export async function serveDist() {
 // `init`: a script run in the page before its own. `touch`: a phone's
 // touch screen (touch events, mobile viewport and zoom) instead of a mouse.
 // `cpuThrottle`: the CPU slowed down that many times (a school laptop's).
+// `predictions`: 'made' (the default) opens the page as a learner who has
+// made every prediction, so no figure is covered and the figure tests see
+// the figures; 'open' as a first visit, predictions open and their figures
+// covered (the exercise tests).
 export async function openPage(browser, url, {
   locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
-  ready = 'html[data-ready="true"]', init = null, touch = false, cpuThrottle = 1,
+  ready = 'html[data-ready="true"]', init = null, touch = false, cpuThrottle = 1, predictions = 'made',
 } = {}) {
   const context = await browser.newContext({
     locale, viewport, colorScheme, acceptDownloads: true, hasTouch: touch, isMobile: touch,
@@ -59,6 +81,7 @@ export async function openPage(browser, url, {
     dialogs.push(dialog.message());
     await dialog.dismiss();
   });
+  if (predictions === 'made') await page.addInitScript(predictionsMade, { key: STORAGE_KEY, version: VERSION, names: PREDICTIONS });
   if (init) await page.addInitScript(init);
   if (cpuThrottle !== 1) {
     await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
@@ -163,13 +186,14 @@ export function useBrowser({ serve = serveDist, opened = () => {}, report = null
 // test, closed after its last. `section`: scrolled into view; `directCore`:
 // the page also gets its own core instance for direct comparisons; `opened`
 // receives { page, problems, ... } (node:test may start a file's other
-// top-level `before` hooks without waiting for this one).
-export function usePage({ section = null, directCore = false, opened = () => {} } = {}) {
+// top-level `before` hooks without waiting for this one); `predictions` as
+// openPage's.
+export function usePage({ section = null, directCore = false, predictions = 'made', opened = () => {} } = {}) {
   const lab = {};
   before(async () => {
     lab.browser = await launchBrowser();
     lab.server = await serveDist();
-    Object.assign(lab, await openPage(lab.browser, `${lab.server.origin}/`));
+    Object.assign(lab, await openPage(lab.browser, `${lab.server.origin}/`, { predictions }));
     if (directCore) await loadDirectCore(lab.page);
     if (section) await lab.page.locator(section).scrollIntoViewIfNeeded();
     opened(lab);

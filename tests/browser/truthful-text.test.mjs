@@ -134,7 +134,7 @@ async function ticks(figure, axis) {
 
 test('heatmap ticks stand at cell centres, numbered as the hover read-out numbers the cells', async () => {
   await setState({ estimator: 'nadaraya-watson', kernel: 'gaussian', w: 1 });
-  await page.locator('#heatmap').scrollIntoViewIfNeeded();
+  await page.locator('#heatmap [data-figure="pooling-heatmap"]').scrollIntoViewIfNeeded();
   const canvas = await page.locator('#heatmap .heatmap-canvas').boundingBox();
   const cell = canvas.width / 50;
   const columns = await ticks('pooling-heatmap', 'x');
@@ -155,8 +155,8 @@ test('heatmap ticks stand at cell centres, numbered as the hover read-out number
     assert.match(await text('[data-role="heatmap-readout"]'), new RegExp(`query x = ${((index - 1) / 10).toFixed(2)} `));
   }
   // The identity heatmap counts from 0, as torch.eye's indices and its read-out do.
-  await page.locator('#cues').scrollIntoViewIfNeeded();
-  const identity = await page.locator('#cues .heatmap-canvas').boundingBox();
+  await page.locator('#cues [data-figure="identity-heatmap"]').scrollIntoViewIfNeeded();
+  const identity = await page.locator('#cues [data-figure="identity-heatmap"] .heatmap-canvas').boundingBox();
   const identityColumns = await ticks('identity-heatmap', 'x');
   assert.equal(identityColumns[0].label, '0');
   for (const tick of identityColumns) {

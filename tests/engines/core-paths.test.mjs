@@ -139,6 +139,41 @@ for (const name of chosen) {
       assert.deepEqual(await tab.evaluate(() => window.engineProbe.problems), []);
     });
 
+    // The exercise engine in this engine: a concept question wrong (its own
+    // explanation, the hint) then right, a prediction's covered figures shown
+    // once it is answered, and the progress kept in the page's storage.
+    test('an exercise: wrong then right, a prediction\'s figures uncovered, progress stored', async () => {
+      const tab = await open(`${site.origin}/`);
+      const answered = await tab.evaluate(() => {
+        const concept = document.querySelector('[data-exercise="pooling.average-query"]');
+        const choose = (value) => {
+          concept.querySelector(`input[value="${value}"]`).click();
+          concept.querySelector('[data-action="check"]').click();
+          return {
+            status: concept.dataset.status,
+            verdict: concept.querySelector('.exercise-verdict').textContent,
+            hint: !concept.querySelector('.exercise-hint').hidden,
+          };
+        };
+        const predict = document.querySelector('[data-exercise="masking.zero-weights"]');
+        const weights = document.querySelector('#masking [data-figure="mask-weights"]');
+        const coveredBefore = weights.hasAttribute('data-covered') && weights.inert;
+        predict.querySelector('[data-action="reveal"]').click();
+        return {
+          wrong: choose('nearer'), right: choose('ignores'),
+          coveredBefore, coveredAfter: weights.hasAttribute('data-covered'), predicted: predict.dataset.status,
+        };
+      });
+      assert.equal(answered.wrong.status, 'wrong');
+      assert.match(answered.wrong.verdict, /Nadaraya/, 'the wrong option\'s own explanation');
+      assert.equal(answered.wrong.hint, true);
+      assert.equal(answered.right.status, 'right');
+      assert.deepEqual([answered.coveredBefore, answered.coveredAfter, answered.predicted], [true, false, 'revealed']);
+      const stored = await tab.evaluate(() => JSON.parse(localStorage.getItem('attention-lab:exercises')).exercises);
+      assert.deepEqual([stored['pooling.average-query'].status, stored['masking.zero-weights'].status], ['right', 'revealed'], 'kept in localStorage');
+      assert.deepEqual(await tab.evaluate(() => window.engineProbe.problems), []);
+    });
+
     test('export: the data plot saves as PNG and as SVG', async () => {
       const tab = await open(`${site.origin}/`);
       for (const format of ['png', 'svg']) {

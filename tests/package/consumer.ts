@@ -3,7 +3,9 @@
 // type-check: if the declarations ever accept it, tsc fails on the unused directive.
 import { loadAttentionCore, type AttentionCoreError, type AttentionModel } from 'attention-lab';
 import 'attention-lab/element';
-import type { AttentionLabAttributes, AttentionLabHeightMessage, SectionId } from 'attention-lab/element';
+import type {
+  AttentionLabAttributes, AttentionLabHeightMessage, AttentionLabProgressMessage, SectionId,
+} from 'attention-lab/element';
 
 export async function lesson(): Promise<number> {
   const core = await loadAttentionCore();
@@ -48,11 +50,22 @@ export function embed(): void {
     const kernel: 'gaussian' | 'boxcar' | 'constant' | 'triangular' | 'epanechnikov' | undefined = lab.state.kernel;
     console.log(noise, kernel, lab.core?.limits.maxPoints);
   });
-  const attributes: AttentionLabAttributes = { section: 'pooling', kernel: 'boxcar', 'leave-one-out': 'false', hide: 'seed' };
+  // A learner's progress, as a course page or a learning platform reads it.
+  lab.addEventListener('attention-lab:progress', (event) => {
+    const { section, exercise, status, attempts, score } = event.detail;
+    const share: number = score.right / score.total;
+    console.log(section satisfies SectionId, exercise, status === 'right', attempts, share);
+  });
+  const attributes: AttentionLabAttributes = {
+    section: 'pooling', kernel: 'boxcar', 'leave-one-out': 'false', hide: 'seed', exercises: 'answers',
+  };
+  // @ts-expect-error: no such mode of the exercises
+  const hidden: AttentionLabAttributes = { exercises: 'hidden' };
   // @ts-expect-error: no such section
   const wrong: AttentionLabAttributes = { section: 'poolng' };
-  window.addEventListener('message', (event: MessageEvent<AttentionLabHeightMessage>) => {
+  window.addEventListener('message', (event: MessageEvent<AttentionLabHeightMessage | AttentionLabProgressMessage>) => {
     if (event.data.type === 'attention-lab:height') console.log(event.data.section, event.data.height);
+    else if (event.data.type === 'attention-lab:progress') console.log(event.data.exercise, event.data.score.finished);
   });
-  console.log(attributes, wrong);
+  console.log(attributes, wrong, hidden);
 }

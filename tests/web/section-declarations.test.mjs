@@ -201,6 +201,12 @@ test('every exercise declaration is well formed and worded in both catalogues', 
   }
 });
 
+test('every stream of seeded draws has a salt of its own', async () => {
+  const { SALTS } = await import('../../web/src/sections/seeded-draws.js');
+  const salts = Object.values(SALTS);
+  assert.equal(new Set(salts).size, salts.length, 'two roles sharing a salt would draw the same numbers');
+});
+
 test('a concept question judges each option by its own explanation; the right one is fixed', () => {
   const concept = poolingExercise('average-query');
   for (const option of concept.options) {

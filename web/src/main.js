@@ -1,5 +1,6 @@
-// The page: the state from the URL hash, the language switch, the iframe
-// mode, and every section of the registry mounted into <main> (mount.js).
+// The page (started by page-entry.js): the state from the URL hash, the
+// language switch, the iframe mode, and every section of the registry
+// mounted into <main> (mount.js).
 import { createStore } from './state.js';
 import { detectLanguage, setLanguage } from './i18n/index.js';
 import { createControls } from './controls.js';
@@ -10,10 +11,15 @@ import { startEmbedMode, postProgress } from './embed.js';
 import { createProgressStore } from './exercises/progress-store.js';
 import { showContentsProgress } from './contents-progress.js';
 
-async function start() {
+// progress: where the exercises' answers are kept (localStorage unless
+// given: a SCORM package's launch, web/src/scorm/launch.js, keeps them in
+// the LMS). sectionIds: the sections to show (all unless given: a package
+// of chosen sections shows only those).
+export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   performance.mark('attention-lab:start');
+  const shown = SECTIONS.filter(({ id }) => sectionIds.includes(id));
   // The hash's parameters go through the table like any control's (clamped or ignored).
-  const view = parseHash(location.hash, SECTION_IDS);
+  const view = parseHash(location.hash, sectionIds);
   const store = createStore({ language: detectLanguage(), ...view.params });
   setLanguage(store.get().language);
   const controls = createControls(store);
@@ -22,17 +28,17 @@ async function start() {
   }));
   startEmbedMode({ view, store });
   const main = document.getElementById('main');
-  // All sections, or the one of #embed=<id>.
-  const sections = view.embed ? SECTIONS.filter(({ id }) => id === view.embed) : SECTIONS;
+  // The sections shown (all, unless a package chose some), or the one of #embed=<id>.
+  const sections = view.embed ? shown.filter(({ id }) => id === view.embed) : shown;
   const exercises = view.exercises ?? 'on';
-  const progress = createProgressStore();
+  const answers = progress ?? createProgressStore();
   const contents = exercises === 'off' ? null
-    : showContentsProgress({ nav: document.querySelector('.toc'), sections, progress });
+    : showContentsProgress({ nav: document.querySelector('.toc'), sections, progress: answers });
   if (contents) store.subscribe((state, changed) => changed.has('language') && contents.relabel());
   const lab = mountLab({
     container: main,
     sections,
-    progress,
+    progress: answers,
     exercises,
     // The contents bar, and the page that embeds this one in an iframe.
     onProgress(detail) {
@@ -56,7 +62,7 @@ async function start() {
     return; // the indicator says why
   }
   document.documentElement.dataset.ready = 'true';
-  startHashSync({ store, view, sectionIds: SECTION_IDS });
+  startHashSync({ store, view, sectionIds });
   if (view.section && !view.embed) document.getElementById(view.section)?.scrollIntoView({ block: 'start' });
 
   // For tests: the state; set() takes the controls' path (the table's
@@ -74,5 +80,3 @@ async function start() {
     drawn: () => lab.drawn(),
   });
 }
-
-start();

@@ -16,6 +16,7 @@ import {
   DATASET_INPUTS, ESTIMATOR_INPUTS,
 } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch/kernel-regression.js';
+import { HEATMAP_EXERCISES } from './heatmap-exercises.js';
 
 const TERMS_SHOWN = 3;
 
@@ -60,7 +61,7 @@ function create({ frame, store, controls }) {
   });
   queryPlot.element.dataset.figure = 'query';
   const weightPlot = createLinePlot(queryBody, {
-    xDomain: [0, setup.xMax], yDomain: [0, 1], layers: ['rule', 'stems'],
+    xDomain: [0, setup.xMax], yDomain: [0, 1], layers: ['rule', 'stems', 'exercise'],
     labels: { x: 'axis.x', y: 'axis.weight' }, ariaKey: 'heatmap.weightsLabel',
     aspect: 0.22, minHeight: 110, maxHeight: 150, yTicks: 3,
   });
@@ -164,4 +165,6 @@ export const attentionHeatmapSection = {
   compute,
   draw,
   pytorch: poolingSnippet,
+  exercises: HEATMAP_EXERCISES,
+  teacherNoteKey: 'heatmap.ex.teacherNote',
 };

@@ -22,13 +22,15 @@ import { createRunView } from './run-view.js';
 import { createModelMaps } from './attention-training-maps.js';
 import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
 import { attentionTrainingPytorch } from '../pytorch/attention-training.js';
+import {
+  EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions, exampleSeed,
+} from './attention-training-setup.js';
+import { ATTENTION_TRAINING_EXERCISES } from './attention-training-exercises.js';
 
-// The examples shown: the first sequences of the held-out set (the run's
-// seed XOR the core's heldOutSeedMix, as attentionModelTrain draws it).
-export const EXAMPLES = 4;
-// Held-out accuracy every EVAL_EVERY steps, on HELD_OUT sequences.
-export const EVAL_EVERY = 50;
-export const HELD_OUT = 256;
+// Where they were first declared: the tests and scripts import them from here.
+export {
+  EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions, exampleSeed,
+};
 
 const TASK_KEYS = { reverse: 'at.task.reverse', sort: 'at.task.sort', shift: 'at.task.shift', lookup: 'at.task.lookup' };
 const EXPLAIN_KEYS = {
@@ -47,34 +49,6 @@ const RUN_KEYS = {
   lossCaption: 'at.lossCaption', lossLabel: 'at.lossLabel', accuracyCaption: 'at.accuracyCaption', accuracyLabel: 'at.accuracyLabel',
   mapsCaption: 'at.mapsCaption', timeline: 'at.timeline', timelineHint: 'at.timelineHint', timelineStep: 'at.timelineStep',
 };
-
-// The model and the task of a state, as the core takes them.
-export function modelConfig(inputs) {
-  return {
-    vocab: AT_VOCAB, length: AT_LENGTH, hidden: inputs.atHidden, heads: inputs.atHeads, blocks: inputs.atBlocks,
-    ffnHidden: inputs.atFfn,
-    // d2l's scale is sqrt(num_hiddens): a setting of the model, chosen here, not data.
-    embeddingScale: inputs.atD2lScale ? Math.sqrt(inputs.atHidden) : 1,
-    seed: inputs.atSeed,
-  };
-}
-
-export function taskOptions(inputs, { batch, seed }) {
-  return {
-    task: inputs.atTask, batch, length: AT_LENGTH, vocab: AT_VOCAB, seed, lag: inputs.atLag,
-    variableLengths: inputs.atVariable,
-  };
-}
-
-export function trainingOptions(inputs, steps) {
-  return {
-    task: inputs.atTask, steps, optimizer: inputs.atOptimizer, lr: inputs.atLr, seed: inputs.atSeed,
-    lag: inputs.atLag, variableLengths: inputs.atVariable, causal: inputs.atCausal,
-    evalEvery: EVAL_EVERY, heldOut: HELD_OUT,
-  };
-}
-
-export const exampleSeed = (seed, heldOutSeedMix) => (seed ^ heldOutSeedMix) >>> 0;
 
 // The pace of a playing run: the speed setting in steps a second, its top as fast as the machine allows.
 export const stepsPerSecond = (inputs) => (inputs.atSpeed >= AT_FULL_SPEED ? Infinity : inputs.atSpeed);
@@ -134,6 +108,8 @@ function create({ frame, controls, core, errors }) {
   createFormula(formulas).set('\\mathbf H_{b} = \\operatorname{MultiHead}(\\mathbf H_{b-1}, \\mathbf H_{b-1}, \\mathbf H_{b-1}),\\quad \\hat y_i = \\operatorname{argmax}\\,(\\mathbf H_{B}\\mathbf W_{\\text{out}}^\\top + \\mathbf b)_i');
   const explainNote = note(frame.figures, { className: 'note note-callout' });
   explainNote.dataset.role = 'at-explain';
+  // Named as a figure: an open prediction of the pattern covers it (it describes the pattern).
+  explainNote.dataset.figure = 'at-explain';
   const causalNote = note(frame.figures, { key: 'at.causalNote', className: 'note note-warning' });
   causalNote.dataset.role = 'at-causal-note';
   const scaleNote = note(frame.figures, { key: 'at.scaleNote', className: 'note note-warning' });
@@ -346,6 +322,13 @@ function create({ frame, controls, core, errors }) {
         run.redraw(); // the language: re-label what the run wrote
       }
     },
+    // Read-only, for the exercises (check and solution are handed the view):
+    // the model the run has reached, its step and status, and the inputs it
+    // trains for; null before a run is set.
+    trainedRun() {
+      const current = context === null ? null : run.current();
+      return current && { ...current, inputs: context.inputs };
+    },
     // The section is going away: the run stops, no frame stays pending.
     dispose() {
       run.dispose();
@@ -379,4 +362,6 @@ export const attentionTrainingSection = {
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: attentionTrainingPytorch,
+  exercises: ATTENTION_TRAINING_EXERCISES,
+  teacherNoteKey: 'at.ex.teacherNote',
 };

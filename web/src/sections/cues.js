@@ -1,13 +1,15 @@
 // Queries (volitional cues), keys (nonvolitional cues) and values
-// (sensory inputs), and the chapter's first heatmap: the identity matrix.
+// (sensory inputs), the chapter's first heatmap (the identity matrix) and
+// its exercise 2 (the softmax of each row of a random matrix).
 import { element } from '../dom.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { figureCell, note } from './frame.js';
 import { createCuesPicture } from './cues-picture.js';
 import { createStreetPicture } from './street-picture.js';
 import { t } from '../i18n/index.js';
+import { CUE_SIZE, identityMatrix, randomSoftmax } from './cues-matrices.js';
+import { CUES_EXERCISES } from './cues-exercises.js';
 
-const SIZE = 10; // the book's torch.eye(10)
 
 function box(kind, titleKey, cueKey) {
   return element('div', { className: `cue-box cue-${kind}` }, [
@@ -16,7 +18,7 @@ function box(kind, titleKey, cueKey) {
   ]);
 }
 
-function create({ frame }) {
+function create({ frame, core }) {
   createCuesPicture(figureCell(frame.figures, { captionKey: 'cues.pictureCaption', className: 'cell-wide cell-cues-picture' }));
   createStreetPicture(figureCell(frame.figures, { captionKey: 'cues.street.caption', className: 'cell-street-picture' }));
   const diagram = element('div', { className: 'cue-diagram', role: 'img', dataset: { i18nAria: 'cues.diagramLabel' } }, [
@@ -48,16 +50,37 @@ function create({ frame }) {
   heatmap.element.dataset.figure = 'identity-heatmap';
   heatmapBody.append(readout);
 
-  // The identity matrix is data, not a computation: query i attends to key i only.
-  const identity = new Float64Array(SIZE * SIZE);
-  for (let i = 0; i < SIZE; i += 1) identity[i * SIZE + i] = 1;
-  heatmap.setMatrix({ values: identity, rows: SIZE, cols: SIZE, domain: [0, 1] });
+  heatmap.setMatrix({ values: identityMatrix(), rows: CUE_SIZE, cols: CUE_SIZE, domain: [0, 1] });
+
+  // d2l 10.1's exercise 2: the softmax of each row of a random matrix. The
+  // exercise that asks about it draws the matrix anew for each instance.
+  const randomBody = figureCell(frame.figures, { captionKey: 'cues.random.caption', className: 'cell-random-softmax' });
+  const randomHeatmap = createHeatmap(randomBody, {
+    labels: { x: 'cues.axisKeys', y: 'cues.axisQueries' },
+    colorLabelKey: 'heatmap.colorbar',
+    ariaKey: 'cues.random.label',
+    aspect: 0.85,
+    maxHeight: 320,
+    firstIndex: 0,
+  });
+  randomHeatmap.element.dataset.figure = 'random-softmax';
+  const showRandom = (weights) => randomHeatmap.setMatrix({ values: weights, rows: CUE_SIZE, cols: CUE_SIZE });
+  showRandom(randomSoftmax(core, 0).weights);
   note(frame.figures, { key: 'cues.whyQuery', className: 'note note-callout' });
+
+  // What the exercises point at: a query's row of the identity, the random matrix drawn.
+  return {
+    markIdentityRow: (query) => heatmap.setRowMarker(query === null ? null : query + 0.5),
+    showRandom,
+  };
 }
 
-// No parameters and no core call: the section is drawn once, when built.
+// No parameters: the section is drawn once, when built (the random matrix
+// by the core), and its exercises redraw the random matrix they ask about.
 export const cuesSection = {
   id: 'cues',
   frame: { titleKey: 'cues.title', leadKeys: ['cues.lead1', 'cues.lead2'], controls: false },
   create,
+  exercises: CUES_EXERCISES,
+  teacherNoteKey: 'cues.ex.teacherNote',
 };

@@ -6,6 +6,7 @@ import { texNumber } from '../format.js';
 import { figureCell } from './frame.js';
 import { setup, curveQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch/kernel-regression.js';
+import { DATA_EXERCISES } from './data-exercises.js';
 
 function create({ frame, controls }) {
   frame.controlsPanel.append(
@@ -18,7 +19,7 @@ function create({ frame, controls }) {
   const plot = createLinePlot(figureCell(frame.figures, { captionKey: 'data.caption', className: 'cell-wide' }), {
     xDomain: [0, setup.xMax],
     yDomain: setup.plotY,
-    layers: ['truth', 'points'],
+    layers: ['truth', 'points', 'exercise'],
     labels: { x: 'axis.x', y: 'axis.y' },
     ariaKey: 'data.plotLabel',
     csv: { layers: ['points'], columns: ['x', 'y'] }, // the data set itself
@@ -49,4 +50,6 @@ export const dataSection = {
   compute: (core, inputs) => ({ data: dataset(core, inputs), truthCurve: truth(core) }),
   draw,
   pytorch: poolingSnippet,
+  exercises: DATA_EXERCISES,
+  teacherNoteKey: 'data.ex.teacherNote',
 };

@@ -17,20 +17,15 @@ import { t, getLanguage } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
 import { createReshapeDiagram, headColour } from './reshape-diagram.js';
-import { normalDraws, linearBound } from './seeded-draws.js';
 import { multiHeadSnippet } from '../pytorch/multi-head.js';
-import { offeredHeads, mostHeads, MHA_BATCH, MHA_SWITCHES } from '../state.js';
+import { offeredHeads, mostHeads, MHA_SWITCHES } from '../state.js';
+import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './multi-head-setup.js';
+import { MULTI_HEAD_EXERCISES } from './multi-head-exercises.js';
 
-// The self-attention example: six tokens (a sentence from the course notes).
-export const TOKEN_COUNT = 6;
+export { TOKEN_COUNT };
 
 const DETAILED_HEADS = 8; // up to this many heads, each map writes its numbers
 const TRAINING_SECTION = 'attention-training'; // where heads are trained (sections/attention-training.js)
-
-// One factor per head: 0 for a head switched off (bit i of mhaHeadsOff), else 1.
-function headMaskOf({ mhaHeads, mhaHeadsOff }) {
-  return Float64Array.from({ length: mhaHeads }, (_, i) => (i < MHA_SWITCHES && (mhaHeadsOff >>> i) & 1 ? 0 : 1));
-}
 
 function create({ frame, store, controls, core }) {
   const panel = frame.controlsPanel;
@@ -124,6 +119,8 @@ function create({ frame, store, controls, core }) {
 
   let cards = [];
   let cardsDetailed = null;
+  let markedHead = null; // the head an exercise asks about: its card outlined
+  const applyMark = () => cards.forEach((card, i) => card.card.classList.toggle('is-marked', i === markedHead));
   let lastWeights = null;
 
   function makeCard(i, detailed) {
@@ -174,6 +171,10 @@ function create({ frame, store, controls, core }) {
   }
 
   return {
+    markHead(head) {
+      markedHead = head;
+      applyMark();
+    },
     draw(result, inputs, changed) {
       const target = frame.root.getRootNode().getElementById?.(TRAINING_SECTION);
       trainingLink.hidden = !target || target.hidden;
@@ -210,6 +211,7 @@ function create({ frame, store, controls, core }) {
           rowNames: detailed ? names : names.map(() => ''), colNames: detailed ? names : names.map(() => ''),
         });
       });
+      applyMark();
       if (!headReadout.textContent || changed.has('language')) headReadout.textContent = t('mha.hoverHint');
 
       const anyOff = result.dropped !== null;
@@ -239,15 +241,10 @@ function create({ frame, store, controls, core }) {
 // through seeded random projections (H x H). The output is linear in the
 // head mask: all heads = the kept heads + the switched-off ones, both from
 // the core with complementary masks.
-function compute(core, { mhaHidden: hidden, mhaHeads: heads, mhaHeadsOff, mhaSeed: seed }) {
-  const tokens = normalDraws(core, TOKEN_COUNT * hidden, seed, 'tokens');
-  const projection = (role) => normalDraws(core, hidden * hidden, seed, role, linearBound(hidden));
-  const call = (headMask) => core.multiHeadAttention({
-    queries: tokens, keys: tokens, values: tokens,
-    shape: { batch: MHA_BATCH, nq: TOKEN_COUNT, nk: TOKEN_COUNT, hidden, heads },
-    Wq: projection('wq'), Wk: projection('wk'), Wv: projection('wv'), Wo: projection('wo'), headMask,
-  });
-  const mask = headMaskOf({ mhaHeads: heads, mhaHeadsOff });
+function compute(core, inputs) {
+  const drawn = layerArguments(core, inputs);
+  const call = (headMask) => headsAttention(core, inputs, headMask, drawn);
+  const mask = headMaskOf(inputs);
   const full = call(null);
   if (!mask.includes(0)) return { full, kept: full, dropped: null, mask };
   return { full, kept: call(mask), dropped: call(mask.map((factor) => (factor === 0 ? 1 : 0))), mask };
@@ -274,4 +271,6 @@ export const multiHeadSection = {
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: multiHeadSnippet,
+  exercises: MULTI_HEAD_EXERCISES,
+  teacherNoteKey: 'mha.ex.teacherNote',
 };

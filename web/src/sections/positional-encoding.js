@@ -12,6 +12,7 @@ import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
+import { POSITIONAL_EXERCISES } from './positional-encoding-exercises.js';
 
 const CURVES = 4; // columns drawn over position, from peColumn on
 const BITS = 3; // the book counts 0 ... 7 in binary
@@ -140,4 +141,6 @@ export const positionalEncodingSection = {
   create,
   compute: (core, { peLength, peDim }) => core.positionalEncoding(peLength, peDim),
   draw: (view, encoding, inputs, changed) => view.draw(encoding, inputs, changed),
+  exercises: POSITIONAL_EXERCISES,
+  teacherNoteKey: 'pe.ex.teacherNote',
 };

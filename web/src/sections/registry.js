@@ -34,18 +34,30 @@
 //             wires. Each is
 //               { id, kind: 'concept' | 'compute' | 'achieve' | 'predict',
 //                 questionKey, hintKey,
-//                 options?   [{ id, labelKey, explanationKey }]: radios,
-//                 check(core, inputs, answer, instance)
+//                 options?   [{ id, labelKey, explanationKey? }]: radios
+//                   (a concept option explains itself),
+//                 multiple?  true: checkboxes (a prediction of several),
+//                 hides?     ['<data-figure name>']: a prediction's figures,
+//                   covered while it is open,
+//                 check(core, inputs, answer, instance, view)
 //                   -> { verdict: 'right' | 'close' | 'wrong', key, params? },
-//                 solution(core, inputs, instance) -> { key, params? }
+//                 solution(core, inputs, instance, view) -> { key, params? }
 //                   (or { labelKey, explanationKey } for a choice),
-//                 draw?(core, inputs, index) -> instance: "Try another",
+//                 draw?(core, inputs, index, view) -> instance: "Try another",
 //                 questionParams?(instance), mark?(view, instance) }
-//             answer: an option's id, a number (compute, predict), or
-//             nothing for achieve (the section's state is the answer).
-//             Every right answer that depends on the data or the settings
-//             is asked of the core for the inputs drawn; a concept question
-//             is made with conceptExercise() (exercises/judging.js).
+//             answer: an option's id (their ids, for several), a number
+//             (compute, predict without options), or nothing for achieve
+//             (the section's state is the answer). view: the section's
+//             view, for what it alone holds (a trained model). Every right
+//             answer that depends on the data or the settings is asked of
+//             the core for the inputs drawn; check() and solution() are
+//             cheap (a teacher's screen calls solution() on every redraw)
+//             and never train; a concept question is made with
+//             conceptExercise() (exercises/judging.js). A prediction has
+//             one try.
+//   teacherNoteKey with exercises: the note shown above them on the
+//             teacher's screen (exercises=answers): what to ask, the
+//             common misconception and where the figure shows it
 // Figures need no declaration: every figure kind registers its own export
 // menu (PNG, SVG and, with data, CSV); a data-figure name on its element
 // gives the files readable names.

@@ -264,6 +264,13 @@ export function createRunView({
     drawModel() {
       if (start !== null) drawModel(currentModel());
     },
+    // The run as it stands, read-only: the model it has reached (the start
+    // before a step), the steps trained and its status; null before a reset.
+    current() {
+      if (start === null) return null;
+      const { step, status } = player.state;
+      return { model: currentModel(), step, status };
+    },
     // The section is going away: the run stops, no frame or idle task stays pending.
     dispose() {
       player.dispose();

@@ -10,11 +10,9 @@ import { createFormula } from '../figures/formula.js';
 import { element } from '../dom.js';
 import { texNumber, formatNumber } from '../format.js';
 import { figureCell, note } from './frame.js';
-import { normalDraws, linearDraws } from './seeded-draws.js';
-
-// The largest shapes the controls allow: draws are made once at that size and
-// sliced, so more keys add draws without changing the others.
-export const PIPELINE_DRAWS = Object.freeze({ keys: 8, hidden: 8 });
+import { pipelineAttention } from './pipeline-setup.js';
+export { PIPELINE_DRAWS } from './pipeline-setup.js';
+import { PIPELINE_EXERCISES } from './pipeline-exercises.js';
 
 const FRAMEWORK_TEX = 'f(\\mathbf q) = \\sum_{i=1}^{m} \\alpha(\\mathbf q, \\mathbf k_i)\\, v_i';
 const SOFTMAX_TEX = '\\alpha(\\mathbf q, \\mathbf k_i) = \\frac{\\exp a(\\mathbf q, \\mathbf k_i)}{\\sum_{j=1}^{m} \\exp a(\\mathbf q, \\mathbf k_j)}';
@@ -112,7 +110,20 @@ function create({ frame, store, controls }) {
     rows.replaceChildren(...rowParts.map((part) => part.row));
   }
 
+  let markedKey = null; // the row an exercise points at
+  function outlineRows() {
+    rowParts.forEach((part, i) => {
+      part.row.toggleAttribute('data-marked', i === markedKey);
+      part.row.style.outline = i === markedKey ? '2px dashed currentColor' : '';
+    });
+  }
+
   return {
+    // An exercise's key, outlined in the table (null: none).
+    markKey(index) {
+      markedKey = index;
+      outlineRows();
+    },
     draw({ keys, values, scores, weights, output, queries }, inputs) {
       scoreFormula.set(SCORE_TEX[inputs.pipelineScoring]);
       const m = inputs.pipelineKeys;
@@ -137,29 +148,12 @@ function create({ frame, store, controls }) {
         part.value.set(`v_{${i + 1}} = ${texNumber(values[i], '.2f')}`);
         part.term.set(`${texNumber(weights[i], '.3f')} \\cdot ${factor(values[i])}`);
       });
+      outlineRows();
       outputFormula.set(`f(\\mathbf q) = \\sum_{i=1}^{${m}} \\alpha_i v_i = \\mathbf{${texNumber(output, '.4f')}}`);
       outputFormula.element.dataset.value = String(output);
       resultFormula.set(`\\mathbf q = (${texNumber(queries[0], '.2f')},\\, ${texNumber(queries[1], '.2f')})\\ \\longrightarrow\\ f(\\mathbf q) = \\mathbf{${texNumber(output, '.4f')}}`);
     },
   };
-}
-
-// Keys and values in 2-D from the seed, a query the learner drags, and the
-// chosen scoring function's weights and output from the core.
-function compute(core, { pipelineScoring: scoring, pipelineKeys: m, pipelineQ1, pipelineQ2, pipelineSeed: seed }) {
-  const { keys: maxKeys, hidden: h } = PIPELINE_DRAWS;
-  const keys = normalDraws(core, maxKeys * 2, seed, 'keys').subarray(0, m * 2);
-  const values = normalDraws(core, maxKeys, seed, 'values').subarray(0, m);
-  const queries = Float64Array.of(pipelineQ1, pipelineQ2);
-  const result = scoring === 'dot'
-    ? core.dotProductAttention({ queries, keys, values, shape: { batch: 1, nq: 1, nk: m, d: 2, dv: 1 } })
-    : core.additiveAttention({
-      queries, keys, values, shape: { batch: 1, nq: 1, nk: m, dq: 2, dk: 2, dv: 1, h },
-      Wq: linearDraws(core, h * 2, 2, seed, 'wq'),
-      Wk: linearDraws(core, h * 2, 2, seed, 'wk'),
-      wv: linearDraws(core, h, h, seed, 'wv'),
-    });
-  return { queries, keys, values, scores: result.scores, weights: result.weights, output: result.output[0] };
 }
 
 export const scoringPipelineSection = {
@@ -168,6 +162,8 @@ export const scoringPipelineSection = {
   inputs: ['pipelineScoring', 'pipelineKeys', 'pipelineQ1', 'pipelineQ2', 'pipelineSeed'],
   arguments: { queries: 'pipelineQ1', keys: 'pipelineKeys', 'shape.nk': 'pipelineKeys', count: 'pipelineKeys', seed: 'pipelineSeed' },
   create,
-  compute,
+  compute: (core, inputs) => pipelineAttention(core, inputs),
   draw: (view, result, inputs) => view.draw(result, inputs),
+  exercises: PIPELINE_EXERCISES,
+  teacherNoteKey: 'pipeline.ex.teacherNote',
 };

@@ -7,7 +7,12 @@ export const SALTS = Object.freeze({
   keys: 0x1b873593, values: 0x2545f491, wq: 0x6c078965, wk: 0x5bd1e995, wv: 0x7feb352d,
   wo: 0x3243f6a9, queries: 0x19660d11, queries20: 0x41c64e6d, tokens: 0x68e31da4,
   exerciseQueries: 0x2c1b3c6d, maskCells: 0x4f1bbcdd,
-  maskRows: 0x3c6ef372,
+  maskRows: 0x6a09e667,
+  exerciseHeads: 0x7a3d9e21, peCells: 0x5e2b8c47, peTurns: 0x3c6ef372,
+  widthMirror: 0x510e527f, pipelineTargets: 0x1f83d9ab,
+  // The exercises of the cues, data and heatmap sections.
+  cueValues: 0x428a2f98, randomScores: 0x71374491, dataPoints: 0xb5c0fbcf, heatmapKeys: 0xe9b5dba5,
+  // The exercises of the scoring-functions and self-attention sections.
   costSizes: 0x5851f42d, saWords: 0x7f4a7c15, saPairs: 0x61c88647, seriesQueries: 0x0d2b74a1,
 });
 

@@ -18,6 +18,7 @@ import { liveLead } from './live-lead.js';
 import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
 import { poolingSnippet } from '../pytorch/kernel-regression.js';
 import { BATCH_PRODUCT_INPUTS, createBatchProductPanel } from './batch-product-panel.js';
+import { TRAINING_EXERCISES } from './training-exercises.js';
 
 const MODEL_TEX =
   'f(x) = \\sum_{i=1}^{n} \\operatorname{softmax}_i\\!\\Big(-\\tfrac{1}{2}\\big((x - x_i)\\,w\\big)^2\\Big)\\, y_i';
@@ -321,6 +322,12 @@ function create({ frame, store, controls, core, errors }) {
       }
       if (changed.has('leaveOneOut')) drawLandscape();
     },
+    // The w the read-out shows (the run's, where it is now), for the
+    // exercises' checks: read only.
+    currentW() {
+      const { ws } = player.state;
+      return ws.length > 0 ? ws[ws.length - 1] : null;
+    },
     // The section is going away (its element left the page): the run stops,
     // the landscape's pending chunks are dropped, and the data let go.
     dispose() {
@@ -348,4 +355,6 @@ export const trainingSection = {
   },
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: poolingSnippet,
+  exercises: TRAINING_EXERCISES,
+  teacherNoteKey: 'training.ex.teacherNote',
 };

@@ -1,0 +1,240 @@
+// The attention-training section's exercises (sections/attention-training-
+// exercises.js), checked without a browser against the real core
+// (dist/attention-core.mjs): models are trained here, as the page's run
+// would train them, and handed to check() and solution() through a view
+// that holds them; the right answers are worked out by this test from the
+// core's own calls (maps, accuracies with heads switched off), never read
+// from the module. A new seed or setting gives a new right answer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttentionCore } from '../../dist/attention-core.mjs';
+import { memoizeCore } from '../../web/src/core-memo.js';
+import { SECTIONS } from '../../web/src/sections/registry.js';
+import { defaultState } from '../../web/src/state.js';
+import { setLanguage, t } from '../../web/src/i18n/index.js';
+import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training.js';
+import { SORT_GOAL, SORT_RECIPE, PATTERN_MIN_STEPS, SPARE_DROP } from '../../web/src/sections/attention-training-exercises.js';
+
+const raw = await loadAttentionCore();
+const core = memoizeCore(raw);
+const section = SECTIONS.find(({ id }) => id === 'attention-training');
+const exercise = (id) => section.exercises.find((candidate) => candidate.id === id);
+const inputsOf = (patch = {}) => {
+  const state = { ...defaultState(), ...patch };
+  return Object.fromEntries(section.inputs.map((name) => [name, state[name]]));
+};
+setLanguage('en');
+
+// A model trained as the page's run trains it (chunks of at most 200 steps:
+// the batches depend on the seed and the global step alone).
+const trained = new Map();
+function train(inputs, steps) {
+  const name = JSON.stringify([inputs, steps]);
+  if (!trained.has(name)) {
+    let model = raw.attentionModelInit(modelConfig(inputs));
+    for (let done = 0; done < steps; done += 200) {
+      model = raw.attentionModelTrain(model, trainingOptions(inputs, Math.min(200, steps - done))).model;
+    }
+    trained.set(name, model);
+  }
+  return trained.get(name);
+}
+
+// The section's view as check() sees it: the run's model, step and inputs.
+const viewOf = (inputs, model, step) => ({ trainedRun: () => ({ model, step, status: 'done', inputs }) });
+const trainedView = (patch, steps) => {
+  const inputs = inputsOf(patch);
+  return { inputs, view: viewOf(inputs, train(inputs, steps), steps), model: train(inputs, steps) };
+};
+
+// The held-out set as the core's training draws it: `count` sequences of seed XOR heldOutSeedMix.
+function heldOut(inputs, count = 256) {
+  return raw.attentionTaskBatch({
+    task: inputs.atTask, batch: count, length: 8, vocab: 10, seed: (inputs.atSeed ^ raw.defaults.heldOutSeedMix) >>> 0,
+    lag: inputs.atLag, variableLengths: inputs.atVariable,
+  });
+}
+const accuracy = (inputs, model, headsOff = null) => {
+  const set = heldOut(inputs);
+  return raw.attentionModelAccuracy(model, set.tokens, set.targets, { batch: 256, causal: inputs.atCausal, headsOff }).accuracy;
+};
+
+// This test's own reading of block 1 · head 1's pattern: the mean squared
+// difference of its maps of the first 64 held-out sequences from each
+// pattern (full-length sequences), the nearest.
+function nearestPattern(inputs, model) {
+  const set = heldOut(inputs, 64);
+  const { weights } = raw.attentionModelForward(model, set.tokens, { batch: 64, causal: inputs.atCausal });
+  const patterns = {
+    antiDiagonal: (i, j) => (j === 7 - i ? 1 : 0), diagonal: (i, j) => (i === j ? 1 : 0),
+    uniform: () => 1 / 8, firstColumn: (i, j) => (j === 0 ? 1 : 0),
+  };
+  const distances = {};
+  for (const [name, pattern] of Object.entries(patterns)) {
+    let sum = 0;
+    for (let item = 0; item < 64; item += 1) {
+      const from = item * inputs.atHeads * 64; // block 0, head 0 of the item
+      for (let i = 0; i < 8; i += 1) for (let j = 0; j < 8; j += 1) sum += (weights[from + i * 8 + j] - pattern(i, j)) ** 2;
+    }
+    distances[name] = sum / 64;
+  }
+  return Object.keys(distances).reduce((best, name) => (distances[name] < distances[best] ? name : best));
+}
+
+const cannotCheck = (fn, key, params) => assert.throws(fn, (error) => error.message === t(key, params), key);
+
+test('the section declares five exercises of four kinds, the predict one covering the maps and the note that names the pattern', () => {
+  assert.deepEqual(section.exercises.map(({ id, kind }) => `${id}:${kind}`),
+    ['reverse-pattern:predict', 'sort-one-head:achieve', 'head-removal:compute', 'd2l-scale:concept', 'causal-reverse:concept']);
+  assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain']);
+  assert.equal(section.teacherNoteKey, 'at.ex.teacherNote');
+});
+
+test('predict the pattern: cannot be checked before a one-head reverse model has trained; then judged by the trained head', () => {
+  const predict = exercise('reverse-pattern');
+  const inputs = inputsOf({ atHeads: 1 });
+  cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, undefined), 'at.ex.pressPlay');
+  cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, viewOf(inputs, raw.attentionModelInit(modelConfig(inputs)), 0)), 'at.ex.pressPlay');
+  cannotCheck(() => predict.check(core, inputsOf({ atHeads: 4 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'at.ex.pattern.oneHead', { heads: 4 });
+  cannotCheck(() => predict.check(core, inputsOf({ atHeads: 1, atTask: 'sort' }), 'antiDiagonal', null, undefined), 'at.ex.pattern.notReverse');
+  const early = inputsOf({ atHeads: 1 });
+  cannotCheck(() => predict.check(core, early, 'antiDiagonal', null, viewOf(early, train(early, 50), 50)),
+    'at.ex.trainLonger', { steps: PATTERN_MIN_STEPS, step: 50 });
+  // A run trained for other settings than the live ones is no answer.
+  cannotCheck(() => predict.check(core, inputsOf({ atHeads: 1, atSeed: 3 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'at.ex.pressPlay');
+  // Nothing trained: the answer shown is the task's ideal pattern, from the core.
+  assert.match(t(predict.solution(core, inputs, null, undefined).key, predict.solution(core, inputs, null, undefined).params),
+    new RegExp(`^${t('at.ex.pattern.name.antiDiagonal')}:`));
+
+  for (const seed of [0, 1]) {
+    const { inputs: live, view, model } = trainedView({ atHeads: 1, atSeed: seed }, 100);
+    const learned = nearestPattern(live, model);
+    assert.equal(learned, 'antiDiagonal', `seed ${seed}: one head learns reverse's anti-diagonal`);
+    assert.equal(predict.check(core, live, 'antiDiagonal', null, view).verdict, 'right');
+    assert.equal(predict.check(core, live, 'antiDiagonal', null, view).key, 'at.ex.pattern.right');
+    for (const [wrong, key] of [['diagonal', 'at.ex.pattern.diagonalWhy'], ['uniform', 'at.ex.pattern.uniformWhy'], ['firstColumn', 'at.ex.pattern.firstColumnWhy']]) {
+      const result = predict.check(core, live, wrong, null, view);
+      assert.deepEqual([result.verdict, result.key], ['wrong', key], `${wrong}: its own explanation`);
+    }
+    assert.equal(predict.solution(core, live, null, view).key, 'at.ex.pattern.solution');
+    assert.equal(predict.solution(core, live, null, view).params.pattern, t('at.ex.pattern.name.antiDiagonal'));
+  }
+
+  // d2l's embedding scale: the head never finds the positions, and the
+  // right answer is what it did learn (the test's own reading).
+  const { inputs: scaled, view: scaledView, model: scaledModel } = trainedView({ atHeads: 1, atD2lScale: true }, 100);
+  const learned = nearestPattern(scaled, scaledModel);
+  assert.notEqual(learned, 'antiDiagonal', 'the scale keeps the head off the anti-diagonal');
+  assert.deepEqual(predict.check(core, scaled, learned, null, scaledView).key, 'at.ex.pattern.rightOther');
+  const missed = predict.check(core, scaled, 'antiDiagonal', null, scaledView);
+  assert.deepEqual([missed.verdict, missed.key], ['wrong', 'at.ex.pattern.learnedOther']);
+  assert.equal(missed.params.pattern, t(`at.ex.pattern.name.${learned}`));
+});
+
+test('sort with one head: the goal is the core\'s held-out accuracy of the trained model; wrong settings named', () => {
+  const sort = exercise('sort-one-head');
+  const { inputs: reverse, view: reverseView } = trainedView({ atHeads: 1 }, 100);
+  assert.equal(sort.check(core, reverse, undefined, null, reverseView).key, 'at.ex.sort.notSort');
+  const four = inputsOf({ atTask: 'sort' });
+  assert.equal(sort.check(core, four, undefined, null, undefined).key, 'at.ex.sort.heads', 'four heads: said before any training');
+  cannotCheck(() => sort.check(core, inputsOf(SORT_RECIPE), undefined, null, undefined), 'at.ex.pressPlay');
+
+  // Attention only, one head, 100 steps: short of the goal, and said why.
+  const { inputs: attentionOnly, view: attentionOnlyView, model: attentionOnlyModel } = trainedView({ atTask: 'sort', atHeads: 1 }, 100);
+  const short = accuracy(attentionOnly, attentionOnlyModel);
+  assert.ok(short < SORT_GOAL, `attention only: ${short}`);
+  const shortResult = sort.check(core, attentionOnly, undefined, null, attentionOnlyView);
+  assert.deepEqual([shortResult.verdict, shortResult.key], [short >= 0.9 * SORT_GOAL ? 'close' : 'wrong', 'at.ex.sort.attentionOnly']);
+  assert.equal(shortResult.params.accuracy, (short * 100).toFixed(1));
+
+  // The recipe the answer gives reaches the goal, for two seeds; each
+  // model's accuracy is the core's for the live seed.
+  const reached = [0, 1].map((seed) => {
+    const { inputs, view, model } = trainedView({ ...SORT_RECIPE, atSeed: seed }, SORT_RECIPE.atSteps);
+    const share = accuracy(inputs, model);
+    assert.ok(share >= SORT_GOAL, `seed ${seed}: the recipe reaches ${share}`);
+    const result = sort.check(core, inputs, undefined, null, view);
+    assert.deepEqual([result.verdict, result.key, result.params.accuracy], ['right', 'at.ex.sort.right', (share * 100).toFixed(1)]);
+    assert.equal(sort.solution(core, inputs, null, view).params.accuracy, (share * 100).toFixed(1));
+    return share;
+  });
+  assert.notEqual(reached[0], reached[1], 'a new seed, another model and another accuracy');
+  const causal = trainedView({ ...SORT_RECIPE, atCausal: true }, 100);
+  assert.equal(sort.check(core, causal.inputs, undefined, null, causal.view).key, 'at.ex.sort.causal');
+  assert.equal(sort.solution(core, four, null, undefined).params.ffn, SORT_RECIPE.atFfn);
+});
+
+test('the head whose removal hurts reverse most: every head switched off by the core, a new seed a new head', () => {
+  const removal = exercise('head-removal');
+  cannotCheck(() => removal.check(core, inputsOf(), 1, null, undefined), 'at.ex.pressPlay');
+  cannotCheck(() => removal.check(core, inputsOf({ atTask: 'sort' }), 1, null, undefined), 'at.ex.removal.notReverse');
+  assert.equal(removal.solution(core, inputsOf(), null, undefined).key, 'at.ex.removal.solutionUntrained');
+
+  const bestHeads = [0, 1].map((seed) => {
+    const { inputs, view, model } = trainedView({ atSeed: seed }, 100);
+    const whole = accuracy(inputs, model);
+    const drops = [0, 1, 2, 3].map((head) => whole - accuracy(inputs, model, Int32Array.from([0, 1, 2, 3], (h) => (h === head ? 1 : 0))));
+    const best = drops.indexOf(Math.max(...drops)) + 1;
+    assert.ok(drops.filter((drop) => drop === drops[best - 1]).length === 1, `seed ${seed}: one head matters most (${drops})`);
+    const right = removal.check(core, inputs, best, null, view);
+    assert.deepEqual([right.verdict, right.key], ['right', 'at.ex.removal.right']);
+    assert.equal(right.params.drop, (drops[best - 1] * 100).toFixed(1));
+    for (let head = 1; head <= 4; head += 1) {
+      if (head === best) continue;
+      const result = removal.check(core, inputs, head, null, view);
+      assert.equal(result.verdict, 'wrong', `seed ${seed}: head ${head}`);
+      assert.ok(['at.ex.removal.wrong', 'at.ex.removal.spare'].includes(result.key));
+      assert.equal(result.params.best, best);
+    }
+    for (const outside of [0, 5, 1.5]) assert.equal(removal.check(core, inputs, outside, null, view).key, 'at.ex.removal.noSuchHead');
+    assert.equal(removal.solution(core, inputs, null, view).params.best, best);
+    return best;
+  });
+  assert.notEqual(bestHeads[0], bestHeads[1], `a new seed, another head: ${bestHeads}`);
+
+  const one = trainedView({ atHeads: 1 }, 100);
+  assert.equal(removal.check(core, one.inputs, 1, null, one.view).key, 'at.ex.removal.rightOnly');
+});
+
+test('a head the model can spare (its removal costs under half a point) is named as such', () => {
+  const removal = exercise('head-removal');
+  let named = 0;
+  for (const seed of [0, 1, 2]) {
+    const { inputs, view, model } = trainedView({ atSeed: seed }, 200);
+    const whole = accuracy(inputs, model);
+    const drops = [0, 1, 2, 3].map((head) => whole - accuracy(inputs, model, Int32Array.from([0, 1, 2, 3], (h) => (h === head ? 1 : 0))));
+    const best = drops.indexOf(Math.max(...drops)) + 1;
+    drops.forEach((drop, index) => {
+      if (index + 1 === best) return;
+      const { key } = removal.check(core, inputs, index + 1, null, view);
+      assert.equal(key, drop < SPARE_DROP ? 'at.ex.removal.spare' : 'at.ex.removal.wrong', `seed ${seed}, head ${index + 1}: drop ${drop}`);
+      if (drop < SPARE_DROP) named += 1;
+    });
+  }
+  assert.ok(named >= 1, 'a head the model can spare');
+});
+
+test('the concept questions: each option judged by its own explanation', () => {
+  for (const [id, right] of [['d2l-scale', 'drowned'], ['causal-reverse', 'half']]) {
+    const concept = exercise(id);
+    assert.equal(concept.right, right);
+    for (const option of concept.options) {
+      const result = concept.check(null, {}, option.id);
+      assert.deepEqual([result.verdict, result.key], [option.id === right ? 'right' : 'wrong', option.explanationKey]);
+    }
+  }
+});
+
+test('check and solution are cheap: they evaluate the trained model, never train', () => {
+  const { inputs, view } = trainedView({ atSeed: 7 }, 100);
+  const removal = exercise('head-removal');
+  let started = performance.now();
+  removal.check(core, inputs, 1, null, view);
+  const first = performance.now() - started;
+  started = performance.now();
+  for (let i = 0; i < 10; i += 1) removal.solution(core, inputs, null, view);
+  const again = (performance.now() - started) / 10;
+  console.log(`head-removal: first check ${first.toFixed(1)} ms (every head switched off), solution again ${again.toFixed(2)} ms`);
+  assert.ok(first < 250, `${first} ms`);
+  assert.ok(again < 5, `the same model is measured once: ${again} ms`);
+});

@@ -1,0 +1,63 @@
+// A SCORM package's page (its index.html runs this script in place of
+// app.js): the lab, its answers kept in the LMS. The packager
+// (web/build-steps/scorm-package.mjs) writes into the page which SCORM
+// version it speaks and which sections it holds:
+//   <meta name="attention-lab:scorm" content="1.2">        or "2004"
+//   <meta name="attention-lab:sections" content="pooling,masking">
+// With the LMS's API found, the exercises' progress store reads and writes
+// through cmi.suspend_data, each change reports the score and statuses and
+// commits, and leaving the page ends the session (LMSFinish / Terminate).
+// Without one (the package's page opened on its own, from disk or a plain
+// web server) it is the plain lab: answers in localStorage.
+// <html data-scorm> says which: "1.2" or "2004" when connected, "none".
+import { start } from '../main.js';
+import { SECTIONS, SECTION_IDS } from '../sections/registry.js';
+import { createProgressStore } from '../exercises/progress-store.js';
+import { findApi } from './api-discovery.js';
+import { API_NAME as API_12, connectScorm12 } from './scorm12.js';
+import { API_NAME as API_2004, connectScorm2004 } from './scorm2004.js';
+import { createSuspendDataStorage } from './suspend-data-storage.js';
+import { exerciseNames } from './package-exercises.js';
+
+const VERSIONS = Object.freeze({
+  '1.2': { apiName: API_12, connect: connectScorm12 },
+  '2004': { apiName: API_2004, connect: connectScorm2004 },
+});
+
+const metaContent = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? null;
+
+// The package's sections, in the registry's order; all when the page names none.
+function packageSections() {
+  const named = metaContent('attention-lab:sections')?.split(',').map((id) => id.trim()) ?? SECTION_IDS;
+  return SECTIONS.filter(({ id }) => named.includes(id));
+}
+
+// The session with the LMS, or null (no version named, no API, or Initialize refused).
+function connect(version) {
+  const spec = Object.hasOwn(VERSIONS, version) ? VERSIONS[version] : null;
+  const api = spec ? findApi(window, spec.apiName) : null;
+  return api ? spec.connect(api) : null;
+}
+
+function launch() {
+  const sections = packageSections();
+  const session = connect(metaContent('attention-lab:scorm'));
+  document.documentElement.dataset.scorm = session ? session.version : 'none';
+  if (!session) {
+    start({ sectionIds: sections.map(({ id }) => id) });
+    return;
+  }
+  const storage = createSuspendDataStorage({ session, names: exerciseNames(sections) });
+  const began = performance.now();
+  let finished = false;
+  // pagehide: the LMS closes the content's frame or window, or the learner
+  // leaves; the session time goes with the last commit.
+  window.addEventListener('pagehide', () => {
+    if (finished) return;
+    finished = true;
+    session.finish((performance.now() - began) / 1000);
+  });
+  start({ sectionIds: sections.map(({ id }) => id), progress: createProgressStore(() => storage) });
+}
+
+launch();

@@ -1,0 +1,18 @@
+// What both SCORM versions' sessions share: an API call's "true" (the API
+// may answer a string or a boolean), and the score as the LMS takes it.
+export const succeeded = (result) => result === true || result === 'true';
+
+// A share in [0, 1] as a percentage with two decimals (cmi.*.score.raw).
+export const percent = (share) => Math.round(share * 10000) / 100;
+
+// A share in [0, 1] with four decimals (cmi.score.scaled, cmi.progress_measure).
+export const scaled = (share) => Math.round(share * 10000) / 10000;
+
+// The LMS's mastery threshold as a share in [0, 1], or null when it sets none
+// (an empty value) or one that is no share. `per`: 100 for 1.2's percent.
+export function threshold(text, per) {
+  const trimmed = String(text ?? '').trim();
+  if (trimmed === '') return null;
+  const share = Number(trimmed) / per;
+  return Number.isFinite(share) && share >= 0 && share <= 1 ? share : null;
+}

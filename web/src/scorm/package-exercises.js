@@ -1,0 +1,6 @@
+// The exercises a package holds: every exercise of its sections, named as
+// the progress store names them ("<section>.<id>"), in the registry's
+// order. Computed from the sections' declarations when the page runs, never
+// a count written down: sections gain exercises.
+export const exerciseNames = (sections) =>
+  sections.flatMap(({ id, exercises = [] }) => exercises.map((exercise) => `${id}.${exercise.id}`));
