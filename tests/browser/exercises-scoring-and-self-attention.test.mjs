@@ -22,7 +22,8 @@ const opening = (language, key) => catalogues[language][key].split(/[{$]/)[0].re
 const TOKENS = WORDS.map(({ token }) => token);
 
 let page;
-const lab = usePage({ section: '#scoring', directCore: true, opened: (opened) => ({ page } = opened) });
+// A first visit: every prediction open, its figures covered.
+const lab = usePage({ section: '#scoring', directCore: true, predictions: 'open', opened: (opened) => ({ page } = opened) });
 const started = Date.now();
 
 const exercise = (section, id) => page.locator(`[data-exercise="${section}.${id}"]`);

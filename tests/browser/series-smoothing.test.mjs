@@ -20,14 +20,6 @@ const expected = () => page.evaluate(() => {
   const spread = (v) => Math.max(...v) - Math.min(...v);
   return { n: x.length, smoothed: [...smoothed], weights: [...weights], spread: spread(smoothed), noisySpread: spread(y) };
 });
-// The section's prediction about the notes' weights covers their heatmap
-// until it is answered (exercises are on by default): its answer shown, as
-// by a reader who has made it, before the heatmap is hovered.
-async function uncoverWeights() {
-  const prediction = page.locator('[data-exercise="self-attention.series-values"]');
-  if (await prediction.getAttribute('data-status') === 'open') await prediction.locator('[data-action="reveal"]').click();
-}
-
 test('the re-weighted series is the core\'s Nadaraya–Watson with queries = keys, a dot per point', async () => {
   await setState(page, { seriesPoints: 40, seriesWidth: 3, seriesNoise: 0.5, seriesSeed: 0 });
   const core = await expected();
@@ -58,7 +50,6 @@ test('the width is the knob: a wide kernel flattens the series, a narrow one kee
   assert.ok(wide.spread < 0.25 * narrow.spread, `spread ${wide.spread} (w = 0.2) vs ${narrow.spread} (w = 40)`);
   assert.ok(narrow.spread > 0.9 * narrow.noisySpread, 'w = 40 leaves nearly every point alone');
   // The heatmap is the n x n weights; hovering a cell names both points.
-  await uncoverWeights();
   await page.locator(`${panel} .heatmap-canvas`).scrollIntoViewIfNeeded();
   const canvas = await page.locator(`${panel} .heatmap-canvas`).boundingBox();
   await page.mouse.move(canvas.x + canvas.width * 0.5, canvas.y + canvas.height * 0.5);
@@ -107,7 +98,6 @@ const rowArgmax = (weights, n, i) => {
 
 // The read-out of one heatmap cell, by hovering it.
 async function hoverWeight(row, col, n) {
-  await uncoverWeights();
   const canvas = page.locator(`${panel} .heatmap-canvas`);
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
