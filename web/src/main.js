@@ -34,7 +34,13 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   const answers = progress ?? createProgressStore();
   const contents = exercises === 'off' ? null
     : showContentsProgress({ nav: document.querySelector('.toc'), sections, progress: answers });
-  if (contents) store.subscribe((state, changed) => changed.has('language') && contents.relabel());
+  // The spoken counts follow a new language (set here first: the sections
+  // take it up in the next frame).
+  store.subscribe((state, changed) => {
+    if (!contents || !changed.has('language')) return;
+    setLanguage(state.language);
+    contents.relabel();
+  });
   const lab = mountLab({
     container: main,
     sections,
