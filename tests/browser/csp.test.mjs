@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, DIST, elementsReady } from './harness.mjs';
+import { useBrowser, DIST, elementsReady, makePredictions } from './harness.mjs';
 import { downloadOf } from './downloads.mjs';
 
 // The header: the policy docs/learning-and-teaching.md ("Hosting: the
@@ -108,6 +108,7 @@ async function openStrict(url, ready) {
   const context = await web.browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.server.origin });
   await context.addInitScript(watchViolations);
+  await makePredictions(context); // every figure in view, none covered by an open prediction
   const page = await context.newPage();
   const problems = [];
   page.on('console', (message) => {

@@ -47,6 +47,10 @@ function predictionsMade({ key, version, names }) {
   }
 }
 
+// A page or context whose pages open with every prediction made.
+export const makePredictions = (target) =>
+  target.addInitScript(predictionsMade, { key: STORAGE_KEY, version: VERSION, names: PREDICTIONS });
+
 // Opens a page in a fresh context and waits for `ready` (the page's
 // html[data-ready]: the core is loaded and everything is drawn; the course
 // page passes its elements' selector). `problems` collects console errors
@@ -81,7 +85,7 @@ export async function openPage(browser, url, {
     dialogs.push(dialog.message());
     await dialog.dismiss();
   });
-  if (predictions === 'made') await page.addInitScript(predictionsMade, { key: STORAGE_KEY, version: VERSION, names: PREDICTIONS });
+  if (predictions === 'made') await makePredictions(page);
   if (init) await page.addInitScript(init);
   if (cpuThrottle !== 1) {
     await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
