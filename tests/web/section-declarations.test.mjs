@@ -201,6 +201,21 @@ test('every exercise declaration is well formed and worded in both catalogues', 
   }
 });
 
+// What the lab promises a teacher (docs/exercises.md): exercises in every
+// section, several kinds in each.
+test('every section asks at least three exercises of at least two kinds; at least 45 in all', () => {
+  let total = 0;
+  for (const section of SECTIONS) {
+    const exercises = section.exercises ?? [];
+    assert.ok(exercises.length >= 3, `${section.id}: ${exercises.length} exercises`);
+    assert.ok(new Set(exercises.map(({ kind }) => kind)).size >= 2, `${section.id}: two kinds or more`);
+    total += exercises.length;
+  }
+  assert.ok(total >= 45, `${total} exercises`);
+  const kinds = new Set(SECTIONS.flatMap(({ exercises = [] }) => exercises.map(({ kind }) => kind)));
+  assert.deepEqual([...kinds].sort(), [...KINDS].sort(), 'every kind is asked somewhere');
+});
+
 test('every stream of seeded draws has a salt of its own', async () => {
   const { SALTS } = await import('../../web/src/sections/seeded-draws.js');
   const salts = Object.values(SALTS);
