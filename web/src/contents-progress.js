@@ -1,6 +1,8 @@
-// The page's contents bar shows, beside each section's link, how many of
-// its exercises are answered ("2/4"; finished: right or answer shown), read
-// from the progress store at start and updated by every report of progress.
+// The page's contents bar shows, under each section's link, how many of its
+// exercises are answered (finished: right or answer shown) as a thin bar
+// that fills, with the count in words for a screen reader and as the link's
+// tooltip: a bar takes no width from a contents bar that must fit one row.
+// Read from the progress store at start, updated by every report of progress.
 import { t } from './i18n/index.js';
 import { isFinished } from './exercises/exercise-state.js';
 
@@ -16,7 +18,7 @@ export function showContentsProgress({ nav, sections, progress }) {
     label.textContent = link.textContent;
     delete link.dataset.i18n;
     link.replaceChildren(label);
-    // "2/4" for the eye; a screen reader hears the words instead.
+    // The bar for the eye; a screen reader hears the words instead.
     const badge = document.createElement('span');
     badge.className = 'toc-progress';
     badge.dataset.role = 'contents-progress';
@@ -24,14 +26,18 @@ export function showContentsProgress({ nav, sections, progress }) {
     const spoken = document.createElement('span');
     spoken.className = 'visually-hidden';
     link.append(badge, spoken);
-    badges.set(section.id, { badge, spoken, names: section.exercises.map(({ id }) => `${section.id}.${id}`) });
+    badges.set(section.id, { link, badge, spoken, names: section.exercises.map(({ id }) => `${section.id}.${id}`) });
   }
 
   function render(id, { finished, total }) {
-    const { badge, spoken } = badges.get(id);
-    badge.textContent = `${finished}/${total}`;
+    const { link, badge, spoken } = badges.get(id);
+    const words = t('nav.exercisesAnswered', { done: finished, total });
+    badge.dataset.done = String(finished);
+    badge.dataset.total = String(total);
     badge.dataset.complete = String(finished === total);
-    spoken.textContent = ` (${t('nav.exercisesAnswered', { done: finished, total })})`;
+    badge.style.setProperty('--share', String(finished / total));
+    spoken.textContent = ` (${words})`;
+    link.title = words;
   }
 
   function renderAll() {
