@@ -178,8 +178,10 @@ async function exerciseControls(page, hostId = null) {
         await frame();
       }
     }
+    // (An exercise's "Try another" would leave a prediction open, its figures
+    // covered for the export below; its Show answer, clicked, uncovers them.)
     for (const button of root.querySelectorAll('button[data-action]')) {
-      if (['play', 'copy-pytorch'].includes(button.dataset.action) || !usable(button)) continue;
+      if (['play', 'copy-pytorch', 'another'].includes(button.dataset.action) || !usable(button)) continue;
       button.click();
       count(button);
       await frame();
