@@ -70,6 +70,9 @@ test('the plane and the pipeline are drawn with the core\'s weights and output',
 
 test('dragging the query on the plane moves it and its weights', async () => {
   const before = await shown();
+  // In view and laid out before it is measured: a pointer off the screen drags nothing.
+  await page.locator('#pipeline .plane-svg').scrollIntoViewIfNeeded();
+  await settled(page);
   const frame = await page.locator('#pipeline .plane-svg .plot-frame').boundingBox();
   // The plane spans [-3, 3] on both axes: the frame's corner quarter is (-1.5, 1.5).
   await page.mouse.move(frame.x + frame.width * 0.75, frame.y + frame.height * 0.75);

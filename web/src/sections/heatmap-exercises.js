@@ -191,7 +191,7 @@ const weightRatio = Object.freeze({
   draw: (core, inputs, index) => exerciseKeys(core, inputs, index),
   questionParams: (instance) => (instance && !instance.gap
     ? { ...keyParams(instance), tolerance: RATIO_TOLERANCE }
-    : { query: decimals(instance?.query ?? NaN), a: '–', b: '–', xa: '–', xb: '–', tolerance: RATIO_TOLERANCE }),
+    : { query: decimals(instance?.query ?? NaN), a: 'a', b: 'b', xa: '–', xb: '–', tolerance: RATIO_TOLERANCE }),
   check(core, inputs, answer, instance) {
     if (instance.gap) return { verdict: 'wrong', key: 'heatmap.ex.ratio.gap', params: { query: decimals(instance.query) } };
     const { ratio, x } = ratioNow(core, inputs, instance);
