@@ -238,8 +238,10 @@ function installDriver() {
         await frame();
         if (played) {
           button('play').click();
+          // Until it ends (within 30 s): not merely while it shows "playing",
+          // which a run may not show yet in the frame after the click.
           const started = performance.now();
-          while (status() === 'playing' && performance.now() - started < 30000) await frame();
+          while (status() !== 'done' && status() !== 'stopped' && performance.now() - started < 30000) await frame();
           outcomes.played += 1;
         } else {
           for (let k = 0; k < 1000 && status() !== 'done' && status() !== 'stopped'; k += 1) button('step').click();

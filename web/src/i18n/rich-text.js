@@ -8,10 +8,15 @@ export function setRichText(element, text) {
   element.replaceChildren(...text.split(token).filter(Boolean).map(toNode));
 }
 
+// A value the lab has none for is written as a dash ("—" from format.js,
+// "–" for an exercise not drawn yet); inside a formula it is set as text,
+// since TeX's maths has no dashes.
+const texOf = (part) => part.slice(1, -1).replace(/[–—]/g, '\\text{$&}');
+
 function toNode(part) {
   if (part.startsWith('$')) {
     const span = document.createElement('span');
-    katex.render(part.slice(1, -1), span, { throwOnError: false });
+    katex.render(texOf(part), span, { throwOnError: false });
     return span;
   }
   if (part.startsWith('**')) return wrap('strong', part.slice(2, -2));
