@@ -36,13 +36,14 @@ function create({ frame, core }) {
 
   const heatmapBody = figureCell(frame.figures, { captionKey: 'cues.heatmapCaption', className: 'cell-identity' });
   const readout = element('p', { className: 'readout', 'aria-live': 'polite' });
+  // Both heatmaps of the section: queries by keys, indexed from 0 as
+  // torch.eye(10)'s are (and as the read-out gives them).
+  const layout = {
+    labels: { x: 'cues.axisKeys', y: 'cues.axisQueries' }, colorLabelKey: 'heatmap.colorbar', aspect: 0.85, maxHeight: 320, firstIndex: 0,
+  };
   const heatmap = createHeatmap(heatmapBody, {
-    labels: { x: 'cues.axisKeys', y: 'cues.axisQueries' },
-    colorLabelKey: 'heatmap.colorbar',
+    ...layout,
     ariaKey: 'cues.heatmapLabel',
-    aspect: 0.85,
-    maxHeight: 320,
-    firstIndex: 0, // torch.eye(10)'s indices, as the read-out gives them
     onHover: (cell) => {
       readout.textContent = cell ? t('cues.readout', { query: cell.row, key: cell.col, weight: cell.value }) : '';
     },
@@ -55,14 +56,7 @@ function create({ frame, core }) {
   // d2l 10.1's exercise 2: the softmax of each row of a random matrix. The
   // exercise that asks about it draws the matrix anew for each instance.
   const randomBody = figureCell(frame.figures, { captionKey: 'cues.random.caption', className: 'cell-random-softmax' });
-  const randomHeatmap = createHeatmap(randomBody, {
-    labels: { x: 'cues.axisKeys', y: 'cues.axisQueries' },
-    colorLabelKey: 'heatmap.colorbar',
-    ariaKey: 'cues.random.label',
-    aspect: 0.85,
-    maxHeight: 320,
-    firstIndex: 0,
-  });
+  const randomHeatmap = createHeatmap(randomBody, { ...layout, ariaKey: 'cues.random.label' });
   randomHeatmap.element.dataset.figure = 'random-softmax';
   const showRandom = (weights) => randomHeatmap.setMatrix({ values: weights, rows: CUE_SIZE, cols: CUE_SIZE });
   showRandom(randomSoftmax(core, 0).weights);

@@ -133,10 +133,11 @@ export function zeroRow(core, instance) {
 }
 
 export function zeroKeys(core, inputs, row) {
-  const weights = core.maskedSoftmax(seededScores(core, inputs), MASK_SHAPE, validLens(inputs));
+  const scores = seededScores(core, inputs);
+  const lens = validLens(inputs);
+  const weights = core.maskedSoftmax(scores, MASK_SHAPE, lens);
   const zeros = KEY_OPTIONS.filter((key, k) => weights[row * KEYS + k] === 0);
-  const length = core.maskScores(seededScores(core, inputs), MASK_SHAPE, validLens(inputs)).rowLengths[row];
-  return { zeros, length };
+  return { zeros, length: core.maskScores(scores, MASK_SHAPE, lens).rowLengths[row] };
 }
 
 const rowPlace = (row) => ({ batch: Math.floor(row / ROWS) + 1, query: (row % ROWS) + 1 });
