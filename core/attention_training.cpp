@@ -8,6 +8,7 @@
 
 #include "errors.hpp"
 #include "limits.hpp"
+#include "training_loop.hpp"
 
 namespace attention {
 
@@ -25,16 +26,6 @@ xt::xtensor<double, 1> as_tensor(const std::vector<double>& values) {
     xt::xtensor<double, 1> result = xt::xtensor<double, 1>::from_shape({values.size()});
     std::copy(values.begin(), values.end(), result.begin());
     return result;
-}
-
-bool all_finite(const xt::xtensor<double, 1>& values) {
-    return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
-}
-
-std::string diverged(std::uint64_t step) {
-    return "training stopped after step " + std::to_string(step) +
-           ": the next step makes the loss or the parameters no longer finite (try a smaller learning rate); "
-           "the model is the one after step " + std::to_string(step);
 }
 
 }  // namespace
@@ -82,66 +73,31 @@ ModelTrainingResult train_attention_model(AttentionModel& model, OptimizerState&
     const BatchOptions test_options = batch_options(test, options.held_out, options.causal);
     auto evaluate = [&] { return attention_model_accuracy(model, test.tokens, test.targets, test_options).accuracy; };
 
-    // A run that diverges stops. Before each step the model and the state are
-    // kept, and a step is undone when it makes the parameters non-finite or
-    // the loss of the next batch non-finite (for the call's last step, a
-    // forward pass on the batch the next call starts with tells). So the model
-    // returned is finite with a finite loss on its next batch, and a run stops
-    // at the same step however it is cut into calls.
-    ModelTrainingResult result;
-    std::vector<double> losses, accuracy, evaluated_at;
-    xt::xtensor<double, 1> kept_values;
-    OptimizerState kept_state;
-    bool kept = false;  // a step of this call that can be undone
-    auto undo = [&] {
-        model.values = kept_values;
-        state = kept_state;
-        losses.pop_back();
-        while (!evaluated_at.empty() && evaluated_at.back() > static_cast<double>(state.step)) {
-            evaluated_at.pop_back();
-            accuracy.pop_back();
-        }
-    };
-    auto next_batch = [&] { return attention_task_batch(training_batch_options(config, options, state.step)); };
-    for (std::size_t s = 0; s < options.steps; ++s) {
-        const TaskBatch batch = next_batch();
-        const auto loss =
+    auto batch_of_step = [&] { return attention_task_batch(training_batch_options(config, options, state.step)); };
+    auto step_loss = [&](xt::xtensor<double, 1>& gradients) {
+        const TaskBatch batch = batch_of_step();
+        auto loss =
             attention_model_loss(model, batch.tokens, batch.targets, batch_options(batch, options.batch, options.causal));
-        if (!std::isfinite(loss.loss)) {
-            if (kept) undo();  // else the model was handed in so: it stays as it is
-            result.stop_reason = diverged(state.step);
-            break;
-        }
-        kept_values = model.values;
-        kept_state = state;
-        kept = true;
-        losses.push_back(loss.loss);
-        optimizer_step(model.values, loss.gradients, state, options.optimizer);
-        if (!all_finite(model.values) || !all_finite(state.m) || !all_finite(state.v)) {
-            undo();
-            result.stop_reason = diverged(state.step);
-            break;
-        }
-        if (state.step % options.eval_every == 0) {
-            accuracy.push_back(evaluate());
-            evaluated_at.push_back(static_cast<double>(state.step));
-        }
-    }
-    if (result.stop_reason.empty() && kept) {
-        const TaskBatch batch = next_batch();
-        const BatchOptions next = batch_options(batch, options.batch, options.causal);
-        if (!std::isfinite(attention_model_accuracy(model, batch.tokens, batch.targets, next).loss)) {
-            undo();
-            result.stop_reason = diverged(state.step);
-        }
-    }
-    result.loss = as_tensor(losses);
-    const bool evaluated = !evaluated_at.empty() && evaluated_at.back() == static_cast<double>(state.step);
-    result.held_out_accuracy = evaluated                   ? accuracy.back()
+        gradients = std::move(loss.gradients);
+        return loss.loss;
+    };
+    auto next_loss = [&] {
+        const TaskBatch batch = batch_of_step();
+        return attention_model_accuracy(model, batch.tokens, batch.targets,
+                                        batch_options(batch, options.batch, options.causal))
+            .loss;
+    };
+    auto run = run_training_loop<double>(model.values, state, options.optimizer, options.steps, options.eval_every,
+                                         step_loss, next_loss, evaluate);
+    ModelTrainingResult result;
+    result.stop_reason = run.stop_reason;
+    result.loss = as_tensor(run.losses);
+    const bool evaluated = !run.evaluated_at.empty() && run.evaluated_at.back() == static_cast<double>(state.step);
+    result.held_out_accuracy = evaluated                   ? run.evaluations.back()
                                : options.evaluate_at_end ? evaluate()
                                                          : std::numeric_limits<double>::quiet_NaN();
-    result.accuracy = as_tensor(accuracy);
-    result.evaluated_at = as_tensor(evaluated_at);
+    result.accuracy = as_tensor(run.evaluations);
+    result.evaluated_at = as_tensor(run.evaluated_at);
     return result;
 }
 
