@@ -22,12 +22,6 @@ BatchOptions batch_options(const TaskBatch& batch, std::size_t size, bool causal
     return options;
 }
 
-xt::xtensor<double, 1> as_tensor(const std::vector<double>& values) {
-    xt::xtensor<double, 1> result = xt::xtensor<double, 1>::from_shape({values.size()});
-    std::copy(values.begin(), values.end(), result.begin());
-    return result;
-}
-
 }  // namespace
 
 TaskOptions training_batch_options(const ModelConfig& config, const ModelTrainingOptions& options,

@@ -22,6 +22,12 @@
 
 namespace attention {
 
+inline xt::xtensor<double, 1> as_tensor(const std::vector<double>& values) {
+    xt::xtensor<double, 1> result = xt::xtensor<double, 1>::from_shape({values.size()});
+    std::copy(values.begin(), values.end(), result.begin());
+    return result;
+}
+
 inline bool all_finite(const xt::xtensor<double, 1>& values) {
     return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }

@@ -1,0 +1,145 @@
+#include "training.hpp"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "../errors.hpp"
+#include "../limits.hpp"
+#include "../training_loop.hpp"
+#include "architectures.hpp"
+#include "bleu.hpp"
+
+namespace attention {
+
+namespace {
+
+// BLEU over bigrams: the targets are short (at most a few tokens), as d2l's
+// French sentences are, for which the book uses k = 2.
+constexpr std::size_t bleu_order = 2;
+
+// An item's tokens up to, not including, <eos>.
+std::vector<int> words(const int* tokens, std::size_t length) {
+    std::vector<int> result;
+    for (std::size_t t = 0; t < length && tokens[t] != eos_token; ++t) result.push_back(tokens[t]);
+    return result;
+}
+
+std::uint64_t forward_work(const Seq2SeqConfig& config, std::uint64_t batch) {
+    return config.architecture == Seq2SeqArchitecture::bahdanau
+               ? seq2seq_detail::bahdanau_forward_work(config, batch)
+               : seq2seq_detail::transformer_forward_work(config, batch);
+}
+
+// Greedy decoding of `count` items: at most one forward pass per target
+// step (a decoder rerun on the prefix costs no more than that).
+std::uint64_t evaluation_work(const Seq2SeqConfig& config, std::uint64_t count) {
+    return config.target_length * forward_work(config, count);
+}
+
+}  // namespace
+
+double clip_gradients(xt::xtensor<double, 1>& gradients, double theta) {
+    double sum = 0.0;
+    for (double g : gradients) sum += g * g;
+    const double norm = std::sqrt(sum);
+    if (theta > 0.0 && norm > theta) {
+        const double scale = theta / norm;
+        for (double& g : gradients) g *= scale;
+    }
+    return norm;
+}
+
+Seq2SeqEvaluation evaluate_seq2seq(const Seq2SeqModel& model, Seq2SeqTask task, std::size_t count) {
+    require_count("heldOut", count, 1, seq2seq_held_out_size(task));
+    const Seq2SeqBatch pairs = seq2seq_held_out(task, count);
+    const std::size_t steps = model.config.target_length;
+    Seq2SeqEvaluation result;
+    // In slices of at most a training batch's size: the decoder's buffers stay small.
+    constexpr std::size_t slice = 64;
+    const std::size_t source_length = model.config.source_length;
+    for (std::size_t first = 0; first < count; first += slice) {
+        const std::size_t n = std::min(slice, count - first);
+        xt::xtensor<int, 1> source = xt::xtensor<int, 1>::from_shape({n * source_length});
+        xt::xtensor<int, 1> lens = xt::xtensor<int, 1>::from_shape({n});
+        std::copy_n(pairs.source.data() + first * source_length, n * source_length, source.data());
+        std::copy_n(pairs.source_lens.data() + first, n, lens.data());
+        const Translation out = seq2seq_translate(model, source, lens, n, steps);
+        for (std::size_t b = 0; b < n; ++b) {
+            const std::vector<int> predicted = words(out.tokens.data() + b * steps, steps);
+            const std::vector<int> label = words(pairs.target_out.data() + (first + b) * steps, steps);
+            result.accuracy += predicted == label;
+            result.bleu += bleu(predicted, label, bleu_order);
+        }
+    }
+    result.accuracy /= static_cast<double>(count);
+    result.bleu /= static_cast<double>(count);
+    return result;
+}
+
+Seq2SeqTrainingResult train_seq2seq(Seq2SeqModel& model, OptimizerState& state, const Seq2SeqTrainingOptions& options) {
+    const Seq2SeqConfig& config = model.config;
+    check_seq2seq_config(config);
+    const Seq2SeqTaskShape shape = seq2seq_task_shape(options.task);
+    if (shape.source_vocab != config.source_vocab || shape.target_vocab != config.target_vocab ||
+        shape.source_length != config.source_length || shape.target_length != config.target_length)
+        fail("task", text("a task of the model's vocabularies (", config.source_vocab, ", ", config.target_vocab,
+                          ") and lengths (", config.source_length, ", ", config.target_length, ")"),
+             quoted(seq2seq_task_name(options.task)));
+    require_count("steps", options.steps, 1, limits::max_training_steps);
+    require_count("batch", options.batch, 1, limits::max_model_batch);
+    require_count("evalEvery", options.eval_every, 1, limits::max_training_steps);
+    require_count("heldOut", options.held_out, 1, seq2seq_held_out_size(options.task));
+    require_range("clip", options.clip, 0.0, std::numeric_limits<double>::max());
+    check_optimizer(options.optimizer, model.values.size(), model.values.size(), state);
+    check_optimizer_state(state, options.steps);
+    const std::uint64_t evaluations = options.steps / options.eval_every + 1;
+    const std::uint64_t work = options.steps * 3 * forward_work(config, options.batch) +
+                               evaluations * evaluation_work(config, options.held_out) +
+                               forward_work(config, options.batch);  // the last step's check
+    if (work > limits::max_training_work)
+        fail("steps", text("a training call of at most ", limits::max_training_work, " multiply-adds (this one: ",
+                           work, ")"),
+             options.steps);
+
+    auto batch_of_step = [&] {
+        return seq2seq_task_batch(options.task, options.batch, static_cast<std::uint32_t>(options.seed + state.step));
+    };
+    auto step_loss = [&](xt::xtensor<double, 1>& gradients) {
+        Seq2SeqLoss loss = seq2seq_loss(model, batch_of_step());
+        gradients = std::move(loss.gradients);
+        clip_gradients(gradients, options.clip);
+        return loss.token_loss;
+    };
+    // The forward pass alone would do; the loss call's backward pass is a third of a step, once a call.
+    auto next_loss = [&] { return seq2seq_loss(model, batch_of_step()).token_loss; };
+    auto evaluate = [&] { return evaluate_seq2seq(model, options.task, options.held_out); };
+    auto run = run_training_loop<Seq2SeqEvaluation>(model.values, state, options.optimizer, options.steps,
+                                                    options.eval_every, step_loss, next_loss, evaluate);
+
+    Seq2SeqTrainingResult result;
+    result.stop_reason = run.stop_reason;
+    result.loss = as_tensor(run.losses);
+    std::vector<double> accuracy, bleu_scores;
+    for (const auto& e : run.evaluations) {
+        accuracy.push_back(e.accuracy);
+        bleu_scores.push_back(e.bleu);
+    }
+    result.accuracy = as_tensor(accuracy);
+    result.bleu = as_tensor(bleu_scores);
+    result.evaluated_at = as_tensor(run.evaluated_at);
+    const bool evaluated = !run.evaluated_at.empty() && run.evaluated_at.back() == static_cast<double>(state.step);
+    if (evaluated) {
+        result.held_out_accuracy = accuracy.back();
+        result.held_out_bleu = bleu_scores.back();
+    } else if (options.evaluate_at_end) {
+        const Seq2SeqEvaluation end = evaluate();
+        result.held_out_accuracy = end.accuracy;
+        result.held_out_bleu = end.bleu;
+    } else {
+        result.held_out_accuracy = result.held_out_bleu = std::numeric_limits<double>::quiet_NaN();
+    }
+    return result;
+}
+
+}  // namespace attention
