@@ -24,6 +24,23 @@ EncoderBlockGradients EncoderBlockHandles::gradients(double* grads) const {
             ln2_beta.in(grads)};
 }
 
+EncoderBlockHandles describe_d2l_encoder_block(LayoutBuilder& block, std::size_t h, std::size_t f) {
+    EncoderBlockHandles k;
+    k.wq = block.add("attention.W_q.weight", {h, h}, Init::xavier(h, h));
+    k.wk = block.add("attention.W_k.weight", {h, h}, Init::xavier(h, h));
+    k.wv = block.add("attention.W_v.weight", {h, h}, Init::xavier(h, h));
+    k.wo = block.add("attention.W_o.weight", {h, h}, Init::xavier(h, h));
+    k.ln1_gamma = block.add("addnorm1.ln.weight", {h}, Init::constant(1.0));
+    k.ln1_beta = block.add("addnorm1.ln.bias", {h}, Init::constant(0.0));
+    k.w1 = block.add("ffn.dense1.weight", {f, h}, Init::xavier(h, f));
+    k.b1 = block.add("ffn.dense1.bias", {f}, Init::linear(h));
+    k.w2 = block.add("ffn.dense2.weight", {h, f}, Init::xavier(f, h));
+    k.b2 = block.add("ffn.dense2.bias", {h}, Init::linear(f));
+    k.ln2_gamma = block.add("addnorm2.ln.weight", {h}, Init::constant(1.0));
+    k.ln2_beta = block.add("addnorm2.ln.bias", {h}, Init::constant(0.0));
+    return k;
+}
+
 std::size_t EncoderBlockScratch::doubles() const {
     return capacity_of(sublayer, transposed, dsublayer, dy, dactivation, norm) +
            capacity_of(attention.dq, attention.dk, attention.dv, attention.dconcat, attention.head);

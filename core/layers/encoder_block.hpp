@@ -43,6 +43,12 @@ struct EncoderBlockHandles {
     EncoderBlockGradients gradients(double* grads) const;
 };
 
+// d2l's TransformerEncoderBlock under `block` (ffn_hidden > 0), with d2l's
+// names (attention.W_q.weight, ..., addnorm1.ln.weight, ln.bias,
+// ffn.dense1.weight, ..., addnorm2.ln.bias) and d2l's seq2seq initialisation:
+// Xavier-uniform Linear weights, nn.Linear's biases, LayerNorm 1 and 0.
+EncoderBlockHandles describe_d2l_encoder_block(LayoutBuilder& block, std::size_t hidden, std::size_t ffn_hidden);
+
 // What the backward pass needs of the forward pass.
 struct EncoderBlockCache {
     AttentionCache attention;
