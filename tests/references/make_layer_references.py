@@ -137,6 +137,49 @@ def cross_entropy_case():
             'losses': flat(torch.where(kept, losses, torch.zeros(4))), 'dlogits': flat(logits.grad)}
 
 
+class DecoderBlock(nn.Module):
+    """d2l's DecoderBlock (10.7) in training mode with dropout 0: masked
+    self-attention with the valid lengths 1..steps of every row (causal),
+    then encoder-decoder attention masked by the source's valid lengths."""
+
+    def __init__(self, hidden, heads, ffn):
+        super().__init__()
+        self.attention1 = MultiHeadAttention(hidden, heads)
+        self.addnorm1 = AddNorm(hidden)
+        self.attention2 = MultiHeadAttention(hidden, heads)
+        self.addnorm2 = AddNorm(hidden)
+        self.ffn = PositionWiseFFN(hidden, ffn)
+        self.addnorm3 = AddNorm(hidden)
+
+    def forward(self, X, enc_outputs, enc_valid_lens):
+        batch_size, num_steps, _ = X.shape
+        dec_valid_lens = torch.arange(1, num_steps + 1).repeat(batch_size, 1)
+        X2 = self.attention1(X, X, X, dec_valid_lens)
+        Y = self.addnorm1(X, X2)
+        Y2 = self.attention2(Y, enc_outputs, enc_outputs, enc_valid_lens)
+        Z = self.addnorm2(Y, Y2)
+        return self.addnorm3(Z, self.ffn(Z))
+
+
+def decoder_block_case():
+    torch.manual_seed(20261127)
+    batch, queries, keys, hidden, heads, ffn = 2, 4, 5, 6, 2, 7
+    enc_valid_lens = torch.tensor([3, 5])
+    block = DecoderBlock(hidden, heads, ffn)
+    params = set_parameters(block)
+    x, enc = draw(batch, queries, hidden), draw(batch, keys, hidden)
+    out = block(x, enc, enc_valid_lens)
+    dout = rounded(torch.randn(out.shape))
+    (out * dout).sum().backward()
+    case = {'batch': batch, 'queries': queries, 'keys': keys, 'hidden': hidden, 'heads': heads, 'ffnHidden': ffn,
+            'encValidLens': flat(enc_valid_lens), 'x': flat(x), 'enc': flat(enc), 'dout': flat(dout),
+            'out': flat(out), 'selfWeights': flat(block.attention1.attention_weights),
+            'crossWeights': flat(block.attention2.attention_weights), 'dx': flat(x.grad), 'denc': flat(enc.grad),
+            'params': {name: flat(p) for name, p in params.items()},
+            'grads': {name: flat(p.grad) for name, p in params.items()}}
+    return case
+
+
 def main():
     torch.manual_seed(20261126)
     references = {
@@ -149,6 +192,7 @@ def main():
         'positionWiseFfn': ffn_case(),
         'embedding': embedding_case(),
         'crossEntropy': cross_entropy_case(),
+        'decoderBlock': decoder_block_case(),
     }
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, 'layer_references.json')
     text = dump(references) + '\n'
