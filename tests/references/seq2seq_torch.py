@@ -31,6 +31,7 @@ reproduces the book's.
 """
 
 import collections
+import functools
 import math
 
 import torch
@@ -115,10 +116,15 @@ class Seq2SeqAttentionDecoder(nn.Module):
 # ---------------------------------------------------------------------------
 # Transformer (d2l 10.7)
 
+@functools.lru_cache(maxsize=None)
+def positions(length, hidden):
+    return positional_encoding(length, hidden)  # a constant: made once per size
+
+
 def add_positions(X, scale, start=0):
     """X * scale + P[start:start + steps] (d2l's PositionalEncoding, dropout 0)."""
     steps, hidden = X.shape[1], X.shape[2]
-    return X * scale + positional_encoding(start + steps, hidden)[start:].unsqueeze(0)
+    return X * scale + positions(start + steps, hidden)[start:].unsqueeze(0)
 
 
 class TransformerEncoderBlock(nn.Module):
