@@ -26,6 +26,38 @@ padding in both the sources and the targets:
     tokens (each item's tokens checked here against the teacher-forced
     decoder run on that item's own prefix).
 Plus d2l's BLEU on a few token lists. Tensors are flat and row-major.
+check_seq2seq_references.py recomputes the forward passes from this file
+with the equations written out.
+
+The file:
+  torch                  the version that made it
+  cases[]                one per model:
+    name, seed, config   config in the JS spelling: architecture, sourceVocab,
+                         targetVocab, sourceLength, targetLength, hidden,
+                         embed, layers, bidirectional, heads, ffnHidden,
+                         blocks, embeddingScale (each model reads its own)
+    params[]             {name, shape, values}, state_dict order
+    batch, source, sourceLens, targetIn, targetOut, targetLens
+                         targetIn is d2l's: <bos> then targetOut shifted
+                         right, so an <eos> stays in it when the target is
+                         shorter than the row
+    logits, crossWeights, selfWeights, encoderWeights
+                         {shape, values}: (batch, T, targetVocab);
+                         (blocks, batch, heads, T, S), Bahdanau 1 block 1 head;
+                         (blocks, batch, heads, T, T) and (..., S, S), Bahdanau
+                         with 0 blocks
+    lossPerItem, loss    MaskedSoftmaxCELoss per item, and summed
+    tokenLoss            the mean cross-entropy over valid target tokens
+    gradients[]          {name, values} of d loss / d parameter, params' order
+    translation          {maxLength, tokens (batch x maxLength, <eos> kept,
+                         <pad> after), lengths, crossWeights {shape, values}
+                         (blocks, batch, heads, maxLength, S), 0 past a length}
+    training             {optimizer "adam", lr, clip, batches[] (each: batch,
+                         source, sourceLens, targetIn, targetOut, targetLens;
+                         the first is the case's), losses[] and tokenLosses[]
+                         before each step, gradientNorms[] (before clipping),
+                         paramsAfter[] {name, values} after both steps}
+  bleu[]                 {prediction, label, k, bleu}
 """
 
 import json
