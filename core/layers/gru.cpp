@@ -16,20 +16,21 @@ void gru_step_forward(const GruStepShape& shape, const double* input_gates, cons
     for (std::size_t b = 0; b < batch; ++b) std::copy(bias_hh, bias_hh + width, hidden_gates + b * width);
     matrix::multiply_add({h, hidden, 1}, hh_transposed, width, hidden_gates, width, batch, width, hidden);
     for (std::size_t b = 0; b < batch; ++b) {
-        const double* gi = input_gates + b * width;
-        const double* gh = hidden_gates + b * width;
-        const double* hb = h + b * hidden;
-        double* out = h_next + b * hidden;
-        double* r = gates + b * gru_cached_gates * hidden;
-        double *z = r + hidden, *n = z + hidden, *hn = n + hidden;
-        for (std::size_t j = 0; j < hidden; ++j) {
-            r[j] = vector_math::sigmoid(gi[j] + gh[j]);
-            z[j] = vector_math::sigmoid(gi[hidden + j] + gh[hidden + j]);
-            hn[j] = gh[2 * hidden + j];
-            n[j] = vector_math::tanh(gi[2 * hidden + j] + r[j] * hn[j]);
-            // PyTorch's form of (1 - z) n + z h.
-            out[j] = (hb[j] - n[j]) * z[j] + n[j];
-        }
+        // Restrict-qualified simple loops, one function each: so they vectorise.
+        const double* __restrict gi = input_gates + b * width;
+        const double* __restrict gh = hidden_gates + b * width;
+        const double* __restrict hb = h + b * hidden;
+        double* __restrict out = h_next + b * hidden;
+        double* __restrict r = gates + b * gru_cached_gates * hidden;  // then z, n, hn
+        // r and z side by side
+        for (std::size_t j = 0; j < 2 * hidden; ++j) r[j] = vector_math::sigmoid(gi[j] + gh[j]);
+        double* __restrict n = r + 2 * hidden;
+        double* __restrict hn = r + 3 * hidden;
+        for (std::size_t j = 0; j < hidden; ++j) hn[j] = gh[2 * hidden + j];
+        for (std::size_t j = 0; j < hidden; ++j) n[j] = vector_math::tanh(gi[2 * hidden + j] + r[j] * hn[j]);
+        // PyTorch's form of (1 - z) n + z h.
+        const double* __restrict z = r + hidden;
+        for (std::size_t j = 0; j < hidden; ++j) out[j] = (hb[j] - n[j]) * z[j] + n[j];
     }
 }
 
@@ -102,14 +103,19 @@ std::size_t GruLayerCache::doubles() const {
 
 void gru_layer_forward(const GruLayerShape& shape, const double* x, const double* h0, const GruWeights& w,
                        GruLayerCache& cache, double* outputs) {
+    const std::size_t rows = shape.steps * shape.batch, width = 3 * shape.hidden;
+    // Every step's input projection in one product.
+    cache.input_gates.resize(rows * width);
+    linear_forward({rows, shape.in, width}, x, w.weight_ih, w.bias_ih, cache.input_gates.data(), cache.transposed);
+    gru_layer_forward_from_gates(shape, h0, w, cache, outputs);
+}
+
+void gru_layer_forward_from_gates(const GruLayerShape& shape, const double* h0, const GruWeights& w,
+                                  GruLayerCache& cache, double* outputs) {
     const std::size_t steps = shape.steps, batch = shape.batch, hidden = shape.hidden, rows = steps * batch;
-    cache.input_gates.resize(rows * 3 * hidden);
     cache.gates.resize(rows * gru_cached_gates * hidden);
-    // Every step's input projection in one product; the steps' hidden gates go
-    // where the gradients will go later (scratch until then).
+    // The steps' hidden gates go where their gradients will go later (scratch until then).
     cache.d_hidden_gates.resize(batch * 3 * hidden);
-    linear_forward({rows, shape.in, 3 * hidden}, x, w.weight_ih, w.bias_ih, cache.input_gates.data(),
-                   cache.transposed);
     transpose_weight({0, hidden, 3 * hidden}, w.weight_hh, cache.transposed);
     const double* h = h0;
     for (std::size_t s = 0; s < steps; ++s) {
@@ -125,6 +131,15 @@ void gru_layer_forward(const GruLayerShape& shape, const double* x, const double
 void gru_layer_backward(const GruLayerShape& shape, const double* x, const double* h0, const GruWeights& w,
                         GruLayerCache& cache, const double* outputs, const double* doutputs,
                         const double* dh_final, const GruGradients& grads, double* dx, double* dh0) {
+    gru_layer_backward_to_gates(shape, h0, w, cache, outputs, doutputs, dh_final, grads, dh0);
+    // The input projection's gradients summed over every step at once.
+    linear_backward({shape.steps * shape.batch, shape.in, 3 * shape.hidden}, cache.d_input_gates.data(), x,
+                    w.weight_ih, grads.weight_ih, grads.bias_ih, dx);
+}
+
+void gru_layer_backward_to_gates(const GruLayerShape& shape, const double* h0, const GruWeights& w,
+                                 GruLayerCache& cache, const double* outputs, const double* doutputs,
+                                 const double* dh_final, const GruGradients& grads, double* dh0) {
     const std::size_t steps = shape.steps, batch = shape.batch, hidden = shape.hidden, rows = steps * batch;
     const std::size_t width = 3 * hidden, block = batch * hidden;
     cache.d_input_gates.resize(rows * width);
@@ -148,9 +163,6 @@ void gru_layer_backward(const GruLayerShape& shape, const double* x, const doubl
     if (dh0)
         for (std::size_t e = 0; e < block; ++e) dh0[e] += cache.carry[e];
 
-    // The weights' gradients summed over every step at once.
-    linear_backward({rows, shape.in, width}, cache.d_input_gates.data(), x, w.weight_ih, grads.weight_ih,
-                    grads.bias_ih, dx);
     // W_hh met h0 at the first time read and the outputs at the others: the
     // outputs shifted by one time step, in one product.
     const std::size_t first = shape.reverse ? steps - 1 : 0;

@@ -109,4 +109,16 @@ void gru_layer_backward(const GruLayerShape& shape, const double* x, const doubl
                         GruLayerCache& cache, const double* outputs, const double* doutputs,
                         const double* dh_final, const GruGradients& grads, double* dx, double* dh0);
 
+// The same in two halves, for a caller that makes the input gates its own
+// way (the Bahdanau encoder looks them up per token): the recurrence from
+// cache.input_gates (steps * batch x 3 hidden, x W_ih^T + b_ih, the caller's),
+// and back to cache.d_input_gates (their gradient, for the caller's dW_ih,
+// db_ih and dx); W_hh's and b_hh's gradients accumulate in grads (its
+// weight_ih and bias_ih are not touched).
+void gru_layer_forward_from_gates(const GruLayerShape& shape, const double* h0, const GruWeights& w,
+                                  GruLayerCache& cache, double* outputs);
+void gru_layer_backward_to_gates(const GruLayerShape& shape, const double* h0, const GruWeights& w,
+                                 GruLayerCache& cache, const double* outputs, const double* doutputs,
+                                 const double* dh_final, const GruGradients& grads, double* dh0);
+
 }  // namespace attention::layers

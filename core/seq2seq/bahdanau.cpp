@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "layers/additive_attention.hpp"
-#include "layers/embedding.hpp"
 #include "layers/gru.hpp"
 #include "layers/linear.hpp"
 #include "layers/workspace.hpp"
@@ -100,7 +99,7 @@ struct BahdanauWorkspace {
     // Encoder
     std::vector<int> source_tm, target_tm;
     std::vector<double> zeros;                  // batch x units: every encoder GRU's h0
-    std::vector<std::vector<double>> inputs;    // per layer: source * batch rows of its input
+    std::vector<std::vector<double>> inputs;    // per layer above the first: source * batch rows of its input
     std::vector<std::vector<double>> outputs;   // per layer and direction: source * batch x units
     std::vector<GruLayerCache> encoder_caches;  // per layer and direction
     std::vector<double> memory;                 // batch * source x hidden: the encoder's last outputs, bm
@@ -111,7 +110,7 @@ struct BahdanauWorkspace {
     std::vector<std::vector<double>> gates;          // per layer: target * batch x 4 hidden
     std::vector<std::vector<double>> ih_transposed;  // per layer: W_ih^T
     std::vector<std::vector<double>> hh_transposed;  // per layer: W_hh^T
-    std::vector<double> embedded;                    // target * batch x embed (tm)
+    std::vector<double> table_gates, dtable_gates;   // vocab x 3 hidden: an embedding table's input gates
     std::vector<double> input_gates;                 // target * batch x 3 hidden: layer 0's, context included
     std::vector<double> layer_gates;                 // batch x 3 hidden: a higher layer's step
     std::vector<double> hidden_gates;                // batch x 3 hidden, scratch
@@ -122,7 +121,7 @@ struct BahdanauWorkspace {
     std::vector<const double*> before;  // per layer: a step's state before, after, and its gates
     std::vector<double*> after, step_gates;
     // Backward
-    std::vector<double> dtop_bm, dembedded, dcontexts, dquery, dprojected_keys, dmemory, dh_next, dinput,
+    std::vector<double> dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next, dinput,
         dconcat;
     std::vector<std::vector<double>> dstates, carry, d_input_gates, d_hidden_gates, dfinal;
     std::vector<double> doutputs;
@@ -132,9 +131,9 @@ struct BahdanauWorkspace {
     std::vector<double> step_logits;
 
     std::size_t doubles() const {
-        std::size_t total = capacity_of(zeros, memory, projected_keys, embedded, input_gates, layer_gates,
+        std::size_t total = capacity_of(zeros, memory, projected_keys, table_gates, dtable_gates, input_gates, layer_gates,
                                         hidden_gates, contexts, top_bm, transposed) +
-                            capacity_of(dtop_bm, dembedded, dcontexts, dquery, dprojected_keys, dmemory, dh_next,
+                            capacity_of(dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next,
                                         dinput, dconcat, doutputs, step_logits) +
                             capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights);
         for (const auto* group : {&inputs, &outputs, &initial, &states, &gates, &ih_transposed, &hh_transposed,
@@ -170,6 +169,43 @@ void tokens_time_major(const int* bm, std::size_t batch, std::size_t length, std
         for (std::size_t t = 0; t < length; ++t) tm[t * batch + b] = bm[b * length + t];
 }
 
+// An embedding followed by a projection (a GRU's input gates), computed per
+// word of the vocabulary rather than per position: d2l's vocabularies are far
+// smaller than a batch's positions (34 source words against 64 x 8
+// positions), so this is an eighth of the work or less, and a lookup.
+// table_gates (vocab x width) = bias + table projection_t, projection_t the
+// transposed weight's block of the embedding's columns (embed x width).
+void project_table(std::size_t vocab, std::size_t embed, std::size_t width, const double* table,
+                   const double* projection_t, const double* bias, std::vector<double>& table_gates) {
+    table_gates.resize(vocab * width);
+    for (std::size_t v = 0; v < vocab; ++v) std::copy_n(bias, width, table_gates.data() + v * width);
+    matrix::multiply_add({table, embed, 1}, projection_t, width, table_gates.data(), width, vocab, width, embed);
+}
+void gather_rows(std::size_t rows, const int* tokens, std::size_t width, const std::vector<double>& table_gates,
+                 double* gates) {
+    for (std::size_t r = 0; r < rows; ++r)
+        std::copy_n(table_gates.data() + static_cast<std::size_t>(tokens[r]) * width, width, gates + r * width);
+}
+// Given dgates (rows x width): the gradients summed per word first, then
+// dweight (the embedding's columns of a width x ld weight, from dweight's
+// first) += their transpose times the table, dbias += their column sums,
+// dtable += them times weight's columns.
+void project_table_backward(std::size_t rows, const int* tokens, std::size_t vocab, std::size_t embed,
+                            std::size_t width, const double* table, const double* weight, std::size_t ld,
+                            const double* dgates, std::vector<double>& dtable_gates, double* dweight,
+                            double* dbias, double* dtable) {
+    dtable_gates.assign(vocab * width, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+        double* sum = dtable_gates.data() + static_cast<std::size_t>(tokens[r]) * width;
+        const double* d = dgates + r * width;
+        for (std::size_t c = 0; c < width; ++c) sum[c] += d[c];
+    }
+    for (std::size_t v = 0; v < vocab; ++v)
+        for (std::size_t c = 0; c < width; ++c) dbias[c] += dtable_gates[v * width + c];
+    matrix::multiply_add({dtable_gates.data(), 1, width}, table, embed, dweight, ld, width, embed, vocab);
+    matrix::multiply_add({dtable_gates.data(), width, 1}, weight, ld, dtable, embed, vocab, embed, width);
+}
+
 GruLayerShape encoder_shape(const Sizes& n, std::size_t layer, std::size_t direction) {
     return {n.source, n.batch, n.encoder_in(layer), n.units, direction == 1};
 }
@@ -187,9 +223,6 @@ void encoder_forward(const Seq2SeqModel& model, const Sizes& n, const int* sourc
     w.outputs.resize(k_count);
     w.encoder_caches.resize(k_count);
     w.initial.resize(n.layers);
-    w.inputs[0].resize(rows * n.embed);
-    embedding_forward({rows, n.source, n.embed}, w.source_tm.data(), p.encoder_embedding.in(params), 1.0, nullptr,
-                      w.inputs[0].data());
     for (std::size_t l = 0; l < n.layers; ++l) {
         std::vector<double>& next = w.inputs[l + 1];  // the layer's outputs, [forward, backward] per row
         next.resize(rows * n.hidden);
@@ -198,8 +231,20 @@ void encoder_forward(const Seq2SeqModel& model, const Sizes& n, const int* sourc
             const std::size_t k = l * n.directions + d;
             const GruLayerShape shape = encoder_shape(n, l, d);
             w.outputs[k].resize(rows * n.units);
-            gru_layer_forward(shape, w.inputs[l].data(), w.zeros.data(), p.encoder_rnn[k].in(params),
-                              w.encoder_caches[k], w.outputs[k].data());
+            const GruWeights weights = p.encoder_rnn[k].in(params);
+            if (l == 0) {
+                // The embeddings' input gates, looked up per token.
+                GruLayerCache& cache = w.encoder_caches[k];
+                transpose_weight({0, n.embed, 3 * n.units}, weights.weight_ih, w.transposed);
+                project_table(n.source_vocab, n.embed, 3 * n.units, p.encoder_embedding.in(params),
+                              w.transposed.data(), weights.bias_ih, w.table_gates);
+                cache.input_gates.resize(rows * 3 * n.units);
+                gather_rows(rows, w.source_tm.data(), 3 * n.units, w.table_gates, cache.input_gates.data());
+                gru_layer_forward_from_gates(shape, w.zeros.data(), weights, cache, w.outputs[k].data());
+            } else {
+                gru_layer_forward(shape, w.inputs[l].data(), w.zeros.data(), weights, w.encoder_caches[k],
+                                  w.outputs[k].data());
+            }
             for (std::size_t r = 0; r < rows; ++r)
                 std::copy_n(w.outputs[k].data() + r * n.units, n.units, next.data() + r * n.hidden + d * n.units);
             const double* final = w.outputs[k].data() + gru_final_time(shape) * n.batch * n.units;
@@ -231,17 +276,6 @@ void decoder_prepare(const Seq2SeqModel& model, const Sizes& n, BahdanauWorkspac
     }
     w.layer_gates.resize(n.batch * 3 * n.hidden);
     w.hidden_gates.resize(n.batch * 3 * n.hidden);
-}
-
-// input_gates (rows x 3 hidden) = embedded rows W_ih0[:, hidden:]^T + b_ih0:
-// the embedding's share of layer 0's input gates, for every step at once.
-void embedding_gates(const Seq2SeqModel& model, const Sizes& n, const BahdanauWorkspace& w, std::size_t rows,
-                     const double* embedded, double* input_gates) {
-    const double* bias = w.handles.decoder_rnn[0].bias_ih.in(model.values.data());
-    const std::size_t width = 3 * n.hidden;
-    for (std::size_t r = 0; r < rows; ++r) std::copy_n(bias, width, input_gates + r * width);
-    matrix::multiply_add({embedded, n.embed, 1}, w.ih_transposed[0].data() + n.hidden * width, width, input_gates,
-                         width, rows, width, n.embed);
 }
 
 // One decoder step: the context for `query` (the last layer's state before
@@ -280,11 +314,12 @@ void forward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, Bahdanau
     decoder_prepare(model, n, w);
     const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = 3 * n.hidden;
     tokens_time_major(batch.target_in.data(), n.batch, n.target, w.target_tm);
-    w.embedded.resize(rows * n.embed);
-    embedding_forward({rows, n.target, n.embed}, w.target_tm.data(), w.handles.decoder_embedding.in(params), 1.0,
-                      nullptr, w.embedded.data());
+    // Layer 0's input gates: the embeddings' share for every step at once (per token), the contexts' added by the steps.
+    project_table(n.target_vocab, n.embed, width, w.handles.decoder_embedding.in(params),
+                  w.ih_transposed[0].data() + n.hidden * width, w.handles.decoder_rnn[0].bias_ih.in(params),
+                  w.table_gates);
     w.input_gates.resize(rows * width);
-    embedding_gates(model, n, w, rows, w.embedded.data(), w.input_gates.data());
+    gather_rows(rows, w.target_tm.data(), width, w.table_gates, w.input_gates.data());
     w.states.resize(n.layers);
     w.gates.resize(n.layers);
     for (std::size_t l = 0; l < n.layers; ++l) {
@@ -381,10 +416,10 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
             // W_ih0's columns: the contexts', then the embeddings'.
             const std::size_t in = n.decoder_in(0);
             matrix::multiply_add({dgi, 1, width}, w.contexts.data(), n.hidden, g.weight_ih, in, width, n.hidden, rows);
-            matrix::multiply_add({dgi, 1, width}, w.embedded.data(), n.embed, g.weight_ih + n.hidden, in, width,
-                                 n.embed, rows);
-            for (std::size_t r = 0; r < rows; ++r)
-                for (std::size_t c = 0; c < width; ++c) g.bias_ih[c] += dgi[r * width + c];
+            project_table_backward(rows, w.target_tm.data(), n.target_vocab, n.embed, width,
+                                   p.decoder_embedding.in(params), p.decoder_rnn[0].weight_ih.in(params) + n.hidden,
+                                   in, dgi, w.dtable_gates, g.weight_ih + n.hidden, g.bias_ih,
+                                   p.decoder_embedding.in(grads));
         } else {
             linear_backward({rows, n.hidden, width}, dgi, w.states[l - 1].data(), p.decoder_rnn[l].weight_ih.in(params),
                             g.weight_ih, g.bias_ih, nullptr);
@@ -396,12 +431,6 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
             linear_backward({rows - n.batch, n.hidden, width}, dgh + n.batch * width, w.states[l].data(), nullptr,
                             g.weight_hh, g.bias_hh, nullptr);
     }
-    // The target embeddings: their share of layer 0's input gates.
-    w.dembedded.assign(rows * n.embed, 0.0);
-    matrix::multiply_add({w.d_input_gates[0].data(), width, 1}, p.decoder_rnn[0].weight_ih.in(params) + n.hidden,
-                         n.decoder_in(0), w.dembedded.data(), n.embed, rows, n.embed, width);
-    embedding_backward({rows, n.target, n.embed}, w.target_tm.data(), 1.0, w.dembedded.data(),
-                       p.decoder_embedding.in(grads));
     // The keys (the encoder's outputs) reach the loss as keys and as values.
     additive_keys_backward(shape, w.memory.data(), p.w_k.in(params), w.dprojected_keys.data(), p.w_k.in(grads),
                            w.dmemory.data());
@@ -414,7 +443,7 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
     w.doutputs.resize(source_rows * n.units);
     w.dfinal.resize(n.directions);
     for (std::size_t l = n.layers; l-- > 0;) {
-        w.dinput.assign(source_rows * n.encoder_in(l), 0.0);
+        if (l > 0) w.dinput.assign(source_rows * n.hidden, 0.0);
         for (std::size_t d = 0; d < n.directions; ++d) {
             const std::size_t k = l * n.directions + d;
             for (std::size_t r = 0; r < source_rows; ++r)
@@ -423,15 +452,24 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
             dfinal.resize(n.batch * n.units);
             for (std::size_t b = 0; b < n.batch; ++b)
                 std::copy_n(w.carry[l].data() + b * n.hidden + d * n.units, n.units, dfinal.data() + b * n.units);
-            gru_layer_backward(encoder_shape(n, l, d), w.inputs[l].data(), w.zeros.data(),
-                               p.encoder_rnn[k].in(params), w.encoder_caches[k], w.outputs[k].data(),
-                               w.doutputs.data(), dfinal.data(), p.encoder_rnn[k].in(grads), w.dinput.data(),
-                               nullptr);
+            const GruWeights weights = p.encoder_rnn[k].in(params);
+            const GruGradients g = p.encoder_rnn[k].in(grads);
+            if (l > 0) {
+                gru_layer_backward(encoder_shape(n, l, d), w.inputs[l].data(), w.zeros.data(), weights,
+                                   w.encoder_caches[k], w.outputs[k].data(), w.doutputs.data(), dfinal.data(), g,
+                                   w.dinput.data(), nullptr);
+                continue;
+            }
+            GruLayerCache& cache = w.encoder_caches[k];
+            gru_layer_backward_to_gates(encoder_shape(n, l, d), w.zeros.data(), weights, cache,
+                                        w.outputs[k].data(), w.doutputs.data(), dfinal.data(), g, nullptr);
+            project_table_backward(source_rows, w.source_tm.data(), n.source_vocab, n.embed, 3 * n.units,
+                                   p.encoder_embedding.in(params), weights.weight_ih, n.embed,
+                                   cache.d_input_gates.data(), w.dtable_gates, g.weight_ih, g.bias_ih,
+                                   p.encoder_embedding.in(grads));
         }
-        w.dconcat.swap(w.dinput);
+        if (l > 0) w.dconcat.swap(w.dinput);
     }
-    embedding_backward({source_rows, n.source, n.embed}, w.source_tm.data(), 1.0, w.dconcat.data(),
-                       p.encoder_embedding.in(grads));
 }
 
 }  // namespace
@@ -499,7 +537,8 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
         w.gates[l].resize(n.batch * gru_cached_gates * n.hidden);
     }
     w.tokens.assign(n.batch, bos_token);
-    w.embedded.resize(n.batch * n.embed);
+    project_table(n.target_vocab, n.embed, width, p.decoder_embedding.in(params),
+                  w.ih_transposed[0].data() + n.hidden * width, p.decoder_rnn[0].bias_ih.in(params), w.table_gates);
     w.input_gates.resize(n.batch * width);
     w.contexts.resize(block);
     w.attention.resize(1);
@@ -518,9 +557,7 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
             after[l] = w.states[l].data() + (1 - now) * block;
             gates[l] = w.gates[l].data();
         }
-        embedding_forward({n.batch, 1, n.embed}, w.tokens.data(), p.decoder_embedding.in(params), 1.0, nullptr,
-                          w.embedded.data());
-        embedding_gates(model, n, w, n.batch, w.embedded.data(), w.input_gates.data());
+        gather_rows(n.batch, w.tokens.data(), width, w.table_gates, w.input_gates.data());
         decoder_step(model, n, source_lens.data(), w, before, after, gates, w.input_gates.data(),
                      w.contexts.data(), w.attention[0]);
         linear_forward({n.batch, n.hidden, vocab}, after[n.layers - 1], p.dense.in(params), p.dense_bias.in(params),
@@ -543,15 +580,16 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
 std::uint64_t bahdanau_forward_work(const Seq2SeqConfig& config, std::uint64_t batch) {
     const Sizes n(config, 1);
     const std::uint64_t h = n.hidden, e = n.embed, s = n.source, t = n.target, u = n.units;
-    std::uint64_t encoder = 0;
+    // The embeddings' input gates per word of each vocabulary (project_table), for each encoder direction and the decoder.
+    std::uint64_t work = n.directions * n.source_vocab * e * 3 * u + n.target_vocab * e * 3 * h;
     for (std::size_t l = 0; l < n.layers; ++l)
-        encoder += n.directions * s * batch * (n.encoder_in(l) * 3 * u + u * 3 * u + 8 * u);
-    const std::uint64_t keys = batch * s * h * h;
-    // Per step: the query's projection, the features, scores and the weighted sum, then the GRUs and the readout.
-    std::uint64_t step = batch * (h * h + 3 * s * h);
-    for (std::size_t l = 0; l < n.layers; ++l) step += batch * ((l == 0 ? h + e : h) * 3 * h + h * 3 * h + 8 * h);
-    step += batch * h * n.target_vocab;
-    return encoder + keys + t * step + batch * t * e;
+        work += n.directions * s * batch * ((l == 0 ? 0 : h) * 3 * u + u * 3 * u + 8 * u);
+    work += batch * s * h * h;  // the keys' projection
+    // Per step: the query's projection, the features, scores and the weighted sum; the GRUs (layer 0's context
+    // share, the others' inputs, the recurrences, the gates) and the readout.
+    std::uint64_t step = batch * (h * h + 3 * s * h) + batch * h * n.target_vocab;
+    for (std::size_t l = 0; l < n.layers; ++l) step += batch * (h * 3 * h + h * 3 * h + 8 * h);
+    return work + t * step;
 }
 
 void release_bahdanau_workspace() { BahdanauLease::release(); }
