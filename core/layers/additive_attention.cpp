@@ -76,6 +76,7 @@ void additive_attention_backward(const AdditiveShape& shape, const double* queri
     const std::size_t query_rows = shape.batch * nq;
     scratch.dprojected_queries.assign(query_rows * hidden, 0.0);
     scratch.dweights.resize(nk);
+    scratch.dpre.resize(hidden);
     for (std::size_t b = 0; b < shape.batch; ++b) {
         const std::size_t visible = visible_keys(shape, valid_lens, b);
         for (std::size_t i = 0; i < nq; ++i) {
@@ -96,13 +97,14 @@ void additive_attention_backward(const AdditiveShape& shape, const double* queri
                 // softmax, then score = feature . w_v, feature = tanh(pq + pk)
                 const double dscore = weights[j] * (dweights[j] - weighted);
                 const double* feature = cache.features.data() + (row * nk + j) * hidden;
-                double* dpk = dprojected_keys ? dprojected_keys + (b * nk + j) * hidden : nullptr;
+                // dpre = d(pq + pk), the tanh's input, kept in scratch so the loops stay simple (they vectorise).
+                double* dpre = scratch.dpre.data();
                 for (std::size_t c = 0; c < hidden; ++c) {
                     dw_v[c] += dscore * feature[c];
-                    const double dpre = (dscore * w_v[c]) * (1.0 - feature[c] * feature[c]);
-                    dpq[c] += dpre;
-                    if (dpk) dpk[c] += dpre;
+                    dpre[c] = (dscore * w_v[c]) * (1.0 - feature[c] * feature[c]);
                 }
+                vector_math::axpy(dpq, 1.0, dpre, hidden);
+                if (dprojected_keys) vector_math::axpy(dprojected_keys + (b * nk + j) * hidden, 1.0, dpre, hidden);
             }
         }
     }

@@ -47,7 +47,7 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
 
 // The backward pass's buffers.
 struct AdditiveScratch {
-    std::vector<double> dprojected_queries, dweights;
+    std::vector<double> dprojected_queries, dweights, dpre;
 };
 
 // After the forward pass of the same inputs, given dout: dw_q and dw_v

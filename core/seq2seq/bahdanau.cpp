@@ -3,7 +3,9 @@
 // direction), the decoder's additive attention over the encoder's outputs,
 // its GRU stepped one target position at a time (gru_step_*, since each
 // step's input holds the attention context the previous step's state asked
-// for), and the dense readout.
+// for), and the dense readout. The embeddings enter only through the GRUs'
+// input gates, which are projected once per word of each vocabulary and
+// looked up per position (project_table).
 //
 // Layouts: the GRUs run time-major, row t * batch + b (item b at time t), as
 // nn.GRU does; the attention's keys and values, the logits and the weights
@@ -135,7 +137,7 @@ struct BahdanauWorkspace {
                                         hidden_gates, contexts, top_bm, transposed) +
                             capacity_of(dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next,
                                         dinput, dconcat, doutputs, step_logits) +
-                            capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights);
+                            capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights, attention_scratch.dpre);
         for (const auto* group : {&inputs, &outputs, &initial, &states, &gates, &ih_transposed, &hh_transposed,
                                   &dstates, &carry, &d_input_gates, &d_hidden_gates, &dfinal})
             for (const auto& v : *group) total += v.capacity();
