@@ -129,7 +129,7 @@ struct BahdanauWorkspace {
     std::vector<double> doutputs;
     AdditiveScratch attention_scratch;
     // Greedy decoding
-    std::vector<int> tokens;
+    std::vector<int> tokens, finished;  // each item's last token, and whether it was <eos>
     std::vector<double> step_logits;
 
     std::size_t doubles() const {
@@ -539,6 +539,7 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
         w.gates[l].resize(n.batch * gru_cached_gates * n.hidden);
     }
     w.tokens.assign(n.batch, bos_token);
+    w.finished.assign(n.batch, 0);
     project_table(n.target_vocab, n.embed, width, p.decoder_embedding.in(params),
                   w.ih_transposed[0].data() + n.hidden * width, p.decoder_rnn[0].bias_ih.in(params), w.table_gates);
     w.input_gates.resize(n.batch * width);
@@ -565,7 +566,7 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
         linear_forward({n.batch, n.hidden, vocab}, after[n.layers - 1], p.dense.in(params), p.dense_bias.in(params),
                        w.step_logits.data(), w.transposed);
         for (std::size_t b = 0; b < batch; ++b) {
-            if (result.lengths(b) != static_cast<int>(t)) continue;  // finished earlier
+            if (w.finished[b]) continue;
             const double* row = w.step_logits.data() + b * vocab;
             const int token = static_cast<int>(std::max_element(row, row + vocab) - row);  // ties: the first
             result.tokens(b * max_length + t) = token;
@@ -573,7 +574,10 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
             std::copy_n(w.attention[0].weights.data() + b * n.source, n.source,
                         result.cross_weights.data() + (b * max_length + t) * n.source);
             w.tokens[b] = token;
-            if (token == eos_token) ++finished;
+            if (token == eos_token) {
+                w.finished[b] = 1;
+                ++finished;
+            }
         }
     }
     return result;
