@@ -3,8 +3,8 @@
 // parameters in d2l's state_dict names, order and shapes; its backward pass
 // against central differences of its forward pass (one- and bidirectional
 // encoders, padded sources, several layers); the attention weights; greedy
-// decoding against the teacher-forced pass fed its own output; and, through
-// the public functions (model.hpp), against d2l's modules in PyTorch.
+// decoding against the teacher-forced pass fed its own output. (Against d2l's
+// modules in PyTorch: test_seq2seq_model.cpp, for every architecture.)
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -297,123 +297,4 @@ TEST_CASE("Bahdanau greedy decoding is the teacher-forced pass fed its own token
             CHECK(out.tokens(b * max_length + t) == argmax);
         }
     }
-}
-
-namespace {
-
-// Against d2l's modules in PyTorch (tests/references/seq2seq_references.json,
-// float64): logits, attention weights, d2l's loss and its gradients, greedy
-// translation, and two Adam steps with clipping, through the core's public
-// sequence-to-sequence functions (model.hpp, training.hpp).
-
-const nlohmann::json& seq2seq_references() {
-    static const nlohmann::json parsed = [] {
-        std::ifstream file(ATTENTION_SEQ2SEQ_REFERENCES);
-        if (!file) throw std::runtime_error("cannot open " ATTENTION_SEQ2SEQ_REFERENCES);
-        return nlohmann::json::parse(file);
-    }();
-    return parsed;
-}
-
-const nlohmann::json& reference_case(const std::string& name) {
-    for (const auto& r : seq2seq_references()["cases"])
-        if (r["name"] == name) return r;
-    throw std::runtime_error("no reference case " + name);
-}
-
-xt::xtensor<int, 1> int_tensor(const nlohmann::json& list) {
-    const auto values = list.get<std::vector<int>>();
-    xt::xtensor<int, 1> t = xt::xtensor<int, 1>::from_shape({values.size()});
-    std::copy(values.begin(), values.end(), t.begin());
-    return t;
-}
-
-Seq2SeqConfig config_of(const nlohmann::json& c) {
-    Seq2SeqConfig config;
-    config.architecture = seq2seq_architecture_from_name(c["architecture"].get<std::string>());
-    config.source_vocab = c["sourceVocab"], config.target_vocab = c["targetVocab"];
-    config.source_length = c["sourceLength"], config.target_length = c["targetLength"];
-    config.hidden = c["hidden"], config.embed = c["embed"], config.layers = c["layers"];
-    config.bidirectional = c["bidirectional"];
-    return config;
-}
-
-Seq2SeqBatch batch_of(const nlohmann::json& b) {
-    Seq2SeqBatch batch;
-    batch.batch = b["batch"];
-    batch.source = int_tensor(b["source"]);
-    batch.source_lens = int_tensor(b["sourceLens"]);
-    batch.target_in = int_tensor(b["targetIn"]);
-    batch.target_out = int_tensor(b["targetOut"]);
-    batch.target_lens = int_tensor(b["targetLens"]);
-    return batch;
-}
-
-// The gradients (or parameters) in the model's layout from a list of {name, values}.
-Values in_layout(const Seq2SeqModel& model, const nlohmann::json& named) {
-    Values flat(model.values.size(), std::nan(""));
-    for (const auto& p : named) {
-        const auto& slot = model.slot(p["name"].get<std::string>());
-        const auto values = p["values"].get<Values>();
-        REQUIRE(values.size() == slot.size);
-        std::copy(values.begin(), values.end(), flat.begin() + static_cast<std::ptrdiff_t>(slot.offset));
-    }
-    return flat;
-}
-
-void check_reference_case(const nlohmann::json& r) {
-    const Seq2SeqConfig config = config_of(r["config"]);
-    std::vector<NamedValues> params;
-    for (const auto& p : r["params"]) params.push_back({p["name"].get<std::string>(), p["values"].get<Values>()});
-    Seq2SeqModel model = seq2seq_model_from(config, params);
-    // The references list the parameters in state_dict order: the layout's.
-    REQUIRE(model.layout.size() == r["params"].size());
-    for (std::size_t k = 0; k < model.layout.size(); ++k) CHECK(model.layout[k].name == r["params"][k]["name"]);
-
-    const Seq2SeqBatch batch = batch_of(r);
-    const Seq2SeqForward forward = seq2seq_forward(model, batch);
-    CHECK_NEAR_REF(forward.logits, r["logits"]["values"]);
-    CHECK_NEAR_REF(forward.cross_weights, r["crossWeights"]["values"]);
-    const auto shape = r["crossWeights"]["shape"].get<std::vector<std::size_t>>();
-    CHECK(std::vector<std::size_t>(forward.cross_weights.shape().begin(), forward.cross_weights.shape().end()) ==
-          shape);
-
-    const Seq2SeqLoss loss = seq2seq_loss(model, batch);
-    CHECK(loss.loss == Approx(r["loss"].get<double>()).epsilon(1e-12));
-    CHECK(loss.token_loss == Approx(r["tokenLoss"].get<double>()).epsilon(1e-12));
-    CHECK_NEAR_TOL(loss.gradients, in_layout(model, r["gradients"]), 1e-9);
-
-    const auto& t = r["translation"];
-    const std::size_t max_length = t["maxLength"];
-    const Translation translation = seq2seq_translate(model, batch.source, batch.source_lens, batch.batch, max_length);
-    CHECK(std::vector<int>(translation.tokens.begin(), translation.tokens.end()) == t["tokens"].get<std::vector<int>>());
-    CHECK(std::vector<int>(translation.lengths.begin(), translation.lengths.end()) ==
-          t["lengths"].get<std::vector<int>>());
-    CHECK_NEAR_REF(translation.cross_weights, t["crossWeights"]["values"]);
-
-    // d2l's train_seq2seq steps: loss, clipping to a global norm, Adam.
-    const auto& training = r["training"];
-    OptimizerState state;
-    const OptimizerOptions adam{OptimizerKind::adam, training["lr"].get<double>()};
-    for (std::size_t s = 0; s < training["batches"].size(); ++s) {
-        INFO("training step " << s);
-        Seq2SeqLoss step = seq2seq_loss(model, batch_of(training["batches"][s]));
-        CHECK(step.loss == Approx(training["losses"][s].get<double>()).epsilon(1e-12));
-        CHECK(step.token_loss == Approx(training["tokenLosses"][s].get<double>()).epsilon(1e-12));
-        const double norm = clip_gradients(step.gradients, training["clip"].get<double>());
-        CHECK(norm == Approx(training["gradientNorms"][s].get<double>()).epsilon(1e-12));
-        optimizer_step(model.values, step.gradients, state, adam);
-    }
-    CHECK_NEAR_TOL(model.values, in_layout(model, training["paramsAfter"]), 1e-9);
-}
-
-}  // namespace
-
-TEST_CASE("Bahdanau against d2l's modules in PyTorch: d2l's one-directional encoder of two layers",
-          "[bahdanau]") {
-    check_reference_case(reference_case("bahdanau"));
-}
-
-TEST_CASE("Bahdanau against d2l's modules in PyTorch: the bidirectional encoder of two layers", "[bahdanau]") {
-    check_reference_case(reference_case("bahdanau bidirectional"));
 }
