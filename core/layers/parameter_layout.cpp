@@ -11,7 +11,7 @@ namespace attention {
 Init Init::linear(std::size_t fan_in) { return {Kind::uniform, 1.0 / std::sqrt(static_cast<double>(fan_in))}; }
 
 Init Init::xavier(std::size_t fan_in, std::size_t fan_out) {
-    return {Kind::uniform, std::sqrt(6.0 / static_cast<double>(fan_in + fan_out))};
+    return {Kind::uniform, std::sqrt(6.0 / (static_cast<double>(fan_in) + static_cast<double>(fan_out)))};
 }
 
 ParameterHandle LayoutBuilder::add(std::string_view name, std::initializer_list<std::size_t> shape, Init init) {

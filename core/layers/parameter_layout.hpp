@@ -28,8 +28,8 @@ struct Init {
     static Init constant(double value) { return {Kind::constant, value}; }
     // nn.Linear's weight and bias: U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in the weight's columns.
     static Init linear(std::size_t fan_in);
-    // Xavier-uniform (nn.init.xavier_uniform_, what d2l's seq2seq training applies to Linear
-    // weights): U(-b, b) with b = sqrt(6 / (fan_in + fan_out)).
+    // Xavier-uniform (d2l's xavier_init_weights): U(-b, b) with b = sqrt(6 / (fan_in + fan_out)),
+    // fan_in a weight's columns and fan_out its rows, as torch.nn.init.xavier_uniform_ counts them.
     static Init xavier(std::size_t fan_in, std::size_t fan_out);
 };
 
