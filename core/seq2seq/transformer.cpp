@@ -71,11 +71,23 @@ struct TransformerWorkspace {
     std::size_t encoding_length = 0, encoding_hidden = 0;
     std::vector<std::size_t> encoder_visible, self_visible, cross_visible;
     std::vector<double> dx, denc, logits;
-    std::vector<int> prefix;  // translation: the tokens fed to the decoder so far
+    // Translation, one position at a time: per decoder block the keys and
+    // values of the positions decoded so far (batch x max_length rows) and of
+    // the encoder's output (batch x source_length rows, projected once).
+    std::vector<std::vector<double>> step_keys, step_values, source_keys, source_values;
+    std::vector<double> row, query, projected, concat, sublayer, step_weights;  // batch rows each (weights: x heads x keys)
+    LayerNormCache step_norm;
+    FfnCache step_ffn;
+    std::vector<std::size_t> step_visible;
+    std::vector<int> step_tokens;
 
     std::size_t doubles() const {
         std::size_t total = capacity_of(encoded, decoded, dx, denc, logits) + encoder_scratch.doubles() +
                             decoder_scratch.doubles();
+        total += capacity_of(row, query, projected, concat, sublayer, step_weights) +
+                 capacity_of(step_norm.xhat, step_norm.rstd, step_ffn.activation);
+        for (const auto* set : {&step_keys, &step_values, &source_keys, &source_values})
+            for (const auto& x : *set) total += capacity_of(x);
         for (const auto& x : encoder_inputs) total += capacity_of(x);
         for (const auto& x : decoder_inputs) total += capacity_of(x);
         for (const auto& c : encoder_blocks) total += cache_doubles(c);
@@ -208,10 +220,95 @@ void transformer_backward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, 
                        config.embedding_scale, w.denc.data(), p.encoder_embedding.in(gradients));
 }
 
-// Greedy decoding reruns the decoder on the whole prefix each step: with
-// causal self-attention the earlier positions come out the same, so step k's
-// logits at position k are those teacher forcing on the emitted prefix gives,
-// and the last run's encoder-decoder weights are every step's.
+namespace {
+
+// One decoder position for every item (after encode and prepare_translation):
+// position i's row through every block, reading the keys and values of the
+// earlier positions from w.step_keys / w.step_values and adding its own; the
+// logits of that position into w.logits (batch rows), the encoder-decoder
+// weights of each block into `cross` (blocks x batch x heads x source_length).
+// Row for row the products and sums are those of the whole-prefix pass
+// (decode): every element is summed in the same order, and the keys past the
+// position get weight 0, adding exact zeros; so the same tokens and weights.
+void decode_position(const Seq2SeqModel& model, const TransformerHandles& p, std::size_t i, std::size_t batch,
+                     std::size_t max_length, TransformerWorkspace& w, const std::size_t* cross_visible,
+                     double* cross) {
+    const Seq2SeqConfig& config = model.config;
+    const double* params = model.values.data();
+    const std::size_t h = config.hidden, heads = config.heads, s = config.source_length;
+    std::vector<double>& transposed = w.decoder_scratch.transposed;
+    embedding_forward({batch, 1, h}, w.step_tokens.data(), p.decoder_embedding.in(params), config.embedding_scale,
+                      positional_rows(config, w) + i * h, w.row.data());
+    const AttentionShape self{batch, 1, max_length, h, heads}, source{batch, 1, s, h, heads};
+    for (std::size_t blk = 0; blk < config.blocks; ++blk) {
+        const DecoderBlockWeights bw = p.decoder_blocks[blk].weights(params);
+        // Masked self-attention: this position's key and value join the cache; the query sees keys 0..i.
+        double* keys = w.step_keys[blk].data();
+        double* values = w.step_values[blk].data();
+        linear_forward({batch, h, h}, w.row.data(), bw.attention1.wk, nullptr, w.projected.data(), transposed);
+        for (std::size_t b = 0; b < batch; ++b)
+            std::copy_n(w.projected.data() + b * h, h, keys + (b * max_length + i) * h);
+        linear_forward({batch, h, h}, w.row.data(), bw.attention1.wv, nullptr, w.projected.data(), transposed);
+        for (std::size_t b = 0; b < batch; ++b)
+            std::copy_n(w.projected.data() + b * h, h, values + (b * max_length + i) * h);
+        linear_forward({batch, h, h}, w.row.data(), bw.attention1.wq, nullptr, w.query.data(), transposed);
+        scaled_dot_product_forward(self, w.query.data(), keys, values, w.step_visible.data(), w.step_weights.data(),
+                                   w.concat.data(), transposed);
+        linear_forward({batch, h, h}, w.concat.data(), bw.attention1.wo, nullptr, w.sublayer.data(), transposed);
+        add_norm_forward(w.row.data(), w.sublayer.data(), batch, h, bw.ln1_gamma, bw.ln1_beta, w.step_norm,
+                         w.row.data());
+        // Encoder-decoder attention over the source's keys and values, projected once.
+        linear_forward({batch, h, h}, w.row.data(), bw.attention2.wq, nullptr, w.query.data(), transposed);
+        scaled_dot_product_forward(source, w.query.data(), w.source_keys[blk].data(), w.source_values[blk].data(),
+                                   cross_visible, w.step_weights.data(), w.concat.data(), transposed);
+        std::copy_n(w.step_weights.data(), batch * heads * s, cross + blk * batch * heads * s);
+        linear_forward({batch, h, h}, w.concat.data(), bw.attention2.wo, nullptr, w.sublayer.data(), transposed);
+        add_norm_forward(w.row.data(), w.sublayer.data(), batch, h, bw.ln2_gamma, bw.ln2_beta, w.step_norm,
+                         w.row.data());
+        position_wise_ffn_forward({batch, h, config.ffn_hidden}, w.row.data(), bw.ffn, w.step_ffn, w.sublayer.data(),
+                                  transposed);
+        add_norm_forward(w.row.data(), w.sublayer.data(), batch, h, bw.ln3_gamma, bw.ln3_beta, w.step_norm,
+                         w.row.data());
+    }
+    w.logits.resize(batch * config.target_vocab);
+    linear_forward({batch, h, config.target_vocab}, w.row.data(), p.dense.in(params), p.dense_bias.in(params),
+                   w.logits.data(), transposed);
+}
+
+// The buffers of translation, and the encoder-decoder attention's keys and values of the source.
+void prepare_translation(const Seq2SeqModel& model, const TransformerHandles& p, std::size_t batch,
+                         std::size_t max_length, TransformerWorkspace& w) {
+    const Seq2SeqConfig& config = model.config;
+    const double* params = model.values.data();
+    const std::size_t h = config.hidden, blocks = config.blocks;
+    const std::size_t source_rows = batch * config.source_length;
+    for (auto* set : {&w.step_keys, &w.step_values, &w.source_keys, &w.source_values}) set->resize(blocks);
+    for (std::size_t blk = 0; blk < blocks; ++blk) {
+        // Zeros past the positions decoded so far: finite, so their zero weights add exact zeros.
+        w.step_keys[blk].assign(batch * max_length * h, 0.0);
+        w.step_values[blk].assign(batch * max_length * h, 0.0);
+        w.source_keys[blk].resize(source_rows * h);
+        w.source_values[blk].resize(source_rows * h);
+        const DecoderBlockWeights bw = p.decoder_blocks[blk].weights(params);
+        linear_forward({source_rows, h, h}, w.encoded.data(), bw.attention2.wk, nullptr, w.source_keys[blk].data(),
+                       w.decoder_scratch.transposed);
+        linear_forward({source_rows, h, h}, w.encoded.data(), bw.attention2.wv, nullptr, w.source_values[blk].data(),
+                       w.decoder_scratch.transposed);
+    }
+    for (auto* rows : {&w.row, &w.query, &w.projected, &w.concat, &w.sublayer}) rows->resize(batch * h);
+    w.step_weights.resize(batch * config.heads * std::max(max_length, config.source_length));
+    w.step_tokens.resize(batch);
+    w.step_visible.resize(batch);
+}
+
+}  // namespace
+
+// Greedy decoding one position at a time with the keys and values of the
+// earlier positions kept (a key/value cache) and the source's projected once:
+// with causal self-attention the earlier positions' rows do not change, so
+// this gives what rerunning the decoder on the whole prefix would (teacher
+// forcing on the emitted prefix), for about steps / (steps (steps + 1) / 2)
+// of its work.
 Translation transformer_translate(const Seq2SeqModel& model, const xt::xtensor<int, 1>& source,
                                   const xt::xtensor<int, 1>& source_lens, std::size_t batch,
                                   std::size_t max_length) {
@@ -220,39 +317,38 @@ Translation transformer_translate(const Seq2SeqModel& model, const xt::xtensor<i
     TransformerLease lease;
     TransformerWorkspace& w = *lease;
     const std::size_t vocab = config.target_vocab, s = config.source_length, heads = config.heads;
+    const std::size_t blocks = config.blocks;
     encode(model, p, source.data(), source_lens.data(), batch, w);
+    prepare_translation(model, p, batch, max_length, w);
+    visible_keys({batch, 1, s, config.hidden, heads}, source_lens.data(), false, w.cross_visible);
 
     Translation result;
     result.tokens = xt::xtensor<int, 1>::from_shape({batch * max_length});
     std::fill(result.tokens.begin(), result.tokens.end(), pad_token);
     result.lengths = xt::zeros<int>({batch});
+    result.cross_weights = xt::zeros<double>({blocks, batch, heads, max_length, s});
+    std::vector<double> cross(blocks * batch * heads * s);
     std::vector<bool> done(batch, false);
-    std::size_t steps = 0, running = batch;
-    while (steps < max_length && running > 0) {
-        ++steps;
-        // Each item's prefix: <bos>, then the tokens it emitted (<pad> after an item's <eos>).
-        w.prefix.resize(batch * steps);
+    std::size_t running = batch;
+    for (std::size_t i = 0; i < max_length && running > 0; ++i) {
+        // Each item's last token: <bos>, then what it emitted (<pad> after its <eos>).
         for (std::size_t b = 0; b < batch; ++b) {
-            w.prefix[b * steps] = bos_token;
-            for (std::size_t i = 1; i < steps; ++i) w.prefix[b * steps + i] = result.tokens(b * max_length + i - 1);
+            w.step_tokens[b] = i == 0 ? bos_token : result.tokens(b * max_length + i - 1);
+            w.step_visible[b] = i + 1;
         }
-        decode(model, p, w.prefix.data(), source_lens.data(), batch, steps, w, w.logits);
+        decode_position(model, p, i, batch, max_length, w, w.cross_visible.data(), cross.data());
         for (std::size_t b = 0; b < batch; ++b) {
             if (done[b]) continue;
-            const double* row = w.logits.data() + (b * steps + steps - 1) * vocab;
+            const double* row = w.logits.data() + b * vocab;
             const int token = static_cast<int>(std::max_element(row, row + vocab) - row);
-            result.tokens(b * max_length + steps - 1) = token;
-            result.lengths(b) = static_cast<int>(steps);
+            result.tokens(b * max_length + i) = token;
+            result.lengths(b) = static_cast<int>(i + 1);
+            for (std::size_t blk = 0; blk < blocks; ++blk)
+                for (std::size_t hd = 0; hd < heads; ++hd)
+                    std::copy_n(cross.data() + ((blk * batch + b) * heads + hd) * s, s,
+                                &result.cross_weights(blk, b, hd, i, 0));
             if (token == eos_token) done[b] = true, --running;
         }
-    }
-    result.cross_weights = xt::zeros<double>({config.blocks, batch, heads, max_length, s});
-    for (std::size_t blk = 0; blk < config.blocks; ++blk) {
-        const double* from = w.decoder_blocks[blk].attention2.weights.data();
-        for (std::size_t b = 0; b < batch; ++b)
-            for (std::size_t h = 0; h < heads; ++h)
-                for (std::size_t i = 0; i < static_cast<std::size_t>(result.lengths(b)); ++i)
-                    std::copy_n(from + ((b * heads + h) * steps + i) * s, s, &result.cross_weights(blk, b, h, i, 0));
     }
     return result;
 }

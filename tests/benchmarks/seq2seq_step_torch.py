@@ -22,6 +22,19 @@ Run with Debian's Python, which has PyTorch (apt-get install python3-torch):
     /usr/bin/python3 tests/benchmarks/seq2seq_step_torch.py            # the table
     /usr/bin/python3 tests/benchmarks/seq2seq_step_torch.py --configs bahdanau,transformer
 
+With --serve it is the PyTorch third of seq2seq-step.bench.mjs, one process
+for a whole run: the caller writes one JSON line per configuration
+({config, batch, lr, clip, source, sourceLens, targetIn, targetOut,
+targetLens, params}: the C++ core's initial parameters by their d2l
+state_dict names, flat, row-major, and its batch; seq2seq_step_benchmark
+--serve prints them), and this script answers with one JSON line {torch,
+threads, losses, tokenLosses, paramsAfter}: the objective (l.sum()) and the
+token loss of the first three steps and every parameter after them, in the
+order the caller gave them. Each line "step k i" is answered with
+"<wall ms> <cpu ms>" of k back-to-back steps (time.perf_counter,
+time.process_time) of the i-th configuration given (from 0; the last
+without i), until "quit" or the end of input.
+
 Each configuration prints the median of --repetitions samples (after
 --warmup untimed ones) of --calls back-to-back steps, as CPU time of the
 process (time.process_time) and wall clock (time.perf_counter), in ms per
@@ -29,6 +42,7 @@ step, and the multiply-adds of one step (counted below) as GFLOP/s.
 """
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -98,7 +112,7 @@ def make_net(c):
         return s2s.bahdanau_model(c["sourceVocab"], c["targetVocab"], c["embed"], c["hidden"], c["layers"],
                                   c["bidirectional"])
     return s2s.transformer_model(c["sourceVocab"], c["targetVocab"], c["hidden"], c["heads"], c["ffnHidden"],
-                                 c["blocks"])
+                                 c["blocks"], c.get("embeddingScale"))
 
 
 def make_batch(c, generator):
@@ -118,25 +132,91 @@ def make_batch(c, generator):
 
 
 class Stepper:
-    def __init__(self, c, lr):
+    def __init__(self, c, lr, clip=1.0, message=None):
         torch.manual_seed(0)
         self.net = make_net(c)
         self.net.apply(s2s.xavier_init_weights)
         self.net.train()
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
+        self.clip = clip
         self.loss = s2s.MaskedSoftmaxCELoss()
-        X, X_len, Y, Y_len = make_batch(c, torch.Generator().manual_seed(1))
+        if message is None:
+            X, X_len, Y, Y_len = make_batch(c, torch.Generator().manual_seed(1))
+            self.dec_input = s2s.teacher_input(Y)
+        else:  # the caller's parameters and batch
+            self.names = list(message["params"])
+            load_parameters(self.net, message["params"])
+            B, S, T = message["batch"], c["sourceLength"], c["targetLength"]
+            X = torch.tensor(message["source"], dtype=torch.long).reshape(B, S)
+            X_len = torch.tensor(message["sourceLens"], dtype=torch.long)
+            Y = torch.tensor(message["targetOut"], dtype=torch.long).reshape(B, T)
+            Y_len = torch.tensor(message["targetLens"], dtype=torch.long)
+            self.dec_input = torch.tensor(message["targetIn"], dtype=torch.long).reshape(B, T)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
         self.X, self.X_len, self.Y, self.Y_len = X, X_len, Y, Y_len
-        self.dec_input = s2s.teacher_input(Y)
 
     def step(self):
         self.optimizer.zero_grad()
         Y_hat, _ = self.net(self.X, self.dec_input, self.X_len)
         l = self.loss(Y_hat, self.Y, self.Y_len)
         l.sum().backward()
-        s2s.grad_clipping(self.net, 1)
+        if self.clip > 0:
+            s2s.grad_clipping(self.net, self.clip)
         self.optimizer.step()
+        self.last_pred = Y_hat
         return l
+
+
+def load_parameters(net, params):
+    """The caller's parameters, by state_dict name: every name once, sizes as the model has them."""
+    state = net.state_dict()
+    if set(state) != set(params):
+        raise ValueError(f"parameter names differ: {sorted(set(state) ^ set(params))}")
+    with torch.no_grad():
+        for name, values in params.items():
+            t = torch.tensor(values, dtype=torch.float64)
+            if t.numel() != state[name].numel():
+                raise ValueError(f"params.{name}: {t.numel()} numbers, the model has {state[name].numel()}")
+            state[name].copy_(t.reshape(state[name].shape))
+
+
+def serve():
+    """The protocol of the module docstring, on stdin and stdout."""
+    steppers = []  # one per configuration, in the order they came
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        if line == "quit":
+            break
+        if line.startswith("{"):
+            message = json.loads(line)
+            m = message["config"]
+            c = variant(architecture=m["architecture"], bidirectional=m["bidirectional"],
+                        sourceVocab=m["sourceVocab"], targetVocab=m["targetVocab"], length=m["targetLength"],
+                        batch=message["batch"], embed=m["embed"], hidden=m["hidden"], layers=m["layers"],
+                        heads=m["heads"], ffnHidden=m["ffnHidden"], blocks=m["blocks"])
+            c["sourceLength"], c["targetLength"], c["embeddingScale"] = (m["sourceLength"], m["targetLength"],
+                                                                        m["embeddingScale"])
+            stepper = Stepper(c, message["lr"], message["clip"], message)
+            steppers.append(stepper)
+            losses, tokens = [], []
+            for _ in range(3):
+                l = stepper.step()
+                losses.append(float(l.sum()))
+                with torch.no_grad():
+                    tokens.append(float(s2s.token_loss(stepper.last_pred, stepper.Y, stepper.Y_len)))
+            state = stepper.net.state_dict()
+            after = [x for name in stepper.names for x in state[name].reshape(-1).tolist()]
+            print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "losses": losses,
+                              "tokenLosses": tokens, "paramsAfter": after}), flush=True)
+            continue
+        command, calls, which = (line.split() + ["1", "-1"])[:3]
+        calls, which = int(calls), int(which)
+        if command != "step" or not -len(steppers) <= which < len(steppers) or calls < 1:
+            print(f"error: unknown command '{line}'", flush=True)
+            continue
+        cpu, wall = sample(steppers[which], calls)
+        print(f"{wall * calls:.6f} {cpu * calls:.6f}", flush=True)
 
 
 def sample(stepper, calls):
@@ -155,7 +235,11 @@ def main():
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--calls", type=int, default=3)
     parser.add_argument("--lr", type=float, default=0.005)
+    parser.add_argument("--serve", action="store_true", help="the protocol of seq2seq-step.bench.mjs (module docstring)")
     args = parser.parse_args()
+    if args.serve:
+        serve()
+        return
     print(f"PyTorch {torch.__version__}, {torch.get_num_threads()} thread, float64: one d2l train_seq2seq step "
           f"(forward, MaskedSoftmaxCELoss, backward, clipping, Adam), median of {args.repetitions} samples of "
           f"{args.calls} steps; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
