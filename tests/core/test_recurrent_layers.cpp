@@ -6,12 +6,11 @@
 // and the backward passes against central differences of the forward passes.
 #include <cmath>
 #include <cstddef>
-#include <fstream>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "layer_checks.hpp"
 #include "layers/additive_attention.hpp"
 #include "layers/gru.hpp"
 #include "layers/parameter_layout.hpp"
@@ -19,48 +18,7 @@
 #include "vector_math.hpp"
 
 using namespace attention::layers;
-using Values = std::vector<double>;
-
-namespace {
-
-const nlohmann::json& layer_references() {
-    static const nlohmann::json parsed = [] {
-        std::ifstream file(ATTENTION_LAYER_REFERENCES);
-        if (!file) throw std::runtime_error("cannot open " ATTENTION_LAYER_REFERENCES);
-        return nlohmann::json::parse(file);
-    }();
-    return parsed;
-}
-
-Values numbers(const nlohmann::json& list) { return list.get<Values>(); }
-
-double weighted_sum(const Values& out, const Values& dout) {
-    double total = 0.0;
-    for (std::size_t e = 0; e < out.size(); ++e) total += out[e] * dout[e];
-    return total;
-}
-
-// Central differences of `loss` in each element of `values` (perturbed in
-// place and restored) against the backward pass's `analytic` gradient.
-void check_central_differences(const std::string& name, Values& values, const Values& analytic,
-                               const std::function<double()>& loss) {
-    REQUIRE(values.size() == analytic.size());
-    constexpr double h = 1e-6;
-    Values numeric(values.size());
-    for (std::size_t e = 0; e < values.size(); ++e) {
-        const double kept = values[e];
-        values[e] = kept + h;
-        const double up = loss();
-        values[e] = kept - h;
-        const double down = loss();
-        values[e] = kept;
-        numeric[e] = (up - down) / (2 * h);
-    }
-    INFO("central differences of " << name);
-    CHECK_NEAR_TOL(analytic, numeric, 1e-6);
-}
-
-}  // namespace
+using namespace ref;
 
 // tanh within 1e-15 absolute; sigmoid relative, its error growing with |x| as
 // exp's does (the exponent's own rounding): about 3e-15 at |x| = 29.
@@ -91,10 +49,10 @@ TEST_CASE("Init::xavier: U(-b, b) with b = sqrt(6 / (fan_in + fan_out))", "[recu
 TEST_CASE("GRU cell: nn.GRUCell's forward and backward, and central differences", "[recurrent]") {
     const auto& r = layer_references()["gruCell"];
     const GruCellShape shape{r["batch"], r["in"], r["hidden"]};
-    Values x = numbers(r["x"]), h = numbers(r["h"]);
-    Values wih = numbers(r["weight_ih"]), whh = numbers(r["weight_hh"]), bih = numbers(r["bias_ih"]),
-           bhh = numbers(r["bias_hh"]);
-    const Values dout = numbers(r["dout"]);
+    Values x = ref::values(r["x"]), h = ref::values(r["h"]);
+    Values wih = ref::values(r["weight_ih"]), whh = ref::values(r["weight_hh"]), bih = ref::values(r["bias_ih"]),
+           bhh = ref::values(r["bias_hh"]);
+    const Values dout = ref::values(r["dout"]);
     GruCellCache cache;
     auto forward = [&] {
         Values out(shape.batch * shape.hidden);
@@ -135,8 +93,8 @@ struct GruStack {
 
     explicit GruStack(const nlohmann::json& r)
         : steps(r["steps"]), batch(r["batch"]), in(r["in"]), hidden(r["hidden"]), layers(r["layers"]),
-          directions(r["bidirectional"].get<bool>() ? 2 : 1), x(numbers(r["x"])), h0(numbers(r["h0"])) {
-        for (const auto& name : r["names"]) params[name.get<std::string>()] = numbers(r[name.get<std::string>()]);
+          directions(r["bidirectional"].get<bool>() ? 2 : 1), x(ref::values(r["x"])), h0(ref::values(r["h0"])) {
+        for (const auto& name : r["names"]) params[name.get<std::string>()] = ref::values(r[name.get<std::string>()]);
     }
 
     static std::string suffix(std::size_t layer, std::size_t direction) {
@@ -209,7 +167,7 @@ struct GruStack {
 
 void check_gru_stack(const nlohmann::json& r) {
     GruStack stack(r);
-    const Values dout = numbers(r["dout"]), dhn = numbers(r["dhn"]);
+    const Values dout = ref::values(r["dout"]), dhn = ref::values(r["dhn"]);
     Values out, hn;
     stack.forward(out, hn);
     CHECK_NEAR_REF(out, r["out"]);
@@ -251,8 +209,8 @@ TEST_CASE("GRU layers composed: nn.GRU of two bidirectional layers", "[recurrent
 TEST_CASE("GRU layer over one time step is the cell", "[recurrent]") {
     const auto& r = layer_references()["gruCell"];
     const std::size_t batch = r["batch"], in = r["in"], hidden = r["hidden"];
-    const Values x = numbers(r["x"]), h = numbers(r["h"]), wih = numbers(r["weight_ih"]),
-                 whh = numbers(r["weight_hh"]), bih = numbers(r["bias_ih"]), bhh = numbers(r["bias_hh"]);
+    const Values x = ref::values(r["x"]), h = ref::values(r["h"]), wih = ref::values(r["weight_ih"]),
+                 whh = ref::values(r["weight_hh"]), bih = ref::values(r["bias_ih"]), bhh = ref::values(r["bias_hh"]);
     const GruWeights w{wih.data(), whh.data(), bih.data(), bhh.data()};
     GruLayerCache cache;
     Values out(batch * hidden);
@@ -267,9 +225,9 @@ TEST_CASE("additive attention: d2l's AdditiveAttention with valid lengths (1 amo
     const auto& r = layer_references()["additiveAttention"];
     const AdditiveShape shape{r["batch"],   r["queries"],   r["keys"],  r["querySize"],
                               r["keySize"], r["valueSize"], r["hidden"]};
-    Values queries = numbers(r["queriesIn"]), keys = numbers(r["keysIn"]), values = numbers(r["valuesIn"]);
-    Values wq = numbers(r["Wq"]), wk = numbers(r["Wk"]), wv = numbers(r["wv"]);
-    const Values dout = numbers(r["dout"]);
+    Values queries = ref::values(r["queriesIn"]), keys = ref::values(r["keysIn"]), values = ref::values(r["valuesIn"]);
+    Values wq = ref::values(r["Wq"]), wk = ref::values(r["Wk"]), wv = ref::values(r["wv"]);
+    const Values dout = ref::values(r["dout"]);
     std::vector<int> valid_lens;
     for (const auto& v : r["validLens"]) valid_lens.push_back(v.get<int>());
     AdditiveCache cache;
@@ -313,8 +271,8 @@ TEST_CASE("additive attention one query at a time over shared projected keys sum
     const auto& r = layer_references()["additiveAttention"];
     const std::size_t batch = r["batch"], nq = r["queries"], nk = r["keys"], dq = r["querySize"],
                       dk = r["keySize"], dv = r["valueSize"], hidden = r["hidden"];
-    const Values queries = numbers(r["queriesIn"]), keys = numbers(r["keysIn"]), values = numbers(r["valuesIn"]);
-    const Values wq = numbers(r["Wq"]), wk = numbers(r["Wk"]), wv = numbers(r["wv"]), dout = numbers(r["dout"]);
+    const Values queries = ref::values(r["queriesIn"]), keys = ref::values(r["keysIn"]), values = ref::values(r["valuesIn"]);
+    const Values wq = ref::values(r["Wq"]), wk = ref::values(r["Wk"]), wv = ref::values(r["wv"]), dout = ref::values(r["dout"]);
     std::vector<int> valid_lens;
     for (const auto& v : r["validLens"]) valid_lens.push_back(v.get<int>());
     const AdditiveShape one{batch, 1, nk, dq, dk, dv, hidden};

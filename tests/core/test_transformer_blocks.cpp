@@ -3,11 +3,10 @@
 // by make_layer_references.py), and both blocks' backward passes against
 // central differences of their own forward passes, on sum(output * dout).
 #include <cstddef>
-#include <fstream>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "layer_checks.hpp"
 #include "layers/decoder_block.hpp"
 #include "layers/encoder_block.hpp"
 #include "layers/parameter_layout.hpp"
@@ -16,50 +15,7 @@
 
 using namespace attention;
 using namespace attention::layers;
-using Values = std::vector<double>;
-
-namespace {
-
-const nlohmann::json& layer_references() {
-    static const nlohmann::json parsed = [] {
-        std::ifstream file(ATTENTION_LAYER_REFERENCES);
-        if (!file) throw std::runtime_error("cannot open " ATTENTION_LAYER_REFERENCES);
-        return nlohmann::json::parse(file);
-    }();
-    return parsed;
-}
-
-double weighted_sum(const Values& out, const Values& dout) {
-    double total = 0.0;
-    for (std::size_t e = 0; e < out.size(); ++e) total += out[e] * dout[e];
-    return total;
-}
-
-void check_central_differences(const std::string& name, Values& values, const Values& analytic,
-                               const std::function<double()>& loss) {
-    REQUIRE(values.size() == analytic.size());
-    constexpr double h = 1e-6;
-    Values numeric(values.size());
-    for (std::size_t e = 0; e < values.size(); ++e) {
-        const double kept = values[e];
-        values[e] = kept + h;
-        const double up = loss();
-        values[e] = kept - h;
-        const double down = loss();
-        values[e] = kept;
-        numeric[e] = (up - down) / (2 * h);
-    }
-    INFO("central differences of " << name);
-    CHECK_NEAR_TOL(analytic, numeric, 1e-6);
-}
-
-Values drawn(Random& random, std::size_t count, double scale = 1.0) {
-    Values v(count);
-    for (double& e : v) e = scale * random.normal();
-    return v;
-}
-
-}  // namespace
+using namespace ref;
 
 TEST_CASE("decoder_block: d2l's DecoderBlock in PyTorch, forward and backward, and central differences",
           "[transformer-blocks]") {
@@ -74,14 +30,14 @@ TEST_CASE("decoder_block: d2l's DecoderBlock in PyTorch, forward and backward, a
     for (const auto& slot : layout) {
         INFO(slot.name);
         REQUIRE(r["params"].contains(slot.name));
-        const Values given = ref::numbers(r["params"][slot.name]);
+        const Values given = ref::values(r["params"][slot.name]);
         REQUIRE(given.size() == slot.size);
         std::copy(given.begin(), given.end(), params.begin() + slot.offset);
     }
-    Values x = ref::numbers(r["x"]), enc = ref::numbers(r["enc"]);
-    const Values dout = ref::numbers(r["dout"]);
+    Values x = ref::values(r["x"]), enc = ref::values(r["enc"]);
+    const Values dout = ref::values(r["dout"]);
     std::vector<int> enc_lens;
-    for (double v : ref::numbers(r["encValidLens"])) enc_lens.push_back(static_cast<int>(v));
+    for (double v : ref::values(r["encValidLens"])) enc_lens.push_back(static_cast<int>(v));
     std::vector<std::size_t> self_visible, cross_visible;
     visible_keys(shape.self_attention(), nullptr, true, self_visible);
     visible_keys(shape.cross_attention(), enc_lens.data(), false, cross_visible);
