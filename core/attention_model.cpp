@@ -294,36 +294,6 @@ void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes) {
              sizes.heads_off);
 }
 
-void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given) {
-    if (given != layout.size()) fail("params", text(layout.size(), " named parameters for this config"), given);
-}
-
-std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
-                                          const std::vector<NamedSize>& given) {
-    check_parameter_count(layout, given.size());
-    std::vector<std::size_t> slots(given.size());
-    std::vector<bool> found(layout.size(), false);
-    for (std::size_t g = 0; g < given.size(); ++g) {
-        const std::string_view name = given[g].name;
-        std::size_t k = 0;
-        while (k < layout.size() && layout[k].name != name) ++k;
-        if (k == layout.size()) fail("params", "only the names of the model's parameters", quoted(name));
-        if (found[k]) fail("params", "each name once", quoted(name));
-        if (given[g].size != layout[k].size) fail(text("params.", name), text(layout[k].size, " numbers"), given[g].size);
-        found[k] = true;
-        slots[g] = k;
-    }
-    return slots;
-}
-
-void check_parameter_values(const AttentionModel& model) {
-    for (const auto& slot : model.layout) {
-        const double* values = model.values.data() + slot.offset;
-        for (std::size_t e = 0; e < slot.size; ++e)
-            if (!std::isfinite(values[e])) fail(text("params.", slot.name), "finite numbers", values[e], e);
-    }
-}
-
 AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params) {
     check_model_config(config);
     AttentionModel model;
@@ -335,7 +305,7 @@ AttentionModel attention_model_from(const ModelConfig& config, const std::vector
     model.values = xt::xtensor<double, 1>::from_shape({parameter_count(config)});
     for (std::size_t g = 0; g < params.size(); ++g)
         std::copy(params[g].values.begin(), params[g].values.end(), model.values.data() + model.layout[slots[g]].offset);
-    check_parameter_values(model);
+    check_finite_parameters(model.layout, model.values.data());
     return model;
 }
 

@@ -78,7 +78,6 @@ attention::AttentionModel copy_model(const IncomingModel& in) {
     model.config = in.config;
     model.layout = in.layout;
     model.values = copy_parameters(in.parameters, in.layout, attention::parameter_count(in.config));
-    attention::check_parameter_values(model);
     return model;
 }
 

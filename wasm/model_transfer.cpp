@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "attention_model.hpp"  // check_parameter_count, match_parameters
 
 namespace attention::transfer {
 
@@ -41,15 +40,8 @@ xt::xtensor<double, 1> copy_parameters(const IncomingParameters& in, const std::
         const auto& slot = layout[in.slots[k]];
         if (slot.size > 0) attention_js_copy_f64(in.arrays[k].as_handle(), values.data() + slot.offset);
     }
+    check_finite_parameters(layout, values.data());
     return values;
-}
-
-void check_finite_parameters(const std::vector<ParameterSlot>& layout, const xt::xtensor<double, 1>& values) {
-    for (const auto& slot : layout) {
-        const double* v = values.data() + slot.offset;
-        for (std::size_t e = 0; e < slot.size; ++e)
-            if (!std::isfinite(v[e])) fail(text("params.", slot.name), "finite numbers", v[e], e);
-    }
 }
 
 OptimizerState copy_state(const IncomingParameters& in) {

@@ -34,11 +34,10 @@ struct IncomingParameters {
 IncomingParameters incoming_parameters(const val& model, const std::vector<ParameterSlot>& layout,
                                        std::size_t parameters);
 
-// The given arrays copied straight into the flat vector of `layout` (then the caller checks them finite).
+// The given arrays copied straight into the flat vector of `layout`, then
+// checked finite (errors name "params.<name>").
 xt::xtensor<double, 1> copy_parameters(const IncomingParameters& in, const std::vector<ParameterSlot>& layout,
                                        std::size_t parameters);
-// Every value of the layout finite; errors name "params.<name>".
-void check_finite_parameters(const std::vector<ParameterSlot>& layout, const xt::xtensor<double, 1>& values);
 
 // The optimiser's state as given (the call checks it, for the steps it takes).
 OptimizerState copy_state(const IncomingParameters& in);

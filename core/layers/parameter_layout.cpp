@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "errors.hpp"
 #include "random.hpp"
 
 namespace attention {
@@ -46,6 +47,36 @@ void initialise_parameters(const std::vector<ParameterSlot>& layout, Random& ran
                 for (std::size_t e = 0; e < slot.size; ++e) p[e] = -bound + 2.0 * bound * random.uniform();
                 break;
         }
+    }
+}
+
+void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given) {
+    if (given != layout.size()) fail("params", text(layout.size(), " named parameters for this config"), given);
+}
+
+std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
+                                          const std::vector<NamedSize>& given) {
+    check_parameter_count(layout, given.size());
+    std::vector<std::size_t> slots(given.size());
+    std::vector<bool> found(layout.size(), false);
+    for (std::size_t g = 0; g < given.size(); ++g) {
+        const std::string_view name = given[g].name;
+        std::size_t k = 0;
+        while (k < layout.size() && layout[k].name != name) ++k;
+        if (k == layout.size()) fail("params", "only the names of the model's parameters", quoted(name));
+        if (found[k]) fail("params", "each name once", quoted(name));
+        if (given[g].size != layout[k].size) fail(text("params.", name), text(layout[k].size, " numbers"), given[g].size);
+        found[k] = true;
+        slots[g] = k;
+    }
+    return slots;
+}
+
+void check_finite_parameters(const std::vector<ParameterSlot>& layout, const double* all) {
+    for (const auto& slot : layout) {
+        const double* values = all + slot.offset;
+        for (std::size_t e = 0; e < slot.size; ++e)
+            if (!std::isfinite(values[e])) fail(text("params.", slot.name), "finite numbers", values[e], e);
     }
 }
 

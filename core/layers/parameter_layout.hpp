@@ -83,4 +83,26 @@ private:
 // Every parameter drawn from `random` as its slot's init says, in layout order.
 void initialise_parameters(const std::vector<ParameterSlot>& layout, Random& random, double* values);
 
+// Parameters handed in by name (the page's, or PyTorch's).
+struct NamedValues {
+    std::string name;
+    std::vector<double> values;
+};
+
+// The checks of parameters handed in, for a caller that copies the values
+// in itself (the wasm bindings copy each JS array straight into the model,
+// once every length is known to be right). The slot of each given
+// parameter: every name of the layout exactly once, each of its size,
+// checked before any value is copied (the count first, before any name is
+// read)...
+void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given);
+struct NamedSize {
+    std::string_view name;
+    std::size_t size = 0;
+};
+std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
+                                          const std::vector<NamedSize>& given);
+// ...and, once they are in, every value finite; errors name "params.<name>".
+void check_finite_parameters(const std::vector<ParameterSlot>& layout, const double* values);
+
 }  // namespace attention

@@ -29,7 +29,6 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "../attention_model.hpp"  // NamedValues
 #include "../layers/parameter_layout.hpp"
 
 namespace attention {
