@@ -299,13 +299,8 @@ AttentionModel attention_model_from(const ModelConfig& config, const std::vector
     AttentionModel model;
     model.config = config;
     model.layout = model_layout(config);
-    std::vector<NamedSize> given;
-    for (const auto& p : params) given.push_back({p.name, p.values.size()});
-    const std::vector<std::size_t> slots = match_parameters(model.layout, given);
     model.values = xt::xtensor<double, 1>::from_shape({parameter_count(config)});
-    for (std::size_t g = 0; g < params.size(); ++g)
-        std::copy(params[g].values.begin(), params[g].values.end(), model.values.data() + model.layout[slots[g]].offset);
-    check_finite_parameters(model.layout, model.values.data());
+    copy_named_parameters(model.layout, params, model.values.data());
     return model;
 }
 

@@ -80,4 +80,14 @@ void check_finite_parameters(const std::vector<ParameterSlot>& layout, const dou
     }
 }
 
+void copy_named_parameters(const std::vector<ParameterSlot>& layout, const std::vector<NamedValues>& params,
+                           double* values) {
+    std::vector<NamedSize> given;
+    for (const auto& p : params) given.push_back({p.name, p.values.size()});
+    const std::vector<std::size_t> slots = match_parameters(layout, given);
+    for (std::size_t g = 0; g < params.size(); ++g)
+        std::copy(params[g].values.begin(), params[g].values.end(), values + layout[slots[g]].offset);
+    check_finite_parameters(layout, values);
+}
+
 }  // namespace attention

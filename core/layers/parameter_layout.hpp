@@ -105,4 +105,9 @@ std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layo
 // ...and, once they are in, every value finite; errors name "params.<name>".
 void check_finite_parameters(const std::vector<ParameterSlot>& layout, const double* values);
 
+// All three: the given parameters matched to the layout, copied into
+// `values` (the layout's flat vector) and checked finite.
+void copy_named_parameters(const std::vector<ParameterSlot>& layout, const std::vector<NamedValues>& params,
+                           double* values);
+
 }  // namespace attention
