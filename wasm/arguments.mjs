@@ -126,8 +126,13 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // character of it) written as its escape, \uD800, so an error quotes what
 // the caller wrote. No name of the core is changed by either.
 export function textForCore(value) {
-  const cut = value.length > MAX_TEXT_LENGTH ? value.slice(0, MAX_TEXT_LENGTH) : value;
-  return cut.replace(LONE_SURROGATE, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
+  return escapeLoneSurrogates(value.length > MAX_TEXT_LENGTH ? value.slice(0, MAX_TEXT_LENGTH) : value);
+}
+
+// A text whole, each lone surrogate written as its escape (for a text the
+// core reads all of, such as a learner's typed source).
+export function escapeLoneSurrogates(value) {
+  return value.replace(LONE_SURROGATE, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 // A typed array on a detached buffer, or out of the bounds of a resizable

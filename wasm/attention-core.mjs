@@ -8,7 +8,7 @@
 import createAttentionModule from 'attention-core-wasm';
 
 import {
-  argumentError, isArray, lengths, numbers, read, readOwn, target, textForCore, typeName, wholeNumbers, withFields,
+  argumentError, escapeLoneSurrogates, isArray, lengths, numbers, read, readOwn, target, textForCore, typeName, wholeNumbers, withFields,
 } from './arguments.mjs';
 
 function number(value, name) {
@@ -369,12 +369,15 @@ function wrap(core) {
     // padded to the model's sourceLength with their sourceLens.
     seq2seqTranslate(model, source, opts) {
       const m = modelArgument(model, readTranslatorConfig);
+      // A config's sizes left null are its task's (a config without either is the core's to refuse).
+      const { task, sourceLength, targetLength } = m.config;
+      const ofTask = (key) => (task === null ? null : unwrap(core.seq2seqVocabulary(task))[key]);
       const { maxLength, sourceLens } =
-        fields(opts, 'options', { maxLength: m.config.targetLength, sourceLens: null });
+        fields(opts, 'options', { maxLength: targetLength ?? ofTask('targetLength'), sourceLens: null });
       const ids = wholeNumbers(source, 'source');
       let batch;
       if (sourceLens === null) {
-        const length = m.config.sourceLength ?? ids.length;
+        const length = sourceLength ?? ofTask('sourceLength') ?? ids.length;
         if (ids.length < 1 || ids.length > length) {
           throw argumentError('source', `one source of 1 to ${length} tokens (sourceLength), or sourceLens`, String(ids.length));
         }
@@ -386,8 +389,11 @@ function wrap(core) {
       }
       return unwrap(core.seq2seqTranslate(m, { ...batch, maxLength: number(maxLength ?? NaN, 'maxLength') }));
     },
+    // The text whole (not cut as names are: every word of it counts), its
+    // lone surrogates escaped; C++ refuses one too long before copying it.
     seq2seqSourceFromText(task, words) {
-      return unwrap(core.seq2seqSourceFromText(text(task, 'task'), text(words, 'text')));
+      if (typeof words !== 'string') throw argumentError('text', 'a string', typeName(words));
+      return unwrap(core.seq2seqSourceFromText(text(task, 'task'), escapeLoneSurrogates(words)));
     },
     // liveHandles: JS values C++ holds through Embind (emval handles) once
     // the call is over; the API keeps none between calls, so it stays at its

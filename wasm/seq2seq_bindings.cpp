@@ -317,9 +317,16 @@ val seq2seq_translate(val model, val options) {
     });
 }
 
+// The text is refused by its length before it is copied: its UTF-8 bytes
+// are at least as many as its UTF-16 code units.
 val seq2seq_source_from_text(val task, val text) {
     return guarded([&] {
-        const std::vector<int> ids = attention::seq2seq_source_from_text(task_of(task), text.as<std::string>());
+        const auto which = task_of(task);
+        const double units = text["length"].as<double>();
+        if (const std::size_t limit = attention::seq2seq_text_limit(which); units > static_cast<double>(limit))
+            attention::fail("text", attention::text("at most ", limit, " bytes"),
+                            attention::text("at least ", units, " bytes"));
+        const std::vector<int> ids = attention::seq2seq_source_from_text(which, text.as<std::string>());
         return val::take_ownership(attention_js_int32_copy(ids.data(), static_cast<double>(ids.size())));
     });
 }

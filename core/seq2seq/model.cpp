@@ -126,8 +126,10 @@ void check_seq2seq_config(const Seq2SeqConfig& config) {
             fail("heads", text("a divisor of hidden (", config.hidden, ")"), config.heads);
         require_count("ffnHidden", config.ffn_hidden, 1, limits::max_ffn_hidden);
         require_count("blocks", config.blocks, 1, limits::max_blocks);
-        require_range("embeddingScale", config.embedding_scale, 0.0, limits::max_embedding_scale);
     }
+    // Checked for both: a Bahdanau config keeps it, and a NaN there would make
+    // a model that JSON cannot carry back in.
+    require_range("embeddingScale", config.embedding_scale, 0.0, limits::max_embedding_scale);
     // Within the limits above the count fits 32 bits (at most a few hundred million).
     LayoutBuilder counter;
     describe(config, counter);

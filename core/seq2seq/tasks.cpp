@@ -477,10 +477,12 @@ std::vector<int> source_words(Seq2SeqTask task, std::string_view text) {
 
 }  // namespace
 
+std::size_t seq2seq_text_limit(Seq2SeqTask task) { return 64 * (seq2seq_task_shape(task).source_length - 1); }
+
 std::vector<int> seq2seq_source_from_text(Seq2SeqTask task, std::string_view typed) {
     const std::size_t longest = seq2seq_task_shape(task).source_length - 1;
     // A megabyte of text is refused before it is split into words.
-    const std::size_t longest_text = 64 * longest;
+    const std::size_t longest_text = seq2seq_text_limit(task);
     if (typed.size() > longest_text) fail("text", text("at most ", longest_text, " bytes"), typed.size());
     std::vector<int> tokens = source_words(task, typed);
     if (tokens.empty()) fail("text", "at least one source word", quoted(typed));

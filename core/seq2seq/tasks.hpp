@@ -98,5 +98,8 @@ xt::xtensor<double, 2> seq2seq_ideal_alignment(Seq2SeqTask task, const Seq2SeqBa
 // task's source length allows, or a text over 64 bytes a word throws
 // ArgumentError("text") quoting the word or giving the count.
 std::vector<int> seq2seq_source_from_text(Seq2SeqTask task, std::string_view text);
+// The longest text (in UTF-8 bytes) seq2seq_source_from_text reads for the
+// task, so a caller can refuse a longer one before copying it.
+std::size_t seq2seq_text_limit(Seq2SeqTask task);
 
 }  // namespace attention

@@ -85,11 +85,12 @@ class LyingFloat64Array extends Float64Array {
   [Symbol.iterator]() { throw boom(); }
 }
 
-// The plain numbers an array plan holds, for a wanted length.
-function contents(plan, wanted) {
+// The plain numbers an array plan holds, for a wanted length: by default
+// a wave at the plan's scale; `fill(i)` gives the i-th of arrays of ids.
+function contents(plan, wanted, fill = (i) => Math.sin(i * 1.7 + 0.3) * plan.scale) {
   const length = Math.max(0, Math.min(wanted, MAX_BUILT_NUMBERS) + plan.lengthOff);
   const values = new Float64Array(length);
-  for (let i = 0; i < length; i += 1) values[i] = Math.sin(i * 1.7 + 0.3) * plan.scale;
+  for (let i = 0; i < length; i += 1) values[i] = fill(i);
   if (plan.planted !== null && length > 0) values[length >> 1] = plan.planted;
   return values;
 }
@@ -232,6 +233,142 @@ function checkTraining(result, plan, model) {
 }
 
 const product = (...sizes) => (sizes.every((s) => Number.isInteger(s) && s >= 0) ? sizes.reduce((a, b) => a * b, 1) : 3);
+
+// ---- the translators ----
+// Small models of both architectures on the reverse task, and a batch of
+// its pairs whose rows the token arrays repeat (so many calls are accepted).
+const translatorModels = {
+  bahdanau: api.seq2seqInit({ task: 'reverse', hidden: 4, embed: 4, layers: 1 }),
+  transformer: api.seq2seqInit({ task: 'reverse', architecture: 'transformer', hidden: 4, heads: 2, ffnHidden: 8,
+    blocks: 1 }),
+};
+const translatorPairs = api.seq2seqTaskBatch({ task: 'reverse', batch: 4, seed: 9 });
+const translatorParameters = Object.fromEntries(Object.entries(translatorModels).map(([architecture, model]) => [
+  architecture, Object.values(model.params).reduce((sum, array) => sum + array.length, 0)]));
+const TRANSLATOR_TASKS = ['numbers-en-zh', 'numbers-zh-en', 'dates', 'reverse', 'sort'];
+// The tasks' vocabularies, held-out sets and dates are made once, on first
+// use, and kept (core/seq2seq/tasks.cpp): made here, before any call is measured.
+for (const task of TRANSLATOR_TASKS) {
+  api.seq2seqVocabulary(task);
+  api.seq2seqTaskIdeal({ task, count: 1 }, 0);
+  api.seq2seqTaskBatch({ task, batch: 1 });
+  api.seq2seqSourceFromText(task, task === 'dates' ? '2026-11-25' : '12');
+}
+const translatorTask = fc.constantFrom(...TRANSLATOR_TASKS, ...TRANSLATOR_TASKS, 'Reverse', '', 'numbers');
+// A translator with one of its arrays (a parameter, or an Adam moment) of another length, as modelWith does.
+const translatorArrayPlan = fc.option(fc.record({
+  array: fc.constantFrom(...new Set(Object.values(translatorModels).flatMap((m) => Object.keys(m.params))), 'm', 'v'),
+  length: fc.constantFrom(0, 1, -1, 2, 2 ** 22, 2 ** 22 + 1, 2 ** 23 + 1),
+}), { freq: 3 });
+function translatorWith(architecture, plan) {
+  const model = translatorModels[architecture];
+  if (plan === null) return model;
+  const parameters = translatorParameters[architecture];
+  const own = plan.array in model.params;
+  const expected = own ? model.params[plan.array].length : plan.array in { m: 1, v: 1 } ? parameters : 1;
+  const array = OVERSIZED.subarray(0, plan.length < 0 ? expected - 1 : plan.length === 2 ? expected + 1 : plan.length);
+  if (plan.array === 'm' || plan.array === 'v') {
+    const moments = { m: new Float64Array(parameters), v: new Float64Array(parameters), [plan.array]: array };
+    return { ...model, optimizerState: { step: 1, ...moments } };
+  }
+  // A name of the other architecture's: a parameter the model has not.
+  return { ...model, params: { ...model.params, [plan.array]: array } };
+}
+const translatorArrayNames = [...new Set(Object.values(translatorModels).flatMap((m) => Object.keys(m.params)))]
+  .map((name) => `params.${name}`).concat(['params', 'optimizerState.m', 'optimizerState.v']);
+const BATCH_KEYS = ['source', 'sourceLens', 'targetIn', 'targetOut', 'targetLens'];
+// The ids of a key's arrays: the batch's own, its rows repeated; lengths sometimes 0 or past the row.
+const batchFill = (p, name) => {
+  const own = translatorPairs[name];
+  return (i) => (p.wild && i === 0 ? p.wild : own[i % own.length]);
+};
+const translatorBatchPlan = {
+  items: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 4 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 1024, 1025, 40000) }),
+  architecture: fc.constantFrom('bahdanau', 'transformer'),
+  model: translatorArrayPlan,
+  wild: fc.option(fc.constantFrom(0, 9, 12, 13, 14, 1000, -1, 0.5), { freq: 4 }),
+  ...Object.fromEntries(BATCH_KEYS.map((key) => [key, arrayPlan])),
+};
+const batchLengths = (p, keys) => Object.fromEntries(keys.map((key) => [key,
+  p.items * (key.endsWith('Lens') ? 1 : 8)]));
+const TRANSLATOR_MODEL_NAMES = ['model', 'model.config', 'model.params', 'optimizerState', ...translatorArrayNames];
+const TRANSLATOR_FUNCTIONS = {
+  seq2seqVocabulary: {
+    names: ['task'], plan: fc.record({ task: fc.oneof(translatorTask, junk) }), arrays: () => ({}),
+    call: (p) => api.seq2seqVocabulary(p.task),
+  },
+  seq2seqInit: {
+    names: ['config', 'architecture', 'task', 'sourceVocab', 'targetVocab', 'sourceLength', 'targetLength', 'hidden',
+      'embed', 'layers', 'bidirectional', 'heads', 'ffnHidden', 'blocks', 'embeddingScale', 'seed'],
+    plan: fc.record({ options: optionsPlan({ architecture: fc.constantFrom('bahdanau', 'transformer', 'gru'),
+      task: fc.oneof(translatorTask, fc.constant(null)), sourceVocab: fc.option(count), targetVocab: fc.option(count),
+      sourceLength: fc.option(smallCount), targetLength: fc.option(smallCount), hidden: smallCount, embed: smallCount,
+      layers: smallCount, bidirectional: fc.oneof(fc.boolean(), junk), heads: smallCount, ffnHidden: smallCount,
+      blocks: smallCount, embeddingScale: number, seed }) }),
+    arrays: () => ({}), call: (p, a, o) => api.seq2seqInit(o.options),
+  },
+  seq2seqTaskBatch: {
+    names: ['options', 'task', 'batch', 'seed'],
+    plan: fc.record({ options: optionsPlan({ task: translatorTask, batch: count, seed }) }),
+    arrays: () => ({}), call: (p, a, o) => api.seq2seqTaskBatch(o.options),
+  },
+  seq2seqHeldOut: {
+    names: ['options', 'task', 'count'],
+    plan: fc.record({ options: optionsPlan({ task: translatorTask, count }) }),
+    arrays: () => ({}), call: (p, a, o) => api.seq2seqHeldOut(o.options),
+  },
+  seq2seqTaskIdeal: {
+    names: ['options', 'task', 'count', 'item'],
+    plan: fc.record({ options: optionsPlan({ task: translatorTask, count: smallCount }), item: smallCount }),
+    arrays: () => ({}), call: (p, a, o) => api.seq2seqTaskIdeal(o.options, p.item),
+  },
+  ...Object.fromEntries(['seq2seqForward', 'seq2seqLoss'].map((fn) => [fn, {
+    names: ['batch', 'source', ...BATCH_KEYS, ...TRANSLATOR_MODEL_NAMES],
+    plan: fc.record(translatorBatchPlan),
+    arrays: (p) => batchLengths(p, BATCH_KEYS),
+    fill: batchFill,
+    call: (p, a) => api[fn](translatorWith(p.architecture, p.model), { ...a }),
+  }])),
+  seq2seqStep: {
+    names: ['batch', 'options', 'optimizer', 'lr', 'clip', 'optimizerState.step', ...BATCH_KEYS, ...TRANSLATOR_MODEL_NAMES],
+    plan: fc.record({ ...translatorBatchPlan, options: optionsPlan({ optimizer: fc.constantFrom('adam', 'sgd', 'Adam'),
+      lr: fc.oneof(number, fc.double({ min: 0.5, max: 1000, noNaN: true })), clip: number }) }),
+    arrays: (p) => batchLengths(p, BATCH_KEYS),
+    fill: batchFill,
+    call: (p, a, o) => api.seq2seqStep(translatorWith(p.architecture, p.model), { ...a }, o.options),
+  },
+  // With learning rates up to the limit (and SGD without clipping) many runs diverge: they must stop, finite.
+  seq2seqTrain: {
+    names: ['options', 'task', 'steps', 'batch', 'optimizer', 'lr', 'clip', 'seed', 'evalEvery', 'heldOut',
+      'evaluateAtEnd', 'optimizerState.step', ...TRANSLATOR_MODEL_NAMES],
+    plan: fc.record({ architecture: fc.constantFrom('bahdanau', 'transformer'), model: translatorArrayPlan,
+      options: optionsPlan({ task: fc.constantFrom('reverse', 'reverse', 'reverse', 'sort', 'dates'),
+        steps: fc.oneof(smallCount, fc.integer({ min: 10, max: 30 })), batch: smallCount,
+        optimizer: fc.constantFrom('adam', 'sgd', 'sgd', 'SGD'), lr: fc.oneof(number, fc.double({ min: 0.5, max: 1000,
+          noNaN: true })), clip: fc.oneof(number, fc.constant(0)), seed, evalEvery: smallCount, heldOut: smallCount,
+        evaluateAtEnd: fc.boolean() }) }),
+    arrays: () => ({}),
+    call: (p, a, o) => api.seq2seqTrain(translatorWith(p.architecture, p.model), o.options),
+    check: (result, p) => checkTraining(result, p, translatorWith(p.architecture, p.model)),
+  },
+  seq2seqTranslate: {
+    names: ['source', 'sourceLens', 'options', 'maxLength', ...TRANSLATOR_MODEL_NAMES],
+    plan: fc.record({ ...translatorBatchPlan, single: fc.boolean(),
+      options: optionsPlan({ maxLength: fc.oneof(smallCount, fc.constantFrom(8, 9, null)) }) }),
+    arrays: (p) => (p.single ? { source: Math.min(p.items, 8) } : batchLengths(p, ['source', 'sourceLens'])),
+    fill: batchFill,
+    call: (p, a, o) => api.seq2seqTranslate(translatorWith(p.architecture, p.model), a.source,
+      p.single ? o.options : withField(o.options, 'sourceLens', a.sourceLens)),
+  },
+  seq2seqSourceFromText: {
+    names: ['task', 'text'],
+    plan: fc.record({ task: fc.oneof(translatorTask, junk), text: fc.oneof(fc.string({ maxLength: 80 }),
+      fc.constantFrom('4782', 'four thousand and two', '2026-11-25', '25 November 2026', '1 2 3', '12345678',
+        '四千七百八十二', ' '.repeat(100), '1'.repeat(1 << 16)), junk) }),
+    arrays: () => ({}), call: (p) => api.seq2seqSourceFromText(p.task, p.text),
+  },
+};
 
 // Each function: its argument names, an arbitrary of its plan, the wanted
 // length of each array argument from the plan, and the call.
@@ -376,6 +513,7 @@ const FUNCTIONS = {
     call: (p, a, o) => api.attentionModelTrain(modelWith(p.model), o.options),
     check: (result, p) => checkTraining(result, p, modelWith(p.model)),
   },
+  ...TRANSLATOR_FUNCTIONS,
 };
 
 // A layer function: a shape object of whole numbers and its array arguments
@@ -404,7 +542,8 @@ function build(spec, plan) {
   let transparent = true;
   for (const [name, length] of Object.entries(wanted)) {
     const arrayPlanOf = plan[name];
-    const values = contents(arrayPlanOf, total > MAX_BUILT_NUMBERS ? 3 : length);
+    const fill = spec.fill?.(plan, name);
+    const values = contents(arrayPlanOf, total > MAX_BUILT_NUMBERS ? 3 : length, fill);
     disguisedArgs[name] = disguised(arrayPlanOf.disguise, values);
     // What a correct reader sees: the elements, as doubles (a Float32Array's or an Int32Array's conversion).
     plainArgs[name] = Float64Array.from(arrayPlanOf.disguise === 'float32' ? Float32Array.from(values)

@@ -217,3 +217,121 @@ test('a typed array out of its shrunk resizable buffer\'s bounds is refused, not
   buffer.resize(16);
   assert.equal(api.truth(new Float64Array(buffer, 16)).length, 0);
 });
+
+// The translators under SGD at the largest learning rate without clipping.
+// The Transformer diverges as the encoder does: it stops at the last finite
+// model, with a stop reason, at the same step however the run is cut into
+// calls. The Bahdanau model's GRU saturates: its loss grows but stays finite,
+// so it trains on; handed a readout whose logits overflow, it stops before
+// its first step with the model as given.
+const TRANSLATOR = { task: 'reverse', hidden: 8, embed: 8, layers: 1, heads: 2, ffnHidden: 16, blocks: 1 };
+const DIVERGING = { task: 'reverse', optimizer: 'sgd', lr: 1000, clip: 0, batch: 8, heldOut: 8, evalEvery: 4 };
+
+function trainTranslatorInChunks(model, options, steps, chunk) {
+  let current = model;
+  const losses = [];
+  let stopReason = null;
+  while (losses.length < steps && stopReason === null) {
+    const result = api.seq2seqTrain(current, { ...options, steps: Math.min(chunk, steps - losses.length) });
+    assert.equal(result.loss.length, result.model.optimizerState.step - current.optimizerState.step);
+    losses.push(...result.loss);
+    current = result.model;
+    ({ stopReason } = result);
+  }
+  return { model: current, losses, stopReason };
+}
+
+// What a learner sees of a translator: its logits and maps on held-out pairs, and a translation.
+function translatorIsFinite(model, task) {
+  const pairs = api.seq2seqHeldOut({ task, count: 4 });
+  const out = api.seq2seqForward(model, pairs);
+  const { crossWeights } = api.seq2seqTranslate(model, pairs.source, { sourceLens: pairs.sourceLens });
+  return [out.logits, out.crossWeights, out.selfWeights, out.encoderWeights, crossWeights].every(finite);
+}
+
+test('a diverging Transformer translator stops at its last finite model and says why', () => {
+  const init = api.seq2seqInit({ ...TRANSLATOR, architecture: 'transformer' });
+  const result = api.seq2seqTrain(init, { ...DIVERGING, steps: 40 });
+  assert.match(result.stopReason, /^training stopped after step \d+: .*try a smaller learning rate/);
+  const { step } = result.model.optimizerState;
+  assert.ok(step > 0 && step < 40, `stopped after ${step} steps`);
+  assert.ok(result.stopReason.startsWith(`training stopped after step ${step}:`), result.stopReason);
+  assert.equal(result.loss.length, step, 'one loss per step taken');
+  assert.ok(finite(result.loss), 'every loss reported is finite');
+  assert.ok(allFinite(result.model), 'every parameter is finite');
+  assert.ok(result.evaluatedAt.every((at) => at <= step), 'no evaluation of an undone step');
+  assert.ok(finite(result.accuracy) && finite(result.bleu));
+  assert.ok(Number.isFinite(result.heldOutAccuracy) && Number.isFinite(result.heldOutBleu), 'evaluated at the end');
+  assert.ok(translatorIsFinite(result.model, 'reverse'), 'the model returned gives finite logits and maps');
+  // The next call takes the model and stops at once: the same step diverges again.
+  const again = api.seq2seqTrain(result.model, { ...DIVERGING, steps: 5 });
+  assert.equal(again.loss.length, 0, 'nothing is taken');
+  assert.equal(again.model.optimizerState.step, step);
+  assert.deepEqual(again.model.params, result.model.params);
+  assert.equal(again.stopReason, result.stopReason);
+});
+
+test('a diverging Transformer translator stops at the same step with the same model however it is cut into calls', () => {
+  const init = api.seq2seqInit({ ...TRANSLATOR, architecture: 'transformer' });
+  const options = { ...DIVERGING, evaluateAtEnd: false };
+  const whole = trainTranslatorInChunks(init, options, 40, 40);
+  assert.ok(whole.stopReason, 'the run diverges');
+  for (const chunk of [1, 3, 7]) {
+    const cut = trainTranslatorInChunks(init, options, 40, chunk);
+    assert.equal(cut.model.optimizerState.step, whole.model.optimizerState.step, `chunks of ${chunk}`);
+    assert.deepEqual(cut.losses, whole.losses, `chunks of ${chunk}: losses`);
+    assert.deepEqual(cut.model.params, whole.model.params, `chunks of ${chunk}: parameters`);
+    assert.equal(cut.stopReason, whole.stopReason, `chunks of ${chunk}: stop reason`);
+  }
+});
+
+test('a Bahdanau translator whose logits overflow stops before its first step, the model as given', () => {
+  const init = api.seq2seqInit({ ...TRANSLATOR, architecture: 'bahdanau' });
+  const dense = init.params['decoder.dense.weight'].map((w) => w * 1e300);
+  const model = { ...init, params: { ...init.params, 'decoder.dense.weight': dense } };
+  for (const chunk of [1, 5]) {
+    const result = api.seq2seqTrain(model, { ...DIVERGING, steps: chunk });
+    assert.match(result.stopReason, /^training stopped after step 0: /);
+    assert.equal(result.loss.length, 0);
+    assert.equal(result.model.optimizerState.step, 0);
+    assert.deepEqual(result.model.params, model.params, 'the model as it was handed in');
+    assert.deepEqual(Array.from(result.evaluatedAt), []);
+  }
+});
+
+test('translators trained with SGD up to the largest learning rate, on every task, stay finite; the Transformer stops', () => {
+  for (const architecture of ['bahdanau', 'transformer']) {
+    for (const task of ['numbers-en-zh', 'numbers-zh-en', 'dates', 'reverse', 'sort']) {
+      for (const lr of [100, 1000]) {
+        const label = `${architecture} on ${task}, SGD lr ${lr}`;
+        const init = api.seq2seqInit({ ...TRANSLATOR, architecture, task });
+        const result = trainTranslatorInChunks(init, { ...DIVERGING, task, lr }, 30, 10);
+        if (architecture === 'transformer') assert.ok(result.stopReason, `${label}: no stop reason`);
+        else assert.ok(result.stopReason === null || result.losses.length < 30, label);
+        assert.ok(finite(result.losses) && allFinite(result.model), `${label}: not finite`);
+        assert.ok(translatorIsFinite(result.model, task), `${label}: the model's maps are not finite`);
+      }
+    }
+  }
+});
+
+test('a translator whose config leaves its sizes to its task translates as with them', () => {
+  for (const architecture of ['bahdanau', 'transformer']) {
+    const model = api.seq2seqInit({ ...TRANSLATOR, architecture });
+    const sized = api.seq2seqTranslate(model, [3, 4, 5, 2]);
+    const bare = { ...model, config: { ...model.config, sourceVocab: null, targetVocab: null, sourceLength: null,
+      targetLength: null } };
+    // One source shorter than the rows, padded to the task's length; maxLength the task's target length.
+    assert.deepEqual(api.seq2seqTranslate(bare, [3, 4, 5, 2]), sized, architecture);
+  }
+});
+
+test('a typed source is read whole: words after the 64th character count', () => {
+  const spaced = `1 2 3${' '.repeat(70)}4`;
+  assert.deepEqual(Array.from(api.seq2seqSourceFromText('reverse', spaced)),
+    Array.from(api.seq2seqSourceFromText('reverse', '1 2 3 4')));
+  assertArgumentError(() => api.seq2seqSourceFromText('reverse', `1 2 3 4 5 6 7${' '.repeat(60)}8`), 'text',
+    'at most 7 source words');
+  // A lone surrogate is quoted as written, escaped, not replaced.
+  assert.equal(assertArgumentError(() => api.seq2seqSourceFromText('numbers-en-zh', 'four \uD800'), 'text').got, "'\\uD800'");
+});

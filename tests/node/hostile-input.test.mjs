@@ -22,6 +22,8 @@ const API_FUNCTIONS = [
   'attentionModelInit', 'attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy',
   'attentionTaskBatch',
   'attentionTaskIdeal', 'attentionModelTrain', 'consistencyStudy', 'batchMatrixProduct',
+  'seq2seqVocabulary', 'seq2seqInit', 'seq2seqTaskBatch', 'seq2seqHeldOut', 'seq2seqTaskIdeal', 'seq2seqForward',
+  'seq2seqLoss', 'seq2seqStep', 'seq2seqTrain', 'seq2seqTranslate', 'seq2seqSourceFromText',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
 const API_DATA = ['defaults', 'limits'];
@@ -613,6 +615,257 @@ for (const name of ['causal', 'variableLengths', 'evaluateAtEnd']) {
   each('attentionModelTrain', [['1', 1], ['null', null]], name, (v) => api.attentionModelTrain(smallModel, { [name]: v }),
     name);
 }
+
+// The translators: seq2seqVocabulary(task), seq2seqInit(config), seq2seqTaskBatch({task, batch, seed}),
+// seq2seqHeldOut({task, count}), seq2seqTaskIdeal({task, count}, item), seq2seqForward / seq2seqLoss(model, batch),
+// seq2seqStep(model, batch, options), seq2seqTrain(model, options), seq2seqTranslate(model, source, options),
+// seq2seqSourceFromText(task, text)
+const TRANSLATOR_LIMITS = { vocab: 1024, length: 256, hidden: 1024, embed: 1024, layers: 8, heads: 64, ffnHidden: 4096,
+  blocks: 8 };
+const SMALL_TRANSLATOR = { task: 'reverse', hidden: 4, embed: 4, layers: 1, heads: 2, ffnHidden: 8, blocks: 1 };
+// Both architectures, small, on the reverse task (13 tokens each side, rows of 8).
+const translators = {
+  bahdanau: api.seq2seqInit({ ...SMALL_TRANSLATOR, architecture: 'bahdanau' }),
+  transformer: api.seq2seqInit({ ...SMALL_TRANSLATOR, architecture: 'transformer' }),
+};
+const pairs2 = api.seq2seqTaskBatch({ task: 'reverse', batch: 2, seed: 1 });
+// The tasks' vocabularies, held-out sets and dates are made once, on first use, and kept
+// (core/seq2seq/tasks.cpp): made here, before the rows that measure memory.
+for (const task of ['numbers-en-zh', 'numbers-zh-en', 'dates', 'reverse', 'sort']) {
+  api.seq2seqVocabulary(task);
+  api.seq2seqTaskIdeal({ task, count: 1 }, 0);
+  api.seq2seqSourceFromText(task, task === 'dates' ? '2026-11-25' : '12');
+}
+const BAD_TASKS = [['a number', 1], ['null', null], ['an object', {}], ['an unknown name', 'numbers-fr'],
+  ['an empty string', ''], ['a different case', 'Reverse'], ['a name with a NUL', 'reverse\0'],
+  ['a long string', 'x'.repeat(100000)]];
+const translatorTokenLimit = 1024 * 256; // maxModelBatch * maxModelLength: every token array's limit
+
+each('seq2seqVocabulary', [...BAD_TASKS, ['undefined', undefined]], 'task', (v) => api.seq2seqVocabulary(v), 'task');
+
+// seq2seqInit: a config of the task's sizes, or of sizes given with task null.
+const sized = { task: null, sourceVocab: 13, targetVocab: 13, sourceLength: 8, targetLength: 8 };
+each('seq2seqInit', NOT_OPTIONS, 'config', (v) => api.seq2seqInit(v), 'config');
+each('seq2seqInit', [['a number', 1], ['null', null], ['an unknown name', 'gru'], ['a different case', 'Bahdanau'],
+  ['an empty string', '']], 'architecture', (v) => api.seq2seqInit({ architecture: v }), 'architecture');
+each('seq2seqInit', BAD_TASKS.filter(([, v]) => v !== null), 'task', (v) => api.seq2seqInit({ task: v }), 'task');
+row('seq2seqInit', 'no task and no sizes', () => api.seq2seqInit({ task: null }), 'sourceVocab');
+for (const [name, limit, least] of [['sourceVocab', TRANSLATOR_LIMITS.vocab, 4], ['targetVocab', TRANSLATOR_LIMITS.vocab, 4],
+  ['sourceLength', TRANSLATOR_LIMITS.length, 1], ['targetLength', TRANSLATOR_LIMITS.length, 1]]) {
+  for (const architecture of ['bahdanau', 'transformer']) {
+    const config = (v) => ({ ...sized, architecture, [name]: v });
+    each('seq2seqInit', [...NOT_NUMBERS.filter(([, v]) => v !== null), ...BAD_COUNTS, ['below the least', least - 1]],
+      `${architecture} ${name}`, (v) => api.seq2seqInit(config(v)), name);
+    row('seq2seqInit', `${architecture} ${name} over the limit`, () => api.seq2seqInit(config(limit + 1)), name,
+      { over: true });
+  }
+  // With a task, a size is the task's (or null): another one is refused.
+  row('seq2seqInit', `${name} not the task's`, () => api.seq2seqInit({ task: 'dates', [name]: 13 }), name);
+  each('seq2seqInit', BAD_COUNTS, `${name} with a task`, (v) => api.seq2seqInit({ [name]: v }), name);
+}
+for (const [name, architecture] of [['hidden', 'bahdanau'], ['hidden', 'transformer'], ['embed', 'bahdanau'],
+  ['layers', 'bahdanau'], ['heads', 'transformer'], ['ffnHidden', 'transformer'], ['blocks', 'transformer']]) {
+  // hidden 1 with two heads, or bidirectional, is refused for that reason, under its own name.
+  const base = { ...SMALL_TRANSLATOR, architecture, bidirectional: false, heads: 1 };
+  each('seq2seqInit', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], `${architecture} ${name}`,
+    (v) => api.seq2seqInit({ ...base, [name]: v }), name);
+  row('seq2seqInit', `${architecture} ${name} over the limit`, () => api.seq2seqInit({ ...base,
+    [name]: TRANSLATOR_LIMITS[name] + 1 }), name, { over: true });
+}
+row('seq2seqInit', 'an odd hidden size with a bidirectional encoder', () => api.seq2seqInit({ hidden: 7 }), 'hidden');
+row('seq2seqInit', 'heads not dividing hidden', () => api.seq2seqInit({ architecture: 'transformer', heads: 3 }), 'heads');
+row('seq2seqInit', 'a GRU of more parameters than the limit', () => api.seq2seqInit({ ...sized, sourceVocab: 1024,
+  targetVocab: 1024, hidden: 1024, embed: 1024, layers: 8 }), 'hidden', { over: true });
+row('seq2seqInit', 'a Transformer of more parameters than the limit', () => api.seq2seqInit({ ...sized,
+  architecture: 'transformer', hidden: 1024, heads: 64, ffnHidden: 4096, blocks: 8 }), 'hidden', { over: true });
+for (const architecture of ['bahdanau', 'transformer']) {
+  each('seq2seqInit', [...NOT_NUMBERS, ...NON_FINITE, ['-1', -1], ['1001', 1001]], `${architecture} embeddingScale`,
+    (v) => api.seq2seqInit({ architecture, embeddingScale: v }), 'embeddingScale');
+  each('seq2seqInit', [...NOT_NUMBERS, ...BAD_SEEDS], `${architecture} seed`,
+    (v) => api.seq2seqInit({ architecture, seed: v }), 'seed');
+  each('seq2seqInit', [['1', 1], ['a string', 'yes'], ['null', null]], `${architecture} bidirectional`,
+    (v) => api.seq2seqInit({ architecture, bidirectional: v }), 'bidirectional');
+}
+
+// seq2seqTaskBatch, seq2seqHeldOut, seq2seqTaskIdeal
+each('seq2seqTaskBatch', NOT_OPTIONS, 'options', (v) => api.seq2seqTaskBatch(v), 'options');
+each('seq2seqTaskBatch', BAD_TASKS, 'task', (v) => api.seq2seqTaskBatch({ task: v }), 'task');
+each('seq2seqTaskBatch', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], 'batch', (v) => api.seq2seqTaskBatch({ batch: v }),
+  'batch');
+row('seq2seqTaskBatch', 'batch over the limit', () => api.seq2seqTaskBatch({ batch: 1025 }), 'batch', { over: true });
+each('seq2seqTaskBatch', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.seq2seqTaskBatch({ seed: v }), 'seed');
+for (const fn of ['seq2seqHeldOut', 'seq2seqTaskIdeal']) {
+  const call = (options) => (fn === 'seq2seqHeldOut' ? api[fn](options) : api[fn](options, 0));
+  each(fn, NOT_OPTIONS, 'options', call, 'options');
+  each(fn, BAD_TASKS, 'task', (v) => call({ task: v }), 'task');
+  each(fn, [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0], ['one more than the held-out set', 501]], 'count',
+    (v) => call({ count: v }), 'count');
+  row(fn, 'count over the limit', () => call({ count: 1025 }), 'count', { over: true });
+}
+each('seq2seqTaskIdeal', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['the count', 4]], 'item',
+  (v) => api.seq2seqTaskIdeal({ task: 'reverse', count: 4 }, v), 'item');
+
+// The model functions: forward, loss, step, train and translate.
+// (The batch rows pass their batch, undefined included, as it is.)
+const MODEL_FUNCTIONS = {
+  seq2seqForward: (model, ...batch) => api.seq2seqForward(model, ...(batch.length ? batch : [pairs2])),
+  seq2seqLoss: (model, ...batch) => api.seq2seqLoss(model, ...(batch.length ? batch : [pairs2])),
+  seq2seqStep: (model, ...batch) => api.seq2seqStep(model, ...(batch.length ? batch : [pairs2])),
+  seq2seqTrain: (model) => api.seq2seqTrain(model, { task: 'reverse', steps: 1, batch: 2, heldOut: 2 }),
+  seq2seqTranslate: (model) => api.seq2seqTranslate(model, [3, 4, 2]),
+};
+for (const [fn, call] of Object.entries(MODEL_FUNCTIONS)) {
+  for (const [architecture, model] of Object.entries(translators)) {
+    const label = (what) => `${architecture}: ${what}`;
+    const [first, last] = [Object.keys(model.params)[0], Object.keys(model.params).at(-1)];
+    each(fn, [...NOT_OPTIONS, ['undefined', undefined]], label('model'), (v) => call(v), 'model');
+    each(fn, NOT_OPTIONS, label('model.config'), (v) => call({ ...model, config: v }), 'model.config');
+    each(fn, NOT_OPTIONS, label('model.params'), (v) => call({ ...model, params: v }), 'model.params');
+    each(fn, NOT_ARRAYS, label('a parameter'), (v) => call({ ...model, params: { ...model.params, [last]: v } }),
+      `params.${last}`);
+    each(fn, [['NaN', NaN], ['Infinity', Infinity]], label('a parameter value'), (v) => call({ ...model,
+      params: { ...model.params, [last]: model.params[last].map((x, i) => (i === 1 ? v : x)) } }), `params.${last}`);
+    row(fn, label('a parameter of the wrong size'), () => call({ ...model,
+      params: { ...model.params, [first]: f([1, 2]) } }), `params.${first}`);
+    row(fn, label('a parameter of another name'), () => call({ ...model,
+      params: { ...model.params, 'decoder.extra.weight': f([1]) } }), 'params');
+    row(fn, label('a parameter missing'), () => {
+      const params = { ...model.params };
+      delete params[last];
+      return call({ ...model, params });
+    }, 'params');
+    row(fn, label('the params of another config'), () => call({ ...model, config: { ...model.config, hidden: 8 } }),
+      /^params\.[\w.]+$/);
+    row(fn, label('the params of the other architecture'), () => call({ ...model, config: { ...model.config,
+      architecture: architecture === 'bahdanau' ? 'transformer' : 'bahdanau' } }), /^params(\.[\w.]+)?$/);
+    each(fn, [['a string', 'yes'], ['NaN', NaN], ['-1', -1], ['2.5', 2.5], ['2**53', 2 ** 53], ['null', null]],
+      label('optimizerState.step'), (v) => call({ ...model, optimizerState: { step: v } }), 'optimizerState.step');
+    each(fn, [['a string', 'none'], ['an array', [1]], ['a number', 3]], label('optimizerState'),
+      (v) => call({ ...model, optimizerState: v }), 'model.optimizerState');
+    row(fn, label('one moment only'), () => call({ ...model, optimizerState: { step: 1, m: null, v: f([0]) } }),
+      'optimizerState');
+    each(fn, [['a short m', f([0])], ['a string', 'm']], label('optimizerState.m'),
+      (v) => call({ ...model, optimizerState: { step: 1, m: v, v: v } }), 'optimizerState.m');
+  }
+}
+const model2 = translators.bahdanau;
+// The batch of forward, loss and step: {source, sourceLens, targetIn, targetOut, targetLens}.
+for (const fn of ['seq2seqForward', 'seq2seqLoss', 'seq2seqStep']) {
+  for (const [architecture, model] of Object.entries(translators)) {
+    const call = (batch) => MODEL_FUNCTIONS[fn](model, batch);
+    const label = (what) => `${architecture}: ${what}`;
+    each(fn, [...NOT_OPTIONS, ['undefined', undefined]], label('batch'), call, 'batch');
+    for (const [key, tokens] of [['source', true], ['sourceLens', false], ['targetIn', true], ['targetOut', true],
+      ['targetLens', false]]) {
+      const withKey = (v) => call({ ...pairs2, [key]: v });
+      each(fn, [...NOT_ARRAYS, ['undefined (missing)', undefined]], label(key), withKey, key);
+      each(fn, BAD_ELEMENTS, label(key), withKey, key);
+      each(fn, [['a negative value', -1], ['a fraction', 0.5], ['NaN', NaN], ['2**31', 2 ** 31]], label(`${key} element`),
+        (v) => withKey(Array.from(pairs2[key], (x, i) => (i === 0 ? v : x))), key);
+      row(fn, label(`${key} empty`), () => withKey(new Int32Array(0)), key);
+      row(fn, label(`${key} one too long`), () => withKey(Int32Array.from([...pairs2[key], 1])), key);
+      row(fn, label(`${key} one too short`), () => withKey(pairs2[key].subarray(1)), key);
+      row(fn, label(`${key} over the limit`), () => withKey(new Int32Array(translatorTokenLimit + 1)), key, { over: true });
+      if (tokens) {
+        row(fn, label(`${key}: a token of the vocabulary's size`), () => withKey(pairs2[key].with(1, 13)), key);
+      } else {
+        row(fn, label(`${key}: a length of 0`), () => withKey(pairs2[key].with(1, 0)), key);
+        row(fn, label(`${key}: a length over the row`), () => withKey(pairs2[key].with(0, 9)), key);
+      }
+    }
+    // Three items' sources with two items' everything else: the lengths name the mismatch.
+    const three = api.seq2seqTaskBatch({ task: 'reverse', batch: 3, seed: 2 });
+    row(fn, label('a third source'), () => call({ ...pairs2, source: three.source }), /^(sourceLens|targetIn)$/);
+    row(fn, label('sources of 1025 items'), () => call({ ...pairs2, source: new Int32Array(1025 * 8) }), /^(batch|source)$/,
+      { over: true });
+  }
+}
+each('seq2seqStep', NOT_OPTIONS, 'options', (v) => api.seq2seqStep(model2, pairs2, v), 'options');
+each('seq2seqStep', [...NOT_NUMBERS, ['NaN', NaN], ['0', 0], ['-0.1', -0.1], ['1001', 1001], ['Infinity', Infinity]], 'lr',
+  (v) => api.seq2seqStep(model2, pairs2, { lr: v }), 'lr');
+each('seq2seqStep', [['a number', 1], ['null', null], ['rmsprop', 'rmsprop'], ['ADAM', 'ADAM']], 'optimizer',
+  (v) => api.seq2seqStep(model2, pairs2, { optimizer: v }), 'optimizer');
+each('seq2seqStep', [...NOT_NUMBERS, ['NaN', NaN], ['-1', -1], ['Infinity', Infinity]], 'clip',
+  (v) => api.seq2seqStep(model2, pairs2, { clip: v }), 'clip');
+row('seq2seqStep', 'moments of the wrong size', () => api.seq2seqStep({ ...model2,
+  optimizerState: { step: 1, m: f([0]), v: f([0]) } }, pairs2), 'optimizerState.m');
+
+// seq2seqTrain(model, options)
+const trainSmall = (model, options) => api.seq2seqTrain(model, { task: 'reverse', steps: 1, batch: 2, heldOut: 2,
+  ...options });
+each('seq2seqTrain', NOT_OPTIONS, 'options', (v) => api.seq2seqTrain(model2, v), 'options');
+each('seq2seqTrain', BAD_TASKS, 'task', (v) => trainSmall(model2, { task: v }), 'task');
+row('seq2seqTrain', 'a task of other sizes than the model\'s', () => trainSmall(model2, { task: 'dates' }), 'task');
+row('seq2seqTrain', 'the default task for a model of another', () => api.seq2seqTrain(model2, { steps: 1 }), 'task');
+for (const name of ['steps', 'batch', 'evalEvery', 'heldOut']) {
+  each('seq2seqTrain', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0]], name, (v) => trainSmall(model2, { [name]: v }), name);
+}
+row('seq2seqTrain', 'steps over the limit', () => trainSmall(model2, { steps: 10001 }), 'steps', { over: true });
+row('seq2seqTrain', 'a batch over the limit', () => trainSmall(model2, { batch: 1025 }), 'batch', { over: true });
+row('seq2seqTrain', 'held out over the set', () => trainSmall(model2, { heldOut: 501 }), 'heldOut', { over: true });
+row('seq2seqTrain', 'more work than one call may take', () => trainSmall(model2, { steps: 10000, batch: 1024 }), 'steps',
+  { over: true });
+each('seq2seqTrain', [['rmsprop', 'rmsprop'], ['a number', 2], ['null', null]], 'optimizer',
+  (v) => trainSmall(model2, { optimizer: v }), 'optimizer');
+each('seq2seqTrain', [...NOT_NUMBERS, ['NaN', NaN], ['0', 0], ['1001', 1001]], 'lr', (v) => trainSmall(model2, { lr: v }),
+  'lr');
+each('seq2seqTrain', [...NOT_NUMBERS, ['NaN', NaN], ['-1', -1], ['Infinity', Infinity]], 'clip',
+  (v) => trainSmall(model2, { clip: v }), 'clip');
+each('seq2seqTrain', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => trainSmall(model2, { seed: v }), 'seed');
+each('seq2seqTrain', [['1', 1], ['null', null], ['a string', 'yes']], 'evaluateAtEnd',
+  (v) => trainSmall(model2, { evaluateAtEnd: v }), 'evaluateAtEnd');
+each('seq2seqTrain', [...BAD_COUNTS.filter(([, v]) => v !== 2 ** 31 && v !== 1e9)], 'optimizerState.step',
+  (v) => trainSmall({ ...model2, optimizerState: { step: v } }), 'optimizerState.step');
+row('seq2seqTrain', 'a step count that the steps would take past 2^53 - 1', () => trainSmall({ ...model2,
+  optimizerState: { step: 2 ** 53 - 1 } }, { steps: 1 }), 'optimizerState.step');
+
+// seq2seqTranslate(model, source, {maxLength, sourceLens})
+for (const [architecture, model] of Object.entries(translators)) {
+  const label = (what) => `${architecture}: ${what}`;
+  const translate = (source, options) => api.seq2seqTranslate(model, source, options);
+  each('seq2seqTranslate', [...NOT_ARRAYS, ['undefined', undefined]], label('source'), (v) => translate(v), 'source');
+  each('seq2seqTranslate', BAD_ELEMENTS, label('source'), (v) => translate(v), 'source');
+  each('seq2seqTranslate', [['empty', []], ['nine tokens for rows of eight', [3, 4, 5, 6, 7, 8, 9, 10, 2]],
+    ['a token of the vocabulary\'s size', [13, 2]], ['a negative token', [-1, 2]], ['a fractional token', [3.5, 2]]],
+  label('source'), (v) => translate(v), 'source');
+  row('seq2seqTranslate', label('source over the limit'), () => translate(new Int32Array(translatorTokenLimit + 1)),
+    'source', { over: true });
+  row('seq2seqTranslate', label('a batch\'s source over the limit'), () => translate(new Int32Array(translatorTokenLimit + 1),
+    { sourceLens: [1] }), 'source', { over: true });
+  each('seq2seqTranslate', NOT_OPTIONS, label('options'), (v) => translate([3, 2], v), 'options');
+  each('seq2seqTranslate', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0], ['one over targetLength', 9]], label('maxLength'),
+    (v) => translate([3, 2], { maxLength: v }), 'maxLength');
+  each('seq2seqTranslate', [...NOT_ARRAYS.filter(([, v]) => v !== null), ...BAD_ELEMENTS, ['a length of 0', [0]],
+    ['a length over the row', [9]], ['two lengths for one source', [1, 1]], ['no length', []]], label('sourceLens'),
+  (v) => translate(pairs2.source.subarray(0, 8), { sourceLens: v }), 'sourceLens');
+  row('seq2seqTranslate', label('a config of no task and no sizes'), () => api.seq2seqTranslate({ ...model,
+    config: { ...model.config, task: null, sourceVocab: null, sourceLength: null, targetLength: null } }, [3, 2]),
+  /^(sourceVocab|sourceLength)$/);
+  row('seq2seqTranslate', label('a config whose task is unknown'), () => api.seq2seqTranslate({ ...model,
+    config: { ...model.config, task: 'numbers', sourceLength: null } }, [3, 2]), 'task');
+  row('seq2seqTranslate', label('a batch\'s source one short'), () => translate(pairs2.source.subarray(1),
+    { sourceLens: pairs2.sourceLens }), /^(source|sourceLens)$/);
+}
+
+// seq2seqSourceFromText(task, text)
+each('seq2seqSourceFromText', [...BAD_TASKS, ['undefined', undefined]], 'task',
+  (v) => api.seq2seqSourceFromText(v, '12'), 'task');
+each('seq2seqSourceFromText', [['a number', 12], ['null', null], ['undefined', undefined], ['an array', ['1', '2']],
+  ['an object', {}], ['a boxed string', Object('12')], ['a symbol', Symbol('t')]], 'text',
+(v) => api.seq2seqSourceFromText('reverse', v), 'text');
+for (const [task, text] of [['reverse', ''], ['reverse', '   '], ['reverse', '12345678'], ['reverse', '1 2 x'],
+  ['numbers-en-zh', '10000'], ['numbers-en-zh', 'four lakh'], ['numbers-zh-en', 'four'], ['dates', '2026-02-30'],
+  ['dates', '2050-01-01'], ['dates', '25 Smarch 2026'], ['sort', '1\u00002'], ['reverse', '\uD800'],
+  // A text whose eighth word comes after the first 64 characters: all of it is read.
+  ['reverse', `1 2 3 4 5 6 7${' '.repeat(60)}8`],
+  ['numbers-en-zh', `four thousand seven hundred${' '.repeat(40)}and eighty two three`]]) {
+  row('seq2seqSourceFromText', `${task}: ${JSON.stringify(text).slice(0, 40)}`, () => api.seq2seqSourceFromText(task, text),
+    'text');
+}
+row('seq2seqSourceFromText', 'a megabyte of text', () => api.seq2seqSourceFromText('reverse', '1'.repeat(1 << 20)),
+  'text', { over: true, detail: 'got at least 1048576 bytes' });
+row('seq2seqSourceFromText', 'a megabyte of spaces around a digit', () => api.seq2seqSourceFromText('reverse',
+  `${' '.repeat(1 << 19)}1${' '.repeat(1 << 19)}`), 'text', { over: true });
 
 // ---- running the table ----
 
