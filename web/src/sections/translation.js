@@ -226,8 +226,9 @@ function create({ frame, controls, core, errors }) {
     maps.setTitle(t('tr.mapsTyped', { source: sentence(sourceWords), translation: sentence(words) || '—' }));
     const { blocks, heads } = shapeOf(model);
     return {
+      // The core pads the source to the model's length: its weights have sourceLength columns.
       cross: translation.crossWeights, self: null, blocks, heads, batch: 1, item: 0, rows: config.targetLength,
-      cols: typed.source.length, targetWords: words, selfKeyWords: [], sourceWords,
+      cols: config.sourceLength, targetWords: words, selfKeyWords: [], sourceWords,
       targetLen: length, sourceLen: typed.source.length, ideal: null,
     };
   }
