@@ -181,7 +181,7 @@ function drawWeight(core, inputs, index) {
   const targetLen = examples.targetLens[item];
   const row = (item + 2 * Math.floor(index / EXAMPLES)) % targetLen;
   let col = 0;
-  for (let c = 1; c < S; c += 1) if (ideal[row * S + c] > ideal[row * S + col]) col = c;
+  for (let c = 1; c < examples.sourceLens[item]; c += 1) if (ideal[row * S + c] > ideal[row * S + col]) col = c;
   return {
     item, row, col,
     target: vocabulary.target[examples.targetOut[item * T + row]],

@@ -50,7 +50,8 @@ export function createTranslationMaps() {
     parent.append(card);
     const entry = { card, title: cardTitle, kind, block, head };
     entry.matrix = createMatrix(body, {
-      format: '.2f', maxCell: 30, minCell: 14, textMinCell: 999, rowTitleKey: 'tr.axisTarget',
+      // Source words are whole words ("thousand"): slanted above their columns.
+      format: '.2f', maxCell: 30, minCell: 14, textMinCell: 999, rotateColumns: true, rowTitleKey: 'tr.axisTarget',
       colTitleKey: kind === 'self' ? 'tr.axisTargetSoFar' : 'tr.axisSource', onHover: hover(entry),
     });
     entry.matrix.element.dataset.figure = kind === 'ideal' ? 'tr-ideal' : `tr-${kind}-b${block + 1}-h${head + 1}`;
