@@ -50,6 +50,23 @@ export function trainSteps(core, model, inputs, steps) {
   return core.seq2seqTrain(model, { ...trainingOptions(inputs, evaluates ? untilEvaluation : steps), evaluateAtEnd: evaluates });
 }
 
+// The language of each side's words (data, not the page's text: marked with
+// `lang` so that a screen reader reads them in it); digits have none.
+export const WORD_LANGUAGES = Object.freeze({
+  'numbers-en-zh': { source: 'en', target: 'zh' },
+  'numbers-zh-en': { source: 'zh', target: 'en' },
+  dates: { source: 'en', target: null },
+  reverse: { source: null, target: null },
+  sort: { source: null, target: null },
+});
+
+// Sets or clears an element's `lang`.
+export function markLanguage(node, language) {
+  if (!node) return;
+  if (language) node.setAttribute('lang', language);
+  else node.removeAttribute('lang');
+}
+
 // The words of `count` tokens of row `item` of a row-major id array (`width` a row).
 export function wordsOf(ids, item, width, count, vocabulary) {
   return Array.from(ids.subarray(item * width, item * width + count), (id) => vocabulary[id] ?? String(id));

@@ -12,6 +12,7 @@ import { element } from '../dom.js';
 import { t, translateTree } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { headColour } from './reshape-diagram.js';
+import { markLanguage } from '../translation-task.js';
 
 // A playing run redraws the cards round the grid for about MAPS_FRAME_MS a frame.
 const MAPS_FRAME_MS = 5;
@@ -108,6 +109,7 @@ export function createTranslationMaps() {
         card.title.textContent = t('tr.idealTitle');
         card.matrix.svg.setAttribute('aria-label', t('tr.idealLabel'));
         if (maps.ideal) card.matrix.set({ values: maps.ideal, rows, cols, domain: [0, 1], rowNames, colNames, masked: crossMasked, maskedText: '' });
+        labelLanguages(card, false);
         return;
       }
       const self = card.kind === 'self';
@@ -121,6 +123,12 @@ export function createTranslationMaps() {
         values: (self ? maps.self : maps.cross).subarray(offset, offset + cells), rows, cols: width, domain: [0, 1],
         rowNames, colNames: self ? selfNames : colNames, masked: self ? selfMasked : crossMasked, maskedText: '',
       });
+      labelLanguages(card, self);
+    };
+    // The labels are the task's words: marked with their language.
+    const labelLanguages = (card, self) => {
+      markLanguage(card.matrix.svg.querySelector('.matrix-row-labels'), maps.languages?.target);
+      markLanguage(card.matrix.svg.querySelector('.matrix-col-labels'), self ? maps.languages?.target : maps.languages?.source);
     };
     if (partial) {
       const started = performance.now();

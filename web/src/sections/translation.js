@@ -18,7 +18,7 @@ import { createRunView } from './run-view.js';
 import { createTranslationMaps } from './translation-maps.js';
 import { translationPytorch } from '../pytorch/translation.js';
 import {
-  EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence,
+  EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
 } from '../translation-task.js';
 import { TRANSLATION_EXERCISES } from './translation-exercises.js';
 
@@ -170,6 +170,10 @@ function create({ frame, controls, core, errors }) {
       row.choose.setAttribute('aria-label', t('tr.exampleChoose', { item: item + 1 }));
       row.row.classList.toggle('is-selected', selected === item);
       Object.assign(row.row.dataset, { translation: sentence(guess), target: sentence(target), right: String(right) });
+      const languages = WORD_LANGUAGES[context.inputs.trTask];
+      markLanguage(row.source, languages.source);
+      markLanguage(row.target, languages.target);
+      markLanguage(row.translation, languages.target);
       row.source.textContent = sentence(source);
       row.target.textContent = sentence(target);
       row.translation.textContent = sentence(guess) || '—';
@@ -202,7 +206,7 @@ function create({ frame, controls, core, errors }) {
         target: sentence(shown.targetWords.slice(0, shown.targetLen)),
       }));
     }
-    maps.draw(shown, { partial, typed: selected === 'typed' });
+    maps.draw({ ...shown, languages: WORD_LANGUAGES[context.inputs.trTask] }, { partial, typed: selected === 'typed' });
   }
 
   // The typed source through the current model: its greedy translation and its map.
