@@ -292,8 +292,6 @@ function create({ frame, controls, core, errors }) {
       const current = context === null ? null : run.current();
       return current && { ...current, inputs: context.inputs };
     },
-    // The examples and vocabulary on screen, for the exercises.
-    shownExamples: () => context?.result ?? null,
     dispose() {
       run.dispose();
       context = null;
