@@ -60,8 +60,8 @@ function directAnswers(seed) {
     const core = window.directCore;
     let model = core.seq2seqInit(config);
     let last = null;
-    for (let done = 0; done < training.steps; done += 100) {
-      const part = core.seq2seqTrain(model, { ...training, steps: Math.min(100, training.steps - done), evaluateAtEnd: false });
+    for (let done = 0; done < training.steps; done += 25) { // the core bounds a call's work
+      const part = core.seq2seqTrain(model, { ...training, steps: Math.min(25, training.steps - done), evaluateAtEnd: false });
       model = part.model;
       if (part.accuracy.length > 0) last = part.accuracy.at(-1);
     }

@@ -74,8 +74,9 @@ async function directRun(patch, steps) {
     const core = window.directCore;
     let model = core.seq2seqInit(config);
     const trained = { loss: [], accuracy: [], bleu: [], evaluatedAt: [] };
-    for (let done = 0; done < training.steps; done += 200) {
-      const part = core.seq2seqTrain(model, { ...training, steps: Math.min(200, training.steps - done), evaluateAtEnd: false });
+    // In calls of 25 steps (the core bounds a call's work); the batches depend on the global step alone.
+    for (let done = 0; done < training.steps; done += 25) {
+      const part = core.seq2seqTrain(model, { ...training, steps: Math.min(25, training.steps - done), evaluateAtEnd: false });
       model = part.model;
       trained.loss.push(...part.loss);
       trained.accuracy.push(...part.accuracy);

@@ -28,15 +28,17 @@ const inputsOf = (patch = {}) => {
 setLanguage('en');
 
 // A model trained as the page's run trains it (in chunks: the batches depend
-// on the seed and the global step alone), with its last evaluation.
+// on the seed and the global step alone; the core bounds a call's work), with
+// its last evaluation.
+const CALL_STEPS = 25;
 const trained = new Map();
 function train(inputs, steps) {
   const name = JSON.stringify([inputs, steps]);
   if (!trained.has(name)) {
     let model = raw.seq2seqInit(modelConfig(inputs));
     let last = { accuracy: null, at: null };
-    for (let done = 0; done < steps; done += 100) {
-      const part = raw.seq2seqTrain(model, { ...trainingOptions(inputs, Math.min(100, steps - done)), evaluateAtEnd: false });
+    for (let done = 0; done < steps; done += CALL_STEPS) {
+      const part = raw.seq2seqTrain(model, { ...trainingOptions(inputs, Math.min(CALL_STEPS, steps - done)), evaluateAtEnd: false });
       model = part.model;
       if (part.accuracy.length > 0) last = { accuracy: part.accuracy.at(-1), at: part.evaluatedAt.at(-1) };
     }

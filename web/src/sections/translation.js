@@ -125,7 +125,8 @@ function create({ frame, controls, core, errors }) {
   const run = createRunView({
     id: 'translation', name: 'tr', frame, controls, keys: RUN_KEYS, mapsContent: maps.nodes,
     train: (model, steps) => errors.run(() => trainSteps(core, model, context.inputs, steps), context.inputs),
-    warmUp: (model, steps) => trainSteps(core, model, context.inputs, steps),
+    // One step an idle task: a translator's step costs what a few of the encoder's do.
+    warmUp: (model) => trainSteps(core, model, context.inputs, 1),
     maps: { forward: examplesForward, draw: drawAhead },
   });
 
