@@ -31,7 +31,7 @@ const SETTINGS = [
   ['the default: numbers, English → Chinese, bidirectional GRU', {}],
   ['d2l\'s one-directional GRU on dates, another seed', { trArchitecture: 'gru', trTask: 'dates', trSeed: 5 }],
   ['the Transformer on numbers, Chinese → English, seeds wrapping past 2^32', { trArchitecture: 'transformer', trTask: 'numbers-zh-en', trSeed: 4294967290 }],
-  ['reverse with the bidirectional GRU, fewer steps than the snippet writes', { trTask: 'reverse', trSteps: 50 }],
+  ['reverse with the bidirectional GRU, the fewest steps (50)', { trTask: 'reverse', trSteps: 50 }],
 ];
 
 async function snippetFor(page, state) {
