@@ -9,10 +9,8 @@
 
 #include "errors.hpp"
 #include "layers/embedding.hpp"
-#include "layers/layer_norm.hpp"
+#include "layers/encoder_block.hpp"
 #include "layers/linear.hpp"
-#include "layers/multi_head_attention.hpp"
-#include "layers/position_wise_ffn.hpp"
 #include "layers/softmax_cross_entropy.hpp"
 #include "layers/workspace.hpp"
 #include "limits.hpp"
@@ -31,14 +29,9 @@ namespace {
 
 using namespace layers;
 
-// Where each parameter lies in the flat vector.
-struct BlockHandles {
-    ParameterHandle wq, wk, wv, wo;
-    ParameterHandle ln1_gamma, ln1_beta, w1, b1, w2, b2, ln2_gamma, ln2_beta;  // blocks with an FFN
-};
 struct EncoderHandles {
     ParameterHandle embedding;
-    std::vector<BlockHandles> blocks;
+    std::vector<EncoderBlockHandles> blocks;
     ParameterHandle readout, readout_bias;
 };
 
@@ -49,7 +42,7 @@ EncoderHandles describe_parameters(const ModelConfig& config, LayoutBuilder& lay
     p.embedding = layout.add("embedding", {v, h}, Init::normal());
     for (std::size_t b = 0; b < config.blocks; ++b) {
         LayoutBuilder block = layout.under("b", b, ".");
-        BlockHandles& k = p.blocks.emplace_back();
+        EncoderBlockHandles& k = p.blocks.emplace_back();
         k.wq = block.add("Wq", {h, h}, Init::linear(h));
         k.wk = block.add("Wk", {h, h}, Init::linear(h));
         k.wv = block.add("Wv", {h, h}, Init::linear(h));
@@ -77,50 +70,22 @@ EncoderHandles parameter_handles(const ModelConfig& config, std::size_t* slots =
     return handles;
 }
 
-AttentionWeights attention_weights(const BlockHandles& k, const double* params) {
-    return {k.wq.in(params), k.wk.in(params), k.wv.in(params), k.wo.in(params)};
-}
-AttentionGradients attention_gradients(const BlockHandles& k, double* grads) {
-    return {k.wq.in(grads), k.wk.in(grads), k.wv.in(grads), k.wo.in(grads)};
-}
-FfnWeights ffn_weights(const BlockHandles& k, const double* params) {
-    return {k.w1.in(params), k.b1.in(params), k.w2.in(params), k.b2.in(params)};
-}
-FfnGradients ffn_gradients(const BlockHandles& k, double* grads) {
-    return {k.w1.in(grads), k.b1.in(grads), k.w2.in(grads), k.b2.in(grads)};
-}
-
-// What the backward pass needs of one block's forward pass.
-struct BlockCache {
-    std::vector<double> input;  // rows x hidden: X entering the block
-    AttentionCache attention;
-    LayerNormCache norm1;       // blocks with an FFN: Y = AddNorm1(X, MHA(X)) ...
-    std::vector<double> y1;
-    FfnCache ffn;
-    LayerNormCache norm2;       // ... and out = AddNorm2(Y, FFN(Y))
-};
-
 // The encoder's buffers (layers/workspace.hpp).
 struct EncoderWorkspace {
-    std::vector<BlockCache> blocks;
-    std::vector<double> output;    // rows x hidden: X after the last block
-    std::vector<double> logits;    // rows x vocab
-    std::vector<double> attended;  // rows x hidden: a sublayer's output before its AddNorm
-    std::vector<double> transposed;
+    std::vector<std::vector<double>> inputs;  // per block, rows x hidden: X entering it
+    std::vector<EncoderBlockCache> blocks;
+    EncoderBlockScratch scratch;
+    std::vector<double> output;  // rows x hidden: X after the last block
+    std::vector<double> logits;  // rows x vocab
     xt::xtensor<double, 2> encoding;  // P, kept while length and hidden stay the same
     std::size_t encoding_length = 0, encoding_hidden = 0;
     std::vector<std::size_t> visible;
-    std::vector<double> divisors, losses, dlogits, dx, dattended, dy1, dactivation, scratch;
-    AttentionScratch attention_scratch;
+    std::vector<double> divisors, losses, dlogits, dx;
 
     std::size_t doubles() const {
-        std::size_t total = capacity_of(output, logits, attended, transposed, divisors, losses, dlogits, dx,
-                                        dattended, dy1, dactivation) +
-                            capacity_of(attention_scratch.dq, attention_scratch.dk, attention_scratch.dv,
-                                        attention_scratch.dconcat, attention_scratch.head);
-        for (const auto& b : blocks)
-            total += capacity_of(b.input, b.attention.q, b.attention.k, b.attention.v, b.attention.weights,
-                                 b.attention.concat, b.norm1.xhat, b.y1, b.ffn.activation, b.norm2.xhat);
+        std::size_t total = capacity_of(output, logits, divisors, losses, dlogits, dx) + scratch.doubles();
+        for (const auto& x : inputs) total += capacity_of(x);
+        for (const auto& c : blocks) total += cache_doubles(c);
         return total;
     }
 };
@@ -135,19 +100,23 @@ std::size_t valid_length(const BatchOptions& options, std::size_t item, std::siz
     return options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(item)) : length;
 }
 
+EncoderBlockShape block_shape(const ModelConfig& config, std::size_t batch) {
+    return {batch, config.length, config.hidden, config.heads, config.ffn_hidden};
+}
+
 void forward_pass(const AttentionModel& model, const EncoderHandles& p, const int* tokens, const BatchOptions& options,
                   EncoderWorkspace& w) {
     const ModelConfig& config = model.config;
     const std::size_t batch = options.batch, n = config.length, hidden = config.hidden, rows = batch * n;
-    const std::size_t ffn = config.ffn_hidden;
     const double* params = model.values.data();
-    const AttentionShape shape{batch, n, n, hidden, config.heads};
-    visible_keys(shape, options.valid_lens.size() ? options.valid_lens.data() : nullptr, options.causal, w.visible);
+    const EncoderBlockShape shape = block_shape(config, batch);
+    visible_keys(shape.attention(), options.valid_lens.size() ? options.valid_lens.data() : nullptr, options.causal,
+                 w.visible);
 
     w.blocks.resize(config.blocks);
-    for (auto& c : w.blocks) c.input.resize(rows * hidden);
+    w.inputs.resize(config.blocks);
+    for (auto& x : w.inputs) x.resize(rows * hidden);
     w.output.resize(rows * hidden);
-    w.attended.resize(rows * hidden);
 
     // X = embedding[tokens] * scale + P
     if (w.encoding_length != n || w.encoding_hidden != hidden) {
@@ -155,35 +124,18 @@ void forward_pass(const AttentionModel& model, const EncoderHandles& p, const in
         w.encoding_length = n, w.encoding_hidden = hidden;
     }
     embedding_forward({rows, n, hidden}, tokens, p.embedding.in(params), config.embedding_scale, w.encoding.data(),
-                      w.blocks[0].input.data());
+                      w.inputs[0].data());
 
     for (std::size_t blk = 0; blk < config.blocks; ++blk) {
-        BlockCache& c = w.blocks[blk];
-        const BlockHandles& k = p.blocks[blk];
-        const double* x = c.input.data();
         // The block's output: the next block's input, or the model's.
-        double* out = blk + 1 < config.blocks ? w.blocks[blk + 1].input.data() : w.output.data();
-        const int* off = heads_off(options, blk, config.heads);
-        if (ffn == 0) {
-            multi_head_attention_forward(shape, x, x, x, w.visible.data(), attention_weights(k, params), c.attention,
-                                         out, w.transposed, off);
-            continue;
-        }
-        // Y = AddNorm1(X, MHA(X)); out = AddNorm2(Y, FFN(Y))
-        multi_head_attention_forward(shape, x, x, x, w.visible.data(), attention_weights(k, params), c.attention,
-                                     w.attended.data(), w.transposed, off);
-        c.y1.resize(rows * hidden);
-        add_norm_forward(x, w.attended.data(), rows, hidden, k.ln1_gamma.in(params), k.ln1_beta.in(params), c.norm1,
-                         c.y1.data());
-        position_wise_ffn_forward({rows, hidden, ffn}, c.y1.data(), ffn_weights(k, params), c.ffn, w.attended.data(),
-                                  w.transposed);
-        add_norm_forward(c.y1.data(), w.attended.data(), rows, hidden, k.ln2_gamma.in(params), k.ln2_beta.in(params),
-                         c.norm2, out);
+        double* out = blk + 1 < config.blocks ? w.inputs[blk + 1].data() : w.output.data();
+        encoder_block_forward(shape, w.inputs[blk].data(), w.visible.data(), p.blocks[blk].weights(params),
+                              w.blocks[blk], out, w.scratch, heads_off(options, blk, config.heads));
     }
 
     w.logits.resize(rows * config.vocab);
     linear_forward({rows, hidden, config.vocab}, w.output.data(), p.readout.in(params), p.readout_bias.in(params),
-                   w.logits.data(), w.transposed);
+                   w.logits.data(), w.scratch.transposed);
 }
 
 // dx: the gradient of the encoder's output on the way in, of the embedded input on the way out.
@@ -191,37 +143,17 @@ void backward_pass(const AttentionModel& model, const EncoderHandles& p, const i
                    EncoderWorkspace& w, double* grads) {
     const ModelConfig& config = model.config;
     const std::size_t batch = options.batch, n = config.length, hidden = config.hidden, rows = batch * n;
-    const std::size_t ffn = config.ffn_hidden;
     const double* params = model.values.data();
-    const AttentionShape shape{batch, n, n, hidden, config.heads};
+    const EncoderBlockShape shape = block_shape(config, batch);
     std::vector<double>& dx = w.dx;
     dx.assign(rows * hidden, 0.0);
     linear_backward({rows, hidden, config.vocab}, w.dlogits.data(), w.output.data(), p.readout.in(params),
                     p.readout.in(grads), p.readout_bias.in(grads), dx.data());
 
-    for (std::size_t blk = config.blocks; blk-- > 0;) {
-        const BlockCache& c = w.blocks[blk];
-        const BlockHandles& k = p.blocks[blk];
-        if (ffn > 0) {
-            // out = AddNorm2(y1, FFN(y1)): dz2 (in dx) reaches y1 by both paths.
-            layer_norm_backward(dx.data(), c.norm2, rows, hidden, k.ln2_gamma.in(params), k.ln2_gamma.in(grads),
-                                k.ln2_beta.in(grads), dx.data(), w.scratch);
-            w.dy1 = dx;
-            position_wise_ffn_backward({rows, hidden, ffn}, c.y1.data(), ffn_weights(k, params), c.ffn, dx.data(),
-                                       ffn_gradients(k, grads), w.dy1.data(), w.dactivation);
-            // y1 = AddNorm1(x, MHA(x)): dz1 flows to the residual (dx) and to the attention (dattended).
-            layer_norm_backward(w.dy1.data(), c.norm1, rows, hidden, k.ln1_gamma.in(params), k.ln1_gamma.in(grads),
-                                k.ln1_beta.in(grads), dx.data(), w.scratch);
-            w.dattended = dx;
-        } else {
-            w.dattended.swap(dx);
-            dx.assign(rows * hidden, 0.0);
-        }
-        const double* x = c.input.data();
-        multi_head_attention_backward(shape, x, x, x, w.visible.data(), attention_weights(k, params), c.attention,
-                                      w.dattended.data(), attention_gradients(k, grads), dx.data(), dx.data(),
-                                      dx.data(), w.attention_scratch, heads_off(options, blk, config.heads));
-    }
+    for (std::size_t blk = config.blocks; blk-- > 0;)
+        encoder_block_backward(shape, w.inputs[blk].data(), w.visible.data(), p.blocks[blk].weights(params),
+                               w.blocks[blk], dx.data(), p.blocks[blk].gradients(grads), dx.data(), w.scratch,
+                               heads_off(options, blk, config.heads));
 
     embedding_backward({rows, n, hidden}, tokens, config.embedding_scale, dx.data(), p.embedding.in(grads));
 }
@@ -362,48 +294,13 @@ void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes) {
              sizes.heads_off);
 }
 
-void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given) {
-    if (given != layout.size()) fail("params", text(layout.size(), " named parameters for this config"), given);
-}
-
-std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
-                                          const std::vector<NamedSize>& given) {
-    check_parameter_count(layout, given.size());
-    std::vector<std::size_t> slots(given.size());
-    std::vector<bool> found(layout.size(), false);
-    for (std::size_t g = 0; g < given.size(); ++g) {
-        const std::string_view name = given[g].name;
-        std::size_t k = 0;
-        while (k < layout.size() && layout[k].name != name) ++k;
-        if (k == layout.size()) fail("params", "only the names of the model's parameters", quoted(name));
-        if (found[k]) fail("params", "each name once", quoted(name));
-        if (given[g].size != layout[k].size) fail(text("params.", name), text(layout[k].size, " numbers"), given[g].size);
-        found[k] = true;
-        slots[g] = k;
-    }
-    return slots;
-}
-
-void check_parameter_values(const AttentionModel& model) {
-    for (const auto& slot : model.layout) {
-        const double* values = model.values.data() + slot.offset;
-        for (std::size_t e = 0; e < slot.size; ++e)
-            if (!std::isfinite(values[e])) fail(text("params.", slot.name), "finite numbers", values[e], e);
-    }
-}
-
 AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params) {
     check_model_config(config);
     AttentionModel model;
     model.config = config;
     model.layout = model_layout(config);
-    std::vector<NamedSize> given;
-    for (const auto& p : params) given.push_back({p.name, p.values.size()});
-    const std::vector<std::size_t> slots = match_parameters(model.layout, given);
     model.values = xt::xtensor<double, 1>::from_shape({parameter_count(config)});
-    for (std::size_t g = 0; g < params.size(); ++g)
-        std::copy(params[g].values.begin(), params[g].values.end(), model.values.data() + model.layout[slots[g]].offset);
-    check_parameter_values(model);
+    copy_named_parameters(model.layout, params, model.values.data());
     return model;
 }
 

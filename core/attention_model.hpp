@@ -74,28 +74,9 @@ std::size_t parameter_count(const ModelConfig& config);
 AttentionModel init_attention_model(const ModelConfig& config);
 
 // A model from given parameters (e.g. the page's, or PyTorch's): every name
-// of the layout exactly once, sizes as the layout says, finite values.
-// Errors name the parameter as "params.<name>".
-struct NamedValues {
-    std::string name;
-    std::vector<double> values;
-};
+// of the layout exactly once, sizes as the layout says, finite values
+// (layers/parameter_layout.hpp's checks). Errors name the parameter as "params.<name>".
 AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params);
-
-// Its two checks, for a caller that copies the values in itself (the wasm
-// bindings copy each JS array straight into the model, once every length is
-// known to be right). The slot of each given parameter: every name of the
-// layout exactly once, each of its size, checked before any value is copied
-// (the count first, before any name is read)...
-void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given);
-struct NamedSize {
-    std::string_view name;
-    std::size_t size = 0;
-};
-std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
-                                          const std::vector<NamedSize>& given);
-// ...and, once they are in, every value finite.
-void check_parameter_values(const AttentionModel& model);
 
 // One batch of sequences: tokens (batch x length, row-major) in [0, vocab),
 // valid_lens empty (every position valid) or one length per item in

@@ -25,4 +25,9 @@ struct Strided {
 void multiply_add(Strided a, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t m,
                   std::size_t n, std::size_t k) noexcept;
 
+// c = a b: the same bits as zeroing c and multiply_add, in one pass (no
+// memset, no loads of c).
+void multiply(Strided a, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t m, std::size_t n,
+              std::size_t k) noexcept;
+
 }  // namespace attention::matrix

@@ -89,6 +89,26 @@ inline double exp_nonpositive(double x) {
     return exp2_nonpositive(x * log2e);
 }
 
+// The gates of the recurrent layers (layers/gru.hpp) and additive attention's
+// features, through exp_nonpositive (branch-free, so their loops vectorise;
+// the same bits natively and in wasm). tanh(x) = sign(x) (1 - e) / (1 + e)
+// with e = exp(-2|x|): within about 5e-16 of tanh in absolute terms (the
+// relative error grows near 0, where 1 - e cancels; no model here needs more
+// than absolute accuracy). sigmoid(x) = 1 / (1 + e) for x >= 0 and e / (1 + e)
+// below, e = exp(-|x|): a few ulp relative. NaN gives NaN; +-inf give +-1 and 1, 0.
+inline double tanh(double x) {
+    const double magnitude = x < 0.0 ? -x : x;
+    const double e = exp_nonpositive(-2.0 * magnitude);
+    const double t = (1.0 - e) / (1.0 + e);
+    return x < 0.0 ? -t : t;
+}
+inline double sigmoid(double x) {
+    const double magnitude = x < 0.0 ? -x : x;
+    const double e = exp_nonpositive(-magnitude);
+    const double s = 1.0 / (1.0 + e);
+    return x < 0.0 ? e * s : s;
+}
+
 // The factor that turns d^2 - min d^2 into the base-2 exponent of a Gaussian
 // row: -w^2/2 * log2 e, kept finite (see gaussian_rate) so that 0 * factor
 // is 0, not NaN.

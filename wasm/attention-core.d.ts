@@ -120,6 +120,57 @@ export interface TrainingRun {
   stopReason: string | null;
 }
 
+export type Seq2SeqTask = 'numbers-en-zh' | 'numbers-zh-en' | 'dates' | 'reverse' | 'sort';
+export type Seq2SeqArchitecture = 'bahdanau' | 'transformer';
+export interface Seq2SeqConfig {
+  architecture: Seq2SeqArchitecture;
+  /** The task whose vocabularies and lengths the model takes, or null for sizes given directly. */
+  task: Seq2SeqTask | null;
+  /** With a task: null (the task's); ids 0, 1, 2 are <pad>, <bos>, <eos>. */
+  sourceVocab: number | null; targetVocab: number | null; sourceLength: number | null; targetLength: number | null;
+  hidden: number;
+  /** Bahdanau: embedding size, GRU layers, and Bahdanau et al.'s bidirectional encoder (hidden / 2 units each way). */
+  embed: number; layers: number; bidirectional: boolean;
+  /** Transformer: heads, FFN size, blocks of the encoder and the decoder, and the embeddings' scale (d2l: sqrt(hidden)). */
+  heads: number; ffnHidden: number; blocks: number; embeddingScale: number;
+  seed: number;
+}
+/** A translator: plain data, named as the state_dict of d2l's modules in d2l.EncoderDecoder. */
+export interface Seq2SeqModel {
+  config: Seq2SeqConfig;
+  params: Record<string, Float64Array>;
+  optimizerState: { step: number; m: Float64Array | null; v: Float64Array | null };
+}
+export interface Seq2SeqVocabulary {
+  source: string[]; target: string[]; sourceLength: number; targetLength: number; heldOut: number;
+}
+/** Row-major token ids: source (batch x sourceLength), targetIn (<bos> + target, shifted) and targetOut (batch x targetLength). */
+export interface Seq2SeqBatch {
+  source: Tokens; sourceLens: Tokens; targetIn: Tokens; targetOut: Tokens; targetLens: Tokens;
+}
+export interface Seq2SeqTaskOptions { task?: Seq2SeqTask; batch?: number; seed?: number }
+export interface Seq2SeqHeldOutOptions { task?: Seq2SeqTask; count?: number }
+export interface Seq2SeqStepOptions { optimizer?: Optimizer; lr?: number; clip?: number }
+export interface Seq2SeqTrainingOptions extends Seq2SeqStepOptions {
+  task?: Seq2SeqTask; steps?: number; batch?: number; seed?: number; evalEvery?: number; heldOut?: number;
+  evaluateAtEnd?: boolean;
+}
+export interface Seq2SeqTrainingRun {
+  model: Seq2SeqModel;
+  /** The mean cross-entropy per target token of each step's batch, before its step. */
+  loss: Float64Array;
+  /** Held-out exact match and BLEU at each global step of `evaluatedAt`. */
+  accuracy: Float64Array; bleu: Float64Array; evaluatedAt: Float64Array;
+  heldOutAccuracy: number | null; heldOutBleu: number | null;
+  stopReason: string | null;
+}
+export interface Seq2SeqTranslateOptions {
+  /** At most the model's targetLength (the default). */
+  maxLength?: number;
+  /** null: `source` is one unpadded source; else one length per padded source. */
+  sourceLens?: Tokens | null;
+}
+
 /**
  * The names of the documented limits: the entries of core/limits.hpp's table
  * (tests/node/contract.test.mjs checks this list against it).
@@ -149,6 +200,8 @@ export interface Defaults {
   readonly attentionModel: Readonly<AttentionModelConfig>;
   readonly attentionTask: Readonly<Required<TaskOptions>>;
   readonly attentionTraining: Readonly<Required<TrainingOptions>>;
+  readonly seq2seqModel: Readonly<Seq2SeqConfig>;
+  readonly seq2seqTraining: Readonly<Required<Seq2SeqTrainingOptions>>;
   /** d2l's value written over masked scores (-1e6). */
   readonly maskedScore: number;
   /** What the held-out set's seed is XORed with (attentionModelTrain's held-out sequences: seed ^ heldOutSeedMix). */
@@ -206,6 +259,21 @@ export interface AttentionCore {
   attentionTaskBatch(options?: TaskOptions): TaskBatch;
   attentionTaskIdeal(options: TaskOptions | undefined, item: number): Float64Array;
   attentionModelTrain(model: AttentionModel, options?: TrainingOptions): TrainingRun;
+  seq2seqVocabulary(task: Seq2SeqTask): Seq2SeqVocabulary;
+  seq2seqInit(config?: Partial<Seq2SeqConfig>): Seq2SeqModel;
+  seq2seqTaskBatch(options?: Seq2SeqTaskOptions): Seq2SeqBatch & { [key in keyof Seq2SeqBatch]: Int32Array };
+  seq2seqHeldOut(options?: Seq2SeqHeldOutOptions): Seq2SeqBatch & { [key in keyof Seq2SeqBatch]: Int32Array };
+  /** targetLength x sourceLength: where each target token of held-out pair `item` comes from. */
+  seq2seqTaskIdeal(options: Seq2SeqHeldOutOptions | undefined, item: number): Float64Array;
+  seq2seqForward(model: Seq2SeqModel, batch: Seq2SeqBatch):
+    { logits: Float64Array; crossWeights: Float64Array; selfWeights: Float64Array; encoderWeights: Float64Array };
+  seq2seqLoss(model: Seq2SeqModel, batch: Seq2SeqBatch):
+    { loss: number; tokenLoss: number; gradients: Record<string, Float64Array> };
+  seq2seqStep(model: Seq2SeqModel, batch: Seq2SeqBatch, options?: Seq2SeqStepOptions): { model: Seq2SeqModel; loss: number };
+  seq2seqTrain(model: Seq2SeqModel, options?: Seq2SeqTrainingOptions): Seq2SeqTrainingRun;
+  seq2seqTranslate(model: Seq2SeqModel, source: Tokens, options?: Seq2SeqTranslateOptions):
+    { tokens: Int32Array; lengths: Int32Array; crossWeights: Float64Array };
+  seq2seqSourceFromText(task: Seq2SeqTask, text: string): Int32Array;
 }
 
 /** Loads the WebAssembly core once per page (or process) and resolves to its API. */

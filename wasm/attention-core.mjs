@@ -88,10 +88,10 @@ function scoresArguments(scores, shape, validLens) {
 // the bindings take: the config's numbers, the parameters' names and arrays
 // in the caller's order (the core checks them against its layout), and the
 // optimiser's step and moments (none: a model that has not been trained).
-function modelArgument(value, configDefaults) {
+function modelArgument(value, readConfig) {
   if (value === undefined) throw argumentError('model', 'an object', 'undefined');
   const model = options(value, 'model');
-  const config = modelConfig(readOwn(model, 'config', 'model.config'), 'model.config', configDefaults);
+  const config = readConfig(readOwn(model, 'config', 'model.config'), 'model.config');
   const params = readOwn(model, 'params', 'model.params');
   if (params === null || typeof params !== 'object' || isArray(params) || ArrayBuffer.isView(params)) {
     throw argumentError('model.params', 'an object of named Float64Arrays', typeName(params));
@@ -116,11 +116,41 @@ function modelArgument(value, configDefaults) {
   };
 }
 
-// A model's config: every field a number (missing ones take the defaults).
-function modelConfig(value, name, defaults) {
-  const config = fields(value, name, defaults);
-  for (const key of Object.keys(defaults)) number(config[key], key);
-  return config;
+// Options whose every field has the type of its default (missing ones take
+// the defaults): a number, a string or a boolean; a field whose default is
+// null takes null, or a number or string as `nullable` says.
+function typedFields(value, name, defaults, nullable = 'number') {
+  const given = fields(value, name, defaults);
+  const checked = {};
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const kind = fallback === null ? nullable : typeof fallback;
+    const field = given[key];
+    checked[key] = fallback === null && field === null ? null
+      : kind === 'string' ? text(field, key) : kind === 'boolean' ? flag(field, key) : number(field, key);
+  }
+  return checked;
+}
+
+// The encoder's config: every field a number.
+const modelConfig = (defaults) => (value, name) => typedFields(value, name, defaults);
+
+// A translator's config: its task (a name, or null for sizes given
+// directly) and its sizes (null: the task's).
+const seq2seqConfig = (defaults) => (value, name) => {
+  const { task, ...rest } = defaults;
+  const config = typedFields(value, name, rest);
+  const given = fields(value, name, { task });
+  return { ...config, task: given.task === null ? null : text(given.task, 'task') };
+};
+
+// A translator's batch: {source, sourceLens, targetIn, targetOut, targetLens}
+// as Int32Arrays (no targets for a translation); the core counts the items in the sources.
+function seq2seqBatch(value, withTargets = true) {
+  const keys = withTargets ? ['source', 'sourceLens', 'targetIn', 'targetOut', 'targetLens'] : ['source', 'sourceLens'];
+  const given = required(value, 'batch', keys);
+  const batch = {};
+  for (const key of keys) batch[key] = wholeNumbers(given[key], key);
+  return batch;
 }
 
 // {batch, validLens, causal, headsOff} of a batch of token sequences; batch defaults
@@ -172,6 +202,10 @@ function wrap(core) {
   const leaveOneOut = { leaveOneOut: training.leaveOneOut };
   const { attentionModel: modelDefaults, attentionTask: taskDefaults, attentionTraining: trainingDefaults } = defaults;
   const stepDefaults = { optimizer: trainingDefaults.optimizer, lr: trainingDefaults.lr };
+  const readModelConfig = modelConfig(modelDefaults);
+  const { seq2seqModel: translatorDefaults, seq2seqTraining: translatorTraining } = defaults;
+  const readTranslatorConfig = seq2seqConfig(translatorDefaults);
+  const translatorStep = { optimizer: translatorTraining.optimizer, lr: translatorTraining.lr, clip: translatorTraining.clip };
   return Object.freeze({
     // The documented limits (core/limits.hpp) and the defaults of every option.
     limits,
@@ -263,27 +297,27 @@ function wrap(core) {
     },
     // The trainable attention model (docs/js-api.md: "Training an attention model").
     attentionModelInit(config) {
-      return unwrap(core.attentionModelInit(modelConfig(config, 'config', modelDefaults)));
+      return unwrap(core.attentionModelInit(readModelConfig(config, 'config')));
     },
     attentionModelForward(model, tokens, opts) {
-      const m = modelArgument(model, modelDefaults);
+      const m = modelArgument(model, readModelConfig);
       const ids = wholeNumbers(tokens, 'tokens');
       return unwrap(core.attentionModelForward(m, ids, batchOptions(opts, ids, m)));
     },
     attentionModelLoss(model, tokens, targets, opts) {
-      const m = modelArgument(model, modelDefaults);
+      const m = modelArgument(model, readModelConfig);
       const ids = wholeNumbers(tokens, 'tokens');
       return unwrap(core.attentionModelLoss(m, ids, wholeNumbers(targets, 'targets'), batchOptions(opts, ids, m)));
     },
     attentionModelStep(model, tokens, targets, opts) {
-      const m = modelArgument(model, modelDefaults);
+      const m = modelArgument(model, readModelConfig);
       const ids = wholeNumbers(tokens, 'tokens');
       const { optimizer, lr, ...batch } = batchOptions(opts, ids, m, stepDefaults);
       return unwrap(core.attentionModelStep(m, ids, wholeNumbers(targets, 'targets'),
         { ...batch, optimizer: text(optimizer, 'optimizer'), lr: number(lr, 'lr') }));
     },
     attentionModelAccuracy(model, tokens, targets, opts) {
-      const m = modelArgument(model, modelDefaults);
+      const m = modelArgument(model, readModelConfig);
       const ids = wholeNumbers(tokens, 'tokens');
       return unwrap(core.attentionModelAccuracy(m, ids, wholeNumbers(targets, 'targets'), batchOptions(opts, ids, m)));
     },
@@ -294,14 +328,66 @@ function wrap(core) {
       return unwrap(core.attentionTaskIdeal(taskOptions(opts, taskDefaults), number(item, 'item')));
     },
     attentionModelTrain(model, opts) {
-      const m = modelArgument(model, modelDefaults);
-      const o = fields(opts, 'options', trainingDefaults);
-      const checked = {};
-      for (const [key, value] of Object.entries(o)) {
-        const kind = typeof trainingDefaults[key];
-        checked[key] = kind === 'string' ? text(value, key) : kind === 'boolean' ? flag(value, key) : number(value, key);
+      const m = modelArgument(model, readModelConfig);
+      return unwrap(core.attentionModelTrain(m, typedFields(opts, 'options', trainingDefaults)));
+    },
+    // The translators (docs/js-api.md: "Training a translator").
+    seq2seqVocabulary(task) {
+      return unwrap(core.seq2seqVocabulary(text(task, 'task')));
+    },
+    seq2seqInit(config) {
+      return unwrap(core.seq2seqInit(readTranslatorConfig(config, 'config')));
+    },
+    seq2seqTaskBatch(opts) {
+      const { task, batch, seed } = typedFields(opts, 'options', { task: translatorTraining.task, batch: translatorTraining.batch, seed: translatorTraining.seed });
+      return unwrap(core.seq2seqTaskBatch({ task, batch, seed }));
+    },
+    seq2seqHeldOut(opts) {
+      return unwrap(core.seq2seqHeldOut(typedFields(opts, 'options', { task: translatorTraining.task, count: translatorTraining.heldOut })));
+    },
+    seq2seqTaskIdeal(opts, item) {
+      const checked = typedFields(opts, 'options', { task: translatorTraining.task, count: translatorTraining.heldOut });
+      return unwrap(core.seq2seqTaskIdeal(checked, number(item, 'item')));
+    },
+    seq2seqForward(model, batch) {
+      const m = modelArgument(model, readTranslatorConfig);
+      return unwrap(core.seq2seqForward(m, seq2seqBatch(batch)));
+    },
+    seq2seqLoss(model, batch) {
+      const m = modelArgument(model, readTranslatorConfig);
+      return unwrap(core.seq2seqLoss(m, seq2seqBatch(batch)));
+    },
+    seq2seqStep(model, batch, opts) {
+      const m = modelArgument(model, readTranslatorConfig);
+      return unwrap(core.seq2seqStep(m, seq2seqBatch(batch), typedFields(opts, 'options', translatorStep)));
+    },
+    seq2seqTrain(model, opts) {
+      const m = modelArgument(model, readTranslatorConfig);
+      return unwrap(core.seq2seqTrain(m, typedFields(opts, 'options', translatorTraining)));
+    },
+    // One source (its ids, <eos> included, unpadded), or a batch of them
+    // padded to the model's sourceLength with their sourceLens.
+    seq2seqTranslate(model, source, opts) {
+      const m = modelArgument(model, readTranslatorConfig);
+      const { maxLength, sourceLens } =
+        fields(opts, 'options', { maxLength: m.config.targetLength, sourceLens: null });
+      const ids = wholeNumbers(source, 'source');
+      let batch;
+      if (sourceLens === null) {
+        const length = m.config.sourceLength ?? ids.length;
+        if (ids.length < 1 || ids.length > length) {
+          throw argumentError('source', `one source of 1 to ${length} tokens (sourceLength), or sourceLens`, String(ids.length));
+        }
+        const padded = new Int32Array(length);
+        padded.set(ids);
+        batch = { source: padded, sourceLens: Int32Array.of(ids.length) };
+      } else {
+        batch = { source: ids, sourceLens: wholeNumbers(sourceLens, 'sourceLens') };
       }
-      return unwrap(core.attentionModelTrain(m, checked));
+      return unwrap(core.seq2seqTranslate(m, { ...batch, maxLength: number(maxLength ?? NaN, 'maxLength') }));
+    },
+    seq2seqSourceFromText(task, words) {
+      return unwrap(core.seq2seqSourceFromText(text(task, 'task'), text(words, 'text')));
     },
     // liveHandles: JS values C++ holds through Embind (emval handles) once
     // the call is over; the API keeps none between calls, so it stays at its

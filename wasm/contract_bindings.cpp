@@ -3,6 +3,7 @@
 // option structs), so the JS side holds no number of its own.
 #include <emscripten/bind.h>
 
+#include <initializer_list>
 #include <string>
 
 #include "attention_model.hpp"
@@ -16,6 +17,8 @@
 #include "optimizers.hpp"
 #include "random_tensor.hpp"
 #include "scaling_study.hpp"
+#include "seq2seq/model.hpp"
+#include "seq2seq/training.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;
@@ -103,10 +106,29 @@ val contract() {
     put(model_training, "heldOut", train_model.held_out);
     put(model_training, "evaluateAtEnd", val(train_model.evaluate_at_end));
 
+    // A translator's sizes default to its task's (null).
+    const attention::Seq2SeqTrainingOptions train_seq2seq;
+    const val seq2seq_task(std::string(attention::seq2seq_task_name(train_seq2seq.task)));
+    val seq2seq_model = config_to_js(attention::Seq2SeqConfig{}, seq2seq_task);
+    for (const char* size : {"sourceVocab", "targetVocab", "sourceLength", "targetLength"}) put(seq2seq_model, size, val::null());
+    val seq2seq_training = val::object();
+    put(seq2seq_training, "task", seq2seq_task);
+    put(seq2seq_training, "steps", train_seq2seq.steps);
+    put(seq2seq_training, "batch", train_seq2seq.batch);
+    put(seq2seq_training, "optimizer", val(std::string(train_seq2seq.optimizer.kind == attention::OptimizerKind::adam ? "adam" : "sgd")));
+    put(seq2seq_training, "lr", train_seq2seq.optimizer.lr);
+    put(seq2seq_training, "clip", train_seq2seq.clip);
+    put(seq2seq_training, "seed", train_seq2seq.seed);
+    put(seq2seq_training, "evalEvery", train_seq2seq.eval_every);
+    put(seq2seq_training, "heldOut", train_seq2seq.held_out);
+    put(seq2seq_training, "evaluateAtEnd", val(train_seq2seq.evaluate_at_end));
+
     val defaults = val::object();
     put(defaults, "attentionModel", config_to_js(attention::ModelConfig{}));
     put(defaults, "attentionTask", task);
     put(defaults, "attentionTraining", model_training);
+    put(defaults, "seq2seqModel", seq2seq_model);
+    put(defaults, "seq2seqTraining", seq2seq_training);
     put(defaults, "dataset", dataset);
     put(defaults, "kernel", kernel);
     put(defaults, "training", training);

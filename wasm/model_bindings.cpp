@@ -15,6 +15,7 @@
 #include "attention_tasks.hpp"
 #include "attention_training.hpp"
 #include "optimizers.hpp"
+#include "model_transfer.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;
@@ -35,11 +36,8 @@ val attention::transfer::config_to_js(const attention::ModelConfig& c) {
 
 namespace {
 
-// The trainable attention model. The JS API hands a model over as one plain
-// object it made: {config: {vocab, ...} of numbers, names: [string],
-// arrays: [Float64Array] (params, in the caller's order), step: number,
-// m: Float64Array | null, v: Float64Array | null}. Every call releases the
-// core's pass buffers at its end, so memory returns to its level between calls.
+// The trainable attention model. Every call releases the core's pass
+// buffers at its end, so memory returns to its level between calls.
 struct ModelCall {
     ~ModelCall() { attention::release_model_workspace(); }
 };
@@ -58,45 +56,19 @@ attention::ModelConfig model_config(const val& config) {
     return c;
 }
 
-// A model object as the JS API hands it over, every length checked against
-// its config and nothing copied yet: the parameters' names matched to the
-// layout and their lengths, the optimiser's step and its moments' lengths.
+// A model object as the JS API hands it over (model_transfer.hpp), every
+// length checked against its config and nothing copied yet.
 struct IncomingModel {
     attention::ModelConfig config;
     std::vector<attention::ParameterSlot> layout;
-    val arrays = val::undefined();
-    std::vector<std::size_t> slots;  // of each given array
-    std::uint64_t step = 0;
-    std::optional<Incoming<1>> m, v;  // none: a model not trained with Adam yet
+    IncomingParameters parameters;
 };
 
 IncomingModel incoming_model(const val& model) {
     IncomingModel in;
     in.config = model_config(model["config"]);
     in.layout = attention::model_layout(in.config);
-    const val names = model["names"];
-    in.arrays = model["arrays"];
-    const std::size_t given = count(names["length"].as<double>(), "params");
-    attention::check_parameter_count(in.layout, given);
-    std::vector<std::string> name_texts(given);
-    std::vector<attention::NamedSize> sizes(given);
-    for (std::size_t k = 0; k < given; ++k) {
-        name_texts[k] = names[k].as<std::string>();
-        sizes[k] = {name_texts[k], js_length(in.arrays[k])};
-    }
-    in.slots = attention::match_parameters(in.layout, sizes);
-
-    const double step = model["step"].as<double>();
-    if (!std::isfinite(step) || step != std::floor(step) || step < 0 || step >= 9007199254740992.0)
-        attention::fail("optimizerState.step", "a whole number in [0, 2^53)", step);
-    in.step = static_cast<std::uint64_t>(step);
-    const val m = model["m"], v = model["v"];
-    if (m.isNull() != v.isNull()) attention::fail("optimizerState", "m and v both null or both arrays");
-    if (!m.isNull()) {
-        const std::size_t parameters = attention::parameter_count(in.config);
-        in.m = incoming<1>(m, {parameters}, "optimizerState.m");
-        in.v = incoming<1>(v, {parameters}, "optimizerState.v");
-    }
+    in.parameters = incoming_parameters(model, in.layout, attention::parameter_count(in.config));
     return in;
 }
 
@@ -105,45 +77,14 @@ attention::AttentionModel copy_model(const IncomingModel& in) {
     attention::AttentionModel model;
     model.config = in.config;
     model.layout = in.layout;
-    model.values = xt::xtensor<double, 1>::from_shape({attention::parameter_count(in.config)});
-    for (std::size_t k = 0; k < in.slots.size(); ++k) {
-        const auto& slot = in.layout[in.slots[k]];
-        if (slot.size > 0) attention_js_copy_f64(in.arrays[k].as_handle(), model.values.data() + slot.offset);
-    }
-    attention::check_parameter_values(model);
+    model.values = copy_parameters(in.parameters, in.layout, attention::parameter_count(in.config));
     return model;
 }
 
-// The optimiser's state as given (checked by the call, for the steps it takes).
-attention::OptimizerState copy_state(const IncomingModel& in) {
-    attention::OptimizerState state;
-    state.step = in.step;
-    if (in.m) {
-        state.m = in.m->copy();
-        state.v = in.v->copy();
-    }
-    return state;
-}
-
-// Named Float64Arrays in layout order, from a flat vector in that layout.
-val named_arrays(const attention::AttentionModel& model, const xt::xtensor<double, 1>& flat) {
-    val object = val::object();
-    for (const auto& slot : model.layout)
-        object.set(slot.name, val::take_ownership(attention_js_float64_copy(flat.data() + slot.offset,
-                                                                             static_cast<double>(slot.size))));
-    return object;
-}
+attention::OptimizerState copy_state(const IncomingModel& in) { return copy_state(in.parameters); }
 
 val model_to_js(const attention::AttentionModel& model, const attention::OptimizerState& state) {
-    val result = val::object();
-    result.set("config", config_to_js(model.config));
-    result.set("params", named_arrays(model, model.values));
-    val optimizer = val::object();
-    optimizer.set("step", static_cast<double>(state.step));
-    optimizer.set("m", state.m.size() ? to_js(state.m) : val::null());
-    optimizer.set("v", state.v.size() ? to_js(state.v) : val::null());
-    result.set("optimizerState", optimizer);
-    return result;
+    return model_object(config_to_js(model.config), model.layout, model.values, state);
 }
 
 constexpr std::size_t max_tokens = lim::max_model_batch * lim::max_model_length;
@@ -182,15 +123,6 @@ IncomingBatch incoming_batch(const attention::ModelConfig& config, const val& to
 
 xt::xtensor<int, 1> token_ids(const val& array, const char* name) { return integers(array, max_tokens, name, "tokens"); }
 
-attention::OptimizerOptions optimizer_options(const std::string& optimizer, double lr) {
-    attention::OptimizerOptions o;
-    if (optimizer == "adam") o.kind = attention::OptimizerKind::adam;
-    else if (optimizer == "sgd") o.kind = attention::OptimizerKind::sgd;
-    else attention::fail("optimizer", "'adam' or 'sgd'", attention::quoted(optimizer));
-    o.lr = lr;
-    return o;
-}
-
 val attention_model_init(val config) {
     return guarded([&] {
         ModelCall call;
@@ -224,7 +156,7 @@ val attention_model_loss(val model, val tokens, val targets, val options) {
                                                             token_ids(targets, "targets"), batch.options);
         val object = val::object();
         object.set("loss", result.loss);
-        object.set("gradients", named_arrays(m, result.gradients));
+        object.set("gradients", named_arrays(m.layout, result.gradients));
         return object;
     });
 }
@@ -327,9 +259,8 @@ val attention_model_train(val model, val options) {
         object.set("loss", to_js(result.loss));
         object.set("accuracy", to_js(result.accuracy));
         object.set("evaluatedAt", to_js(result.evaluated_at));
-        object.set("heldOutAccuracy",
-                   std::isnan(result.held_out_accuracy) ? val::null() : val(result.held_out_accuracy));
-        object.set("stopReason", result.stop_reason.empty() ? val::null() : val(result.stop_reason));
+        object.set("heldOutAccuracy", number_or_null(result.held_out_accuracy));
+        object.set("stopReason", text_or_null(result.stop_reason));
         return object;
     });
 }

@@ -23,6 +23,7 @@
 namespace attention {
 struct AttentionExtents;
 struct ModelConfig;
+struct Seq2SeqConfig;
 }  // namespace attention
 
 // Bulk transfers, one call into JS each, defined with their JS text in
@@ -174,5 +175,7 @@ void put(val& object, const char* key, double value);
 // A model's config as JS sees it: written by the model's calls and by the
 // contract's defaults (model_bindings.cpp).
 val config_to_js(const ModelConfig& config);
+// A translator's config (seq2seq_bindings.cpp): `task` its task's name, or null.
+val config_to_js(const Seq2SeqConfig& config, const val& task);
 
 }  // namespace attention::transfer

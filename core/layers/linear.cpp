@@ -22,6 +22,13 @@ void linear_forward(const LinearShape& shape, const double* x, const double* wei
     matrix::multiply_add({x, in, 1}, transposed.data(), out, y, out, rows, out, in);
 }
 
+void transpose_weight(const LinearShape& shape, const double* weight, std::vector<double>& transposed) {
+    const std::size_t in = shape.in, out = shape.out;
+    transposed.resize(in * out);
+    for (std::size_t o = 0; o < out; ++o)
+        for (std::size_t i = 0; i < in; ++i) transposed[i * out + o] = weight[o * in + i];
+}
+
 void linear_backward(const LinearShape& shape, const double* dy, const double* x, const double* weight,
                      double* dweight, double* dbias, double* dx) {
     const std::size_t rows = shape.rows, in = shape.in, out = shape.out;

@@ -20,6 +20,10 @@ struct LinearShape {
 void linear_forward(const LinearShape& shape, const double* x, const double* weight, const double* bias, double* y,
                     std::vector<double>& transposed);
 
+// transposed (in x out) = weight (out x in) transposed: the right operand the
+// kernel streams by rows, for callers that keep it across several products.
+void transpose_weight(const LinearShape& shape, const double* weight, std::vector<double>& transposed);
+
 // Given dy: dweight += dy^T x, dbias += dy's column sums (when not null),
 // dx += dy W (when not null). Accumulates, so several uses of one input add up.
 void linear_backward(const LinearShape& shape, const double* dy, const double* x, const double* weight,

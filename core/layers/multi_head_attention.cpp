@@ -55,8 +55,7 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
     const double sqrt_d = std::sqrt(static_cast<double>(dh));
-    std::fill(concat, concat + shape.batch * nq * hidden, 0.0);
-    std::fill(weights, weights + shape.batch * heads * nq * nk, 0.0);
+    // Every product below writes its block whole (multiply, not multiply_add): no zeroing pass.
     scratch.resize(dh * nk);
     double* keys_t = scratch.data();
     for (std::size_t b = 0; b < shape.batch; ++b)
@@ -66,7 +65,7 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
             double* w_h = weights + (b * heads + h) * nq * nk;
             // Scores Q_h K_h^T, then each row's softmax over its visible keys.
             transpose(k_h, nk, dh, hidden, keys_t);
-            matrix::multiply_add({q_h, hidden, 1}, keys_t, nk, w_h, nk, nq, nk, dh);
+            matrix::multiply({q_h, hidden, 1}, keys_t, nk, w_h, nk, nq, nk, dh);
             for (std::size_t i = 0; i < nq; ++i) {
                 const std::size_t seen = visible[b * nq + i];
                 double* w = w_h + i * nk;
@@ -84,8 +83,8 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
                 std::fill(w + seen, w + nk, 0.0);
             }
             // The head's output: weights times V_h.
-            matrix::multiply_add({w_h, nk, 1}, v + b * nk * hidden + h * dh, hidden, concat + b * nq * hidden + h * dh,
-                                 hidden, nq, dh, nk);
+            matrix::multiply({w_h, nk, 1}, v + b * nk * hidden + h * dh, hidden, concat + b * nq * hidden + h * dh,
+                             hidden, nq, dh, nk);
         }
 }
 
@@ -95,9 +94,7 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
     const double sqrt_d = std::sqrt(static_cast<double>(dh));
-    std::fill(dq, dq + shape.batch * nq * hidden, 0.0);
-    std::fill(dk, dk + shape.batch * nk * hidden, 0.0);
-    std::fill(dv, dv + shape.batch * nk * hidden, 0.0);
+    // Every product below writes its block whole (multiply, not multiply_add): no zeroing pass.
     scratch.resize(dh * nk + nq * nk);
     double* values_t = scratch.data();
     double* dscores = values_t + dh * nk;  // dL/dweights, then dL/dscores in place
@@ -110,9 +107,8 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
             const double* w_h = weights + (b * heads + h) * nq * nk;
             // dL/dweights = dO_h V_h^T; dV_h = weights^T dO_h.
             transpose(v_h, nk, dh, hidden, values_t);
-            std::fill(dscores, dscores + nq * nk, 0.0);
-            matrix::multiply_add({g_h, hidden, 1}, values_t, nk, dscores, nk, nq, nk, dh);
-            matrix::multiply_add({w_h, 1, nk}, g_h, hidden, dv + b * nk * hidden + h * dh, hidden, nk, dh, nq);
+            matrix::multiply({g_h, hidden, 1}, values_t, nk, dscores, nk, nq, nk, dh);
+            matrix::multiply({w_h, 1, nk}, g_h, hidden, dv + b * nk * hidden + h * dh, hidden, nk, dh, nq);
             // Through the softmax: ds_j = w_j (dw_j - sum_k w_k dw_k) / sqrt(d); 0 past the visible keys.
             for (std::size_t i = 0; i < nq; ++i) {
                 const std::size_t seen = visible[b * nq + i];
@@ -124,8 +120,8 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
                 std::fill(ds + seen, ds + nk, 0.0);
             }
             // dQ_h = dS K_h, dK_h = dS^T Q_h.
-            matrix::multiply_add({dscores, nk, 1}, k_h, hidden, dq + b * nq * hidden + h * dh, hidden, nq, dh, nk);
-            matrix::multiply_add({dscores, 1, nk}, q_h, hidden, dk + b * nk * hidden + h * dh, hidden, nk, dh, nq);
+            matrix::multiply({dscores, nk, 1}, k_h, hidden, dq + b * nq * hidden + h * dh, hidden, nq, dh, nk);
+            matrix::multiply({dscores, 1, nk}, q_h, hidden, dk + b * nk * hidden + h * dh, hidden, nk, dh, nq);
         }
 }
 
@@ -154,10 +150,11 @@ void multi_head_attention_backward(const AttentionShape& shape, const double* qu
                                    const int* heads_off) {
     const std::size_t hidden = shape.hidden;
     const std::size_t query_rows = shape.batch * shape.queries, key_rows = shape.batch * shape.keys;
-    scratch.dconcat.assign(query_rows * hidden, 0.0);
+    scratch.dconcat.resize(query_rows * hidden);
     scratch.dq.resize(query_rows * hidden), scratch.dk.resize(key_rows * hidden), scratch.dv.resize(key_rows * hidden);
-    linear_backward({query_rows, hidden, hidden}, dout, cache.concat.data(), w.wo, grads.wo, nullptr,
-                    scratch.dconcat.data());
+    // dconcat = dout Wo, written whole (linear_backward's dx would accumulate into a zeroed array: the same bits).
+    linear_backward({query_rows, hidden, hidden}, dout, cache.concat.data(), w.wo, grads.wo, nullptr, nullptr);
+    matrix::multiply({dout, hidden, 1}, w.wo, hidden, scratch.dconcat.data(), hidden, query_rows, hidden, hidden);
     silence_heads(shape, heads_off, scratch.dconcat.data());
     scaled_dot_product_backward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
                                 scratch.dconcat.data(), scratch.dq.data(), scratch.dk.data(), scratch.dv.data(),

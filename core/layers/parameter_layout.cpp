@@ -4,11 +4,16 @@
 #include <cmath>
 #include <string>
 
+#include "errors.hpp"
 #include "random.hpp"
 
 namespace attention {
 
 Init Init::linear(std::size_t fan_in) { return {Kind::uniform, 1.0 / std::sqrt(static_cast<double>(fan_in))}; }
+
+Init Init::xavier(std::size_t fan_in, std::size_t fan_out) {
+    return {Kind::uniform, std::sqrt(6.0 / (static_cast<double>(fan_in) + static_cast<double>(fan_out)))};
+}
 
 ParameterHandle LayoutBuilder::add(std::string_view name, std::initializer_list<std::size_t> shape, Init init) {
     std::size_t size = 1;
@@ -43,6 +48,46 @@ void initialise_parameters(const std::vector<ParameterSlot>& layout, Random& ran
                 break;
         }
     }
+}
+
+void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given) {
+    if (given != layout.size()) fail("params", text(layout.size(), " named parameters for this config"), given);
+}
+
+std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
+                                          const std::vector<NamedSize>& given) {
+    check_parameter_count(layout, given.size());
+    std::vector<std::size_t> slots(given.size());
+    std::vector<bool> found(layout.size(), false);
+    for (std::size_t g = 0; g < given.size(); ++g) {
+        const std::string_view name = given[g].name;
+        std::size_t k = 0;
+        while (k < layout.size() && layout[k].name != name) ++k;
+        if (k == layout.size()) fail("params", "only the names of the model's parameters", quoted(name));
+        if (found[k]) fail("params", "each name once", quoted(name));
+        if (given[g].size != layout[k].size) fail(text("params.", name), text(layout[k].size, " numbers"), given[g].size);
+        found[k] = true;
+        slots[g] = k;
+    }
+    return slots;
+}
+
+void check_finite_parameters(const std::vector<ParameterSlot>& layout, const double* all) {
+    for (const auto& slot : layout) {
+        const double* values = all + slot.offset;
+        for (std::size_t e = 0; e < slot.size; ++e)
+            if (!std::isfinite(values[e])) fail(text("params.", slot.name), "finite numbers", values[e], e);
+    }
+}
+
+void copy_named_parameters(const std::vector<ParameterSlot>& layout, const std::vector<NamedValues>& params,
+                           double* values) {
+    std::vector<NamedSize> given;
+    for (const auto& p : params) given.push_back({p.name, p.values.size()});
+    const std::vector<std::size_t> slots = match_parameters(layout, given);
+    for (std::size_t g = 0; g < params.size(); ++g)
+        std::copy(params[g].values.begin(), params[g].values.end(), values + layout[slots[g]].offset);
+    check_finite_parameters(layout, values);
 }
 
 }  // namespace attention

@@ -28,6 +28,9 @@ struct Init {
     static Init constant(double value) { return {Kind::constant, value}; }
     // nn.Linear's weight and bias: U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in the weight's columns.
     static Init linear(std::size_t fan_in);
+    // Xavier-uniform (d2l's xavier_init_weights): U(-b, b) with b = sqrt(6 / (fan_in + fan_out)),
+    // fan_in a weight's columns and fan_out its rows, as torch.nn.init.xavier_uniform_ counts them.
+    static Init xavier(std::size_t fan_in, std::size_t fan_out);
 };
 
 // One named parameter inside the flat vector of all of them.
@@ -79,5 +82,32 @@ private:
 
 // Every parameter drawn from `random` as its slot's init says, in layout order.
 void initialise_parameters(const std::vector<ParameterSlot>& layout, Random& random, double* values);
+
+// Parameters handed in by name (the page's, or PyTorch's).
+struct NamedValues {
+    std::string name;
+    std::vector<double> values;
+};
+
+// The checks of parameters handed in, for a caller that copies the values
+// in itself (the wasm bindings copy each JS array straight into the model,
+// once every length is known to be right). The slot of each given
+// parameter: every name of the layout exactly once, each of its size,
+// checked before any value is copied (the count first, before any name is
+// read)...
+void check_parameter_count(const std::vector<ParameterSlot>& layout, std::size_t given);
+struct NamedSize {
+    std::string_view name;
+    std::size_t size = 0;
+};
+std::vector<std::size_t> match_parameters(const std::vector<ParameterSlot>& layout,
+                                          const std::vector<NamedSize>& given);
+// ...and, once they are in, every value finite; errors name "params.<name>".
+void check_finite_parameters(const std::vector<ParameterSlot>& layout, const double* values);
+
+// All three: the given parameters matched to the layout, copied into
+// `values` (the layout's flat vector) and checked finite.
+void copy_named_parameters(const std::vector<ParameterSlot>& layout, const std::vector<NamedValues>& params,
+                           double* values);
 
 }  // namespace attention

@@ -7,7 +7,12 @@
 
 namespace attention {
 
-// 0 for an empty prediction (d2l divides by zero there).
+// Orders n longer than the prediction are left out of the product, as d2l's
+// current bleu does (its loop runs to min(k, len_pred)); an older d2l ran to
+// k and divided by zero for a prediction of n - 1 tokens. Token sequences
+// rather than strings: an empty prediction scores 0 (d2l's ''.split(' ')
+// would be one empty token); an empty label matches nothing, so 0 too.
+// k = 0 leaves the brevity penalty alone, as in d2l.
 double bleu(const std::vector<int>& prediction, const std::vector<int>& label, std::size_t k);
 
 }  // namespace attention

@@ -166,17 +166,8 @@ Seq2SeqModel seq2seq_model_from(const Seq2SeqConfig& config, const std::vector<N
     Seq2SeqModel model;
     model.config = config;
     model.layout = seq2seq_layout(config);
-    std::vector<NamedSize> given;
-    for (const auto& p : params) given.push_back({p.name, p.values.size()});
-    const std::vector<std::size_t> slots = match_parameters(model.layout, given);
     model.values = xt::xtensor<double, 1>::from_shape({seq2seq_parameter_count(config)});
-    for (std::size_t g = 0; g < params.size(); ++g)
-        std::copy(params[g].values.begin(), params[g].values.end(), model.values.data() + model.layout[slots[g]].offset);
-    for (const auto& slot : model.layout) {
-        const double* values = model.values.data() + slot.offset;
-        for (std::size_t e = 0; e < slot.size; ++e)
-            if (!std::isfinite(values[e])) fail(text("params.", slot.name), "finite numbers", values[e], e);
-    }
+    copy_named_parameters(model.layout, params, model.values.data());
     return model;
 }
 

@@ -29,7 +29,6 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "../attention_model.hpp"  // NamedValues
 #include "../layers/parameter_layout.hpp"
 
 namespace attention {
@@ -92,9 +91,10 @@ Seq2SeqModel seq2seq_model_from(const Seq2SeqConfig& config, const std::vector<N
 
 // One batch, row-major: source (batch x source_length) with its valid
 // lengths (each in [1, source_length], <eos> included, <pad> after);
-// target_in (batch x target_length) is <bos> then the target shifted right
-// (teacher forcing), target_out the target with <eos>, both <pad> past
-// target_lens (each in [1, target_length]).
+// target_out (batch x target_length) is the target with <eos>, <pad> past
+// target_lens (each in [1, target_length]); target_in is <bos> then
+// target_out shifted right (teacher forcing, as d2l makes it: a short
+// target's <eos> stays in it; positions past target_lens take no part).
 struct Seq2SeqBatch {
     std::size_t batch = 1;
     xt::xtensor<int, 1> source, source_lens, target_in, target_out, target_lens;
@@ -126,7 +126,8 @@ struct Seq2SeqLoss {
     // cross-entropies, 0 at padding, averaged over target_length positions);
     // `gradients` are its gradient, in the model's layout.
     double loss = 0.0;
-    // The mean cross-entropy per valid target token (what d2l's train_seq2seq prints).
+    // The mean cross-entropy per valid target token (d2l's train_seq2seq
+    // prints l.sum() / tokens, this divided by target_length).
     double token_loss = 0.0;
     xt::xtensor<double, 1> gradients;
 };

@@ -8,9 +8,26 @@
 //   numbers-zh-en  the same pairs the other way.
 //   dates          a date to ISO order, an alignment that crosses:
 //                  "25 November 2026" -> "2026 11 25" (the day moves to the end).
-//   reverse, sort  digit sequences reversed or sorted.
+//                  Every valid date of 1950-2049 (36,525); the year is two
+//                  tokens on both sides ("20" "26"), days and months whole
+//                  tokens: source "25" "November" "20" "26", target "20" "26"
+//                  "11" "25" (date_names.hpp). Vocabularies 124 and 103,
+//                  lengths 5 and 5 with <eos>.
+//   reverse, sort  digit sequences ("0".."9") of 1 to 7 digits, the length
+//                  drawn uniformly per item, reversed or sorted.
+// Numbers: vocabularies 34 and 16, lengths 8 and 8 with <eos>
+// (number_names.hpp has the spelling rules).
 // Token ids 0, 1, 2 are <pad>, <bos>, <eos> in both vocabularies (model.hpp);
 // every sequence ends with <eos> and is <pad>ded to the task's length.
+//
+// Held out, the same whatever the training seed (drawn once with the core's
+// Random from fixed seeds, integer draws only, so every platform holds out
+// the same): 500 numbers (the same for both number tasks), 500 dates, and
+// for reverse and sort 100 distinct sequences of each length 3..7, the
+// lengths taking turns (lengths 1 and 2 have only 110 sequences in all, too
+// few to keep any from training). Training draws uniformly among the other
+// pairs; for reverse and sort the length first, then its digits again while
+// they are held out.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -53,14 +70,33 @@ Seq2SeqBatch seq2seq_held_out(Seq2SeqTask task, std::size_t count);
 // The ideal alignment of item `item` of a batch: (target_length x
 // source_length), row t the source positions target token t comes from,
 // summing to 1 over the row for t < the item's target length (<eos> to
-// <eos>), rows past it zero. Every task has one.
+// <eos>), rows past it zero. Every task has one:
+//   numbers-en-zh  each numeral from its word: 四千七百八十二 from four,
+//                  thousand, seven, hundred, eighty (八), eighty (十), two;
+//                  零 from "and"; 一十五 of "fifteen" all from fifteen.
+//   numbers-zh-en  each word evenly from its numerals ("eighty" 0.5 八, 0.5
+//                  十); an "and" with no 零 (4782) from the numerals of the
+//                  word after it, the part it announces.
+//   dates          year tokens from year tokens, the month from its name, the day from the day.
+//   reverse, sort  each digit from where it stood (sort: ties in order of position).
+// The item is read from its source (which must spell one of the task's
+// items); a batch without targets (empty target arrays, as for a typed
+// source) is accepted, and a batch with targets must hold the task's own.
+// Errors name batch, item, source, sourceLens, targetIn, targetOut, targetLens.
 xt::xtensor<double, 2> seq2seq_ideal_alignment(Seq2SeqTask task, const Seq2SeqBatch& batch, std::size_t item);
 
 // A learner's typed source as token ids with <eos> (what the page translates):
-// words of the source vocabulary separated by spaces, or for the number and
-// date tasks digits ("4782", "2026-11-25"), spelled as the task's source
-// words. An unknown word or a value out of the task's range throws
-// ArgumentError("text") naming it; so does a source longer than the task's.
+//   numbers-en-zh  digits ("4782", spelled as the task spells it) or English
+//                  words separated by spaces or hyphens, any case;
+//   numbers-zh-en  digits, or Chinese numerals (spaces between them allowed);
+//   dates          "2026-11-25", or words: a day, a month's name (any case),
+//                  a year typed whole ("2026") or as its two tokens;
+//   reverse, sort  digits, with or without spaces between them.
+// Words are taken as typed, spelled as the task spells them or not (the page
+// shows what the model makes of them). An unknown word, a value out of the
+// task's range (10000, 2026-02-30, 2050), no word, more words than the
+// task's source length allows, or a text over 64 bytes a word throws
+// ArgumentError("text") quoting the word or giving the count.
 std::vector<int> seq2seq_source_from_text(Seq2SeqTask task, std::string_view text);
 
 }  // namespace attention

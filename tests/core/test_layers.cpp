@@ -4,11 +4,10 @@
 // backward passes are checked on sum(output * dout) for a drawn dout, as
 // autograd's are.
 #include <cstddef>
-#include <fstream>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "layer_checks.hpp"
 #include "layers/embedding.hpp"
 #include "layers/layer_norm.hpp"
 #include "layers/linear.hpp"
@@ -21,59 +20,13 @@
 #include "reference.hpp"
 
 using namespace attention::layers;
-using Values = std::vector<double>;
-
-namespace {
-
-const nlohmann::json& layer_references() {
-    static const nlohmann::json parsed = [] {
-        std::ifstream file(ATTENTION_LAYER_REFERENCES);
-        if (!file) throw std::runtime_error("cannot open " ATTENTION_LAYER_REFERENCES);
-        return nlohmann::json::parse(file);
-    }();
-    return parsed;
-}
-
-Values numbers(const nlohmann::json& list) { return list.get<Values>(); }
-std::vector<int> integers(const nlohmann::json& list) {
-    std::vector<int> result;
-    for (double v : list.get<Values>()) result.push_back(static_cast<int>(v));
-    return result;
-}
-
-double weighted_sum(const Values& out, const Values& dout) {
-    double total = 0.0;
-    for (std::size_t e = 0; e < out.size(); ++e) total += out[e] * dout[e];
-    return total;
-}
-
-// Central differences of `loss` in each element of `values` (perturbed in
-// place and restored) against the backward pass's `analytic` gradient.
-void check_central_differences(const std::string& name, Values& values, const Values& analytic,
-                               const std::function<double()>& loss) {
-    REQUIRE(values.size() == analytic.size());
-    constexpr double h = 1e-6;
-    Values numeric(values.size());
-    for (std::size_t e = 0; e < values.size(); ++e) {
-        const double kept = values[e];
-        values[e] = kept + h;
-        const double up = loss();
-        values[e] = kept - h;
-        const double down = loss();
-        values[e] = kept;
-        numeric[e] = (up - down) / (2 * h);
-    }
-    INFO("central differences of " << name);
-    CHECK_NEAR_TOL(analytic, numeric, 1e-6);
-}
-
-}  // namespace
+using namespace ref;
 
 TEST_CASE("linear: forward and backward match nn.Linear's, and central differences", "[layers]") {
     const auto& r = layer_references()["linear"];
     const LinearShape shape{r["rows"], r["in"], r["out"]};
-    Values x = numbers(r["x"]), weight = numbers(r["weight"]), bias = numbers(r["bias"]);
-    const Values dout = numbers(r["dout"]);
+    Values x = ref::values(r["x"]), weight = ref::values(r["weight"]), bias = ref::values(r["bias"]);
+    const Values dout = ref::values(r["dout"]);
     std::vector<double> transposed;
     auto forward = [&] {
         Values y(shape.rows * shape.out);
@@ -93,7 +46,7 @@ TEST_CASE("linear: forward and backward match nn.Linear's, and central differenc
 
     // The backward pass accumulates: a second call adds the same again.
     linear_backward(shape, dout.data(), x.data(), weight.data(), dweight.data(), dbias.data(), dx.data());
-    Values twice = numbers(r["dx"]);
+    Values twice = ref::values(r["dx"]);
     for (double& v : twice) v *= 2;
     CHECK_NEAR_TOL(dx, twice, 1e-12);
 }
@@ -110,8 +63,8 @@ TEST_CASE("linear_forward on tensors applies X W^T with W in nn.Linear layout", 
 TEST_CASE("layer_norm and add_norm: d2l's AddNorm, forward and backward, and central differences", "[layers]") {
     const auto& r = layer_references()["addNorm"];
     const std::size_t rows = r["rows"], size = r["size"];
-    Values x = numbers(r["x"]), y = numbers(r["y"]), gamma = numbers(r["gamma"]), beta = numbers(r["beta"]);
-    const Values dout = numbers(r["dout"]);
+    Values x = ref::values(r["x"]), y = ref::values(r["y"]), gamma = ref::values(r["gamma"]), beta = ref::values(r["beta"]);
+    const Values dout = ref::values(r["dout"]);
     LayerNormCache cache;
     auto forward = [&] {
         Values out(rows * size);
@@ -150,9 +103,9 @@ void check_attention_case(const nlohmann::json& r) {
     const std::vector<int> valid_lens = r["validLens"].get<std::vector<int>>();
     std::vector<std::size_t> visible;
     visible_keys(shape, valid_lens.data(), r["causal"], visible);
-    Values queries = numbers(r["queriesIn"]), keys = numbers(r["keysIn"]), values = numbers(r["valuesIn"]);
-    Values wq = numbers(r["Wq"]), wk = numbers(r["Wk"]), wv = numbers(r["Wv"]), wo = numbers(r["Wo"]);
-    const Values dout = numbers(r["dout"]);
+    Values queries = ref::values(r["queriesIn"]), keys = ref::values(r["keysIn"]), values = ref::values(r["valuesIn"]);
+    Values wq = ref::values(r["Wq"]), wk = ref::values(r["Wk"]), wv = ref::values(r["Wv"]), wo = ref::values(r["Wo"]);
+    const Values dout = ref::values(r["dout"]);
     AttentionCache cache;
     std::vector<double> transposed;
     // Self-attention reads one array three times; perturbing it perturbs all three.
@@ -221,9 +174,9 @@ TEST_CASE("visible_keys: the valid length, and with causal at most the query's p
 TEST_CASE("position-wise FFN: d2l's, forward and backward, and central differences", "[layers]") {
     const auto& r = layer_references()["positionWiseFfn"];
     const FfnShape shape{r["rows"], r["hidden"], r["inner"]};
-    Values x = numbers(r["x"]), w1 = numbers(r["W1"]), b1 = numbers(r["b1"]), w2 = numbers(r["W2"]),
-           b2 = numbers(r["b2"]);
-    const Values dout = numbers(r["dout"]);
+    Values x = ref::values(r["x"]), w1 = ref::values(r["W1"]), b1 = ref::values(r["b1"]), w2 = ref::values(r["W2"]),
+           b2 = ref::values(r["b2"]);
+    const Values dout = ref::values(r["dout"]);
     FfnCache cache;
     std::vector<double> transposed;
     auto forward = [&] {
@@ -256,8 +209,8 @@ TEST_CASE("embedding scaled, plus the positional encoding: forward and backward,
     const EmbeddingShape shape{r["rows"], r["length"], r["hidden"]};
     const double scale = r["scale"];
     const std::vector<int> tokens = integers(r["tokens"]);
-    Values table = numbers(r["table"]);
-    const Values dout = numbers(r["dout"]);
+    Values table = ref::values(r["table"]);
+    const Values dout = ref::values(r["dout"]);
     const auto encoding = attention::positional_encoding(shape.length, shape.hidden);
     auto forward = [&] {
         Values x(shape.rows * shape.hidden);
@@ -274,9 +227,9 @@ TEST_CASE("embedding scaled, plus the positional encoding: forward and backward,
 TEST_CASE("softmax cross-entropy per row, with divisors (0: the row takes no part)", "[layers]") {
     const auto& r = layer_references()["crossEntropy"];
     const std::size_t rows = r["rows"], classes = r["classes"];
-    Values logits = numbers(r["logits"]);
+    Values logits = ref::values(r["logits"]);
     const std::vector<int> targets = integers(r["targets"]);
-    const Values divisors = numbers(r["divisors"]);
+    const Values divisors = ref::values(r["divisors"]);
     Values losses(rows), dlogits(rows * classes);
     auto loss = [&] {
         Values l(rows), d(rows * classes);

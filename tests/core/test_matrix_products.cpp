@@ -9,6 +9,7 @@
 #include "random.hpp"
 #include "reference.hpp"
 
+using attention::matrix::multiply;
 using attention::matrix::multiply_add;
 using attention::matrix::Strided;
 
@@ -51,6 +52,28 @@ TEST_CASE("multiply_add is the ordered triple loop, bit for bit, at every edge o
                     plain(a, b.data(), ldb, expected.data(), ldc, m, n, k);
                     multiply_add(a, b.data(), ldb, c.data(), ldc, m, n, k);
                     CHECK_SAME_BITS(c, expected);  // the padding between rows of c too: left as it was
+                }
+}
+
+TEST_CASE("multiply overwrites c with the bits of zeroing it and multiply_add, at every edge of the tile",
+          "[matrix]") {
+    attention::Random random(2025);
+    for (std::size_t m : {1, 3, 4, 5, 8, 9})
+        for (std::size_t n : {1, 2, 3, 5, 8, 9})
+            for (std::size_t k : {0, 1, 8, 17})
+                for (bool transposed : {false, true}) {
+                    INFO("m " << m << " n " << n << " k " << k << (transposed ? " a transposed" : ""));
+                    const std::size_t lda = transposed ? m + 2 : k + 1, ldb = n + 3, ldc = n + 1;
+                    const auto a_values = draws(random, (transposed ? k : m) * lda + 1);
+                    const Strided a = transposed ? Strided{a_values.data(), 1, lda} : Strided{a_values.data(), lda, 1};
+                    const auto b = draws(random, k * ldb + 1);
+                    auto c = draws(random, m * ldc);  // what c held before: overwritten, not read
+                    auto expected = c;
+                    for (std::size_t i = 0; i < m; ++i)
+                        for (std::size_t j = 0; j < n; ++j) expected[i * ldc + j] = 0.0;
+                    plain(a, b.data(), ldb, expected.data(), ldc, m, n, k);
+                    multiply(a, b.data(), ldb, c.data(), ldc, m, n, k);
+                    CHECK_SAME_BITS(c, expected);  // the padding between rows of c: left as it was
                 }
 }
 

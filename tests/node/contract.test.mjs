@@ -151,6 +151,16 @@ test('defaults are the book\'s', () => {
       task: 'reverse', lag: 1, variableLengths: false, causal: false, steps: 100, batch: 32, optimizer: 'adam',
       lr: 0.01, seed: 0, evalEvery: 50, heldOut: 256, evaluateAtEnd: true,
     },
+    // d2l 10.4's recipe and sizes, with Bahdanau et al.'s bidirectional encoder; the sizes are the task's.
+    seq2seqModel: {
+      architecture: 'bahdanau', task: 'numbers-en-zh', sourceVocab: null, targetVocab: null, sourceLength: null,
+      targetLength: null, hidden: 32, embed: 32, layers: 2, bidirectional: true, heads: 4, ffnHidden: 64, blocks: 2,
+      embeddingScale: 1, seed: 0,
+    },
+    seq2seqTraining: {
+      task: 'numbers-en-zh', steps: 50, batch: 64, optimizer: 'adam', lr: 0.005, clip: 1, seed: 0, evalEvery: 50,
+      heldOut: 500, evaluateAtEnd: true,
+    },
   });
 });
 

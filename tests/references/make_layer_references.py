@@ -24,7 +24,7 @@ import sys
 import torch
 from torch import nn
 
-from make_references import dump, positional_encoding, rounded
+from make_references import AdditiveAttention, d2l_masked_softmax, dump, positional_encoding, rounded
 from make_model_references import AddNorm, MultiHeadAttention, PositionWiseFFN
 
 torch.set_default_dtype(torch.float64)
@@ -137,6 +137,117 @@ def cross_entropy_case():
             'losses': flat(torch.where(kept, losses, torch.zeros(4))), 'dlogits': flat(logits.grad)}
 
 
+class DecoderBlock(nn.Module):
+    """d2l's DecoderBlock (10.7) in training mode with dropout 0: masked
+    self-attention with the valid lengths 1..steps of every row (causal),
+    then encoder-decoder attention masked by the source's valid lengths."""
+
+    def __init__(self, hidden, heads, ffn):
+        super().__init__()
+        self.attention1 = MultiHeadAttention(hidden, heads)
+        self.addnorm1 = AddNorm(hidden)
+        self.attention2 = MultiHeadAttention(hidden, heads)
+        self.addnorm2 = AddNorm(hidden)
+        self.ffn = PositionWiseFFN(hidden, ffn)
+        self.addnorm3 = AddNorm(hidden)
+
+    def forward(self, X, enc_outputs, enc_valid_lens):
+        batch_size, num_steps, _ = X.shape
+        dec_valid_lens = torch.arange(1, num_steps + 1).repeat(batch_size, 1)
+        X2 = self.attention1(X, X, X, dec_valid_lens)
+        Y = self.addnorm1(X, X2)
+        Y2 = self.attention2(Y, enc_outputs, enc_outputs, enc_valid_lens)
+        Z = self.addnorm2(Y, Y2)
+        return self.addnorm3(Z, self.ffn(Z))
+
+
+def decoder_block_case():
+    torch.manual_seed(20261127)
+    batch, queries, keys, hidden, heads, ffn = 2, 4, 5, 6, 2, 7
+    enc_valid_lens = torch.tensor([3, 5])
+    block = DecoderBlock(hidden, heads, ffn)
+    params = set_parameters(block)
+    x, enc = draw(batch, queries, hidden), draw(batch, keys, hidden)
+    out = block(x, enc, enc_valid_lens)
+    dout = rounded(torch.randn(out.shape))
+    (out * dout).sum().backward()
+    case = {'batch': batch, 'queries': queries, 'keys': keys, 'hidden': hidden, 'heads': heads, 'ffnHidden': ffn,
+            'encValidLens': flat(enc_valid_lens), 'x': flat(x), 'enc': flat(enc), 'dout': flat(dout),
+            'out': flat(out), 'selfWeights': flat(block.attention1.attention_weights),
+            'crossWeights': flat(block.attention2.attention_weights), 'dx': flat(x.grad), 'denc': flat(enc.grad),
+            'params': {name: flat(p) for name, p in params.items()},
+            'grads': {name: flat(p.grad) for name, p in params.items()}}
+    return case
+
+
+def gru_cell_case():
+    torch.manual_seed(41)
+    cell = nn.GRUCell(3, 4)
+    params = set_parameters(cell)
+    x, h, dout = draw(5, 3), draw(5, 4), rounded(torch.randn(5, 4))
+    out = cell(x, h)
+    (out * dout).sum().backward()
+    case = {'batch': 5, 'in': 3, 'hidden': 4, 'x': flat(x), 'h': flat(h), 'dout': flat(dout), 'out': flat(out),
+            'dx': flat(x.grad), 'dh': flat(h.grad)}
+    for name in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh'):
+        case[name] = flat(params[name])
+        case['d' + name] = flat(params[name].grad)
+    return case
+
+
+def gru_case(seed, steps, batch, inputs, hidden, layers, bidirectional):
+    """nn.GRU over a time-major sequence from a given h0; the backward pass is
+    autograd's of sum(output * dout) + sum(h_n * dh_n)."""
+    torch.manual_seed(seed)
+    gru = nn.GRU(inputs, hidden, layers, bidirectional=bidirectional)
+    params = set_parameters(gru)
+    directions = 2 if bidirectional else 1
+    x, h0 = draw(steps, batch, inputs), draw(layers * directions, batch, hidden)
+    out, h_n = gru(x, h0)
+    dout, dh_n = rounded(torch.randn(out.shape)), rounded(torch.randn(h_n.shape))
+    ((out * dout).sum() + (h_n * dh_n).sum()).backward()
+    case = {'steps': steps, 'batch': batch, 'in': inputs, 'hidden': hidden, 'layers': layers,
+            'bidirectional': bidirectional, 'x': flat(x), 'h0': flat(h0), 'dout': flat(dout), 'dhn': flat(dh_n),
+            'out': flat(out), 'hn': flat(h_n), 'dx': flat(x.grad), 'dh0': flat(h0.grad),
+            'names': [name for name, _ in gru.named_parameters()]}
+    for name, p in gru.named_parameters():
+        case[name] = flat(p)
+        case['d' + name] = flat(p.grad)
+    return case
+
+
+class D2lAdditiveAttention(AdditiveAttention):
+    """d2l's AdditiveAttention with d2l's own masked softmax (every valid
+    length here is at least 1, so the project's rule for 0 does not arise)."""
+
+    def forward(self, queries, keys, values, valid_lens):
+        queries, keys = self.W_q(queries), self.W_k(keys)
+        features = torch.tanh(queries.unsqueeze(2) + keys.unsqueeze(1))
+        scores = self.w_v(features).squeeze(-1)
+        self.attention_weights = d2l_masked_softmax(scores, valid_lens)
+        return torch.bmm(self.attention_weights, values)
+
+
+def additive_attention_case():
+    """d2l's AdditiveAttention, 1-D valid lengths (1 among them)."""
+    torch.manual_seed(43)
+    batch, queries, keys, query_size, key_size, value_size, hidden = 3, 2, 5, 4, 3, 2, 6
+    layer = D2lAdditiveAttention(key_size, query_size, hidden)
+    params = set_parameters(layer)
+    q_in, k_in, v_in = draw(batch, queries, query_size), draw(batch, keys, key_size), draw(batch, keys, value_size)
+    valid_lens = [5, 1, 3]
+    out = layer(q_in, k_in, v_in, torch.tensor(valid_lens))
+    dout = rounded(torch.randn(out.shape))
+    (out * dout).sum().backward()
+    return {'batch': batch, 'queries': queries, 'keys': keys, 'querySize': query_size, 'keySize': key_size,
+            'valueSize': value_size, 'hidden': hidden, 'validLens': valid_lens, 'queriesIn': flat(q_in),
+            'keysIn': flat(k_in), 'valuesIn': flat(v_in), 'Wq': flat(params['W_q.weight']),
+            'Wk': flat(params['W_k.weight']), 'wv': flat(params['w_v.weight']), 'dout': flat(dout),
+            'out': flat(out), 'weights': flat(layer.attention_weights), 'dWq': flat(params['W_q.weight'].grad),
+            'dWk': flat(params['W_k.weight'].grad), 'dwv': flat(params['w_v.weight'].grad),
+            'dqueries': flat(q_in.grad), 'dkeys': flat(k_in.grad), 'dvalues': flat(v_in.grad)}
+
+
 def main():
     torch.manual_seed(20261126)
     references = {
@@ -149,6 +260,12 @@ def main():
         'positionWiseFfn': ffn_case(),
         'embedding': embedding_case(),
         'crossEntropy': cross_entropy_case(),
+        'decoderBlock': decoder_block_case(),
+        'gruCell': gru_cell_case(),
+        'gru': gru_case(42, 5, 2, 3, 4, 1, False),
+        'gruBidirectional': gru_case(44, 4, 3, 3, 4, 1, True),
+        'gruDeepBidirectional': gru_case(45, 4, 3, 3, 4, 2, True),
+        'additiveAttention': additive_attention_case(),
     }
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, 'layer_references.json')
     text = dump(references) + '\n'

@@ -1,0 +1,115 @@
+#include "layers/additive_attention.hpp"
+
+#include <algorithm>
+
+#include "layers/linear.hpp"
+#include "vector_math.hpp"
+
+namespace attention::layers {
+
+namespace {
+
+std::size_t visible_keys(const AdditiveShape& shape, const int* valid_lens, std::size_t item) {
+    return valid_lens ? static_cast<std::size_t>(valid_lens[item]) : shape.keys;
+}
+
+}  // namespace
+
+void additive_keys_forward(const AdditiveShape& shape, const double* keys, const double* w_k,
+                           double* projected_keys, std::vector<double>& transposed) {
+    linear_forward({shape.batch * shape.keys, shape.key_size, shape.hidden}, keys, w_k, nullptr, projected_keys,
+                   transposed);
+}
+
+void additive_keys_backward(const AdditiveShape& shape, const double* keys, const double* w_k,
+                            const double* dprojected_keys, double* dw_k, double* dkeys) {
+    linear_backward({shape.batch * shape.keys, shape.key_size, shape.hidden}, dprojected_keys, keys, w_k, dw_k,
+                    nullptr, dkeys);
+}
+
+void additive_attention_forward(const AdditiveShape& shape, const double* queries, const double* projected_keys,
+                                const double* values, const int* valid_lens, const double* w_q, const double* w_v,
+                                AdditiveCache& cache, double* out, std::vector<double>& transposed) {
+    const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, dv = shape.value_size;
+    const std::size_t query_rows = shape.batch * nq;
+    cache.projected_queries.resize(query_rows * hidden);
+    cache.features.resize(query_rows * nk * hidden);
+    cache.weights.resize(query_rows * nk);
+    linear_forward({query_rows, shape.query_size, hidden}, queries, w_q, nullptr, cache.projected_queries.data(),
+                   transposed);
+    for (std::size_t b = 0; b < shape.batch; ++b) {
+        const std::size_t visible = visible_keys(shape, valid_lens, b);
+        for (std::size_t i = 0; i < nq; ++i) {
+            const std::size_t row = b * nq + i;
+            const double* pq = cache.projected_queries.data() + row * hidden;
+            double* weights = cache.weights.data() + row * nk;
+            double top = 0.0;
+            for (std::size_t j = 0; j < visible; ++j) {
+                const double* pk = projected_keys + (b * nk + j) * hidden;
+                double* feature = cache.features.data() + (row * nk + j) * hidden;
+                for (std::size_t c = 0; c < hidden; ++c) feature[c] = vector_math::tanh(pq[c] + pk[c]);
+                weights[j] = vector_math::dot(feature, w_v, hidden);
+                top = j == 0 || weights[j] > top ? weights[j] : top;
+            }
+            // d2l's masked softmax: the keys past the valid length weigh exactly 0.
+            double sum = 0.0;
+            for (std::size_t j = 0; j < visible; ++j) {
+                weights[j] = vector_math::exp_nonpositive(weights[j] - top);
+                sum += weights[j];
+            }
+            for (std::size_t j = 0; j < visible; ++j) weights[j] /= sum;
+            std::fill(weights + visible, weights + nk, 0.0);
+            double* o = out + row * dv;
+            std::fill(o, o + dv, 0.0);
+            for (std::size_t j = 0; j < visible; ++j) vector_math::axpy(o, weights[j], values + (b * nk + j) * dv, dv);
+        }
+    }
+}
+
+void additive_attention_backward(const AdditiveShape& shape, const double* queries, const double* projected_keys,
+                                 const double* values, const int* valid_lens, const double* w_q, const double* w_v,
+                                 const AdditiveCache& cache, const double* dout, double* dw_q, double* dw_v,
+                                 double* dqueries, double* dprojected_keys, double* dvalues,
+                                 AdditiveScratch& scratch) {
+    (void)projected_keys;  // the features the forward pass kept stand for it
+    const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, dv = shape.value_size;
+    const std::size_t query_rows = shape.batch * nq;
+    scratch.dprojected_queries.assign(query_rows * hidden, 0.0);
+    scratch.dweights.resize(nk);
+    scratch.dpre.resize(hidden);
+    for (std::size_t b = 0; b < shape.batch; ++b) {
+        const std::size_t visible = visible_keys(shape, valid_lens, b);
+        for (std::size_t i = 0; i < nq; ++i) {
+            const std::size_t row = b * nq + i;
+            const double* weights = cache.weights.data() + row * nk;
+            const double* d = dout + row * dv;
+            double* dweights = scratch.dweights.data();
+            // out = weights V
+            double weighted = 0.0;  // sum_j weights[j] dweights[j]
+            for (std::size_t j = 0; j < visible; ++j) {
+                const double* v = values + (b * nk + j) * dv;
+                dweights[j] = vector_math::dot(d, v, dv);
+                weighted += weights[j] * dweights[j];
+                if (dvalues) vector_math::axpy(dvalues + (b * nk + j) * dv, weights[j], d, dv);
+            }
+            double* dpq = scratch.dprojected_queries.data() + row * hidden;
+            for (std::size_t j = 0; j < visible; ++j) {
+                // softmax, then score = feature . w_v, feature = tanh(pq + pk)
+                const double dscore = weights[j] * (dweights[j] - weighted);
+                const double* feature = cache.features.data() + (row * nk + j) * hidden;
+                // dpre = d(pq + pk), the tanh's input, kept in scratch so the loops stay simple (they vectorise).
+                double* dpre = scratch.dpre.data();
+                for (std::size_t c = 0; c < hidden; ++c) {
+                    dw_v[c] += dscore * feature[c];
+                    dpre[c] = (dscore * w_v[c]) * (1.0 - feature[c] * feature[c]);
+                }
+                vector_math::axpy(dpq, 1.0, dpre, hidden);
+                if (dprojected_keys) vector_math::axpy(dprojected_keys + (b * nk + j) * hidden, 1.0, dpre, hidden);
+            }
+        }
+    }
+    linear_backward({query_rows, shape.query_size, hidden}, scratch.dprojected_queries.data(), queries, w_q, dw_q,
+                    nullptr, dqueries);
+}
+
+}  // namespace attention::layers

@@ -1,0 +1,603 @@
+// d2l 10.4's Bahdanau translator (model.hpp) composed from core/layers/:
+// the encoder's embedding and GRU layers (gru_layer_*, one per layer and
+// direction), the decoder's additive attention over the encoder's outputs,
+// its GRU stepped one target position at a time (gru_step_*, since each
+// step's input holds the attention context the previous step's state asked
+// for), and the dense readout. The embeddings enter only through the GRUs'
+// input gates, which are projected once per word of each vocabulary and
+// looked up per position (project_table).
+//
+// Layouts: the GRUs run time-major, row t * batch + b (item b at time t), as
+// nn.GRU does; the attention's keys and values, the logits and the weights
+// are batch-major, row b * length + t, as d2l's tensors are.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "layers/additive_attention.hpp"
+#include "layers/gru.hpp"
+#include "layers/linear.hpp"
+#include "layers/workspace.hpp"
+#include "matrix_products.hpp"
+#include "seq2seq/architectures.hpp"
+
+namespace attention::seq2seq_detail {
+
+namespace {
+
+using namespace layers;
+
+struct GruHandles {
+    ParameterHandle weight_ih, weight_hh, bias_ih, bias_hh;
+    GruWeights in(const double* params) const {
+        return {weight_ih.in(params), weight_hh.in(params), bias_ih.in(params), bias_hh.in(params)};
+    }
+    GruGradients in(double* grads) const {
+        return {weight_ih.in(grads), weight_hh.in(grads), bias_ih.in(grads), bias_hh.in(grads)};
+    }
+};
+
+struct BahdanauHandles {
+    ParameterHandle encoder_embedding;
+    std::vector<GruHandles> encoder_rnn;  // layer * directions + direction
+    ParameterHandle w_k, w_q, w_v, decoder_embedding;
+    std::vector<GruHandles> decoder_rnn;
+    ParameterHandle dense, dense_bias;
+};
+
+// The sizes every pass uses.
+struct Sizes {
+    std::size_t batch, source, target;  // items, source and target positions
+    std::size_t hidden, embed, layers;
+    std::size_t directions, units;  // the encoder's: units per direction, hidden / directions
+    std::size_t source_vocab, target_vocab;
+
+    Sizes(const Seq2SeqConfig& c, std::size_t items)
+        : batch(items), source(c.source_length), target(c.target_length), hidden(c.hidden), embed(c.embed),
+          layers(c.layers), directions(c.bidirectional ? 2 : 1), units(c.hidden / (c.bidirectional ? 2 : 1)),
+          source_vocab(c.source_vocab), target_vocab(c.target_vocab) {}
+    std::size_t encoder_in(std::size_t layer) const { return layer == 0 ? embed : hidden; }
+    std::size_t decoder_in(std::size_t layer) const { return layer == 0 ? hidden + embed : hidden; }
+};
+
+// One GRU of nn.GRU's parameters (weight_ih_l<k><suffix> ...) with `units` hidden units over `in` inputs.
+GruHandles describe_gru(const LayoutBuilder& rnn, std::size_t layer, const char* suffix, std::size_t in,
+                        std::size_t units) {
+    // Xavier on the weight matrices (d2l's xavier_init_weights), PyTorch's own U(+-1/sqrt(units)) on the biases.
+    GruHandles g;
+    g.weight_ih = rnn.under("weight_ih_l", layer, suffix).add("", {3 * units, in}, Init::xavier(in, 3 * units));
+    g.weight_hh = rnn.under("weight_hh_l", layer, suffix).add("", {3 * units, units}, Init::xavier(units, 3 * units));
+    g.bias_ih = rnn.under("bias_ih_l", layer, suffix).add("", {3 * units}, Init::linear(units));
+    g.bias_hh = rnn.under("bias_hh_l", layer, suffix).add("", {3 * units}, Init::linear(units));
+    return g;
+}
+
+void describe(const Seq2SeqConfig& config, LayoutBuilder& layout, BahdanauHandles& p) {
+    const Sizes n(config, 1);
+    const std::size_t h = n.hidden;
+    p.encoder_rnn.clear();
+    p.decoder_rnn.clear();
+    LayoutBuilder encoder = layout.under("encoder.");
+    p.encoder_embedding = encoder.add("embedding.weight", {n.source_vocab, n.embed}, Init::normal());
+    const LayoutBuilder encoder_rnn = encoder.under("rnn.");
+    for (std::size_t l = 0; l < n.layers; ++l)
+        for (std::size_t d = 0; d < n.directions; ++d)
+            p.encoder_rnn.push_back(describe_gru(encoder_rnn, l, d ? "_reverse" : "", n.encoder_in(l), n.units));
+    LayoutBuilder decoder = layout.under("decoder.");
+    p.w_k = decoder.add("attention.W_k.weight", {h, h}, Init::xavier(h, h));
+    p.w_q = decoder.add("attention.W_q.weight", {h, h}, Init::xavier(h, h));
+    p.w_v = decoder.add("attention.w_v.weight", {1, h}, Init::xavier(h, 1));
+    p.decoder_embedding = decoder.add("embedding.weight", {n.target_vocab, n.embed}, Init::normal());
+    const LayoutBuilder decoder_rnn = decoder.under("rnn.");
+    for (std::size_t l = 0; l < n.layers; ++l) p.decoder_rnn.push_back(describe_gru(decoder_rnn, l, "", n.decoder_in(l), h));
+    p.dense = decoder.add("dense.weight", {n.target_vocab, h}, Init::xavier(h, n.target_vocab));
+    p.dense_bias = decoder.add("dense.bias", {n.target_vocab}, Init::linear(h));
+}
+
+// The buffers of the passes (layers/workspace.hpp). "tm": time-major rows, "bm": batch-major.
+struct BahdanauWorkspace {
+    BahdanauHandles handles;
+    std::size_t forward_batch = 0;  // the batch the caches below hold the forward pass of (0: none)
+    // Encoder
+    std::vector<int> source_tm, target_tm;
+    std::vector<double> zeros;                  // batch x units: every encoder GRU's h0
+    std::vector<std::vector<double>> inputs;    // per layer above the first: source * batch rows of its input
+    std::vector<std::vector<double>> outputs;   // per layer and direction: source * batch x units
+    std::vector<GruLayerCache> encoder_caches;  // per layer and direction
+    std::vector<double> memory;                 // batch * source x hidden: the encoder's last outputs, bm
+    // Decoder
+    std::vector<double> projected_keys;              // batch * source x hidden
+    std::vector<std::vector<double>> initial;        // per layer: batch x hidden, the encoder's final states
+    std::vector<std::vector<double>> states;         // per layer: target * batch x hidden, after each step (tm)
+    std::vector<std::vector<double>> gates;          // per layer: target * batch x 4 hidden
+    std::vector<std::vector<double>> ih_transposed;  // per layer: W_ih^T
+    std::vector<std::vector<double>> hh_transposed;  // per layer: W_hh^T
+    std::vector<double> table_gates, dtable_gates;   // vocab x 3 hidden: an embedding table's input gates
+    std::vector<double> input_gates;                 // target * batch x 3 hidden: layer 0's, context included
+    std::vector<double> layer_gates;                 // batch x 3 hidden: a higher layer's step
+    std::vector<double> hidden_gates;                // batch x 3 hidden, scratch
+    std::vector<double> contexts;                    // target * batch x hidden (tm)
+    std::vector<AdditiveCache> attention;            // per target step
+    std::vector<double> top_bm;                      // batch * target x hidden: the last layer's states, bm
+    std::vector<double> transposed;
+    std::vector<const double*> before;  // per layer: a step's state before, after, and its gates
+    std::vector<double*> after, step_gates;
+    // Backward
+    std::vector<double> dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next, dinput,
+        dconcat;
+    std::vector<std::vector<double>> dstates, carry, d_input_gates, d_hidden_gates, dfinal;
+    std::vector<double> doutputs;
+    AdditiveScratch attention_scratch;
+    // Greedy decoding
+    std::vector<int> tokens, finished;  // each item's last token, and whether it was <eos>
+    std::vector<double> step_logits;
+
+    std::size_t doubles() const {
+        std::size_t total = capacity_of(zeros, memory, projected_keys, table_gates, dtable_gates, input_gates, layer_gates,
+                                        hidden_gates, contexts, top_bm, transposed) +
+                            capacity_of(dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next,
+                                        dinput, dconcat, doutputs, step_logits) +
+                            capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights, attention_scratch.dpre);
+        for (const auto* group : {&inputs, &outputs, &initial, &states, &gates, &ih_transposed, &hh_transposed,
+                                  &dstates, &carry, &d_input_gates, &d_hidden_gates, &dfinal})
+            for (const auto& v : *group) total += v.capacity();
+        for (const auto& c : encoder_caches) total += c.doubles();
+        for (const auto& a : attention) total += capacity_of(a.projected_queries, a.features, a.weights);
+        return total;
+    }
+};
+using BahdanauLease = WorkspaceLease<BahdanauWorkspace>;
+
+const BahdanauHandles& handles_of(const Seq2SeqConfig& config, BahdanauWorkspace& w) {
+    LayoutBuilder layout;
+    describe(config, layout, w.handles);
+    return w.handles;
+}
+
+// rows x cols batch-major (row b * length + t) <-> time-major (row t * batch + b).
+void to_time_major(const double* bm, std::size_t batch, std::size_t length, std::size_t cols, double* tm) {
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t t = 0; t < length; ++t)
+            std::copy_n(bm + (b * length + t) * cols, cols, tm + (t * batch + b) * cols);
+}
+void to_batch_major(const double* tm, std::size_t batch, std::size_t length, std::size_t cols, double* bm) {
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t t = 0; t < length; ++t)
+            std::copy_n(tm + (t * batch + b) * cols, cols, bm + (b * length + t) * cols);
+}
+void tokens_time_major(const int* bm, std::size_t batch, std::size_t length, std::vector<int>& tm) {
+    tm.resize(batch * length);
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t t = 0; t < length; ++t) tm[t * batch + b] = bm[b * length + t];
+}
+
+// An embedding followed by a projection (a GRU's input gates), computed per
+// word of the vocabulary rather than per position: d2l's vocabularies are far
+// smaller than a batch's positions (34 source words against 64 x 8
+// positions), so this is an eighth of the work or less, and a lookup.
+// table_gates (vocab x width) = bias + table projection_t, projection_t the
+// transposed weight's block of the embedding's columns (embed x width).
+void project_table(std::size_t vocab, std::size_t embed, std::size_t width, const double* table,
+                   const double* projection_t, const double* bias, std::vector<double>& table_gates) {
+    table_gates.resize(vocab * width);
+    for (std::size_t v = 0; v < vocab; ++v) std::copy_n(bias, width, table_gates.data() + v * width);
+    matrix::multiply_add({table, embed, 1}, projection_t, width, table_gates.data(), width, vocab, width, embed);
+}
+void gather_rows(std::size_t rows, const int* tokens, std::size_t width, const std::vector<double>& table_gates,
+                 double* gates) {
+    for (std::size_t r = 0; r < rows; ++r)
+        std::copy_n(table_gates.data() + static_cast<std::size_t>(tokens[r]) * width, width, gates + r * width);
+}
+// Given dgates (rows x width): the gradients summed per word first, then
+// dweight (the embedding's columns of a width x ld weight, from dweight's
+// first) += their transpose times the table, dbias += their column sums,
+// dtable += them times weight's columns.
+void project_table_backward(std::size_t rows, const int* tokens, std::size_t vocab, std::size_t embed,
+                            std::size_t width, const double* table, const double* weight, std::size_t ld,
+                            const double* dgates, std::vector<double>& dtable_gates, double* dweight,
+                            double* dbias, double* dtable) {
+    dtable_gates.assign(vocab * width, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+        double* sum = dtable_gates.data() + static_cast<std::size_t>(tokens[r]) * width;
+        const double* d = dgates + r * width;
+        for (std::size_t c = 0; c < width; ++c) sum[c] += d[c];
+    }
+    for (std::size_t v = 0; v < vocab; ++v)
+        for (std::size_t c = 0; c < width; ++c) dbias[c] += dtable_gates[v * width + c];
+    matrix::multiply_add({dtable_gates.data(), 1, width}, table, embed, dweight, ld, width, embed, vocab);
+    matrix::multiply_add({dtable_gates.data(), width, 1}, weight, ld, dtable, embed, vocab, embed, width);
+}
+
+GruLayerShape encoder_shape(const Sizes& n, std::size_t layer, std::size_t direction) {
+    return {n.source, n.batch, n.encoder_in(layer), n.units, direction == 1};
+}
+
+// The encoder over every source position (padding included, as d2l runs
+// it): the memory the attention reads (batch-major) and each decoder layer's
+// initial state, [forward final, backward final].
+void encoder_forward(const Seq2SeqModel& model, const Sizes& n, const int* source, BahdanauWorkspace& w) {
+    const BahdanauHandles& p = w.handles;
+    const double* params = model.values.data();
+    const std::size_t rows = n.source * n.batch, k_count = n.layers * n.directions;
+    tokens_time_major(source, n.batch, n.source, w.source_tm);
+    w.zeros.assign(n.batch * n.units, 0.0);
+    w.inputs.resize(n.layers + 1);
+    w.outputs.resize(k_count);
+    w.encoder_caches.resize(k_count);
+    w.initial.resize(n.layers);
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        std::vector<double>& next = w.inputs[l + 1];  // the layer's outputs, [forward, backward] per row
+        next.resize(rows * n.hidden);
+        w.initial[l].resize(n.batch * n.hidden);
+        for (std::size_t d = 0; d < n.directions; ++d) {
+            const std::size_t k = l * n.directions + d;
+            const GruLayerShape shape = encoder_shape(n, l, d);
+            w.outputs[k].resize(rows * n.units);
+            const GruWeights weights = p.encoder_rnn[k].in(params);
+            if (l == 0) {
+                // The embeddings' input gates, looked up per token.
+                GruLayerCache& cache = w.encoder_caches[k];
+                transpose_weight({0, n.embed, 3 * n.units}, weights.weight_ih, w.transposed);
+                project_table(n.source_vocab, n.embed, 3 * n.units, p.encoder_embedding.in(params),
+                              w.transposed.data(), weights.bias_ih, w.table_gates);
+                cache.input_gates.resize(rows * 3 * n.units);
+                gather_rows(rows, w.source_tm.data(), 3 * n.units, w.table_gates, cache.input_gates.data());
+                gru_layer_forward_from_gates(shape, w.zeros.data(), weights, cache, w.outputs[k].data());
+            } else {
+                gru_layer_forward(shape, w.inputs[l].data(), w.zeros.data(), weights, w.encoder_caches[k],
+                                  w.outputs[k].data());
+            }
+            for (std::size_t r = 0; r < rows; ++r)
+                std::copy_n(w.outputs[k].data() + r * n.units, n.units, next.data() + r * n.hidden + d * n.units);
+            const double* final = w.outputs[k].data() + gru_final_time(shape) * n.batch * n.units;
+            for (std::size_t b = 0; b < n.batch; ++b)
+                std::copy_n(final + b * n.units, n.units, w.initial[l].data() + b * n.hidden + d * n.units);
+        }
+    }
+    w.memory.resize(rows * n.hidden);
+    to_batch_major(w.inputs[n.layers].data(), n.batch, n.source, n.hidden, w.memory.data());
+}
+
+AdditiveShape attention_shape(const Sizes& n) {
+    return {n.batch, 1, n.source, n.hidden, n.hidden, n.hidden, n.hidden};
+}
+
+// What every decoder pass prepares once: the keys' projection and the GRUs' transposed weights.
+void decoder_prepare(const Seq2SeqModel& model, const Sizes& n, BahdanauWorkspace& w) {
+    const BahdanauHandles& p = w.handles;
+    const double* params = model.values.data();
+    w.projected_keys.resize(n.batch * n.source * n.hidden);
+    additive_keys_forward(attention_shape(n), w.memory.data(), p.w_k.in(params), w.projected_keys.data(),
+                          w.transposed);
+    w.ih_transposed.resize(n.layers);
+    w.hh_transposed.resize(n.layers);
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        transpose_weight({0, n.decoder_in(l), 3 * n.hidden}, p.decoder_rnn[l].weight_ih.in(params),
+                         w.ih_transposed[l]);
+        transpose_weight({0, n.hidden, 3 * n.hidden}, p.decoder_rnn[l].weight_hh.in(params), w.hh_transposed[l]);
+    }
+    w.layer_gates.resize(n.batch * 3 * n.hidden);
+    w.hidden_gates.resize(n.batch * 3 * n.hidden);
+}
+
+// One decoder step: the context for `query` (the last layer's state before
+// the step) into `context`, added to layer 0's input gates (which hold the
+// embedding's share), then every layer's update from `before` to `after`.
+void decoder_step(const Seq2SeqModel& model, const Sizes& n, const int* source_lens, BahdanauWorkspace& w,
+                  const double* const* before, double* const* after, double* const* gates, double* input_gates,
+                  double* context, AdditiveCache& attention) {
+    const BahdanauHandles& p = w.handles;
+    const double* params = model.values.data();
+    const std::size_t width = 3 * n.hidden;
+    additive_attention_forward(attention_shape(n), before[n.layers - 1], w.projected_keys.data(), w.memory.data(),
+                               source_lens, p.w_q.in(params), p.w_v.in(params), attention, context, w.transposed);
+    // d2l's GRU input is [context, embedding]: the context's rows of W_ih0^T come first.
+    matrix::multiply_add({context, n.hidden, 1}, w.ih_transposed[0].data(), width, input_gates, width, n.batch,
+                         width, n.hidden);
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        const double* gi = input_gates;
+        if (l > 0) {
+            const double* bias = p.decoder_rnn[l].bias_ih.in(params);
+            for (std::size_t b = 0; b < n.batch; ++b) std::copy_n(bias, width, w.layer_gates.data() + b * width);
+            matrix::multiply_add({after[l - 1], n.hidden, 1}, w.ih_transposed[l].data(), width, w.layer_gates.data(),
+                                 width, n.batch, width, n.hidden);
+            gi = w.layer_gates.data();
+        }
+        gru_step_forward({n.batch, n.hidden}, gi, before[l], w.hh_transposed[l].data(),
+                         p.decoder_rnn[l].bias_hh.in(params), after[l], gates[l], w.hidden_gates.data());
+    }
+}
+
+void forward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, BahdanauWorkspace& w) {
+    const Sizes n(model.config, batch.batch);
+    handles_of(model.config, w);
+    const double* params = model.values.data();
+    encoder_forward(model, n, batch.source.data(), w);
+    decoder_prepare(model, n, w);
+    const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = 3 * n.hidden;
+    tokens_time_major(batch.target_in.data(), n.batch, n.target, w.target_tm);
+    // Layer 0's input gates: the embeddings' share for every step at once (per token), the contexts' added by the steps.
+    project_table(n.target_vocab, n.embed, width, w.handles.decoder_embedding.in(params),
+                  w.ih_transposed[0].data() + n.hidden * width, w.handles.decoder_rnn[0].bias_ih.in(params),
+                  w.table_gates);
+    w.input_gates.resize(rows * width);
+    gather_rows(rows, w.target_tm.data(), width, w.table_gates, w.input_gates.data());
+    w.states.resize(n.layers);
+    w.gates.resize(n.layers);
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        w.states[l].resize(rows * n.hidden);
+        w.gates[l].resize(rows * gru_cached_gates * n.hidden);
+    }
+    w.contexts.resize(rows * n.hidden);
+    w.attention.resize(n.target);
+    w.before.resize(n.layers);
+    w.after.resize(n.layers);
+    w.step_gates.resize(n.layers);
+    const double** before = w.before.data();
+    double** after = w.after.data();
+    double** gates = w.step_gates.data();
+    for (std::size_t t = 0; t < n.target; ++t) {
+        for (std::size_t l = 0; l < n.layers; ++l) {
+            before[l] = t == 0 ? w.initial[l].data() : w.states[l].data() + (t - 1) * block;
+            after[l] = w.states[l].data() + t * block;
+            gates[l] = w.gates[l].data() + t * n.batch * gru_cached_gates * n.hidden;
+        }
+        decoder_step(model, n, batch.source_lens.data(), w, before, after, gates,
+                     w.input_gates.data() + t * n.batch * width, w.contexts.data() + t * block, w.attention[t]);
+    }
+    w.top_bm.resize(rows * n.hidden);
+    to_batch_major(w.states[n.layers - 1].data(), n.batch, n.target, n.hidden, w.top_bm.data());
+    w.forward_batch = n.batch;
+}
+
+void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const double* dlogits,
+                   BahdanauWorkspace& w, double* grads) {
+    const Sizes n(model.config, batch.batch);
+    const BahdanauHandles& p = w.handles;
+    const double* params = model.values.data();
+    const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = 3 * n.hidden;
+    const std::size_t top = n.layers - 1;
+    const AdditiveShape shape = attention_shape(n);
+
+    // The readout, over every position at once.
+    w.dtop_bm.assign(rows * n.hidden, 0.0);
+    linear_backward({rows, n.hidden, n.target_vocab}, dlogits, w.top_bm.data(), p.dense.in(params),
+                    p.dense.in(grads), p.dense_bias.in(grads), w.dtop_bm.data());
+    w.dstates.resize(n.layers);
+    w.carry.resize(n.layers);
+    w.d_input_gates.resize(n.layers);
+    w.d_hidden_gates.resize(n.layers);
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        w.dstates[l].assign(rows * n.hidden, 0.0);
+        w.carry[l].assign(block, 0.0);
+        w.d_input_gates[l].resize(rows * width);
+        w.d_hidden_gates[l].resize(rows * width);
+    }
+    to_time_major(w.dtop_bm.data(), n.batch, n.target, n.hidden, w.dstates[top].data());
+    w.dcontexts.resize(rows * n.hidden);
+    w.dquery.resize(block);
+    w.dh_next.resize(block);
+    w.dprojected_keys.assign(n.batch * n.source * n.hidden, 0.0);
+    w.dmemory.assign(n.batch * n.source * n.hidden, 0.0);
+
+    // Back through the target steps: each step's layers from the top, then its attention.
+    for (std::size_t t = n.target; t-- > 0;) {
+        for (std::size_t l = n.layers; l-- > 0;) {
+            const double* dstate = w.dstates[l].data() + t * block;
+            for (std::size_t e = 0; e < block; ++e) w.dh_next[e] = dstate[e] + w.carry[l][e];
+            std::fill(w.carry[l].begin(), w.carry[l].end(), 0.0);
+            const double* before = t == 0 ? w.initial[l].data() : w.states[l].data() + (t - 1) * block;
+            double* dgi = w.d_input_gates[l].data() + t * n.batch * width;
+            gru_step_backward({n.batch, n.hidden}, w.gates[l].data() + t * n.batch * gru_cached_gates * n.hidden,
+                              before, w.dh_next.data(), p.decoder_rnn[l].weight_hh.in(params), dgi,
+                              w.d_hidden_gates[l].data() + t * n.batch * width, w.carry[l].data());
+            // The input's gradient: the layer below's state, or for layer 0 the context (its first columns of W_ih).
+            const double* weight_ih = p.decoder_rnn[l].weight_ih.in(params);
+            double* dinput = l > 0 ? w.dstates[l - 1].data() + t * block : w.dcontexts.data() + t * block;
+            if (l == 0) std::fill(dinput, dinput + block, 0.0);
+            matrix::multiply_add({dgi, width, 1}, weight_ih, n.decoder_in(l), dinput, n.hidden, n.batch, n.hidden,
+                                 width);
+        }
+        const double* query = t == 0 ? w.initial[top].data() : w.states[top].data() + (t - 1) * block;
+        std::fill(w.dquery.begin(), w.dquery.end(), 0.0);
+        additive_attention_backward(shape, query, w.projected_keys.data(), w.memory.data(),
+                                    batch.source_lens.data(), p.w_q.in(params), p.w_v.in(params), w.attention[t],
+                                    w.dcontexts.data() + t * block, p.w_q.in(grads), p.w_v.in(grads),
+                                    w.dquery.data(), w.dprojected_keys.data(), w.dmemory.data(),
+                                    w.attention_scratch);
+        double* dbefore = t == 0 ? w.carry[top].data() : w.dstates[top].data() + (t - 1) * block;
+        for (std::size_t e = 0; e < block; ++e) dbefore[e] += w.dquery[e];
+    }
+
+    // The decoder GRUs' weights, summed over every step at once.
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        const GruGradients g = p.decoder_rnn[l].in(grads);
+        const double* dgi = w.d_input_gates[l].data();
+        const double* dgh = w.d_hidden_gates[l].data();
+        if (l == 0) {
+            // W_ih0's columns: the contexts', then the embeddings'.
+            const std::size_t in = n.decoder_in(0);
+            matrix::multiply_add({dgi, 1, width}, w.contexts.data(), n.hidden, g.weight_ih, in, width, n.hidden, rows);
+            project_table_backward(rows, w.target_tm.data(), n.target_vocab, n.embed, width,
+                                   p.decoder_embedding.in(params), p.decoder_rnn[0].weight_ih.in(params) + n.hidden,
+                                   in, dgi, w.dtable_gates, g.weight_ih + n.hidden, g.bias_ih,
+                                   p.decoder_embedding.in(grads));
+        } else {
+            linear_backward({rows, n.hidden, width}, dgi, w.states[l - 1].data(), p.decoder_rnn[l].weight_ih.in(params),
+                            g.weight_ih, g.bias_ih, nullptr);
+        }
+        // W_hh met the initial state at step 0 and the states after steps 0 .. target - 2 later.
+        linear_backward({n.batch, n.hidden, width}, dgh, w.initial[l].data(), nullptr, g.weight_hh, g.bias_hh,
+                        nullptr);
+        if (n.target > 1)
+            linear_backward({rows - n.batch, n.hidden, width}, dgh + n.batch * width, w.states[l].data(), nullptr,
+                            g.weight_hh, g.bias_hh, nullptr);
+    }
+    // The keys (the encoder's outputs) reach the loss as keys and as values.
+    additive_keys_backward(shape, w.memory.data(), p.w_k.in(params), w.dprojected_keys.data(), p.w_k.in(grads),
+                           w.dmemory.data());
+
+    // The encoder, from the top layer: its outputs' gradient (time-major), and
+    // each layer's final states through the decoder's initial state.
+    const std::size_t source_rows = n.source * n.batch;
+    w.dconcat.resize(source_rows * n.hidden);
+    to_time_major(w.dmemory.data(), n.batch, n.source, n.hidden, w.dconcat.data());
+    w.doutputs.resize(source_rows * n.units);
+    w.dfinal.resize(n.directions);
+    for (std::size_t l = n.layers; l-- > 0;) {
+        if (l > 0) w.dinput.assign(source_rows * n.hidden, 0.0);
+        for (std::size_t d = 0; d < n.directions; ++d) {
+            const std::size_t k = l * n.directions + d;
+            for (std::size_t r = 0; r < source_rows; ++r)
+                std::copy_n(w.dconcat.data() + r * n.hidden + d * n.units, n.units, w.doutputs.data() + r * n.units);
+            std::vector<double>& dfinal = w.dfinal[d];
+            dfinal.resize(n.batch * n.units);
+            for (std::size_t b = 0; b < n.batch; ++b)
+                std::copy_n(w.carry[l].data() + b * n.hidden + d * n.units, n.units, dfinal.data() + b * n.units);
+            const GruWeights weights = p.encoder_rnn[k].in(params);
+            const GruGradients g = p.encoder_rnn[k].in(grads);
+            if (l > 0) {
+                gru_layer_backward(encoder_shape(n, l, d), w.inputs[l].data(), w.zeros.data(), weights,
+                                   w.encoder_caches[k], w.outputs[k].data(), w.doutputs.data(), dfinal.data(), g,
+                                   w.dinput.data(), nullptr);
+                continue;
+            }
+            GruLayerCache& cache = w.encoder_caches[k];
+            gru_layer_backward_to_gates(encoder_shape(n, l, d), w.zeros.data(), weights, cache,
+                                        w.outputs[k].data(), w.doutputs.data(), dfinal.data(), g, nullptr);
+            project_table_backward(source_rows, w.source_tm.data(), n.source_vocab, n.embed, 3 * n.units,
+                                   p.encoder_embedding.in(params), weights.weight_ih, n.embed,
+                                   cache.d_input_gates.data(), w.dtable_gates, g.weight_ih, g.bias_ih,
+                                   p.encoder_embedding.in(grads));
+        }
+        if (l > 0) w.dconcat.swap(w.dinput);
+    }
+}
+
+}  // namespace
+
+void describe_bahdanau(const Seq2SeqConfig& config, LayoutBuilder& layout) {
+    BahdanauHandles handles;
+    describe(config, layout, handles);
+}
+
+void bahdanau_forward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::vector<double>& logits,
+                      Seq2SeqForward* weights) {
+    BahdanauLease lease;
+    BahdanauWorkspace& w = *lease;
+    forward_pass(model, batch, w);
+    const Sizes n(model.config, batch.batch);
+    const double* params = model.values.data();
+    logits.resize(n.batch * n.target * n.target_vocab);
+    linear_forward({n.batch * n.target, n.hidden, n.target_vocab}, w.top_bm.data(), w.handles.dense.in(params),
+                   w.handles.dense_bias.in(params), logits.data(), w.transposed);
+    if (!weights) return;
+    weights->cross_weights = xt::xtensor<double, 5>::from_shape({1, n.batch, 1, n.target, n.source});
+    for (std::size_t t = 0; t < n.target; ++t)
+        for (std::size_t b = 0; b < n.batch; ++b)
+            std::copy_n(w.attention[t].weights.data() + b * n.source, n.source,
+                        weights->cross_weights.data() + (b * n.target + t) * n.source);
+    weights->self_weights = xt::xtensor<double, 5>::from_shape({0, n.batch, 1, n.target, n.target});
+    weights->encoder_weights = xt::xtensor<double, 5>::from_shape({0, n.batch, 1, n.source, n.source});
+}
+
+void bahdanau_backward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const double* dlogits,
+                       double* gradients) {
+    BahdanauLease lease;
+    BahdanauWorkspace& w = *lease;
+    // A workspace released between the calls (a large one is, after each) holds no forward pass: redo it.
+    if (w.forward_batch != batch.batch) forward_pass(model, batch, w);
+    backward_pass(model, batch, dlogits, w, gradients);
+}
+
+Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int, 1>& source,
+                               const xt::xtensor<int, 1>& source_lens, std::size_t batch, std::size_t max_length) {
+    BahdanauLease lease;
+    BahdanauWorkspace& w = *lease;
+    w.forward_batch = 0;  // the caches below will not hold a teacher-forced pass
+    const Sizes n(model.config, batch);
+    const BahdanauHandles& p = handles_of(model.config, w);
+    const double* params = model.values.data();
+    encoder_forward(model, n, source.data(), w);
+    decoder_prepare(model, n, w);
+    const std::size_t block = n.batch * n.hidden, width = 3 * n.hidden, vocab = n.target_vocab;
+
+    Translation result;
+    result.tokens = xt::xtensor<int, 1>::from_shape({batch * max_length});
+    std::fill(result.tokens.begin(), result.tokens.end(), pad_token);
+    result.lengths = xt::xtensor<int, 1>::from_shape({batch});
+    std::fill(result.lengths.begin(), result.lengths.end(), 0);
+    result.cross_weights = xt::xtensor<double, 5>::from_shape({1, batch, 1, max_length, n.source});
+    std::fill(result.cross_weights.begin(), result.cross_weights.end(), 0.0);
+
+    // Two states per layer, the step's `before` and `after`, swapped each step.
+    w.states.resize(n.layers);
+    w.gates.resize(n.layers);
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        w.states[l].resize(2 * block);
+        std::copy_n(w.initial[l].data(), block, w.states[l].data());
+        w.gates[l].resize(n.batch * gru_cached_gates * n.hidden);
+    }
+    w.tokens.assign(n.batch, bos_token);
+    w.finished.assign(n.batch, 0);
+    project_table(n.target_vocab, n.embed, width, p.decoder_embedding.in(params),
+                  w.ih_transposed[0].data() + n.hidden * width, p.decoder_rnn[0].bias_ih.in(params), w.table_gates);
+    w.input_gates.resize(n.batch * width);
+    w.contexts.resize(block);
+    w.attention.resize(1);
+    w.step_logits.resize(n.batch * vocab);
+    w.before.resize(n.layers);
+    w.after.resize(n.layers);
+    w.step_gates.resize(n.layers);
+    const double** before = w.before.data();
+    double** after = w.after.data();
+    double** gates = w.step_gates.data();
+    std::size_t finished = 0;
+    for (std::size_t t = 0; t < max_length && finished < batch; ++t) {
+        const std::size_t now = t % 2;
+        for (std::size_t l = 0; l < n.layers; ++l) {
+            before[l] = w.states[l].data() + now * block;
+            after[l] = w.states[l].data() + (1 - now) * block;
+            gates[l] = w.gates[l].data();
+        }
+        gather_rows(n.batch, w.tokens.data(), width, w.table_gates, w.input_gates.data());
+        decoder_step(model, n, source_lens.data(), w, before, after, gates, w.input_gates.data(),
+                     w.contexts.data(), w.attention[0]);
+        linear_forward({n.batch, n.hidden, vocab}, after[n.layers - 1], p.dense.in(params), p.dense_bias.in(params),
+                       w.step_logits.data(), w.transposed);
+        for (std::size_t b = 0; b < batch; ++b) {
+            if (w.finished[b]) continue;
+            const double* row = w.step_logits.data() + b * vocab;
+            const int token = static_cast<int>(std::max_element(row, row + vocab) - row);  // ties: the first
+            result.tokens(b * max_length + t) = token;
+            result.lengths(b) = static_cast<int>(t + 1);
+            std::copy_n(w.attention[0].weights.data() + b * n.source, n.source,
+                        result.cross_weights.data() + (b * max_length + t) * n.source);
+            w.tokens[b] = token;
+            if (token == eos_token) {
+                w.finished[b] = 1;
+                ++finished;
+            }
+        }
+    }
+    return result;
+}
+
+std::uint64_t bahdanau_forward_work(const Seq2SeqConfig& config, std::uint64_t batch) {
+    const Sizes n(config, 1);
+    const std::uint64_t h = n.hidden, e = n.embed, s = n.source, t = n.target, u = n.units;
+    // The embeddings' input gates per word of each vocabulary (project_table), for each encoder direction and the decoder.
+    std::uint64_t work = n.directions * n.source_vocab * e * 3 * u + n.target_vocab * e * 3 * h;
+    for (std::size_t l = 0; l < n.layers; ++l)
+        work += n.directions * s * batch * ((l == 0 ? 0 : h) * 3 * u + u * 3 * u + 8 * u);
+    work += batch * s * h * h;  // the keys' projection
+    // Per step: the query's projection, the features, scores and the weighted sum; the GRUs (layer 0's context
+    // share, the others' inputs, the recurrences, the gates) and the readout.
+    std::uint64_t step = batch * (h * h + 3 * s * h) + batch * h * n.target_vocab;
+    for (std::size_t l = 0; l < n.layers; ++l) step += batch * (h * 3 * h + h * 3 * h + 8 * h);
+    return work + t * step;
+}
+
+void release_bahdanau_workspace() { BahdanauLease::release(); }
+
+}  // namespace attention::seq2seq_detail
