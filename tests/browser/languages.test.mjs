@@ -2,7 +2,8 @@
 // both catalogues, and the Chinese page (loaded in Chinese, switched to it,
 // the iframe mode, or an element set to it) shows no untranslated English:
 // no text node, label, title or alt text with English words, formulas, code
-// and numbers aside. (The catalogues themselves, without a browser:
+// and numbers aside, and words marked as another language's (lang="en": the
+// translator's English source or target words, which are data). (The catalogues themselves, without a browser:
 // tests/web/catalogues.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +27,7 @@ const ALLOWED = new Set(['Nadaraya', 'Watson', 'Epanechnikov', 'Epanechikov', 'e
 // course page's <attention-lab> elements: the page around them is the teacher's).
 async function untranslated(page, hosts = null) {
   return page.evaluate(([allowed, hostSelector]) => {
-    const skip = (node) => node.closest?.('.katex, script, style, noscript, code, pre, .axis, [aria-hidden="true"], [hidden]');
+    const skip = (node) => node.closest?.('.katex, script, style, noscript, code, pre, .axis, [aria-hidden="true"], [hidden], :not(html)[lang="en"]');
     // A text with Chinese in it is translated (it may quote code: valid_lens,
     // arange, epoch); a text without any, but with English words, is not.
     const cjk = /[\u3400-\u9fff\uf900-\ufaff]/;

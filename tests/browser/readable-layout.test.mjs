@@ -1,7 +1,7 @@
 // Text the reader must read is whole and large enough at a laptop's width
 // (1280 px), in both languages: the typed scores show what the core uses, the
 // query plane's text is at least 11 px with no label over another, no Save
-// button wraps, and the sticky table of contents is one row with all twelve
+// button wraps, and the sticky table of contents is one row with all thirteen
 // sections in view (narrower, it scrolls and shows a shadow at the edge).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,14 +88,14 @@ for (const language of ['en', 'zh']) {
     const rows = await page.locator('.toc a').evaluateAll((links) =>
       new Set(links.map((link) => Math.round(link.getBoundingClientRect().top))).size);
     assert.equal(rows, 1, 'the contents bar is one row');
-    // All twelve sections at a glance: every link inside the bar, unscrolled.
+    // All thirteen sections at a glance: every link inside the bar, unscrolled.
     const outside = await page.locator('.toc-inner').evaluate((bar) => {
       const box = bar.getBoundingClientRect();
       return [...bar.children].filter((link) => link.getBoundingClientRect().right > box.right + 0.5)
         .map((link) => link.textContent);
     });
     assert.deepEqual(outside, [], 'every section is in view in the contents bar');
-    assert.equal(await page.locator('.toc a').count(), 12);
+    assert.equal(await page.locator('.toc a').count(), 13);
     // What does not fit is reached by scrolling the bar, not cut away.
     const lastReachable = await page.locator('.toc-inner').evaluate((bar) => {
       bar.scrollLeft = bar.scrollWidth;

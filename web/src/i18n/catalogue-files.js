@@ -28,6 +28,8 @@ import positionalEncodingEn from './en/positional-encoding.js';
 import positionalEncodingZh from './zh/positional-encoding.js';
 import selfAttentionEn from './en/self-attention.js';
 import selfAttentionZh from './zh/self-attention.js';
+import translationEn from './en/translation.js';
+import translationZh from './zh/translation.js';
 import attentionTrainingEn from './en/attention-training.js';
 import attentionTrainingZh from './zh/attention-training.js';
 
@@ -45,6 +47,7 @@ export const CATALOGUE_FILES = Object.freeze({
   'multi-head': { en: multiHeadEn, zh: multiHeadZh },
   'positional-encoding': { en: positionalEncodingEn, zh: positionalEncodingZh },
   'self-attention': { en: selfAttentionEn, zh: selfAttentionZh },
+  translation: { en: translationEn, zh: translationZh },
   'attention-training': { en: attentionTrainingEn, zh: attentionTrainingZh },
 });
 

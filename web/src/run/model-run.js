@@ -15,7 +15,8 @@ import { perCallBudget } from './frame-budget.js';
 // on the 2-core test machine), so the whole frame stays under 50 ms.
 export const TRAIN_BUDGET_MS = 10;
 
-const NOTHING_YET = Object.freeze({ model: null, losses: [], accuracy: [], evaluatedAt: [] });
+// `bleu`: the held-out BLEU of each evaluation, for a run whose core reports one (the translator's).
+const NOTHING_YET = Object.freeze({ model: null, losses: [], accuracy: [], bleu: [], evaluatedAt: [] });
 
 export function modelRun(train) {
   return {
@@ -28,14 +29,16 @@ export function modelRun(train) {
           model: result.model,
           losses: history.losses.concat(Array.from(result.loss)),
           accuracy: history.accuracy.concat(Array.from(result.accuracy)),
+          bleu: history.bleu.concat(Array.from(result.bleu ?? [])),
           evaluatedAt: history.evaluatedAt.concat(Array.from(result.evaluatedAt)),
         },
         ran: result.loss.length,
         stopReason: result.stopReason,
       };
     },
-    describe: ({ model, losses, accuracy, evaluatedAt }, { status, target, stopReason, done, lastChunk }) => ({
-      model, losses, accuracy, evaluatedAt, heldOut: accuracy.length > 0 ? accuracy[accuracy.length - 1] : null,
+    describe: ({ model, losses, accuracy, bleu, evaluatedAt }, { status, target, stopReason, done, lastChunk }) => ({
+      model, losses, accuracy, bleu, evaluatedAt, heldOut: accuracy.length > 0 ? accuracy[accuracy.length - 1] : null,
+      heldOutBleu: bleu.length > 0 ? bleu[bleu.length - 1] : null,
       status, target, step: done, lastChunk, stopReason,
     }),
   };

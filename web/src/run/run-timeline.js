@@ -26,10 +26,12 @@ export function createRunTimeline(capacity = TIMELINE_CAPACITY) {
       const last = moments.at(-1);
       return last === undefined || Math.floor(step / every) > Math.floor(last.step / every);
     },
-    // Keeps the forward pass of the model at `step` (the last step's once).
-    record(step, { weights, logits }) {
+    // Keeps the forward pass of the model at `step` (the last step's once):
+    // everything the section's forward gave (the encoder's weights and
+    // logits; the translator's maps and translations too).
+    record(step, ahead) {
       if (moments.at(-1)?.step === step) return;
-      moments.push({ step, weights, logits });
+      moments.push({ ...ahead, step });
     },
     get length() {
       return moments.length;

@@ -70,6 +70,7 @@ import { scoringPipelineSection } from './scoring-pipeline.js';
 import { maskedSoftmaxSection } from './masked-softmax.js';
 import { scoringFunctionsSection } from './scoring-functions.js';
 import { selfAttentionSection } from './self-attention.js';
+import { translationSection } from './translation.js';
 import { multiHeadSection } from './multi-head.js';
 import { positionalEncodingSection } from './positional-encoding.js';
 import { attentionTrainingSection } from './attention-training.js';
@@ -85,6 +86,8 @@ export const SECTIONS = Object.freeze([
   maskedSoftmaxSection,
   scoringFunctionsSection,
   selfAttentionSection,
+  // Attention between two sequences (d2l 10.4), trained: where attention began, before the Transformer's parts.
+  translationSection,
   multiHeadSection,
   positionalEncodingSection,
   // Last: its model adds the positional encoding, which solves reverse alone.

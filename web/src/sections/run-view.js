@@ -48,6 +48,8 @@ export function createRunView({
   const accuracyReadout = readout(`${name}-accuracy`, keys.accuracy);
   const accuracyStep = element('span', { className: 'small-number', dataset: { role: `${name}-accuracy-step` } });
   accuracyReadout.cell.append(accuracyStep);
+  // A run whose core reports the held-out BLEU (keys.bleu) shows it too, as a read-out and a curve.
+  const bleuReadout = keys.bleu ? readout(`${name}-bleu`, keys.bleu) : null;
   // A run that diverged: where it stopped, and what to change (beside the player).
   const divergedNote = element('p', { className: 'note note-warning', role: 'alert', dataset: { role: `${name}-diverged` } });
   divergedNote.hidden = true;
@@ -57,7 +59,7 @@ export function createRunView({
     divergedNote,
     progressLabel,
     progress,
-    element('div', { className: 'readouts readouts-3' }, [stepReadout.cell, lossReadout.cell, accuracyReadout.cell]),
+    element('div', { className: `readouts readouts-${bleuReadout ? 4 : 3}` }, [stepReadout.cell, lossReadout.cell, accuracyReadout.cell, ...(bleuReadout ? [bleuReadout.cell] : [])]),
   ];
 
   // --- Loss per step and held-out accuracy per evaluation ---
@@ -69,7 +71,7 @@ export function createRunView({
   });
   lossPlot.element.dataset.figure = `${name}-loss`;
   const accuracyPlot = createLinePlot(figureCell(curves, { captionKey: keys.accuracyCaption }), {
-    xDomain: [0, 2000], yDomain: [0, 1], layers: ['accuracy', 'accuracyDots', 'cursor'], labels: { x: keys.axisStep, y: keys.axisAccuracy },
+    xDomain: [0, 2000], yDomain: [0, 1], layers: ['accuracy', 'accuracyDots', ...(bleuReadout ? ['bleu'] : []), 'cursor'], labels: { x: keys.axisStep, y: keys.axisAccuracy },
     ariaKey: keys.accuracyLabel, aspect: 0.62, maxHeight: 300,
   });
   accuracyPlot.element.dataset.figure = `${name}-accuracy`;
@@ -130,6 +132,11 @@ export function createRunView({
     accuracyReadout.value.textContent = accuracy === null ? '—' : `${formatNumber(accuracy * 100, '.1f')} %`;
     accuracyReadout.value.dataset.value = accuracy === null ? '' : String(accuracy);
     accuracyStep.textContent = accuracy === null ? '' : t(keys.accuracyAt, { step: run.evaluatedAt[run.evaluatedAt.length - 1] });
+    if (bleuReadout) {
+      const bleu = run.heldOutBleu;
+      bleuReadout.value.textContent = bleu === null ? '—' : formatNumber(bleu, '.3f');
+      bleuReadout.value.dataset.value = bleu === null ? '' : String(bleu);
+    }
 
     const steps = Float64Array.from(run.losses, (_, i) => i + 1);
     lossPlot.setDomains({
@@ -140,6 +147,7 @@ export function createRunView({
     accuracyPlot.setDomains({ x: [0, Math.max(1, run.target)] });
     accuracyPlot.set('accuracy', { kind: 'line', xs: run.evaluatedAt, ys: run.accuracy, className: 'accuracy' });
     accuracyPlot.set('accuracyDots', { kind: 'dots', xs: run.evaluatedAt, ys: run.accuracy, className: 'accuracy-dot', r: run.target > 2000 ? 0 : 2.5 });
+    if (bleuReadout) accuracyPlot.set('bleu', { kind: 'line', xs: run.evaluatedAt, ys: run.bleu, className: 'bleu' });
     lossPlot.element.dataset.steps = String(run.losses.length);
     accuracyPlot.element.dataset.evaluations = String(run.accuracy.length);
     showTimeline(run);
@@ -265,11 +273,13 @@ export function createRunView({
       if (start !== null) drawModel(currentModel());
     },
     // The run as it stands, read-only: the model it has reached (the start
-    // before a step), the steps trained and its status; null before a reset.
+    // before a step), the steps trained, its status and its last held-out
+    // evaluation (the core's: accuracy, BLEU where reported, and the step
+    // it was taken after; null before one); null before a reset.
     current() {
       if (start === null) return null;
-      const { step, status } = player.state;
-      return { model: currentModel(), step, status };
+      const { step, status, heldOut, heldOutBleu = null, evaluatedAt } = player.state;
+      return { model: currentModel(), step, status, heldOut, heldOutBleu, evaluatedAt: evaluatedAt.at(-1) ?? null };
     },
     // The section is going away: the run stops, no frame or idle task stays pending.
     dispose() {

@@ -1,0 +1,150 @@
+// The translation section's exercises (sections/translation-exercises.js),
+// checked without a browser against the real core (dist/attention-core.mjs):
+// models are trained here as the page's run trains them and handed to
+// check() and solution() through a view that holds them; the right answers
+// are worked out by this test from the core's own calls (a greedy
+// translation of 4782, a forward pass on the held-out examples), never read
+// from the module. A new seed or architecture gives a new right answer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttentionCore } from '../../dist/attention-core.mjs';
+import { memoizeCore } from '../../web/src/core-memo.js';
+import { SECTIONS } from '../../web/src/sections/registry.js';
+import { defaultState } from '../../web/src/state.js';
+import { setLanguage } from '../../web/src/i18n/index.js';
+import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/translation-task.js';
+import {
+  EIGHT_MIN_STEPS, EIGHT_OPTIONS, MATCH_GOAL, WEIGHT_TOLERANCE,
+} from '../../web/src/sections/translation-exercises.js';
+
+const raw = await loadAttentionCore();
+const core = memoizeCore(raw);
+const section = SECTIONS.find(({ id }) => id === 'translation');
+const exercise = (id) => section.exercises.find((candidate) => candidate.id === id);
+const inputsOf = (patch = {}) => {
+  const state = { ...defaultState(), ...patch };
+  return Object.fromEntries(section.inputs.map((name) => [name, state[name]]));
+};
+setLanguage('en');
+
+// A model trained as the page's run trains it (in chunks: the batches depend
+// on the seed and the global step alone; the core bounds a call's work), with
+// its last evaluation.
+const CALL_STEPS = 25;
+const trained = new Map();
+function train(inputs, steps) {
+  const name = JSON.stringify([inputs, steps]);
+  if (!trained.has(name)) {
+    let model = raw.seq2seqInit(modelConfig(inputs));
+    let last = { accuracy: null, at: null };
+    for (let done = 0; done < steps; done += CALL_STEPS) {
+      const part = raw.seq2seqTrain(model, { ...trainingOptions(inputs, Math.min(CALL_STEPS, steps - done)), evaluateAtEnd: false });
+      model = part.model;
+      if (part.accuracy.length > 0) last = { accuracy: part.accuracy.at(-1), at: part.evaluatedAt.at(-1) };
+    }
+    trained.set(name, { model, ...last });
+  }
+  return trained.get(name);
+}
+
+// The section's view as check() sees it: the run's model, step, last evaluation and inputs.
+const viewOf = (inputs, run, step) => ({
+  trainedRun: () => ({ model: run.model, step, status: 'done', inputs, heldOut: run.accuracy, heldOutBleu: null, evaluatedAt: run.at }),
+});
+
+test('the section declares four exercises of four kinds, a teacher\'s note, and the prediction hides the maps', () => {
+  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute']);
+  assert.equal(section.teacherNoteKey, 'tr.ex.teacherNote');
+  assert.deepEqual(exercise('where-eight-looks').hides, ['tr-maps', 'tr-explain']);
+  assert.equal(exercise('shifted-map').right, 'prefix');
+});
+
+test('untrained, a check says to press Play (no try is counted) and the solutions say what the answer is made of', () => {
+  const inputs = inputsOf();
+  const none = { trainedRun: () => null };
+  assert.throws(() => exercise('where-eight-looks').check(core, inputs, 'eighty', undefined, none), /Press \*\*Play\*\*/);
+  assert.throws(() => exercise('exact-match').check(core, inputs, undefined, undefined, none), /Press \*\*Play\*\*/);
+  assert.equal(exercise('where-eight-looks').solution(core, inputs, undefined, none).key, 'tr.ex.eight.solutionUntrained');
+  assert.equal(exercise('read-weight').solution(core, inputs, exercise('read-weight').draw(core, inputs, 0), none).key, 'tr.ex.weight.solutionNone');
+  // The prediction is about the bidirectional model on numbers: other settings are refused, said so.
+  const run = train(inputs, 1);
+  assert.throws(() => exercise('where-eight-looks').check(core, inputsOf({ trArchitecture: 'gru' }), 'eighty', undefined,
+    viewOf(inputsOf({ trArchitecture: 'gru' }), run, 1)), /bidirectional GRU/);
+  assert.throws(() => exercise('where-eight-looks').check(core, inputsOf({ trTask: 'dates' }), 'eighty', undefined,
+    viewOf(inputsOf({ trTask: 'dates' }), run, 1)), /numbers, English → Chinese/);
+  assert.throws(() => exercise('where-eight-looks').check(core, inputs, 'eighty', undefined, viewOf(inputs, run, 1)), /train at least/);
+});
+
+// Where the model looks writing 八 in its greedy translation of 4782: this test's own reading of the core.
+function eightLooksAt(model) {
+  const vocabulary = raw.seq2seqVocabulary('numbers-en-zh');
+  const source = raw.seq2seqSourceFromText('numbers-en-zh', '4782');
+  const translation = raw.seq2seqTranslate(model, source, { maxLength: model.config.targetLength });
+  const words = Array.from(translation.tokens.subarray(0, translation.lengths[0]), (id) => vocabulary.target[id]);
+  const row = words.indexOf('八');
+  if (row < 0) return null;
+  const weights = Array.from(translation.crossWeights.subarray(row * source.length, (row + 1) * source.length));
+  return vocabulary.source[source[weights.indexOf(Math.max(...weights))]];
+}
+
+test('where 八 of 4782 looks: right is the source word of the core\'s largest weight in that row, whatever it is', () => {
+  const inputs = inputsOf();
+  const steps = Math.max(EIGHT_MIN_STEPS, 300);
+  const run = train(inputs, steps);
+  const word = eightLooksAt(run.model);
+  assert.ok(word !== null, 'the default model writes 八 in its translation of 4782 by now');
+  assert.ok(EIGHT_OPTIONS.includes(word), `${word} is one of the options`);
+  const view = viewOf(inputs, run, steps);
+  const predict = exercise('where-eight-looks');
+  for (const option of EIGHT_OPTIONS) {
+    assert.equal(predict.check(core, inputs, option, undefined, view).verdict, option === word ? 'right' : 'wrong', option);
+  }
+  assert.equal(predict.solution(core, inputs, undefined, view).params.word, word);
+  console.log(`bidirectional, ${steps} steps: writing 八 of 4782 the decoder looks most at "${word}"`);
+});
+
+test('reach 95 % held-out exact match: the core\'s last evaluation of the run decides', () => {
+  const inputs = inputsOf();
+  const match = exercise('exact-match');
+  const early = train(inputs, 25);
+  const lateSteps = 600;
+  const late = train(inputs, lateSteps);
+  assert.equal(match.check(core, inputs, undefined, undefined, viewOf(inputs, early, 25)).verdict === 'right', early.accuracy >= MATCH_GOAL);
+  const verdict = match.check(core, inputs, undefined, undefined, viewOf(inputs, late, lateSteps));
+  assert.equal(verdict.verdict, late.accuracy >= MATCH_GOAL ? 'right' : verdict.verdict);
+  assert.ok(late.accuracy >= MATCH_GOAL, `the default reaches the goal in ${lateSteps} steps: ${late.accuracy}`);
+  assert.equal(verdict.verdict, 'right');
+  assert.equal(verdict.params.at, late.at);
+  // No evaluation yet: said so, not judged.
+  const none = { model: early.model, accuracy: null, at: null };
+  assert.equal(match.check(core, inputs, undefined, undefined, viewOf(inputs, none, 3)).key, 'tr.ex.match.notYet');
+});
+
+test('read a weight: the core\'s forward pass of the model on screen, and a new seed gives a new answer', () => {
+  const read = exercise('read-weight');
+  const answers = [];
+  for (const patch of [{}, { trSeed: 1 }, { trArchitecture: 'transformer' }]) {
+    const inputs = inputsOf(patch);
+    const run = train(inputs, 50);
+    const instance = read.draw(core, inputs, 1);
+    assert.ok(instance.item >= 0 && instance.item < EXAMPLES);
+    const examples = raw.seq2seqHeldOut({ task: inputs.trTask, count: EXAMPLES });
+    const { crossWeights } = raw.seq2seqForward(run.model, examples);
+    const T = run.model.config.targetLength;
+    const S = run.model.config.sourceLength;
+    const heads = run.model.config.architecture === 'transformer' ? run.model.config.heads : 1;
+    const right = crossWeights[(instance.item * heads * T + instance.row) * S + instance.col];
+    const view = viewOf(inputs, run, 50);
+    assert.equal(read.check(core, inputs, right, instance, view).verdict, 'right');
+    assert.equal(read.check(core, inputs, right + WEIGHT_TOLERANCE / 2, instance, view).verdict, 'right', 'within the tolerance');
+    assert.equal(read.check(core, inputs, right + 0.5, instance, view).verdict, 'wrong');
+    assert.equal(read.solution(core, inputs, instance, view).key, 'tr.ex.weight.solution');
+    answers.push(right);
+  }
+  assert.notEqual(answers[0], answers[1], 'another seed, another model, another weight');
+  assert.notEqual(answers[0], answers[2]);
+  // "Try another": a new cell.
+  const inputs = inputsOf();
+  const cells = new Set([0, 1, 2, 3, 4, 5].map((index) => JSON.stringify(read.draw(core, inputs, index))));
+  assert.ok(cells.size >= 4, `${cells.size} different cells in six draws`);
+});
