@@ -31,10 +31,11 @@ std::uint64_t forward_work(const Seq2SeqConfig& config, std::uint64_t batch) {
                : seq2seq_detail::transformer_forward_work(config, batch);
 }
 
-// Greedy decoding of `count` items: at most one forward pass per target
-// step (a decoder rerun on the prefix costs no more than that).
+// Greedy decoding of `count` items costs about one teacher-forced forward
+// pass: the Bahdanau decoder steps as in training, and the Transformer's
+// keeps its keys and values (it projects each position once).
 std::uint64_t evaluation_work(const Seq2SeqConfig& config, std::uint64_t count) {
-    return config.target_length * forward_work(config, count);
+    return forward_work(config, count);
 }
 
 }  // namespace
