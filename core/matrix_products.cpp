@@ -65,8 +65,8 @@ void row_band(Strided a, const double* b, std::size_t ldb, double* c, std::size_
 }
 
 template <bool Accumulate>
-void product(Strided a, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t m, std::size_t n,
-             std::size_t k) {
+void panel_product(Strided a, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t m,
+                   std::size_t n, std::size_t k) {
     std::size_t i = 0;
     for (; i + 4 <= m; i += 4)
         row_band<Accumulate, 4>({a.data + i * a.row, a.row, a.column}, b, ldb, c + i * ldc, ldc, n, k);
@@ -77,6 +77,25 @@ void product(Strided a, const double* b, std::size_t ldb, double* c, std::size_t
         case 1: row_band<Accumulate, 1>(rest, b, ldb, c + i * ldc, ldc, n, k); break;
         default: break;
     }
+}
+
+// The shared dimension in panels of this many products: a band of a and a
+// panel of b then stay in cache while every block of c passes over them. A
+// weight's gradient sums over all the batch's rows (k in the thousands at
+// length 64), and streaming the whole of k for each 4 x 4 block read both
+// inputs from beyond L2 once per block.
+constexpr std::size_t panel = 128;
+
+// c's elements continue from the previous panel's sums (Accumulate after the
+// first panel), so each is still summed in order, one product at a time.
+template <bool Accumulate>
+void product(Strided a, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t m, std::size_t n,
+             std::size_t k) {
+    if (k <= panel) return panel_product<Accumulate>(a, b, ldb, c, ldc, m, n, k);
+    panel_product<Accumulate>(a, b, ldb, c, ldc, m, n, panel);
+    for (std::size_t p = panel; p < k; p += panel)
+        panel_product<true>({a.data + p * a.column, a.row, a.column}, b + p * ldb, ldb, c, ldc, m, n,
+                            k - p < panel ? k - p : panel);
 }
 
 }  // namespace

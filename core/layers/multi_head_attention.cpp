@@ -7,10 +7,9 @@
 #include "layers/linear.hpp"
 #include "matrix_products.hpp"
 #include "vector_math.hpp"
+#include "wasm_simd.hpp"
 
 namespace attention::layers {
-
-using vector_math::exp_nonpositive;
 
 namespace {
 
@@ -38,6 +37,60 @@ void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causa
 
 namespace {
 
+// w[j] = 2^((w[j] - top) * rate) for j < n, and their sum in vector_math::sum's lanes.
+#ifdef ATTENTION_WASM_SIMD
+// In wasm one fused pass, four lanes in two vectors (wasm_simd.hpp's exp2 does
+// vector_math's operations in their order): the same bits as the portable
+// loops below, which clang does not fuse.
+double exps_and_sum(double* w, std::size_t n, double top, double rate) {
+    using namespace wasm_simd;
+    const v128_t top2 = splat(top), rate2 = splat(rate);
+    v128_t sum01 = splat(0.0), sum23 = splat(0.0);
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const v128_t e01 = exp2_nonpositive(mul(sub(wasm_v128_load(w + j), top2), rate2));
+        const v128_t e23 = exp2_nonpositive(mul(sub(wasm_v128_load(w + j + 2), top2), rate2));
+        wasm_v128_store(w + j, e01);
+        wasm_v128_store(w + j + 2, e23);
+        sum01 = add(sum01, e01);
+        sum23 = add(sum23, e23);
+    }
+    double partial[vector_math::lanes];
+    store_lanes(partial, sum01, sum23);
+    for (std::size_t lane = 0; j < n; ++j, ++lane) {
+        w[j] = vector_math::exp2_nonpositive((w[j] - top) * rate);
+        partial[lane] += w[j];
+    }
+    return vector_math::total(partial);
+}
+#else
+double exps_and_sum(double* w, std::size_t n, double top, double rate) {
+    for (std::size_t j = 0; j < n; ++j) w[j] = vector_math::exp2_nonpositive((w[j] - top) * rate);
+    return vector_math::sum(w, n);
+}
+#endif
+
+// A row of scores turned into weights in place: the first `seen` softmaxed
+// after the scaling by 1 / sqrt(d), the rest of the row's `count` set to 0.
+// Each step is its own loop (the maximum and the sum in vector_math's fixed
+// lanes) so that every one vectorises, the exps included; the scaling rides
+// in the exponent's factor, and the normalisation is one multiplication
+// (as PyTorch's softmax does it): a division an element cost more than the exp.
+void softmax_row(double* w, std::size_t seen, std::size_t count, double inv_sqrt_d) {
+    static_assert(vector_math::lanes == 4, "the maximum below folds four lanes");
+    double top_lane[vector_math::lanes];
+    std::fill_n(top_lane, vector_math::lanes, -std::numeric_limits<double>::infinity());
+    vector_math::for_each_lane(seen, [&](std::size_t j, std::size_t lane) {
+        top_lane[lane] = top_lane[lane] < w[j] ? w[j] : top_lane[lane];
+    });
+    const double top = std::max(std::max(top_lane[0], top_lane[1]), std::max(top_lane[2], top_lane[3]));
+    // exp((s - top) / sqrt(d)) = 2^((s - top) * log2(e) / sqrt(d)), an exponent <= 0.
+    const double rate = vector_math::log2e * inv_sqrt_d;
+    const double scale = 1.0 / exps_and_sum(w, seen, top, rate);
+    for (std::size_t j = 0; j < seen; ++j) w[j] *= scale;
+    std::fill(w + seen, w + count, 0.0);
+}
+
 // rows x columns of `from` (rows `stride` apart) written transposed into `to` (columns x rows).
 void transpose(const double* from, std::size_t rows, std::size_t columns, std::size_t stride, double* to) {
     for (std::size_t r = 0; r < rows; ++r)
@@ -54,7 +107,7 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
                                 std::vector<double>& scratch) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
-    const double sqrt_d = std::sqrt(static_cast<double>(dh));
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(dh));
     // Every product below writes its block whole (multiply, not multiply_add): no zeroing pass.
     scratch.resize(dh * nk);
     double* keys_t = scratch.data();
@@ -66,22 +119,7 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
             // Scores Q_h K_h^T, then each row's softmax over its visible keys.
             transpose(k_h, nk, dh, hidden, keys_t);
             matrix::multiply({q_h, hidden, 1}, keys_t, nk, w_h, nk, nq, nk, dh);
-            for (std::size_t i = 0; i < nq; ++i) {
-                const std::size_t seen = visible[b * nq + i];
-                double* w = w_h + i * nk;
-                double top = -std::numeric_limits<double>::infinity();
-                for (std::size_t j = 0; j < seen; ++j) {
-                    w[j] /= sqrt_d;
-                    top = std::max(top, w[j]);
-                }
-                double total = 0.0;
-                for (std::size_t j = 0; j < seen; ++j) {
-                    w[j] = exp_nonpositive(w[j] - top);
-                    total += w[j];
-                }
-                for (std::size_t j = 0; j < seen; ++j) w[j] /= total;
-                std::fill(w + seen, w + nk, 0.0);
-            }
+            for (std::size_t i = 0; i < nq; ++i) softmax_row(w_h + i * nk, visible[b * nq + i], nk, inv_sqrt_d);
             // The head's output: weights times V_h.
             matrix::multiply({w_h, nk, 1}, v + b * nk * hidden + h * dh, hidden, concat + b * nq * hidden + h * dh,
                              hidden, nq, dh, nk);
@@ -93,7 +131,7 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
                                  double* dq, double* dk, double* dv, std::vector<double>& scratch) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
-    const double sqrt_d = std::sqrt(static_cast<double>(dh));
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(dh));
     // Every product below writes its block whole (multiply, not multiply_add): no zeroing pass.
     scratch.resize(dh * nk + nq * nk);
     double* values_t = scratch.data();
@@ -110,13 +148,13 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
             matrix::multiply({g_h, hidden, 1}, values_t, nk, dscores, nk, nq, nk, dh);
             matrix::multiply({w_h, 1, nk}, g_h, hidden, dv + b * nk * hidden + h * dh, hidden, nk, dh, nq);
             // Through the softmax: ds_j = w_j (dw_j - sum_k w_k dw_k) / sqrt(d); 0 past the visible keys.
+            // (Times 1 / sqrt(d): a division an element cost as much as the rest of the loop.)
             for (std::size_t i = 0; i < nq; ++i) {
                 const std::size_t seen = visible[b * nq + i];
                 const double* w = w_h + i * nk;
                 double* ds = dscores + i * nk;
-                double weighted = 0.0;
-                for (std::size_t j = 0; j < seen; ++j) weighted += w[j] * ds[j];
-                for (std::size_t j = 0; j < seen; ++j) ds[j] = w[j] * (ds[j] - weighted) / sqrt_d;
+                const double weighted = vector_math::dot(w, ds, seen);
+                for (std::size_t j = 0; j < seen; ++j) ds[j] = w[j] * (ds[j] - weighted) * inv_sqrt_d;
                 std::fill(ds + seen, ds + nk, 0.0);
             }
             // dQ_h = dS K_h, dK_h = dS^T Q_h.

@@ -1,5 +1,6 @@
 // The register-tiled product of the model: every size's edges (rows, columns
-// and depth not multiples of the tile), strided and transposed operands,
+// and depth not multiples of the tile; depth over one and over two of the
+// kernel's panels of 128 products, and one short of the second), strided and transposed operands,
 // accumulation into c, and the promise of its header: each element summed in
 // order of p, one product at a time, so the same bits as the plain triple loop.
 #include <cstddef>
@@ -34,11 +35,12 @@ void plain(Strided a, const double* b, std::size_t ldb, double* c, std::size_t l
 
 }  // namespace
 
-TEST_CASE("multiply_add is the ordered triple loop, bit for bit, at every edge of the tile", "[matrix]") {
+TEST_CASE("multiply_add is the ordered triple loop, bit for bit, at every edge of the tile and panel",
+          "[matrix]") {
     attention::Random random(2024);
     for (std::size_t m : {1, 2, 3, 4, 5, 7, 8, 9})
         for (std::size_t n : {1, 2, 3, 4, 5, 6, 9, 10})
-            for (std::size_t k : {0, 1, 3, 8, 17})
+            for (std::size_t k : {0, 1, 3, 8, 17, 129, 255, 300})
                 for (bool transposed : {false, true}) {
                     INFO("m " << m << " n " << n << " k " << k << (transposed ? " a transposed" : ""));
                     // a as stored (m x k, rows k + 1 apart: padding the kernel must skip) or as the
@@ -55,12 +57,12 @@ TEST_CASE("multiply_add is the ordered triple loop, bit for bit, at every edge o
                 }
 }
 
-TEST_CASE("multiply overwrites c with the bits of zeroing it and multiply_add, at every edge of the tile",
+TEST_CASE("multiply overwrites c with the bits of zeroing it and multiply_add, at every edge of the tile and panel",
           "[matrix]") {
     attention::Random random(2025);
     for (std::size_t m : {1, 3, 4, 5, 8, 9})
         for (std::size_t n : {1, 2, 3, 5, 8, 9})
-            for (std::size_t k : {0, 1, 8, 17})
+            for (std::size_t k : {0, 1, 8, 17, 129, 300})
                 for (bool transposed : {false, true}) {
                     INFO("m " << m << " n " << n << " k " << k << (transposed ? " a transposed" : ""));
                     const std::size_t lda = transposed ? m + 2 : k + 1, ldb = n + 3, ldc = n + 1;
