@@ -186,8 +186,8 @@ export type LimitName =
 /** The documented limits (docs/js-api.md: "Errors and limits"). */
 export type Limits = { readonly [name in LimitName]: number };
 
-/** The default of every option, as the core's C++ option structs define them. */
-export interface Defaults {
+/** The default of every option of the basics, as the core's C++ option structs define them. */
+export interface BasicsDefaults {
   readonly dataset: Readonly<Required<DatasetOptions>>;
   readonly kernel: Readonly<Required<KernelOptions>>;
   readonly training: Readonly<Required<KernelWidthTrainingOptions>>;
@@ -197,13 +197,17 @@ export interface Defaults {
   }>;
   readonly randomNormal: Readonly<Required<RandomNormalOptions>>;
   readonly randomUniform: Readonly<Required<RandomUniformOptions>>;
+  /** d2l's value written over masked scores (-1e6). */
+  readonly maskedScore: number;
+}
+
+/** The default of every option, as the core's C++ option structs define them. */
+export interface Defaults extends BasicsDefaults {
   readonly attentionModel: Readonly<AttentionModelConfig>;
   readonly attentionTask: Readonly<Required<TaskOptions>>;
   readonly attentionTraining: Readonly<Required<TrainingOptions>>;
   readonly seq2seqModel: Readonly<Seq2SeqConfig>;
   readonly seq2seqTraining: Readonly<Required<Seq2SeqTrainingOptions>>;
-  /** d2l's value written over masked scores (-1e6). */
-  readonly maskedScore: number;
   /** What the held-out set's seed is XORed with (attentionModelTrain's held-out sequences: seed ^ heldOutSeedMix). */
   readonly heldOutSeedMix: number;
 }
@@ -222,10 +226,14 @@ export interface AttentionCoreError extends Error {
   index?: number;
 }
 
-/** The API: plain functions; every result owns its data (nothing to delete). */
-export interface AttentionCore {
+/**
+ * The basics' API (loadAttentionBasics): every function but the trainable
+ * models'; plain functions, every result owns its data (nothing to delete).
+ */
+export interface AttentionBasics {
+  /** Every limit, the models' included. */
   readonly limits: Limits;
-  readonly defaults: Defaults;
+  readonly defaults: BasicsDefaults;
   makeDataset(options?: DatasetOptions): Dataset;
   truth(x: Numbers): Float64Array;
   sumSquaredError(predictions: Numbers, targets: Numbers): number;
@@ -247,6 +255,14 @@ export interface AttentionCore {
   memoryStats(): MemoryStats;
   scalingStudy(options?: ScalingStudyOptions): ScalingStudyRow[];
   consistencyStudy(options?: ConsistencyStudyOptions): ConsistencyStudyRow[];
+}
+
+/**
+ * The whole API (loadAttentionCore): the basics and the trainable models.
+ * memoryStats() adds up the figures of both parts' modules.
+ */
+export interface AttentionCore extends AttentionBasics {
+  readonly defaults: Defaults;
   attentionModelInit(config?: Partial<AttentionModelConfig>): AttentionModel;
   attentionModelForward(model: AttentionModel, tokens: Tokens, options?: SequenceBatchOptions):
     { logits: Float64Array; weights: Float64Array };
@@ -276,5 +292,11 @@ export interface AttentionCore {
   seq2seqSourceFromText(task: Seq2SeqTask, text: string): Int32Array;
 }
 
-/** Loads the WebAssembly core once per page (or process) and resolves to its API. */
+/** Loads the whole WebAssembly core (both parts) once per page (or process) and resolves to its API. */
 export function loadAttentionCore(): Promise<AttentionCore>;
+/**
+ * Loads the core's basics alone (a third of its bytes), once per page, and
+ * resolves to their API: for a page that shows them first and calls
+ * loadAttentionCore() for the models later (which reuses this module).
+ */
+export function loadAttentionBasics(): Promise<AttentionBasics>;

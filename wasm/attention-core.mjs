@@ -5,7 +5,15 @@
 // Error carrying fields (argument, expected, got, index) and leaves the module
 // ready for the next call. Limits and option defaults come from the core
 // (`limits`, `defaults`): no number of the contract is written here.
-import createAttentionModule from 'attention-core-wasm';
+//
+// The core comes in two parts, each a wasm module of its own: the basics
+// (data, kernels, pooling, scoring, multi-head attention, positional
+// encoding, studies, random draws) and the trainable models (the encoder and
+// the translators), twice the basics' size. loadAttentionCore() loads both;
+// loadAttentionBasics() the basics alone, so that a page can show its first
+// screen before the models have arrived.
+import createBasicsModule from 'attention-core-basics-wasm';
+import createModelsModule from 'attention-core-models-wasm';
 
 import {
   argumentError, escapeLoneSurrogates, isArray, lengths, numbers, read, readOwn, target, textForCore, typeName, wholeNumbers, withFields,
@@ -193,19 +201,15 @@ function deepFreeze(value) {
   return value;
 }
 
-function wrap(core) {
+// The basics' functions over their module, and its contract (every limit,
+// the basics' defaults).
+function wrapBasics(core) {
   const { limits, defaults } = deepFreeze(core.contract());
   const {
     dataset, kernel: pooling, training, scalingStudy: study, consistencyStudy: consistency, randomNormal: normal,
     randomUniform: uniform,
   } = defaults;
   const leaveOneOut = { leaveOneOut: training.leaveOneOut };
-  const { attentionModel: modelDefaults, attentionTask: taskDefaults, attentionTraining: trainingDefaults } = defaults;
-  const stepDefaults = { optimizer: trainingDefaults.optimizer, lr: trainingDefaults.lr };
-  const readModelConfig = modelConfig(modelDefaults);
-  const { seq2seqModel: translatorDefaults, seq2seqTraining: translatorTraining } = defaults;
-  const readTranslatorConfig = seq2seqConfig(translatorDefaults);
-  const translatorStep = { optimizer: translatorTraining.optimizer, lr: translatorTraining.lr, clip: translatorTraining.clip };
   return Object.freeze({
     // The documented limits (core/limits.hpp) and the defaults of every option.
     limits,
@@ -295,6 +299,34 @@ function wrap(core) {
       return unwrap(core.randomUniform(number(count, 'count'), number(seed, 'seed'), number(low, 'low'),
         number(high, 'high')));
     },
+    memoryStats: () => memoryStatsOf(core),
+    scalingStudy(opts) {
+      const { dims, samples, keys, seed } = fields(opts, 'options', study);
+      return unwrap(core.scalingStudy(numbers(dims, 'dims'), number(samples, 'samples'), number(keys, 'keys'),
+        number(seed, 'seed')));
+    },
+    consistencyStudy(opts) {
+      const { sizes, repeats, queries, w, noise, xMax, seed } = fields(opts, 'options', consistency);
+      return unwrap(core.consistencyStudy({
+        sizes: numbers(sizes, 'sizes'), repeats: number(repeats, 'repeats'), queries: number(queries, 'queries'),
+        w: number(w, 'w'), noise: number(noise, 'noise'), xMax: number(xMax, 'xMax'), seed: number(seed, 'seed'),
+      }));
+    },
+  });
+}
+
+// The trainable models' functions over their module, and its defaults.
+function wrapModels(core) {
+  const { defaults } = deepFreeze(core.modelContract());
+  const { attentionModel: modelDefaults, attentionTask: taskDefaults, attentionTraining: trainingDefaults } = defaults;
+  const stepDefaults = { optimizer: trainingDefaults.optimizer, lr: trainingDefaults.lr };
+  const readModelConfig = modelConfig(modelDefaults);
+  const { seq2seqModel: translatorDefaults, seq2seqTraining: translatorTraining } = defaults;
+  const readTranslatorConfig = seq2seqConfig(translatorDefaults);
+  const translatorStep = { optimizer: translatorTraining.optimizer, lr: translatorTraining.lr, clip: translatorTraining.clip };
+  return Object.freeze({
+    defaults,
+    memoryStats: () => memoryStatsOf(core),
     // The trainable attention model (docs/js-api.md: "Training an attention model").
     attentionModelInit(config) {
       return unwrap(core.attentionModelInit(readModelConfig(config, 'config')));
@@ -395,36 +427,64 @@ function wrap(core) {
       if (typeof words !== 'string') throw argumentError('text', 'a string', typeName(words));
       return unwrap(core.seq2seqSourceFromText(text(task, 'task'), escapeLoneSurrogates(words)));
     },
-    // liveHandles: JS values C++ holds through Embind (emval handles) once
-    // the call is over; the API keeps none between calls, so it stays at its
-    // baseline unless something leaks them.
+  });
+}
+
+// {allocatedBytes, heapBytes, liveHandles} of one module. liveHandles: JS
+// values C++ holds through Embind (emval handles) once the call is over;
+// the API keeps none between calls, so it stays at its baseline unless
+// something leaks them.
+function memoryStatsOf(core) {
+  const { allocatedBytes, heapBytes } = core.memoryStats();
+  return { allocatedBytes, heapBytes, liveHandles: core.count_emval_handles() };
+}
+
+// Both parts as one API: the basics' functions and the models', every
+// default, and the memory figures of both modules added up.
+function bothParts(basics, models) {
+  const { memoryStats: basicsMemory, ...basicsApi } = basics;
+  const { memoryStats: modelsMemory, defaults, ...modelsApi } = models;
+  return Object.freeze({
+    ...basicsApi,
+    defaults: Object.freeze({ ...basics.defaults, ...defaults }),
+    ...modelsApi,
     memoryStats() {
-      const { allocatedBytes, heapBytes } = core.memoryStats();
-      return { allocatedBytes, heapBytes, liveHandles: core.count_emval_handles() };
-    },
-    scalingStudy(opts) {
-      const { dims, samples, keys, seed } = fields(opts, 'options', study);
-      return unwrap(core.scalingStudy(numbers(dims, 'dims'), number(samples, 'samples'), number(keys, 'keys'),
-        number(seed, 'seed')));
-    },
-    consistencyStudy(opts) {
-      const { sizes, repeats, queries, w, noise, xMax, seed } = fields(opts, 'options', consistency);
-      return unwrap(core.consistencyStudy({
-        sizes: numbers(sizes, 'sizes'), repeats: number(repeats, 'repeats'), queries: number(queries, 'queries'),
-        w: number(w, 'w'), noise: number(noise, 'noise'), xMax: number(xMax, 'xMax'), seed: number(seed, 'seed'),
-      }));
+      const [a, b] = [basicsMemory(), modelsMemory()];
+      return {
+        allocatedBytes: a.allocatedBytes + b.allocatedBytes,
+        heapBytes: a.heapBytes + b.heapBytes,
+        liveHandles: a.liveHandles + b.liveHandles,
+      };
     },
   });
 }
 
-let loading = null;
+// Each part is instantiated once and shared by every caller on the page; a
+// failed load is forgotten, so that a later call tries again.
+function once(load) {
+  let loading = null;
+  return () => {
+    loading ??= load().catch((error) => {
+      loading = null;
+      throw error;
+    });
+    return loading;
+  };
+}
 
-// Resolves to the API. The wasm module is instantiated once and shared by
-// every caller on the page.
+const basicsPart = once(() => createBasicsModule().then(wrapBasics));
+const modelsPart = once(() => createModelsModule().then(wrapModels));
+const wholeCore = once(() => Promise.all([basicsPart(), modelsPart()]).then(([basics, models]) => bothParts(basics, models)));
+
+// Resolves to the basics' API: every function but the trainable models'
+// (attentionModel*, attentionTask*, seq2seq*), every limit, and the basics'
+// defaults. A page loads it first, and the whole core while its learner reads.
+export function loadAttentionBasics() {
+  return basicsPart();
+}
+
+// Resolves to the whole API, both parts; its basics are the module
+// loadAttentionBasics() loads (one instance per page either way).
 export function loadAttentionCore() {
-  loading ??= createAttentionModule().then(wrap, (error) => {
-    loading = null; // let a later call try again
-    throw error;
-  });
-  return loading;
+  return wholeCore();
 }

@@ -1,10 +1,7 @@
 // Bindings of the trainable attention model: its config, init, forward pass,
-// loss, optimiser step, toy tasks and training loop, and the memory figures
-// the leak checks read.
+// loss, optimiser step, toy tasks and training loop.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
-
-#include <malloc.h>
 
 #include <cmath>
 #include <optional>
@@ -265,17 +262,6 @@ val attention_model_train(val model, val options) {
     });
 }
 
-// For leak checks: bytes malloc holds for live allocations, and the size of
-// the wasm heap. The API hands no Embind class instances to JS, so nothing
-// else can be left alive; after every call allocatedBytes returns to its level.
-val memory_stats() {
-    const struct mallinfo info = mallinfo();
-    val stats = val::object();
-    stats.set("allocatedBytes", static_cast<double>(info.uordblks));
-    stats.set("heapBytes", val::module_property("HEAP8")["length"]);
-    return stats;
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_model) {
@@ -287,5 +273,4 @@ EMSCRIPTEN_BINDINGS(attention_model) {
     emscripten::function("attentionTaskBatch", &attention_task_batch);
     emscripten::function("attentionTaskIdeal", &attention_task_ideal);
     emscripten::function("attentionModelTrain", &attention_model_train);
-    emscripten::function("memoryStats", &memory_stats);
 }

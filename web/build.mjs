@@ -1,14 +1,16 @@
 // Builds dist/ with esbuild:
 //   dist/attention-core.mjs  the JS API as one ES module (wasm inlined), for Node and course pages;
-//   dist/index.html, app.js (IIFE), app.css and attention-core.wasm: the page,
-//     which also works from file:// (the wasm then comes from attention-core-wasm.js);
+//   dist/index.html, app.js (IIFE), app.css and the core's two parts,
+//     attention-core-basics.wasm and attention-core-models.wasm: the page, which
+//     also works from file:// (the wasm then comes from attention-core-<part>-wasm.js);
 //   dist/attention-lab-element.js: the <attention-lab> element for course pages, one
 //     classic script with the core, the page's code and its CSS (for the shadow root);
 //   dist/course-example.html: a course page showing the element and the iframe mode;
 //   dist/package.json, the declarations and licences: dist/ is also the npm package;
 //   dist/python/attention_lab/: show() for Jupyter notebooks, with the element's script;
 //   dist/scorm/: the SCORM 1.2 and 2004 packages of the lab, and the script they launch.
-// Usage: node web/build.mjs --wasm-module <build>/wasm/attention-core-wasm.mjs --out dist
+// Usage: node web/build.mjs --wasm-basics <build>/wasm/attention-core-basics-wasm.mjs
+//          --wasm-models <build>/wasm/attention-core-models-wasm.mjs --out dist
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,18 +20,27 @@ import { texCharacters } from './build-steps/tex-characters.mjs';
 import { writePackage } from './build-steps/npm-package.mjs';
 import { writeNotebookPackage } from './build-steps/notebook-package.mjs';
 import { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } from './build-steps/scorm-package.mjs';
+import { writeCoreParts } from './build-steps/core-parts.mjs';
 
 const { values: args } = parseArgs({
-  options: { 'wasm-module': { type: 'string' }, out: { type: 'string', default: 'dist' } },
+  options: {
+    'wasm-basics': { type: 'string' }, 'wasm-models': { type: 'string' }, out: { type: 'string', default: 'dist' },
+  },
 });
-if (!args['wasm-module']) throw new Error('--wasm-module: expected the path of attention-core-wasm.mjs');
-const wasmModule = path.resolve(args['wasm-module']);
+for (const part of ['basics', 'models']) {
+  if (!args[`wasm-${part}`]) throw new Error(`--wasm-${part}: expected the path of attention-core-${part}-wasm.mjs`);
+}
 const out = path.resolve(args.out);
 await mkdir(out, { recursive: true });
 
+// The core's parts: their wasm files for the page, written to out/.
+const { apiAliases, pagePlugin } = await writeCoreParts(out, {
+  basics: path.resolve(args['wasm-basics']), models: path.resolve(args['wasm-models']),
+});
+
 const common = {
   bundle: true,
-  alias: { 'attention-core-wasm': wasmModule },
+  alias: apiAliases,
   logLevel: 'warning',
   legalComments: 'none',
 };
@@ -42,32 +53,11 @@ await build({
   platform: 'neutral',
 });
 
-// The wasm, out of Emscripten's single-file module: the page loads it as a
-// file of its own (web/src/core-wasm-file.js), and from disk through a
-// classic script that carries it as base64.
-const glue = await readFile(wasmModule, 'utf8');
-const inlinedWasm = /(["'])data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)\1/;
-const [, quote, wasmBase64] = glue.match(inlinedWasm);
-await writeFile(path.join(out, 'attention-core.wasm'), Buffer.from(wasmBase64, 'base64'));
-await writeFile(path.join(out, 'attention-core-wasm.js'), `self.attentionLabCoreWasm=${quote}${wasmBase64}${quote};\n`);
-const gluePlugin = {
-  name: 'attention-core-glue',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^attention-core-glue$/ }, () => ({ path: wasmModule, namespace: 'glue' }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'glue' }, () => ({
-      // Still a data: URL to Emscripten, so it looks for no file of its own; the wasm comes through instantiateWasm.
-      contents: glue.replace(inlinedWasm, `${quote}data:application/octet-stream;base64,${quote}`),
-      loader: 'js',
-      resolveDir: path.dirname(wasmModule),
-    }));
-  },
-};
-
 // The page. A classic script (IIFE), not a module: module scripts do not load
 // from file://, and the page must work opened straight from disk.
 const page = {
   ...common,
-  alias: { 'attention-core-wasm': path.resolve('web/src/core-wasm-file.js') },
+  alias: {},
   format: 'iife',
   platform: 'browser',
   target: ['chrome100', 'firefox102', 'safari16'], // 'wasm-unsafe-eval' in the page's CSP needs these
@@ -75,7 +65,7 @@ const page = {
   // Emscripten's glue reads import.meta.url to find a .wasm file; given the
   // wasm's instance it needs no location at all.
   define: { 'import.meta.url': 'undefined' },
-  plugins: [gluePlugin],
+  plugins: [pagePlugin],
 };
 await build({ ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, 'app.js') });
 

@@ -19,10 +19,10 @@ test('over http: no console error, every request to the serving host', async () 
   await assertLoaded(page);
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, web.server.origin), [], 'no request to any other host');
-  for (const file of ['/', '/app.js', '/app.css', '/attention-core.wasm']) {
+  for (const file of ['/', '/app.js', '/app.css', '/attention-core-basics.wasm', '/attention-core-models.wasm']) {
     assert.ok(requests.includes(`${web.server.origin}${file}`), `${file} was loaded`);
   }
-  assert.ok(!requests.some((url) => url.endsWith('/attention-core-wasm.js')), 'the wasm streamed, not its copy for disks');
+  assert.ok(!requests.some((url) => url.endsWith('-wasm.js')), 'the wasm streamed, not its copies for disks');
   await context.close();
 });
 
@@ -41,14 +41,14 @@ test('the wasm served as octet-stream still loads; a missing wasm is named on th
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.route(/attention-core(\.wasm|-wasm\.js)$/, respond);
+    await page.route(/attention-core-basics(\.wasm|-wasm\.js)$/, respond);
     await page.goto(`${web.server.origin}/`);
     if (expectLoaded) {
       await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
       assert.ok((await page.locator('#pooling h2').innerText()).length > 3, `${label}: drawn`);
     } else {
       await page.waitForSelector('#loading[data-state="failed"]');
-      assert.match(await page.locator('[data-role="load-error"]').innerText(), /attention-core\.wasm could not be loaded/, label);
+      assert.match(await page.locator('[data-role="load-error"]').innerText(), /attention-core-basics\.wasm could not be loaded/, label);
     }
     assert.deepEqual(errors, [], `${label}: no page error`);
     await context.close();
@@ -61,7 +61,7 @@ test('from file://: no console error, no request off the disk', async () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
   assert.ok(requests.some((url) => url.endsWith('/dist/app.js')), 'the script came from disk');
-  assert.ok(requests.some((url) => url.endsWith('/dist/attention-core-wasm.js')), 'and the wasm in the script beside it');
+  assert.ok(requests.some((url) => url.endsWith('/dist/attention-core-basics-wasm.js')), 'and the wasm in the script beside it');
   await context.close();
 });
 

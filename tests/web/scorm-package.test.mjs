@@ -74,7 +74,8 @@ function checkManifest(files, { version, identifier }) {
   const listed = children(resource, q(cp, 'file')).map((file) => file.attrs.href).sort();
   const inZip = Object.keys(files).filter((name) => name !== 'imsmanifest.xml').sort();
   assert.deepEqual(listed, inZip);
-  for (const file of ['index.html', 'attention-lab-scorm.js', 'app.css', 'attention-core.wasm', 'attention-core-wasm.js']) {
+  for (const file of ['index.html', 'attention-lab-scorm.js', 'app.css', 'attention-core-basics.wasm', 'attention-core-basics-wasm.js',
+    'attention-core-models.wasm', 'attention-core-models-wasm.js']) {
     assert.ok(inZip.includes(file), file);
   }
   return { manifest, item: items[0], resource, cp };
@@ -108,7 +109,7 @@ for (const [version, tag] of [['1.2', 'scorm12'], ['2004', 'scorm2004']]) {
     // The same dist gives the same bytes: the build's zip is made again here, byte for byte.
     const again = await makeScormPackage(DIST, { version });
     assert.deepEqual(Buffer.from(again.bytes), await readFile(file));
-    assert.equal(Buffer.from(files['attention-core.wasm']).equals(await readFile(path.join(DIST, 'attention-core.wasm'))), true);
+    assert.equal(Buffer.from(files['attention-core-basics.wasm']).equals(await readFile(path.join(DIST, 'attention-core-basics.wasm'))), true);
   });
 }
 

@@ -6,9 +6,10 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { elementTypes } from './element-types.mjs';
+import { CORE_PAGE_FILES } from '../src/core-files.js';
 
 // The page's files, exported so that a course site can copy them from node_modules for the iframe mode.
-const PAGE_FILES = ['index.html', 'app.js', 'app.css', 'attention-core.wasm', 'attention-core-wasm.js'];
+const PAGE_FILES = ['index.html', 'app.js', 'app.css', ...CORE_PAGE_FILES];
 
 export function manifest(repository) {
   return {

@@ -1,44 +1,57 @@
-// The page's core with its wasm in a file of its own, beside app.js, instead
-// of inlined in the script as base64 (a third more bytes, and no compiling
-// while it downloads). Over http the wasm is fetched and compiled as it
-// streams. A page opened from disk cannot fetch (file:// has no origin to
-// fetch from), so there the same bytes come in a classic script beside it,
-// attention-core-wasm.js, which scripts may load from disk. The page's
-// Trusted Types policy allows that one script URL and nothing else. The
-// course page's element and the JS API keep the wasm inlined (one file).
-import createInlinedModule from 'attention-core-glue';
+// The page's core with each part's wasm in a file of its own, beside app.js,
+// instead of inlined in the script as base64 (a third more bytes, and no
+// compiling while it downloads). Over http the wasm is fetched and compiled
+// as it streams. A page opened from disk cannot fetch (file:// has no origin
+// to fetch from), so there the same bytes come in a classic script beside
+// it, attention-core-<part>-wasm.js, which scripts may load from disk. The
+// page's Trusted Types policy allows those script URLs and nothing else.
+// The course page's element and the JS API keep the wasm inlined (one file).
+// Nothing is fetched before a part is asked for: the page asks for the
+// models' part once its first screen is up (core-client.js).
+import { CORE_PARTS, coreScriptFile, coreScriptGlobal, coreWasmFile } from './core-files.js';
 
-const WASM_FILE = 'attention-core.wasm';
-const FALLBACK_SCRIPT = 'attention-core-wasm.js';
-const FALLBACK_GLOBAL = 'attentionLabCoreWasm';
 // Captured while app.js runs: afterwards document.currentScript is null.
 const scriptUrl = document.currentScript?.src ?? document.baseURI;
+const fallbackUrl = (part) => new URL(coreScriptFile(part), scriptUrl).href;
 
-function fromScript() {
-  const url = new URL(FALLBACK_SCRIPT, scriptUrl).href;
-  const policy = globalThis.trustedTypes?.createPolicy('attention-lab-core', {
+// One policy for the page (its name is the one the CSP allows), made when a
+// part first needs it: it makes the parts' script URLs and no other.
+let policy;
+function trustedScriptUrl(url) {
+  if (!globalThis.trustedTypes) return url;
+  policy ??= globalThis.trustedTypes.createPolicy('attention-lab-core', {
     createScriptURL(asked) {
-      if (asked !== url) throw new TypeError(`attention-lab-core: only ${url} may be loaded, not ${asked}`);
+      const allowed = CORE_PARTS.map(fallbackUrl);
+      if (!allowed.includes(asked)) throw new TypeError(`attention-lab-core: only ${allowed.join(', ')} may be loaded, not ${asked}`);
       return asked;
     },
   });
+  return policy.createScriptURL(url);
+}
+
+function fromScript(part) {
+  const url = fallbackUrl(part);
+  const global = coreScriptGlobal(part);
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
-    script.src = policy ? policy.createScriptURL(url) : url;
+    script.src = trustedScriptUrl(url);
     script.onload = () => {
-      const base64 = globalThis[FALLBACK_GLOBAL];
-      delete globalThis[FALLBACK_GLOBAL];
+      const base64 = globalThis[global];
+      delete globalThis[global];
       script.remove();
-      if (typeof base64 !== 'string') reject(new Error(`${FALLBACK_SCRIPT} did not provide the core`));
+      if (typeof base64 !== 'string') reject(new Error(`${coreScriptFile(part)} did not provide the core`));
       else resolve(Uint8Array.from(atob(base64), (character) => character.charCodeAt(0)));
     };
-    script.onerror = () => reject(new Error(`${WASM_FILE} could not be loaded, nor ${FALLBACK_SCRIPT}: are they beside app.js?`));
+    script.onerror = () => {
+      script.remove();
+      reject(new Error(`${coreWasmFile(part)} could not be loaded, nor ${coreScriptFile(part)}: are they beside app.js?`));
+    };
     document.head.append(script);
   });
 }
 
-async function instantiate(imports) {
-  const url = new URL(WASM_FILE, scriptUrl);
+async function instantiate(part, imports) {
+  const url = new URL(coreWasmFile(part), scriptUrl);
   if (url.protocol !== 'file:') {
     const response = await fetch(url).catch(() => null);
     if (response?.ok) {
@@ -49,22 +62,25 @@ async function instantiate(imports) {
       return WebAssembly.instantiate(await response.arrayBuffer(), imports);
     }
   }
-  return WebAssembly.instantiate(await fromScript(), imports);
+  return WebAssembly.instantiate(await fromScript(part), imports);
 }
 
-// Emscripten's factory, given the wasm's instance by us: a failure to get it
-// rejects the module (Emscripten itself would only log it).
-export default function createAttentionModule(options = {}) {
-  let fail;
-  const failed = new Promise((resolve, reject) => {
-    fail = reject;
-  });
-  const created = createInlinedModule({
-    ...options,
-    instantiateWasm(imports, receiveInstance) {
-      instantiate(imports).then(({ instance, module }) => receiveInstance(instance, module), fail);
-      return {}; // the exports arrive later, through receiveInstance
-    },
-  });
-  return Promise.race([created, failed]);
+// Emscripten's factory of one part (its glue, built with the wasm left
+// out), given the wasm's instance by us: a failure to get it rejects the
+// module (Emscripten itself would only log it).
+export function wasmFileModule(createGlueModule, part) {
+  return function createAttentionModule(options = {}) {
+    let fail;
+    const failed = new Promise((resolve, reject) => {
+      fail = reject;
+    });
+    const created = createGlueModule({
+      ...options,
+      instantiateWasm(imports, receiveInstance) {
+        instantiate(part, imports).then(({ instance, module }) => receiveInstance(instance, module), fail);
+        return {}; // the exports arrive later, through receiveInstance
+      },
+    });
+    return Promise.race([created, failed]);
+  };
 }

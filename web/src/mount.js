@@ -21,7 +21,7 @@
 // finished drawing of the frame, "attention-lab:draw" and one
 // "attention-lab:draw:<section>" per section for the drawing alone).
 import { createControls } from './controls.js';
-import { loadCore } from './core-client.js';
+import { loadCore, loadWholeCore } from './core-client.js';
 import { memoizeCore } from './core-memo.js';
 import { createErrorRouter } from './section-errors.js';
 import { t, translateTree, useLanguage } from './i18n/index.js';
@@ -274,6 +274,22 @@ export function mountLab({
     syncDisabled(container);
   }
 
+  // The core's trainable models come in a part of their own: a section that
+  // declares needsModels is built once they are here, and the sections
+  // after it wait for it; those before it do not. They are asked for when
+  // the first section that needs them is next, or once the first screen is up.
+  let models = null;
+  let modelsLoaded = false;
+  const loadModels = () => {
+    models ??= loadWholeCore(indicator).then((whole) => {
+      measure('attention-lab:models-loaded', { start: 0, end: performance.now() });
+      modelsLoaded = true;
+      if (!disposed) core = memoizeCore(whole);
+    });
+    return models;
+  };
+  const waitsForModels = (declaration) => declaration?.needsModels === true && !modelsLoaded;
+
   // The sections are built in order. The first ones, enough to fill the
   // screen, at once: `interactive` resolves when they can be used. The rest
   // follow in tasks of about TASK_BUDGET_MS, so the page answers the learner
@@ -282,7 +298,16 @@ export function mountLab({
   const interactive = new Promise((resolve) => {
     resolveInteractive = resolve;
   });
-  const ready = loadCore(indicator).then((loaded) => {
+  function showLoadError(error) {
+    const detail = indicator?.querySelector('[data-role="load-error"]');
+    if (detail) detail.textContent = String(error?.message ?? error);
+  }
+  function loadFailed(error) {
+    showLoadError(error);
+    resolveInteractive(Promise.reject(error));
+    throw error;
+  }
+  const ready = loadCore(indicator).then(async (loaded) => {
     // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
     measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
     if (disposed) {
@@ -299,6 +324,8 @@ export function mountLab({
     translateTree(translateRoot);
     const waiting = [...sections];
     while (waiting.length > 0) {
+      if (waitsForModels(waiting[0])) await loadModels().catch(loadFailed);
+      if (disposed) break;
       show(waiting.shift(), alone);
       if (container.getBoundingClientRect().bottom > window.innerHeight) break;
     }
@@ -308,27 +335,30 @@ export function mountLab({
     container.classList.add('is-ready');
     measure('attention-lab:first-sections-built', { start: building, end: performance.now() });
     resolveInteractive();
-    return new Promise((resolve) => {
+    if (waiting.some((declaration) => waitsForModels(declaration))) loadModels().catch(() => {}); // heard of below
+    return new Promise((resolve, reject) => {
       const next = () => {
         if (disposed || waiting.length === 0) {
           measure('attention-lab:sections-built', { start: building, end: performance.now() });
           resolve(loaded);
           return;
         }
+        if (waitsForModels(waiting[0])) {
+          loadModels().then(next, (error) => {
+            showLoadError(error);
+            reject(error);
+          });
+          return;
+        }
         const started = performance.now();
         do show(waiting.shift(), alone);
-        while (waiting.length > 0 && performance.now() - started < TASK_BUDGET_MS);
+        while (waiting.length > 0 && !waitsForModels(waiting[0]) && performance.now() - started < TASK_BUDGET_MS);
         syncControls();
         setTimeout(next, 0);
       };
       setTimeout(next, 0);
     });
-  }, (error) => {
-    const detail = indicator?.querySelector('[data-role="load-error"]');
-    if (detail) detail.textContent = String(error?.message ?? error);
-    resolveInteractive(Promise.reject(error));
-    throw error;
-  });
+  }, loadFailed);
   interactive.catch(() => {}); // a caller that only awaits `ready` hears of a failure there
 
   return {

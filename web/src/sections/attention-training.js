@@ -350,6 +350,7 @@ function compute(core, inputs) {
 
 export const attentionTrainingSection = {
   id: 'attention-training',
+  needsModels: true, // it trains the encoder: the core's models part
   frame: { titleKey: 'at.title', leadKeys: ['at.lead1', 'at.lead2'] },
   inputs: ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale',
     'atOptimizer', 'atLr', 'atSteps', 'atSpeed', 'atSeed'],

@@ -252,6 +252,7 @@ function compute(core, inputs) {
 
 export const multiHeadSection = {
   id: 'multihead',
+  needsModels: true, // an exercise counts the projections' parameters in the encoder's own layer
   frame: { titleKey: 'mha.title', leadKeys: ['mha.lead1', 'mha.lead2'] },
   inputs: ['mhaHidden', 'mhaHeads', 'mhaHeadsOff', 'mhaSeed'],
   arguments: {

@@ -29,6 +29,9 @@
 //             result leaves open (masked-softmax.js masks the scores the
 //             learner typed over the result's)
 //   pytorch   optional (state, core, section) -> string: "Copy as PyTorch"
+//   needsModels optional: true when the section calls the trainable models
+//             (attentionModel*, attentionTask*, seq2seq*), which come in the
+//             core's second part: the mount builds it once that part is loaded
 //   exercises optional: the section's exercises, shown below its figures by
 //             the exercise engine (web/src/exercises/), which the mount
 //             wires. Each is

@@ -313,6 +313,7 @@ function compute(core, inputs) {
 
 export const translationSection = {
   id: 'translation',
+  needsModels: true, // it trains a translator: the core's models part
   frame: { titleKey: 'tr.title', leadKeys: ['tr.lead1', 'tr.lead2'] },
   inputs: ['trTask', 'trArchitecture', 'trSteps', 'trSpeed', 'trSeed'],
   arguments: { task: 'trTask', architecture: 'trArchitecture', bidirectional: 'trArchitecture', steps: 'trSteps', seed: 'trSeed' },

@@ -1,0 +1,125 @@
+// The core's two parts on the page: the basics come first and the first
+// screen is usable with them alone; the models' part is asked for after the
+// first screen is up, and the sections that declare needsModels are built
+// once it is here (the sections before them are not held back). Over http
+// (each part's wasm a file) and from file:// (each part in a classic script).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openPage, typeInto, foreignRequests, makePredictions, FILE_URL } from './harness.mjs';
+import { SECTIONS } from '../../web/src/sections/registry.js';
+
+const web = useBrowser();
+
+const NEEDS_MODELS = SECTIONS.filter((section) => section.needsModels).map(({ id }) => id);
+const FIRST_NEEDING = SECTIONS.findIndex((section) => section.needsModels);
+const BEFORE_MODELS = SECTIONS.slice(0, FIRST_NEEDING).map(({ id }) => id);
+const builtSections = (page) => page.evaluate(() => [...document.querySelectorAll('main > section')]
+  .filter((section) => section.querySelector('.section-title')).map((section) => section.id));
+
+test('the sections that need the models are the translator, the encoder and multi-head attention\'s parameter count', () => {
+  assert.deepEqual(NEEDS_MODELS, ['translation', 'multihead', 'attention-training']);
+  assert.ok(BEFORE_MODELS.length >= 5, 'the first screen needs none of them');
+});
+
+test('over http: usable with the basics alone; the models are fetched after the first screen and then built', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await makePredictions(page); // no figure covered by an open prediction
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  // The models' wasm is held back until the test lets it through.
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  let modelsAsked = false;
+  await page.route(/attention-core-models\.wasm$/, async (route) => {
+    modelsAsked = true;
+    await released;
+    await route.continue();
+  });
+  await page.goto(`${web.server.origin}/`);
+  await page.waitForSelector('body.is-ready');
+  await page.waitForFunction(() => performance.getEntriesByName('attention-lab:interactive').length > 0);
+
+  // Every section before the first that needs the models gets built and drawn meanwhile.
+  await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`#${id} .section-title`)), BEFORE_MODELS);
+  await page.waitForTimeout(300); // time enough for any section to be built that should not be
+  const built = await builtSections(page);
+  for (const id of NEEDS_MODELS) assert.ok(!built.includes(id), `${id} waits for the models`);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), undefined, 'not every section is ready');
+  assert.ok(modelsAsked, 'the models were asked for while the learner reads');
+
+  // The first screen answers: a new kernel width is drawn with the basics alone.
+  const formula = page.locator('[data-role="query-formula"]');
+  const before = await formula.getAttribute('data-prediction');
+  await typeInto(page, 'w', 5);
+  await page.waitForFunction((old) => document.querySelector('[data-role="query-formula"]')
+    .getAttribute('data-prediction') !== old, before);
+
+  // The models' wasm was asked for after the first screen was built.
+  const timing = await page.evaluate(() => ({
+    firstScreen: (([entry]) => entry.startTime + entry.duration)(performance.getEntriesByName('attention-lab:first-sections-built')),
+    modelsStart: performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/attention-core-models.wasm'))?.startTime,
+  }));
+  // (The resource entry appears once the response is complete: let it through first.)
+  release();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
+  const modelsStart = timing.modelsStart ?? await page.evaluate(() => performance.getEntriesByType('resource')
+    .find((entry) => entry.name.endsWith('/attention-core-models.wasm')).startTime);
+  assert.ok(modelsStart >= timing.firstScreen,
+    `the models were fetched at ${modelsStart.toFixed(0)} ms, after the first screen was built (${timing.firstScreen.toFixed(0)} ms)`);
+
+  // Now the sections that need the models are built and drawn from them.
+  const after = await builtSections(page);
+  for (const id of NEEDS_MODELS) assert.ok(after.includes(id), `${id} is built once the models are here`);
+  assert.ok(await page.locator('#translation svg').count() > 0, 'the translator draws');
+  assert.ok(await page.locator('#attention-training svg').count() > 0, 'the encoder\'s run draws');
+  await page.locator('#attention-training [data-action="at-play"]').click();
+  await page.waitForFunction(() => Number(document.querySelector('#attention-training [data-role="at-step"]').dataset.value) >= 5,
+    null, { timeout: 30000 }); // the encoder trains, step by step
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a page of one section that needs the models (#embed) loads both parts and draws it', async () => {
+  const { page, context, problems, requests } = await openPage(web.browser, `${web.server.origin}/#embed=translation`);
+  assert.deepEqual(await builtSections(page), ['translation']);
+  assert.ok(await page.locator('#translation svg').count() > 0, 'the translator draws');
+  for (const file of ['attention-core-basics.wasm', 'attention-core-models.wasm']) {
+    assert.ok(requests.includes(`${web.server.origin}/${file}`), `${file} was loaded`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a failed models part is named on the page; the first screen stays usable', async () => {
+  const context = await web.browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route(/attention-core-models(\.wasm|-wasm\.js)$/, (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await page.goto(`${web.server.origin}/`);
+  await page.waitForSelector('#loading[data-state="failed"]');
+  assert.match(await page.locator('[data-role="load-error"]').innerText(), /attention-core-models\.wasm could not be loaded/);
+  const built = await builtSections(page);
+  for (const id of BEFORE_MODELS) assert.ok(built.includes(id), `${id} is built`);
+  for (const id of NEEDS_MODELS) assert.ok(!built.includes(id), `${id} is not`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('from file://: both parts come in their scripts beside the page, every section is built', async () => {
+  const { page, context, problems, requests } = await openPage(web.browser, FILE_URL);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
+  for (const file of ['attention-core-basics-wasm.js', 'attention-core-models-wasm.js']) {
+    assert.ok(requests.some((url) => url.endsWith(`/dist/${file}`)), `${file} was loaded`);
+  }
+  assert.deepEqual(await builtSections(page), SECTIONS.map(({ id }) => id));
+  assert.ok(await page.locator('#translation svg').count() > 0, 'the translator draws');
+  await context.close();
+});

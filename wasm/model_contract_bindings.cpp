@@ -1,0 +1,81 @@
+// Binding of the trainable models' part of the contract, read once by the JS
+// API when the models' module is loaded: the defaults of the encoder's and
+// the translators' options (the option structs). The limits, theirs
+// included, come with the basics (contract_bindings.cpp).
+#include <emscripten/bind.h>
+
+#include <initializer_list>
+#include <string>
+
+#include "attention_model.hpp"
+#include "attention_tasks.hpp"
+#include "attention_training.hpp"
+#include "optimizers.hpp"
+#include "seq2seq/model.hpp"
+#include "seq2seq/training.hpp"
+#include "transfer.hpp"
+
+using namespace attention::transfer;
+
+namespace {
+
+val model_contract() {
+    const attention::ModelTrainingOptions train_model;
+    val task = val::object();
+    const attention::TaskOptions task_options;
+    put(task, "task", val(std::string(attention::attention_task_name(task_options.task))));
+    put(task, "batch", task_options.batch);
+    put(task, "length", task_options.length);
+    put(task, "vocab", task_options.vocab);
+    put(task, "seed", task_options.seed);
+    put(task, "lag", task_options.lag);
+    put(task, "variableLengths", val(task_options.variable_lengths));
+    val model_training = val::object();
+    put(model_training, "task", val(std::string(attention::attention_task_name(train_model.task))));
+    put(model_training, "lag", train_model.lag);
+    put(model_training, "variableLengths", val(train_model.variable_lengths));
+    put(model_training, "causal", val(train_model.causal));
+    put(model_training, "steps", train_model.steps);
+    put(model_training, "batch", train_model.batch);
+    put(model_training, "optimizer", val(std::string(train_model.optimizer.kind == attention::OptimizerKind::adam ? "adam" : "sgd")));
+    put(model_training, "lr", train_model.optimizer.lr);
+    put(model_training, "seed", train_model.seed);
+    put(model_training, "evalEvery", train_model.eval_every);
+    put(model_training, "heldOut", train_model.held_out);
+    put(model_training, "evaluateAtEnd", val(train_model.evaluate_at_end));
+
+    // A translator's sizes default to its task's (null).
+    const attention::Seq2SeqTrainingOptions train_seq2seq;
+    const val seq2seq_task(std::string(attention::seq2seq_task_name(train_seq2seq.task)));
+    val seq2seq_model = config_to_js(attention::Seq2SeqConfig{}, seq2seq_task);
+    for (const char* size : {"sourceVocab", "targetVocab", "sourceLength", "targetLength"}) put(seq2seq_model, size, val::null());
+    val seq2seq_training = val::object();
+    put(seq2seq_training, "task", seq2seq_task);
+    put(seq2seq_training, "steps", train_seq2seq.steps);
+    put(seq2seq_training, "batch", train_seq2seq.batch);
+    put(seq2seq_training, "optimizer", val(std::string(train_seq2seq.optimizer.kind == attention::OptimizerKind::adam ? "adam" : "sgd")));
+    put(seq2seq_training, "lr", train_seq2seq.optimizer.lr);
+    put(seq2seq_training, "clip", train_seq2seq.clip);
+    put(seq2seq_training, "seed", train_seq2seq.seed);
+    put(seq2seq_training, "evalEvery", train_seq2seq.eval_every);
+    put(seq2seq_training, "heldOut", train_seq2seq.held_out);
+    put(seq2seq_training, "evaluateAtEnd", val(train_seq2seq.evaluate_at_end));
+
+    val defaults = val::object();
+    put(defaults, "attentionModel", config_to_js(attention::ModelConfig{}));
+    put(defaults, "attentionTask", task);
+    put(defaults, "attentionTraining", model_training);
+    put(defaults, "seq2seqModel", seq2seq_model);
+    put(defaults, "seq2seqTraining", seq2seq_training);
+    put(defaults, "heldOutSeedMix", attention::held_out_seed_mix);
+
+    val result = val::object();
+    put(result, "defaults", defaults);
+    return result;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_model_contract) {
+    emscripten::function("modelContract", &model_contract);
+}

@@ -1,0 +1,55 @@
+// The core's two parts (wasm/CMakeLists.txt: basics, models), each an
+// Emscripten single-file module, made into what each bundle needs:
+//   - the JS API (dist/attention-core.mjs) and the element import the
+//     modules as they are, wasm inlined: one file each (apiAliases);
+//   - the page takes each part's wasm out of its module: the wasm as a file
+//     (attention-core-<part>.wasm), the same bytes in base64 in a classic
+//     script for a page opened from disk (attention-core-<part>-wasm.js),
+//     and the glue left without it, given the wasm by
+//     web/src/core-wasm-file.js (pagePlugin).
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CORE_PARTS, coreScriptFile, coreScriptGlobal, coreWasmFile } from '../src/core-files.js';
+
+const INLINED_WASM = /(["'])data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)\1/;
+// The specifier wasm/attention-core.mjs imports a part by.
+const specifier = (part) => `attention-core-${part}-wasm`;
+
+// modules: { basics, models }, the paths of the parts' Emscripten modules.
+export async function writeCoreParts(out, modules) {
+  const glues = {};
+  for (const part of CORE_PARTS) {
+    const glue = await readFile(modules[part], 'utf8');
+    const found = glue.match(INLINED_WASM);
+    if (!found) throw new Error(`${modules[part]}: no inlined wasm (is it a -sSINGLE_FILE=1 build?)`);
+    const [, quote, base64] = found;
+    await writeFile(path.join(out, coreWasmFile(part)), Buffer.from(base64, 'base64'));
+    await writeFile(path.join(out, coreScriptFile(part)), `self.${coreScriptGlobal(part)}=${quote}${base64}${quote};\n`);
+    // Still a data: URL to Emscripten, so it looks for no file of its own; the wasm comes through instantiateWasm.
+    glues[part] = glue.replace(INLINED_WASM, `${quote}data:application/octet-stream;base64,${quote}`);
+  }
+
+  const apiAliases = Object.fromEntries(CORE_PARTS.map((part) => [specifier(part), modules[part]]));
+
+  const wasmFile = path.resolve('web/src/core-wasm-file.js');
+  const pagePlugin = {
+    name: 'attention-core-parts',
+    setup(pluginBuild) {
+      const parts = new RegExp(`^${specifier('(\\w+)')}$`);
+      pluginBuild.onResolve({ filter: parts }, ({ path: asked }) => ({ path: asked.match(parts)[1], namespace: 'core-part' }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'core-part' }, ({ path: part }) => ({
+        contents: `import glue from 'core-glue:${part}';\nimport { wasmFileModule } from ${JSON.stringify(wasmFile)};\n`
+          + `export default wasmFileModule(glue, ${JSON.stringify(part)});\n`,
+        loader: 'js',
+        resolveDir: path.dirname(wasmFile),
+      }));
+      pluginBuild.onResolve({ filter: /^core-glue:/ }, ({ path: asked }) => ({ path: asked.slice('core-glue:'.length), namespace: 'core-glue' }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'core-glue' }, ({ path: part }) => ({
+        contents: glues[part],
+        loader: 'js',
+        resolveDir: path.dirname(modules[part]),
+      }));
+    },
+  };
+  return { apiAliases, pagePlugin };
+}
