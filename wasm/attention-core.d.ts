@@ -295,7 +295,7 @@ export interface AttentionCore extends AttentionBasics {
 /** Loads the whole WebAssembly core (both parts) once per page (or process) and resolves to its API. */
 export function loadAttentionCore(): Promise<AttentionCore>;
 /**
- * Loads the core's basics alone (a third of its bytes), once per page, and
+ * Loads the core's basics alone (two fifths of its bytes), once per page, and
  * resolves to their API: for a page that shows them first and calls
  * loadAttentionCore() for the models later (which reuses this module).
  */

@@ -9,7 +9,7 @@
 // The core comes in two parts, each a wasm module of its own: the basics
 // (data, kernels, pooling, scoring, multi-head attention, positional
 // encoding, studies, random draws) and the trainable models (the encoder and
-// the translators), twice the basics' size. loadAttentionCore() loads both;
+// the translators), 1.6 times the basics' size. loadAttentionCore() loads both;
 // loadAttentionBasics() the basics alone, so that a page can show its first
 // screen before the models have arrived.
 import createBasicsModule from 'attention-core-basics-wasm';
