@@ -40,7 +40,10 @@ function fromScript() {
 async function instantiate(imports) {
   const url = new URL(WASM_FILE, scriptUrl);
   if (url.protocol !== 'file:') {
-    const response = await fetch(url).catch(() => null);
+    // The page's first script (boot.js) may have begun the download already.
+    const early = globalThis.attentionLabWasmFetch;
+    delete globalThis.attentionLabWasmFetch;
+    const response = await (early?.url === url.href ? early.response : fetch(url).catch(() => null));
     if (response?.ok) {
       // A server that does not say application/wasm cannot stream: compile the bytes instead.
       if (response.headers.get('Content-Type')?.startsWith('application/wasm')) {
