@@ -97,6 +97,10 @@ const modules = await build({
   outdir: path.join(out, PAGE_FOLDER),
   chunkNames: '[name]-[hash]',
   entryNames: '[name]-[hash]',
+  // Modules are always read as UTF-8: the Chinese catalogue as written is
+  // 5 KB smaller gzipped than as \u escapes. (Classic scripts keep the
+  // escapes: a course page may declare another charset.)
+  charset: 'utf8',
   metafile: true,
 });
 await writeFile(path.join(out, 'app.js'), (await build({
