@@ -1,8 +1,10 @@
 // Builds dist/ with esbuild:
 //   dist/attention-core.mjs  the JS API as one ES module (wasm inlined), for Node and course pages;
-//   dist/index.html, app.js (IIFE), app.css and the core's two parts,
-//     attention-core-basics.wasm and attention-core-models.wasm: the page, which
-//     also works from file:// (the wasm then comes from attention-core-<part>-wasm.js);
+//   dist/index.html, app.js, page/ (ES modules), app.css, katex.css and the core's
+//     two parts, attention-core-basics.wasm and attention-core-models.wasm: the
+//     page; app.js (web/src/boot.js) starts page/ over http, and from file://
+//     loads app-disk.js, the same page as one classic script (the wasm then
+//     comes from attention-core-<part>-wasm.js);
 //   dist/attention-lab-element.js: the <attention-lab> element for course pages, one
 //     classic script with the core, the page's code and its CSS (for the shadow root);
 //   dist/course-example.html: a course page showing the element and the iframe mode;
@@ -12,7 +14,7 @@
 // Usage: node web/build.mjs --wasm-basics <build>/wasm/attention-core-basics-wasm.mjs
 //          --wasm-models <build>/wasm/attention-core-models-wasm.mjs --out dist
 import { build } from 'esbuild';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fontSubsetter } from './build-steps/font-subsets.mjs';
@@ -21,6 +23,8 @@ import { writePackage } from './build-steps/npm-package.mjs';
 import { writeNotebookPackage } from './build-steps/notebook-package.mjs';
 import { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } from './build-steps/scorm-package.mjs';
 import { writeCoreParts } from './build-steps/core-parts.mjs';
+import { coreWasmFile } from './src/core-files.js';
+import { SECTION_LOADERS } from './src/sections/section-loaders.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,7 +71,68 @@ const page = {
   define: { 'import.meta.url': 'undefined' },
   plugins: [pagePlugin],
 };
-await build({ ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, 'app.js') });
+// Over http the page is ES modules cut in chunks (dist/page/), started by
+// app.js, a small classic script (web/src/boot.js) that asks at once for
+// what the first screen needs: the entry's modules, the learner's
+// language, the first section and the wasm. From disk app.js loads
+// app-disk.js, the same page as one classic script.
+const PAGE_FOLDER = 'page';
+const DISK_SCRIPT = 'app-disk.js';
+await build({ ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, DISK_SCRIPT) });
+await rm(path.join(out, PAGE_FOLDER), { recursive: true, force: true }); // the last build's chunks
+const modules = await build({
+  ...page,
+  format: 'esm',
+  splitting: true,
+  entryPoints: { page: 'web/src/page-entry.js' },
+  outdir: path.join(out, PAGE_FOLDER),
+  chunkNames: '[name]-[hash]',
+  entryNames: '[name]-[hash]',
+  // Modules are always read as UTF-8: the Chinese catalogue as written is
+  // 5 KB smaller gzipped than as \u escapes. (Classic scripts keep the
+  // escapes: a course page may declare another charset.)
+  charset: 'utf8',
+  metafile: true,
+});
+await writeFile(path.join(out, 'app.js'), (await build({
+  ...common,
+  entryPoints: ['web/src/boot.js'],
+  write: false,
+  format: 'iife',
+  platform: 'browser',
+  target: page.target,
+  minify: true,
+  define: { ATTENTION_LAB_PAGE: JSON.stringify(pagePreloads(modules.metafile, { disk: DISK_SCRIPT, wasm: coreWasmFile('basics') })) },
+})).outputFiles[0].contents);
+
+// The module files a chunk of the page needs with it (its static imports,
+// all the way down), relative to dist/: the entry's, each language's
+// catalogue's and each section's (sections/section-loaders.js).
+function pagePreloads(metafile, files) {
+  const relative = (output) => path.relative(out, path.resolve(output)).split(path.sep).join('/');
+  const outputOf = (source) => Object.keys(metafile.outputs).find((output) => metafile.outputs[output].entryPoint === source);
+  const withImports = (output, found = new Set()) => {
+    if (found.has(output)) return found;
+    found.add(output);
+    for (const { path: imported, kind } of metafile.outputs[output].imports) {
+      if (kind === 'import-statement') withImports(imported, found);
+    }
+    return found;
+  };
+  const needs = (source) => [...withImports(outputOf(source))].map(relative);
+  const entry = outputOf('web/src/page-entry.js');
+  // Each section's module, read from its loader: import('./<file>.js').
+  const sectionFiles = Object.fromEntries(SECTION_LOADERS.map(({ id, load }) => [id, /import\(['"]\.\/([\w-]+)\.js['"]\)/.exec(String(load))[1]]));
+  return {
+    ...files,
+    entry: relative(entry),
+    preloads: {
+      entry: needs('web/src/page-entry.js'),
+      languages: { en: needs('web/src/i18n/catalogue-en.js'), zh: needs('web/src/i18n/catalogue-zh.js') },
+      sections: Object.fromEntries(Object.entries(sectionFiles).map(([id, file]) => [id, needs(`web/src/sections/${file}.js`)])),
+    },
+  };
+}
 
 // KaTeX's stylesheet names each font three times (woff2, woff, ttf). Every
 // browser that runs WebAssembly reads woff2, so only woff2 is kept, inlined
@@ -107,11 +172,18 @@ const katexFonts = {
   },
 };
 
-// The page's CSS: web/styles/page.css, one file per concept (KaTeX's first).
+// The page's CSS: web/styles/page.css, one file per concept; KaTeX's in a
+// file of its own, katex.css, loaded with KaTeX (web/src/figures/tex.js).
 await build({
   ...common,
   entryPoints: ['web/styles/page.css'],
   outfile: path.join(out, 'app.css'),
+  minify: true,
+});
+await build({
+  ...common,
+  entryPoints: ['web/styles/katex.css'],
+  outfile: path.join(out, 'katex.css'),
   minify: true,
   plugins: [katexFonts],
 });

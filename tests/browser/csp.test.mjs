@@ -387,8 +387,9 @@ test('the shipped pages: meta policies with no eval and no inline code, and none
     assert.deepEqual([...directives['script-src']].sort(), ["'self'", "'wasm-unsafe-eval'", 'file:'].sort(), `${file}: script-src`);
     assert.deepEqual([...directives['style-src']].sort(), ["'self'", 'file:'].sort(), `${file}: style-src, no 'unsafe-inline'`);
     assert.deepEqual(directives['require-trusted-types-for'], ["'script'"], `${file}: Trusted Types`);
-    // The page may make one script URL (its wasm's copy for disks); the course page no script URL at all.
-    assert.deepEqual(directives['trusted-types'], file === 'index.html' ? ['attention-lab-core'] : ["'none'"], `${file}: the policies allowed`);
+    // The page may make two script URLs, each for a page opened from disk (the page as one classic
+    // script, its wasm's copy); the course page no script URL at all.
+    assert.deepEqual(directives['trusted-types'], file === 'index.html' ? ['attention-lab-core', 'attention-lab-boot'] : ["'none'"], `${file}: the policies allowed`);
     for (const [name, sources] of Object.entries(directives)) {
       for (const source of sources) {
         assert.doesNotMatch(source, /^'unsafe-|^\*|^https?:|^blob:/, `${file}: ${name} ${source}`);
@@ -403,7 +404,9 @@ test('the shipped pages: meta policies with no eval and no inline code, and none
     assert.doesNotMatch(html.replace(/<pre>[\s\S]*?<\/pre>/g, ''), /\son[a-z]+=|\sstyle=/i, `${file}: no inline handlers or styles`);
   }
   // Nothing in the bundles that needs 'unsafe-eval' (Embind is built with -sDYNAMIC_EXECUTION=0).
-  for (const file of files.filter((name) => /\.m?js$/.test(name))) {
+  const modules = (await readdir(path.join(DIST, 'page'))).map((name) => path.join('page', name));
+  assert.ok(modules.length > 10, 'the page\'s modules are there');
+  for (const file of [...files, ...modules].filter((name) => /\.m?js$/.test(name))) {
     const code = await readFile(path.join(DIST, file), 'utf8');
     assert.doesNotMatch(code, /\bnew Function\b|(?<![\w.$])Function\(|(?<![\w.$])eval\(|set(?:Timeout|Interval)\(\s*["'`]/, `${file}: no eval`);
   }

@@ -4,7 +4,9 @@
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import * as esbuild from 'esbuild';
-import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SECTIONS } from '../../web/src/sections/registry.js';
@@ -29,6 +31,51 @@ export async function serveDist() {
   const context = await esbuild.context({ logLevel: 'silent' });
   const { port } = await context.serve({ servedir: DIST, host: '127.0.0.1', port: 0 });
   return { origin: `http://127.0.0.1:${port}`, close: () => context.dispose() };
+}
+
+// Serves dist/ as a real host does: gzipped (level 9, as the docs' sizes are
+// measured) to a browser that accepts it, with each file's content type.
+// esbuild's server sends no Content-Encoding, so the bytes a learner
+// downloads are measured here (load-performance.test.mjs).
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
+};
+export async function serveDistGzipped(folder = DIST) {
+  const gzipped = new Map(); // file -> its gzipped bytes, made once
+  const server = http.createServer(async (request, response) => {
+    const name = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    const file = path.join(folder, name.endsWith('/') ? `${name}index.html` : name);
+    if (!file.startsWith(`${folder}${path.sep}`)) {
+      response.writeHead(403).end();
+      return;
+    }
+    let body;
+    try {
+      body = await readFile(file);
+    } catch {
+      response.writeHead(404).end();
+      return;
+    }
+    const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+    const headers = { 'content-type': type, 'cache-control': 'no-cache' };
+    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && type !== 'application/octet-stream') {
+      if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
+      body = gzipped.get(file);
+      headers['content-encoding'] = 'gzip';
+      headers.vary = 'Accept-Encoding';
+    }
+    response.writeHead(200, { ...headers, 'content-length': body.length }).end(body);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({
+      origin: `http://127.0.0.1:${server.address().port}`,
+      close: () => new Promise((done) => {
+        server.closeAllConnections();
+        server.close(done);
+      }),
+    }));
+  });
 }
 
 // Every prediction of the lab ("<section>.<id>"), and the page's progress
@@ -59,13 +106,15 @@ export const makePredictions = (target) =>
 // `init`: a script run in the page before its own. `touch`: a phone's
 // touch screen (touch events, mobile viewport and zoom) instead of a mouse.
 // `cpuThrottle`: the CPU slowed down that many times (a school laptop's).
+// `network`: { latency (ms), download, upload (bytes a second) }, a slow
+// network emulated by DevTools (the latency added to every request).
 // `predictions`: 'made' (the default) opens the page as a learner who has
 // made every prediction, so no figure is covered and the figure tests see
 // the figures; 'open' as a first visit, predictions open and their figures
 // covered (the exercise tests).
 export async function openPage(browser, url, {
   locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
-  ready = 'html[data-ready="true"]', init = null, touch = false, cpuThrottle = 1, predictions = 'made',
+  ready = 'html[data-ready="true"]', init = null, touch = false, cpuThrottle = 1, predictions = 'made', network = null,
 } = {}) {
   const context = await browser.newContext({
     locale, viewport, colorScheme, acceptDownloads: true, hasTouch: touch, isMobile: touch,
@@ -87,8 +136,15 @@ export async function openPage(browser, url, {
   });
   if (predictions === 'made') await makePredictions(page);
   if (init) await page.addInitScript(init);
-  if (cpuThrottle !== 1) {
-    await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
+  if (cpuThrottle !== 1 || network) {
+    const devtools = await context.newCDPSession(page);
+    if (cpuThrottle !== 1) await devtools.send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
+    if (network) {
+      await devtools.send('Network.enable');
+      await devtools.send('Network.emulateNetworkConditions', {
+        offline: false, latency: network.latency, downloadThroughput: network.download, uploadThroughput: network.upload,
+      });
+    }
   }
   await page.goto(url);
   if (ready) await page.waitForSelector(ready, { timeout: 30000, state: 'attached' });

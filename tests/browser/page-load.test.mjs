@@ -23,6 +23,10 @@ test('over http: no console error, every request to the serving host', async () 
     assert.ok(requests.includes(`${web.server.origin}${file}`), `${file} was loaded`);
   }
   assert.ok(!requests.some((url) => url.endsWith('-wasm.js')), 'the wasm streamed, not its copies for disks');
+  // Over http app.js imports the page's modules; the one-script page for disks is not loaded.
+  assert.ok(requests.some((url) => /\/page\/page-\w+\.js$/.test(url)), 'the page\'s entry module was loaded');
+  assert.ok(requests.some((url) => /\/page\/catalogue-en-\w+\.js$/.test(url)), 'and the English catalogue');
+  assert.ok(!requests.some((url) => url.endsWith('/app-disk.js')), 'not the page as one script');
   await context.close();
 });
 
@@ -61,6 +65,8 @@ test('from file://: no console error, no request off the disk', async () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
   assert.ok(requests.some((url) => url.endsWith('/dist/app.js')), 'the script came from disk');
+  assert.ok(requests.some((url) => url.endsWith('/dist/app-disk.js')), 'which loaded the page as one script');
+  assert.ok(!requests.some((url) => url.includes('/dist/page/')), 'and no module');
   assert.ok(requests.some((url) => url.endsWith('/dist/attention-core-basics-wasm.js')), 'and the wasm in the script beside it');
   await context.close();
 });

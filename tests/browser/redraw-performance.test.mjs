@@ -1,10 +1,9 @@
 // How fast the page answers, measured and printed, not asserted (machines
 // differ): a change of the width slider at n = 50 and n = 1000, each
-// section's heaviest control, the sqrt(d) study filling in, and the time
-// until the page is interactive (its first screenful of sections usable;
-// the rest are built after) and until every section is drawn; the time to interactive and four
+// section's heaviest control, the sqrt(d) study filling in, and four
 // interactions again with the CPU slowed 4x (DevTools' CPU throttling), as
-// on a school laptop. The page times itself with the User Timing
+// on a school laptop (the time until the page is interactive:
+// load-performance.test.mjs). The page times itself with the User Timing
 // API: "attention-lab:redraw" runs from the change to the end of the drawing
 // (it includes the wait for the next animation frame), "attention-lab:draw"
 // is the drawing work alone and "attention-lab:draw:<section>" one
@@ -13,7 +12,7 @@
 // to test-results/redraw-performance.json as well.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, typeInto, settled, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, typeInto, settled } from './harness.mjs';
 
 const figures = {};
 const web = useBrowser({ report: ['redraw-performance.json', figures] });
@@ -150,36 +149,6 @@ test('time for the "why divide by sqrt(d)" study to fill in, and its longest fra
     console.log(`${label}: filled in over ${frames.length} frames in ${ms(frames[frames.length - 1] - frames[0])}; longest frame ${ms(Math.max(...gaps))}`);
   }
   await context.close();
-});
-
-test('time until the page is interactive, and with the CPU slowed 4x', async () => {
-  const results = {};
-  for (const [name, url, cpuThrottle] of [['http', `${web.server.origin}/`, 1], ['file://', FILE_URL, 1], ['http, CPU 4x slower', `${web.server.origin}/`, 4]]) {
-    const times = [];
-    for (let i = 0; i < 5; i += 1) {
-      const { page, context } = await openPage(web.browser, url, { cpuThrottle });
-      times.push(await page.evaluate(() => {
-        const entry = (part) => performance.getEntriesByName(`attention-lab:${part}`)[0];
-        const all = entry('sections-built');
-        return {
-          interactive: entry('interactive').duration,
-          coreLoaded: entry('core-loaded').duration,
-          firstBuilt: entry('first-sections-built').duration,
-          allDrawn: all.startTime + all.duration,
-        };
-      }));
-      await context.close();
-    }
-    results[name] = times;
-  }
-  for (const [name, runs] of Object.entries(results)) {
-    const part = (key) => median(runs.map((run) => run[key]));
-    figures[`interactive ${name} ms`] = Object.fromEntries(Object.keys(runs[0]).map((key) => [key, part(key)]));
-    console.log(`time to interactive over ${name} (target ${name.includes('4x') ? 1500 : 500} ms): median ${ms(part('interactive'))} ` +
-      `of ${runs.map((run) => run.interactive.toFixed(0)).join(', ')} ms; the core loaded at ${ms(part('coreLoaded'))}, ` +
-      `the first screenful of sections built and drawn in ${ms(part('firstBuilt'))}; every section drawn at ${ms(part('allDrawn'))}`);
-  }
-  assert.ok(Object.values(results).flat().every((run) => Object.values(run).every(Number.isFinite)));
 });
 
 // The 95th percentile of a few values: the largest but one of 20.

@@ -11,9 +11,12 @@ import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
-import { setLanguage, t } from '../../web/src/i18n/index.js';
+import { setLanguage, t, loadCatalogue } from '../../web/src/i18n/index.js';
 import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training.js';
 import { SORT_GOAL, SORT_RECIPE, PATTERN_MIN_STEPS, SPARE_DROP } from '../../web/src/sections/attention-training-exercises.js';
+
+// The page loads a language's catalogue when it shows it; these tests read both.
+await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 
 const raw = await loadAttentionCore();
 const core = memoizeCore(raw);

@@ -10,11 +10,14 @@ import assert from 'node:assert/strict';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
-import { setLanguage } from '../../web/src/i18n/index.js';
+import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { normalDraws, linearBound } from '../../web/src/sections/seeded-draws.js';
 import { MOST_HEADS_WEIGHED } from '../../web/src/sections/multi-head-exercises.js';
 import { ENTRY_TOLERANCE, TURN_TOLERANCE, PERIOD_GOAL } from '../../web/src/sections/positional-encoding-exercises.js';
+
+// The page loads a language's catalogue when it shows it; these tests read both.
+await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 
 const raw = await loadAttentionCore();
 const core = memoizeCore(raw);

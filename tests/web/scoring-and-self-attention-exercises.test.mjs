@@ -12,13 +12,16 @@ import assert from 'node:assert/strict';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
-import { setLanguage } from '../../web/src/i18n/index.js';
+import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { computeScoring } from '../../web/src/sections/scoring-functions.js';
 import { COST_SIZES } from '../../web/src/sections/scoring-cost-panel.js';
 import { RATIO_TOLERANCE, TREND_STEP } from '../../web/src/sections/scoring-exercises.js';
 import { WEIGHT_TOLERANCE } from '../../web/src/sections/self-attention-exercises.js';
 import { WORDS, sentenceMatrix } from '../../web/src/sections/self-attention-words.js';
+
+// The page loads a language's catalogue when it shows it; these tests read both.
+await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 
 const raw = await loadAttentionCore();
 const core = memoizeCore(raw);

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { SECTIONS, SECTION_IDS } from '../../web/src/sections/registry.js';
 import { parameters, defaultState, clampValue, createStore } from '../../web/src/state.js';
 import { parameterOf, describeError } from '../../web/src/section-errors.js';
-import { setLanguage } from '../../web/src/i18n/index.js';
+import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { setup, curveQueries } from '../../web/src/sections/kernel-regression.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
@@ -19,6 +19,9 @@ import { KINDS } from '../../web/src/exercises/exercise-state.js';
 import { READ_TOLERANCE, chaseRatio } from '../../web/src/sections/pooling-exercises.js';
 import { WEIGHT_TOLERANCE, LENGTHS_GOAL } from '../../web/src/sections/masking-exercises.js';
 import { formatNumber } from '../../web/src/format.js';
+
+// The page loads a language's catalogue when it shows it; these tests read both.
+await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 
 const poolingSection = SECTIONS.find(({ id }) => id === 'pooling');
 const poolingInputs = poolingSection.inputs;

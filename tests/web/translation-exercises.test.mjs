@@ -11,11 +11,14 @@ import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
-import { setLanguage } from '../../web/src/i18n/index.js';
+import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
 import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/translation-task.js';
 import {
   EIGHT_MIN_STEPS, EIGHT_OPTIONS, MATCH_GOAL, WEIGHT_TOLERANCE,
 } from '../../web/src/sections/translation-exercises.js';
+
+// The page loads a language's catalogue when it shows it; these tests read both.
+await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 
 const raw = await loadAttentionCore();
 const core = memoizeCore(raw);

@@ -8,8 +8,10 @@ import path from 'node:path';
 import { elementTypes } from './element-types.mjs';
 import { CORE_PAGE_FILES } from '../src/core-files.js';
 
-// The page's files, exported so that a course site can copy them from node_modules for the iframe mode.
-const PAGE_FILES = ['index.html', 'app.js', 'app.css', ...CORE_PAGE_FILES];
+// The page's files, exported so that a course site can copy them from node_modules for the iframe mode
+// (and its modules, page/: app.js starts them over http; from disk it loads app-disk.js).
+const PAGE_FILES = ['index.html', 'app.js', 'app-disk.js', 'app.css', 'katex.css', ...CORE_PAGE_FILES];
+const PAGE_FOLDER = 'page';
 
 export function manifest(repository) {
   return {
@@ -24,13 +26,14 @@ export function manifest(repository) {
       '.': { types: './attention-core.d.ts', default: './attention-core.mjs' },
       './element': { types: './attention-lab-element.d.ts', default: './attention-lab-element.js' },
       ...Object.fromEntries(PAGE_FILES.map((file) => [`./${file}`, `./${file}`])),
+      [`./${PAGE_FOLDER}/*`]: `./${PAGE_FOLDER}/*`,
       './package.json': './package.json',
     },
     // The element defines <attention-lab> when it runs: a bundler must keep it, though nothing is imported from it.
     sideEffects: ['./attention-lab-element.js'],
     files: [
       'attention-core.mjs', 'attention-core.d.ts', 'attention-lab-element.js', 'attention-lab-element.d.ts',
-      ...PAGE_FILES, 'README.md', 'LICENSE', 'THIRD-PARTY-LICENSES.txt',
+      ...PAGE_FILES, `${PAGE_FOLDER}/`, 'README.md', 'LICENSE', 'THIRD-PARTY-LICENSES.txt',
     ],
     engines: { node: '>=18' },
   };

@@ -23,7 +23,7 @@ export const SCORM_FOLDER = 'scorm';
 export const SCORM_SCRIPT = 'attention-lab-scorm.js';
 export const LAUNCH_PAGE = 'index.html';
 // The page's other files, from dist/, beside the launch page and its script.
-const LAB_FILES = Object.freeze(['app.css', ...CORE_PAGE_FILES, 'LICENSE', 'THIRD-PARTY-LICENSES.txt']);
+const LAB_FILES = Object.freeze(['app.css', 'katex.css', ...CORE_PAGE_FILES, 'LICENSE', 'THIRD-PARTY-LICENSES.txt']);
 // The zip's date for every file (local time, as a zip stores it: the same fields in every time zone).
 const ZIP_DATE = new Date(2000, 0, 1);
 

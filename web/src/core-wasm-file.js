@@ -53,7 +53,10 @@ function fromScript(part) {
 async function instantiate(part, imports) {
   const url = new URL(coreWasmFile(part), scriptUrl);
   if (url.protocol !== 'file:') {
-    const response = await fetch(url).catch(() => null);
+    // The page's first script (boot.js) may have begun the download already.
+    const early = globalThis.attentionLabWasmFetch;
+    delete globalThis.attentionLabWasmFetch;
+    const response = await (early?.url === url.href ? early.response : fetch(url).catch(() => null));
     if (response?.ok) {
       // A server that does not say application/wasm cannot stream: compile the bytes instead.
       if (response.headers.get('Content-Type')?.startsWith('application/wasm')) {

@@ -41,7 +41,10 @@ import {
 import { SECTIONS, SECTION_IDS } from './sections/registry.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList, readHeading, readExerciseMode } from './url-state.js';
-import { detectLanguage, t, translateTree, useLanguage, useSectionAlone } from './i18n/index.js';
+import {
+  detectLanguage, loadCatalogue, t, translateTree, useLanguage, useSectionAlone,
+} from './i18n/index.js';
+import { texReady } from './figures/tex.js';
 import { hideSheet, listenForFrameHeights } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
@@ -221,9 +224,10 @@ class AttentionLabElement extends HTMLElement {
     this.shadowRoot.replaceChildren(root);
     useLanguage(language);
     useSectionAlone(true); // a lab of one section: no other to refer to
-    indicator.querySelectorAll('[data-i18n]').forEach((node) => {
+    // The catalogues come with the element's script: loaded in a moment, before the first paint.
+    loadCatalogue(language).then(() => indicator.querySelectorAll('[data-i18n]').forEach((node) => {
       node.textContent = t(node.dataset.i18n);
-    });
+    }));
 
     const lab = mountLab({
       container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator,
@@ -235,7 +239,7 @@ class AttentionLabElement extends HTMLElement {
       },
     });
     this.lab = lab;
-    this.ready = lab.ready.then(() => {
+    this.ready = lab.ready.then(texReady).then(() => {
       if (this.lab !== lab) return this; // replaced meanwhile: the newer one announces itself
       this.setAttribute('data-ready', '');
       this.dispatchEvent(new CustomEvent('attention-lab:ready', { bubbles: true, composed: true }));

@@ -2,14 +2,15 @@
 // language switch, the iframe mode, and every section of the registry
 // mounted into <main> (mount.js).
 import { createStore } from './state.js';
-import { detectLanguage, setLanguage } from './i18n/index.js';
+import { detectLanguage, loadCatalogue, setLanguage } from './i18n/index.js';
 import { createControls } from './controls.js';
 import { mountLab } from './mount.js';
-import { SECTIONS, SECTION_IDS } from './sections/registry.js';
+import { SECTION_LOADERS, SECTION_IDS } from './sections/section-loaders.js';
 import { parseHash, startHashSync } from './url-state.js';
 import { startEmbedMode, postProgress } from './embed.js';
 import { createProgressStore } from './exercises/progress-store.js';
 import { showContentsProgress } from './contents-progress.js';
+import { texReady, useTexStylesheet } from './figures/tex.js';
 
 // progress: where the exercises' answers are kept (localStorage unless
 // given: a SCORM package's launch, web/src/scorm/launch.js, keeps them in
@@ -17,30 +18,22 @@ import { showContentsProgress } from './contents-progress.js';
 // of chosen sections shows only those).
 export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   performance.mark('attention-lab:start');
-  const shown = SECTIONS.filter(({ id }) => sectionIds.includes(id));
+  useTexStylesheet('katex.css'); // beside index.html, loaded with KaTeX
+  const shown = SECTION_LOADERS.filter(({ id }) => sectionIds.includes(id));
   // The hash's parameters go through the table like any control's (clamped or ignored).
   const view = parseHash(location.hash, sectionIds);
   const store = createStore({ language: detectLanguage(), ...view.params });
-  setLanguage(store.get().language);
   const controls = createControls(store);
   document.querySelector('[data-slot="language"]').append(controls.choiceControl('language', {
     labelKey: 'app.language', optionKeys: { en: 'language.en', zh: 'language.zh' },
   }));
-  startEmbedMode({ view, store });
   const main = document.getElementById('main');
   // The sections shown (all, unless a package chose some), or the one of #embed=<id>.
   const sections = view.embed ? shown.filter(({ id }) => id === view.embed) : shown;
   const exercises = view.exercises ?? 'on';
   const answers = progress ?? createProgressStore();
-  const contents = exercises === 'off' ? null
-    : showContentsProgress({ nav: document.querySelector('.toc'), sections, progress: answers });
-  // The spoken counts follow a new language (set here first: the sections
-  // take it up in the next frame).
-  store.subscribe((state, changed) => {
-    if (!contents || !changed.has('language')) return;
-    setLanguage(state.language);
-    contents.relabel();
-  });
+  let contents = null;
+  // Asked for first: the mount loads the core, the language shown and the first sections' code at once.
   const lab = mountLab({
     container: main,
     sections,
@@ -58,17 +51,39 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
     translateRoot: document.body,
     heading: view.embed ? view.heading : null,
   });
+  await loadCatalogue(store.get().language);
+  setLanguage(store.get().language);
+  startEmbedMode({ view, store });
+  // The spoken counts follow a new language (set here first, once its
+  // catalogue is there: the sections take it up in the next frame).
+  store.subscribe((state, changed) => {
+    if (!changed.has('language')) return;
+    loadCatalogue(state.language).then(() => {
+      setLanguage(store.get().language);
+      contents?.relabel();
+    });
+  });
+  // The contents bar counts each section's exercises: shown once every
+  // section's code is there (asked for once the first screen is usable).
+  if (exercises !== 'off') {
+    lab.interactive.then(() => Promise.all(sections.map(({ load }) => load()))).then((declarations) => {
+      contents = showContentsProgress({ nav: document.querySelector('.toc'), sections: declarations, progress: answers });
+    }, () => {}); // a section that could not load: the mount says so
+  }
   const interactive = lab.interactive.then(() => { // the first screenful of sections can be used
     document.body.classList.add('is-ready');
     performance.measure('attention-lab:interactive', { start: 0, end: performance.now() });
   });
   try {
     await Promise.all([interactive, lab.ready]); // every section is drawn
+    await texReady(); // and its formulas typeset
   } catch {
     return; // the indicator says why
   }
   document.documentElement.dataset.ready = 'true';
   startHashSync({ store, view, sectionIds });
+  // The other language, while the learner reads: a switch is then drawn at once.
+  loadCatalogue(store.get().language === 'zh' ? 'en' : 'zh').catch(() => {}); // not reached: loaded when switched to
   if (view.section && !view.embed) document.getElementById(view.section)?.scrollIntoView({ block: 'start' });
 
   // For tests: the state; set() takes the controls' path (the table's

@@ -24,10 +24,10 @@ import { createControls } from './controls.js';
 import { loadCore, loadWholeCore } from './core-client.js';
 import { memoizeCore } from './core-memo.js';
 import { createErrorRouter } from './section-errors.js';
-import { t, translateTree, useLanguage } from './i18n/index.js';
+import { hasCatalogue, loadCatalogue, t, translateTree, useLanguage } from './i18n/index.js';
 import { parameters } from './state.js';
 import { createSectionFrame } from './sections/frame.js';
-import { sectionNumber } from './sections/registry.js';
+import { sectionNumber } from './sections/section-loaders.js';
 import { attachSectionTools } from './export/section-tools.js';
 import { syncDisabled } from './a11y.js';
 import { createExerciseBlock } from './exercises/exercise-block.js';
@@ -189,7 +189,7 @@ export function mountLab({
   }
 
   function resolveDrawn() {
-    if (frame || farTask || farChanges.size > 0) return;
+    if (frame || farTask || catalogueWait || farChanges.size > 0) return;
     for (const resolve of drawnWaiters.splice(0)) resolve();
   }
 
@@ -226,10 +226,25 @@ export function mountLab({
     if (farChanges.size > 0 && !farTask) farTask = setTimeout(drawFar, 0);
   }
 
+  // A language not loaded yet (the other one, when the learner switches
+  // before it arrived) is drawn once its catalogue is there.
+  let catalogueWait = null;
   const unsubscribe = store.subscribe((state, changed) => {
     for (const name of changed) pending.add(name);
     changedAt ??= performance.now();
-    if (!core || frame) return; // drawn in full once the core is there
+    scheduleDraw();
+  });
+
+  function scheduleDraw() {
+    if (!core || frame || catalogueWait) return; // drawn in full once the core is there
+    const { language } = store.get();
+    if (!hasCatalogue(language)) {
+      catalogueWait = loadCatalogue(language).then(() => {
+        catalogueWait = null;
+        if (!disposed) scheduleDraw();
+      });
+      return;
+    }
     frame = requestAnimationFrame(() => {
       frame = 0;
       const names = pending;
@@ -244,7 +259,7 @@ export function mountLab({
       measure('attention-lab:draw', { start: drawStarted, end: finished, detail: [...names] });
       resolveDrawn();
     });
-  });
+  }
 
   // One section built, its tools attached, translated and drawn in the current state.
   function show(declaration, alone) {
@@ -293,7 +308,10 @@ export function mountLab({
   // The sections are built in order. The first ones, enough to fill the
   // screen, at once: `interactive` resolves when they can be used. The rest
   // follow in tasks of about TASK_BUDGET_MS, so the page answers the learner
-  // meanwhile, and `ready` resolves when every section is drawn.
+  // meanwhile, and `ready` resolves when every section is drawn. A section
+  // is a declaration, or { id, load } whose load() resolves to one (the
+  // page's sections out of sight: their code arrives while the first are
+  // drawn, sections/section-loaders.js).
   let resolveInteractive;
   const interactive = new Promise((resolve) => {
     resolveInteractive = resolve;
@@ -307,7 +325,11 @@ export function mountLab({
     resolveInteractive(Promise.reject(error));
     throw error;
   }
-  const ready = loadCore(indicator).then(async (loaded) => {
+  const declarationOf = (section) => (section.load ? section.load() : section);
+  // Asked for at once: the core, the language shown and the first section's code arrive together.
+  const firstDeclaration = sections.length > 0 ? Promise.resolve(declarationOf(sections[0])) : null;
+  firstDeclaration?.catch(() => {}); // heard when awaited below
+  const ready = Promise.all([loadCore(indicator), loadCatalogue(store.get().language)]).then(async ([loaded]) => {
     // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
     measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
     if (disposed) {
@@ -317,47 +339,64 @@ export function mountLab({
     // The core's limits complete the table's constraints (state.js): the
     // state is repaired before anything asks the core.
     store.useLimits?.(loaded.limits);
-    core = memoizeCore(loaded);
     const alone = sections.length === 1;
     const building = performance.now();
+    await loadCatalogue(store.get().language); // switched meanwhile: that language's
+    await firstDeclaration;
+    if (disposed) {
+      resolveInteractive();
+      return loaded;
+    }
+    core = memoizeCore(loaded);
     applyLanguage(store.get().language);
     translateTree(translateRoot);
     const waiting = [...sections];
     while (waiting.length > 0) {
-      if (waitsForModels(waiting[0])) await loadModels().catch(loadFailed);
+      const declaration = await declarationOf(waiting.shift());
+      if (waitsForModels(declaration)) await loadModels().catch(loadFailed);
       if (disposed) break;
-      show(waiting.shift(), alone);
+      show(declaration, alone);
       if (container.getBoundingClientRect().bottom > window.innerHeight) break;
     }
+    // The code of the sections out of sight, asked for together now.
+    const later = waiting.map((section) => Promise.resolve(declarationOf(section)));
+    for (const declaration of later) declaration.catch(() => {}); // heard when awaited below
     syncControls();
     pending = new Set();
     changedAt = null;
     container.classList.add('is-ready');
     measure('attention-lab:first-sections-built', { start: building, end: performance.now() });
     resolveInteractive();
-    if (waiting.some((declaration) => waitsForModels(declaration))) loadModels().catch(() => {}); // heard of below
-    return new Promise((resolve, reject) => {
-      const next = () => {
-        if (disposed || waiting.length === 0) {
-          measure('attention-lab:sections-built', { start: building, end: performance.now() });
-          resolve(loaded);
-          return;
-        }
-        if (waitsForModels(waiting[0])) {
-          loadModels().then(next, (error) => {
-            showLoadError(error);
-            reject(error);
-          });
-          return;
-        }
-        const started = performance.now();
-        do show(waiting.shift(), alone);
-        while (waiting.length > 0 && !waitsForModels(waiting[0]) && performance.now() - started < TASK_BUDGET_MS);
-        syncControls();
-        setTimeout(next, 0);
-      };
-      setTimeout(next, 0);
+    // The models' part, asked for now if a section out of sight needs it.
+    Promise.all(later).then((declarations) => {
+      if (!disposed && declarations.some(waitsForModels)) loadModels().catch(() => {}); // heard of below
+    }, () => {});
+    await new Promise((resolve) => {
+      setTimeout(resolve, 0);
     });
+    let started = performance.now();
+    for (const declaration of later) {
+      if (disposed) break;
+      const section = await declaration;
+      if (waitsForModels(section)) {
+        await loadModels().catch((error) => {
+          showLoadError(error);
+          throw error;
+        });
+      }
+      if (disposed) break;
+      show(section, alone);
+      if (performance.now() - started >= TASK_BUDGET_MS) {
+        syncControls();
+        await new Promise((resolve) => {
+          setTimeout(resolve, 0);
+        });
+        started = performance.now();
+      }
+    }
+    if (!disposed) syncControls();
+    measure('attention-lab:sections-built', { start: building, end: performance.now() });
+    return loaded;
   }, loadFailed);
   interactive.catch(() => {}); // a caller that only awaits `ready` hears of a failure there
 

@@ -1,6 +1,7 @@
-// A formula rendered by KaTeX (bundled, no CDN). TeX strings come from the
-// sections' own templates, numbers formatted by them.
-import katex from 'katex';
+// A formula rendered by KaTeX (bundled, no CDN; loaded when first needed,
+// tex.js). TeX strings come from the sections' own templates, numbers
+// formatted by them.
+import { typeset } from './tex.js';
 import { element } from '../dom.js';
 
 export function createFormula(container, { display = true, className = 'formula' } = {}) {
@@ -12,7 +13,7 @@ export function createFormula(container, { display = true, className = 'formula'
     set(tex) {
       if (tex === shown) return; // KaTeX is cheap, but a drag fires often
       shown = tex;
-      katex.render(tex, node, { displayMode: display, throwOnError: false });
+      typeset(node, tex, { displayMode: display, throwOnError: false });
     },
   };
 }

@@ -1,21 +1,39 @@
 // t(key) over one catalogue per language, assembled from a file per section
-// and one of the page's shared strings (catalogue-files.js). Elements built
-// by the sections name their text by key (data-i18n*), so a language switch
-// re-labels the page without rebuilding it.
-import { assembleCatalogue } from './catalogue-files.js';
+// and one of the page's shared strings (catalogue-en.js, catalogue-zh.js). Elements
+// built by the sections name their text by key (data-i18n*), so a language
+// switch re-labels the page without rebuilding it.
+//
+// Each language is a module of its own, loaded when asked for
+// (loadCatalogue): the page loads the language it shows first, and the
+// other one while the learner reads. t() reads what is loaded; a switch
+// waits for its language (mount.js).
 import { setRichText } from './rich-text.js';
 
-export const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
+export { detectLanguage } from './detect-language.js';
+
+const LANGUAGES = Object.freeze({
+  en: () => import('./catalogue-en.js'),
+  zh: () => import('./catalogue-zh.js'),
+});
+export const catalogues = {}; // language -> its catalogue, once loaded
+const loading = new Map(); // language -> the promise of its catalogue
 let current = 'en';
 
-// zh, zh-CN, zh-Hans... -> Chinese; anything else -> English.
-export function detectLanguage(preferred = globalThis.navigator?.languages ?? []) {
-  const first = [...preferred].find((tag) => typeof tag === 'string' && tag.length > 0) ?? 'en';
-  return first.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+// Resolves once `language`'s catalogue is loaded (an unknown language: English's).
+export function loadCatalogue(language) {
+  const known = Object.hasOwn(LANGUAGES, language) ? language : 'en';
+  if (!loading.has(known)) {
+    loading.set(known, LANGUAGES[known]().then(({ default: files }) => {
+      catalogues[known] = Object.freeze(Object.assign({}, ...Object.values(files)));
+    }));
+  }
+  return loading.get(known);
 }
 
+export const hasCatalogue = (language) => Object.hasOwn(catalogues, language);
+
 export function setLanguage(language) {
-  current = language in catalogues ? language : 'en';
+  current = Object.hasOwn(LANGUAGES, language) ? language : 'en';
   if (globalThis.document) {
     // Only a real change: every redraw calls this, and even an equal write
     // of lang makes the browser restyle the whole page.
@@ -28,7 +46,7 @@ export function setLanguage(language) {
 // The language of t() alone, for a lab inside another page (the
 // <attention-lab> element): the host page's <html lang> and title stay its own.
 export function useLanguage(language) {
-  current = language in catalogues ? language : 'en';
+  current = Object.hasOwn(LANGUAGES, language) ? language : 'en';
 }
 
 export function getLanguage() {
@@ -61,7 +79,7 @@ function sectionReference(whole, id) {
 }
 
 function template(key) {
-  return catalogues[current][key] ?? catalogues.en[key];
+  return catalogues[current]?.[key] ?? catalogues.en?.[key];
 }
 
 // A missing key shows itself (and the catalogue test fails), never a blank.

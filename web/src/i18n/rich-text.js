@@ -1,6 +1,6 @@
 // Catalogue strings may hold $inline TeX$, **strong** and *emphasis*. They
-// become DOM nodes (KaTeX for the maths), never innerHTML of catalogue text.
-import katex from 'katex';
+// become DOM nodes (KaTeX for the maths, figures/tex.js), never innerHTML of catalogue text.
+import { typeset } from '../figures/tex.js';
 
 const token = /(\$[^$]+\$|\*\*[^*]+\*\*|\*[^*]+\*)/;
 
@@ -16,7 +16,7 @@ const texOf = (part) => part.slice(1, -1).replace(/[–—]/g, '\\text{$&}');
 function toNode(part) {
   if (part.startsWith('$')) {
     const span = document.createElement('span');
-    katex.render(texOf(part), span, { throwOnError: false });
+    typeset(span, texOf(part), { throwOnError: false });
     return span;
   }
   if (part.startsWith('**')) return wrap('strong', part.slice(2, -2));

@@ -1,7 +1,9 @@
 // The page's sections, in the book's order. The page (main.js), its iframe
 // mode (#embed=<id>) and the <attention-lab section="<id>"> element all mount
 // sections from this one list (mount.js), so a section added here gets the
-// URL hash, embedding and export with no further wiring.
+// URL hash, embedding and export with no further wiring. The page loads
+// them through section-loaders.js (the same list, each section's code
+// loaded when needed): add a section there too.
 //
 // A section is one declaration:
 //   id        its <section> id in index.html, and the `section` / `embed`
@@ -77,7 +79,7 @@ import { translationSection } from './translation.js';
 import { multiHeadSection } from './multi-head.js';
 import { positionalEncodingSection } from './positional-encoding.js';
 import { attentionTrainingSection } from './attention-training.js';
-import { registerSections } from '../i18n/index.js';
+import { SECTION_IDS as LOADED_IDS, sectionNumber } from './section-loaders.js';
 
 export const SECTIONS = Object.freeze([
   cuesSection,
@@ -98,8 +100,8 @@ export const SECTIONS = Object.freeze([
 ]);
 
 export const SECTION_IDS = SECTIONS.map(({ id }) => id);
+if (SECTION_IDS.join() !== LOADED_IDS.join()) throw new Error('sections/registry.js and section-loaders.js must list the same sections in the same order');
 
 // A section's number: its place in this list (its title shows it, and the
 // catalogue's cross-references {§id} quote it).
-export const sectionNumber = (id) => SECTION_IDS.indexOf(id) + 1;
-registerSections(SECTIONS);
+export { sectionNumber };

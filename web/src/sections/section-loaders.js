@@ -1,0 +1,32 @@
+// The page's sections as { id, load }, in the book's order (the order of
+// registry.js, which tests/web/section-loaders.test.mjs checks): load()
+// resolves to the section's declaration. The page over http loads each
+// section's code when it is needed (a chunk of its own, with the figures
+// and libraries only it uses), so the first screen waits only for its own
+// sections; the rest arrive while the learner reads (mount.js). Bundled
+// into one classic script (a page opened from disk, the element), load()
+// resolves at once.
+import { registerSections } from '../i18n/index.js';
+
+export const SECTION_LOADERS = Object.freeze([
+  { id: 'cues', load: () => import('./cues.js').then((module) => module.cuesSection) },
+  { id: 'data', load: () => import('./data.js').then((module) => module.dataSection) },
+  { id: 'pooling', load: () => import('./pooling.js').then((module) => module.poolingSection) },
+  { id: 'heatmap', load: () => import('./attention-heatmap.js').then((module) => module.attentionHeatmapSection) },
+  { id: 'training', load: () => import('./training.js').then((module) => module.trainingSection) },
+  { id: 'pipeline', load: () => import('./scoring-pipeline.js').then((module) => module.scoringPipelineSection) },
+  { id: 'masking', load: () => import('./masked-softmax.js').then((module) => module.maskedSoftmaxSection) },
+  { id: 'scoring', load: () => import('./scoring-functions.js').then((module) => module.scoringFunctionsSection) },
+  { id: 'self-attention', load: () => import('./self-attention.js').then((module) => module.selfAttentionSection) },
+  { id: 'translation', load: () => import('./translation.js').then((module) => module.translationSection) },
+  { id: 'multihead', load: () => import('./multi-head.js').then((module) => module.multiHeadSection) },
+  { id: 'positional', load: () => import('./positional-encoding.js').then((module) => module.positionalEncodingSection) },
+  { id: 'attention-training', load: () => import('./attention-training.js').then((module) => module.attentionTrainingSection) },
+]);
+
+export const SECTION_IDS = SECTION_LOADERS.map(({ id }) => id);
+
+// A section's number: its place in this list (its title shows it, and the
+// catalogue's cross-references {§id} quote it).
+export const sectionNumber = (id) => SECTION_IDS.indexOf(id) + 1;
+registerSections(SECTION_LOADERS);
