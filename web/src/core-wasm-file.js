@@ -55,8 +55,9 @@ async function instantiate(part, imports) {
   if (url.protocol !== 'file:') {
     // The page's first script (boot.js) may have begun the download already.
     const early = globalThis.attentionLabWasmFetch;
-    delete globalThis.attentionLabWasmFetch;
-    const response = await (early?.url === url.href ? early.response : fetch(url).catch(() => null));
+    const taken = early?.url === url.href;
+    if (taken) delete globalThis.attentionLabWasmFetch;
+    const response = await (taken ? early.response : fetch(url).catch(() => null));
     if (response?.ok) {
       // A server that does not say application/wasm cannot stream: compile the bytes instead.
       if (response.headers.get('Content-Type')?.startsWith('application/wasm')) {

@@ -353,6 +353,7 @@ export function mountLab({
     const waiting = [...sections];
     while (waiting.length > 0) {
       const declaration = await declarationOf(waiting.shift());
+      if (disposed) break;
       if (waitsForModels(declaration)) await loadModels().catch(loadFailed);
       if (disposed) break;
       show(declaration, alone);
@@ -367,10 +368,12 @@ export function mountLab({
     container.classList.add('is-ready');
     measure('attention-lab:first-sections-built', { start: building, end: performance.now() });
     resolveInteractive();
-    // The models' part, asked for now if a section out of sight needs it.
-    Promise.all(later).then((declarations) => {
-      if (!disposed && declarations.some(waitsForModels)) loadModels().catch(() => {}); // heard of below
-    }, () => {});
+    // The models' part, asked for as soon as a section out of sight turns out to need it.
+    for (const declaration of later) {
+      declaration.then((section) => {
+        if (waitsForModels(section)) loadModels().catch(() => {}); // heard of below
+      }, () => {});
+    }
     await new Promise((resolve) => {
       setTimeout(resolve, 0);
     });
@@ -378,13 +381,17 @@ export function mountLab({
     for (const declaration of later) {
       if (disposed) break;
       const section = await declaration;
+      if (disposed) break;
       if (waitsForModels(section)) {
-        await loadModels().catch((error) => {
+        syncControls();
+        try {
+          await loadModels();
+        } catch (error) {
           showLoadError(error);
           throw error;
-        });
+        }
+        if (disposed) break;
       }
-      if (disposed) break;
       show(section, alone);
       if (performance.now() - started >= TASK_BUDGET_MS) {
         syncControls();
@@ -397,7 +404,11 @@ export function mountLab({
     if (!disposed) syncControls();
     measure('attention-lab:sections-built', { start: building, end: performance.now() });
     return loaded;
-  }, loadFailed);
+  }, (error) => {
+    showLoadError(error);
+    resolveInteractive(Promise.reject(error));
+    throw error;
+  });
   interactive.catch(() => {}); // a caller that only awaits `ready` hears of a failure there
 
   return {
