@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "limits.hpp"
 #include "kernels.hpp"
+#include "table_exp2.hpp"
 #include "vector_math.hpp"
 #include "wasm_simd.hpp"  // empty unless the build targets wasm SIMD
 
@@ -58,6 +59,7 @@ struct RowSums {
 // The portable loops for row i (the native build): d^2, the shifted exp2,
 // then the four sums, point j into lane j % 4, point `skip` left out (its
 // weight is 0). Compilers vectorise each loop. d2 and e are scratch rows.
+template <bool in_normal_range>
 [[maybe_unused]] void row_sums_portable(double xi, const double* x, const double* y, std::size_t n,
                                         std::size_t skip, double factor, double min_d2, double* d2, double* e,
                                         RowSums& sums) noexcept {
@@ -66,9 +68,9 @@ struct RowSums {
         const double d = xi - x[j];
         d2[j] = d * d;
     }
-    // The left-out point's exponent is set to 0 (inside exp2_nonpositive's domain), then its weight to 0.
+    // The left-out point's exponent is set to 0 (inside the exp2's domain), then its weight to 0.
     if (skip < n) d2[skip] = min_d2;
-    for (std::size_t j = 0; j < n; ++j) e[j] = vm::exp2_nonpositive(factor * (d2[j] - min_d2));
+    for (std::size_t j = 0; j < n; ++j) e[j] = vm::table_exp2_for<in_normal_range>(factor * (d2[j] - min_d2));
     if (skip < n) e[skip] = 0.0;
     vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) {
         const double e_d2 = e[j] * d2[j];
@@ -79,41 +81,60 @@ struct RowSums {
     });
 }
 
+// The four sums of row i (see loss_and_gradient).
+template <bool in_normal_range>
+void row_sums(const double* x, const double* y, std::size_t n, std::size_t i, std::size_t skip, double factor,
+              double min_d2, [[maybe_unused]] double* d2, [[maybe_unused]] double* e, RowSums& sums) noexcept {
+    namespace vm = vector_math;
+#ifdef ATTENTION_WASM_SIMD
+    // Every point but a last odd one with wasm SIMD (which clears the lane of `skip`), that one here.
+    for (std::size_t j = wasm_simd::training_sums<in_normal_range>(x[i], x, y, n, skip, factor, min_d2, sums.sum,
+                                                                   sums.sum_y, sums.sum_d2, sums.sum_d2_y);
+         j < n; ++j) {
+        if (j == skip) continue;  // weight 0: adds nothing
+        const double d = x[i] - x[j];
+        const double d2_j = d * d;
+        const double e_j = vm::table_exp2_for<in_normal_range>(factor * (d2_j - min_d2));
+        const double e_d2 = e_j * d2_j;
+        sums.sum[j % vm::lanes] += e_j;
+        sums.sum_y[j % vm::lanes] += e_j * y[j];
+        sums.sum_d2[j % vm::lanes] += e_d2;
+        sums.sum_d2_y[j % vm::lanes] += e_d2 * y[j];
+    }
+#else
+    row_sums_portable<in_normal_range>(x[i], x, y, n, skip, factor, min_d2, d2, e, sums);
+#endif
+}
+
 // Assumes validated inputs. With s_ij = -w^2 d_ij^2 / 2 and alpha = softmax_j(s_ij):
 // d y_hat_i / dw = -w (sum_j alpha_ij d_ij^2 y_j - y_hat_i sum_j alpha_ij d_ij^2).
 // One row at a time: the max-subtracted weights (in base 2, see
-// vector_math::exp2_nonpositive; the point itself gets weight 0 with
-// leave-one-out) and the four sums, in one pass with wasm SIMD.
+// table_exp2.hpp; the point itself gets weight 0 with leave-one-out) and the
+// four sums, in one pass with wasm SIMD. A row whose farthest point (the
+// smallest or the largest x) keeps its exponent in the table exp2's normal
+// range takes its shorter form.
 LossAndGradient loss_and_gradient(const double* x, const double* y, std::size_t n, double w,
                                   bool leave_one_out) {
     namespace vm = vector_math;
     const double factor = vm::gaussian_exp2_factor(gaussian_rate(w));
     const std::vector<double> min_d2 = nearest_d2(x, n, leave_one_out);
+    const auto [smallest, largest] = std::minmax_element(x, x + n);
 #ifndef ATTENTION_WASM_SIMD
-    std::vector<double> d2(n), e(n);  // scratch rows of the portable loops
+    std::vector<double> d2_row(n), e_row(n);  // scratch rows of the portable loops
+    double *const d2 = d2_row.data(), *const e = e_row.data();
+#else
+    double *const d2 = nullptr, *const e = nullptr;  // wasm SIMD needs none
 #endif
     LossAndGradient result;
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t skip = leave_one_out ? i : n;
+        const double to_smallest = x[i] - *smallest, to_largest = x[i] - *largest;
+        const double max_d2 = std::max(to_smallest * to_smallest, to_largest * to_largest);
         RowSums sums;
-#ifdef ATTENTION_WASM_SIMD
-        // Every point but a last odd one with wasm SIMD (which clears the lane of `skip`), that one here.
-        for (std::size_t j = wasm_simd::training_sums(x[i], x, y, n, skip, factor, min_d2[i], sums.sum, sums.sum_y,
-                                                      sums.sum_d2, sums.sum_d2_y);
-             j < n; ++j) {
-            if (j == skip) continue;  // weight 0: adds nothing
-            const double d = x[i] - x[j];
-            const double d2_j = d * d;
-            const double e_j = vm::exp2_nonpositive(factor * (d2_j - min_d2[i]));
-            const double e_d2 = e_j * d2_j;
-            sums.sum[j % vm::lanes] += e_j;
-            sums.sum_y[j % vm::lanes] += e_j * y[j];
-            sums.sum_d2[j % vm::lanes] += e_d2;
-            sums.sum_d2_y[j % vm::lanes] += e_d2 * y[j];
-        }
-#else
-        row_sums_portable(x[i], x, y, n, skip, factor, min_d2[i], d2.data(), e.data(), sums);
-#endif
+        if (vm::table_exp2::row_in_normal_range(factor, max_d2, min_d2[i]))
+            row_sums<true>(x, y, n, i, skip, factor, min_d2[i], d2, e, sums);
+        else
+            row_sums<false>(x, y, n, i, skip, factor, min_d2[i], d2, e, sums);
         const double total = vm::total(sums.sum);
         const double y_hat = vm::total(sums.sum_y) / total;
         const double dy_hat = -w * (vm::total(sums.sum_d2_y) - y_hat * vm::total(sums.sum_d2)) / total;

@@ -7,6 +7,7 @@
 
 #include "errors.hpp"
 #include "limits.hpp"
+#include "table_exp2.hpp"
 #include "vector_math.hpp"
 #include "wasm_simd.hpp"  // empty unless the build targets wasm SIMD
 
@@ -28,8 +29,13 @@ void check_spec(const KernelSpec& spec) { require_finite("w", spec.w); }
 // sum is at least 1. min d^2 comes from the keys sorted once per call: the
 // nearest key to q is next to q's place among them (q - k is monotonic in k,
 // as is its rounding), so no pass over the row is needed for it, and it is the
-// same number a pass would find.
-double nearest_d2(double query, const std::vector<double>& sorted_keys) noexcept {
+// same number a pass would find. The farthest key is the first or the last:
+// its d^2 decides whether the row's exponents stay in the table exp2's
+// normal range (table_exp2::row_in_normal_range).
+struct RowShift {
+    double min_d2, max_d2;
+};
+RowShift row_shift(double query, const std::vector<double>& sorted_keys) noexcept {
     const auto above = std::lower_bound(sorted_keys.begin(), sorted_keys.end(), query);
     double best = std::numeric_limits<double>::infinity();
     if (above != sorted_keys.end()) {
@@ -40,7 +46,8 @@ double nearest_d2(double query, const std::vector<double>& sorted_keys) noexcept
         const double d = query - *(above - 1);
         best = std::min(best, d * d);
     }
-    return best;
+    const double to_first = query - sorted_keys.front(), to_last = query - sorted_keys.back();
+    return {best, std::max(to_first * to_first, to_last * to_last)};
 }
 
 // The Gaussian rows above compute d^2 = (q - k)^2 unscaled, with w folded
@@ -116,54 +123,73 @@ private:
 // The portable loops (the native build): the Gaussian weights e_j of one
 // query into row[j], and their sum into the lane partials (key j into lane
 // j % 4). Compilers vectorise each loop; fused into one they do not.
+template <bool in_normal_range>
 [[maybe_unused]] void gaussian_row_portable(double query, const double* keys, std::size_t n, double factor,
                                             double min_d2, double* row, double (&sum)[vector_math::lanes]) noexcept {
     namespace vm = vector_math;
     for (std::size_t j = 0; j < n; ++j) {
         const double d = query - keys[j];
-        row[j] = vm::exp2_nonpositive(factor * (d * d - min_d2));
+        row[j] = vm::table_exp2_for<in_normal_range>(factor * (d * d - min_d2));
     }
     vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) { sum[lane] += row[j]; });
 }
 
 // The whole Gaussian row of one query into `row`; returns the lane partials' total.
+template <bool in_normal_range>
 double gaussian_row(double query, const double* keys, std::size_t n, double factor, double min_d2,
                     double* row) noexcept {
     namespace vm = vector_math;
     double sum[vm::lanes] = {};
 #ifdef ATTENTION_WASM_SIMD
-    for (std::size_t j = wasm_simd::gaussian_row(query, keys, n, factor, min_d2, row, sum); j < n; ++j) {
+    for (std::size_t j = wasm_simd::gaussian_row<in_normal_range>(query, keys, n, factor, min_d2, row, sum); j < n;
+         ++j) {
         const double d = query - keys[j];
-        row[j] = vm::exp2_nonpositive(factor * (d * d - min_d2));
+        row[j] = vm::table_exp2_for<in_normal_range>(factor * (d * d - min_d2));
         sum[j % vm::lanes] += row[j];
     }
 #else
-    gaussian_row_portable(query, keys, n, factor, min_d2, row, sum);
+    gaussian_row_portable<in_normal_range>(query, keys, n, factor, min_d2, row, sum);
 #endif
     return vm::total(sum);
 }
 
+double gaussian_row(double query, const double* keys, std::size_t n, double factor, RowShift shift,
+                    double* row) noexcept {
+    return vector_math::table_exp2::row_in_normal_range(factor, shift.max_d2, shift.min_d2)
+               ? gaussian_row<true>(query, keys, n, factor, shift.min_d2, row)
+               : gaussian_row<false>(query, keys, n, factor, shift.min_d2, row);
+}
+
 // Nadaraya-Watson with the Gaussian, one query: sum_j e_j values[j] / sum_j e_j.
 // `row` is scratch space for the portable loops.
+template <bool in_normal_range>
 double gaussian_prediction(double query, const double* keys, const double* values, std::size_t n, double factor,
                            double min_d2, double* row) noexcept {
     namespace vm = vector_math;
     double sum[vm::lanes] = {}, weighted[vm::lanes] = {};
 #ifdef ATTENTION_WASM_SIMD
     (void)row;
-    for (std::size_t j = wasm_simd::gaussian_sums(query, keys, values, n, factor, min_d2, sum, weighted); j < n;
-         ++j) {
+    for (std::size_t j = wasm_simd::gaussian_sums<in_normal_range>(query, keys, values, n, factor, min_d2, sum,
+                                                                   weighted);
+         j < n; ++j) {
         const double d = query - keys[j];
-        const double e = vm::exp2_nonpositive(factor * (d * d - min_d2));
+        const double e = vm::table_exp2_for<in_normal_range>(factor * (d * d - min_d2));
         sum[j % vm::lanes] += e;
         weighted[j % vm::lanes] += e * values[j];
     }
 #else
-    gaussian_row_portable(query, keys, n, factor, min_d2, row, sum);
+    gaussian_row_portable<in_normal_range>(query, keys, n, factor, min_d2, row, sum);
     vm::for_each_lane(n, [&](std::size_t j, std::size_t lane) { weighted[lane] += row[j] * values[j]; });
 #endif
     const double total = vm::total(sum);
     return total > 0.0 ? vm::total(weighted) / total : undefined;
+}
+
+double gaussian_prediction(double query, const double* keys, const double* values, std::size_t n, double factor,
+                           RowShift shift, double* row) noexcept {
+    return vector_math::table_exp2::row_in_normal_range(factor, shift.max_d2, shift.min_d2)
+               ? gaussian_prediction<true>(query, keys, values, n, factor, shift.min_d2, row)
+               : gaussian_prediction<false>(query, keys, values, n, factor, shift.min_d2, row);
 }
 
 // The other kernels: unnormalised weights of one query into `row`, and their sum.
@@ -206,7 +232,7 @@ xt::xtensor<double, 2> attention_weights(const xt::xtensor<double, 1>& queries,
         const double sum =
             !gaussian ? kernel_row(queries(i), keys.data(), nk, spec, row)
             : fast_keys && std::abs(queries(i)) <= gaussian_fast_magnitude
-                ? gaussian_row(queries(i), keys.data(), nk, factor, nearest_d2(queries(i), sorted_keys), row)
+                ? gaussian_row(queries(i), keys.data(), nk, factor, row_shift(queries(i), sorted_keys), row)
                 : gaussian_row_robust(queries(i), keys.data(), nk, spec.w, row);
         const double inverse = sum > 0.0 ? 1.0 / sum : undefined;
         for (std::size_t j = 0; j < nk; ++j) row[j] *= inverse;
@@ -239,7 +265,7 @@ xt::xtensor<double, 1> nadaraya_watson(const xt::xtensor<double, 1>& queries,
         for (std::size_t i = 0; i < queries.size(); ++i)
             prediction(i) = fast_keys && std::abs(queries(i)) <= gaussian_fast_magnitude
                 ? scaled.unscale(gaussian_prediction(queries(i), keys.data(), scaled.data(), nk, factor,
-                                                     nearest_d2(queries(i), sorted_keys), row.data()))
+                                                     row_shift(queries(i), sorted_keys), row.data()))
                 : weighted_mean(gaussian_row_robust(queries(i), keys.data(), nk, spec.w, row.data()));
         return prediction;
     }

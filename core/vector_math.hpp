@@ -32,7 +32,9 @@ inline double from_bits(std::uint64_t b) {
 }
 }  // namespace detail
 
-// 2^x for x <= 0, the exponent of a max-subtracted Gaussian weight: the rows
+// 2^x for x <= 0: the softmaxes and gates of the trainable models, and the
+// Gaussian rows of huge inputs (the fast Gaussian rows use the shorter
+// table_exp2.hpp). It was written for the exponents of the Gaussian rows: they
 // compute their exponents in base 2, x = (d^2 - min d^2) * (-w^2/2 * log2 e),
 // so log2 e is folded into one constant per call and the reduction needs no
 // Cody-Waite split: x = k + r with k an integer, |r| <= 1/2, r = x - k exact.
