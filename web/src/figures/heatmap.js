@@ -84,6 +84,7 @@ export function createHeatmap(container, options) {
   let width = 0;
   let height = 0;
   let rowMarkerAt = null;
+  let axesDrawn = null; // the shape and colour domain the axes were last drawn for
 
   function layout() {
     const available = Math.max(260, container.clientWidth || 480);
@@ -264,7 +265,11 @@ export function createHeatmap(container, options) {
       y.domain([0, rows]);
       const top = domain ? domain[1] : maxOf(values, (v) => (Number.isNaN(v) ? undefined : v));
       color.domain(domain ?? [0, top > 0 ? top : 1]);
-      drawAxes();
+      // The axes and the colour bar's ticks change with the shape and the
+      // colour domain only (and the size, which redraws them itself).
+      const axes = `${rows} ${cols} ${color.domain()}`;
+      if (axes !== axesDrawn) drawAxes();
+      axesDrawn = axes;
       drawCells();
       drawMarker();
       if (active && grid.node() === grid.node().getRootNode().activeElement) activate(active.row, active.col);
