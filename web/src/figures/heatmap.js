@@ -258,8 +258,14 @@ export function createHeatmap(container, options) {
     // from 0 to the largest finite value unless `domain` fixes it.
     // rowValues / colValues (optional): what each row and column stands for
     // (e.g. the query and key inputs), written into the CSV export.
+    // The same array again (the core's results are never changed in place):
+    // its pixels and axes stand, as a redraw for another input (a dragged
+    // query) would repaint 5,000 pixels and rebuild three axes for nothing.
     setMatrix({ values, rows, cols, domain, rowValues, colValues }) {
-      matrix = { values, rows, cols, rowValues, colValues };
+      const same = matrix !== null && matrix.values === values && matrix.rows === rows && matrix.cols === cols &&
+        matrix.domain?.[0] === domain?.[0] && matrix.domain?.[1] === domain?.[1];
+      matrix = { values, rows, cols, domain, rowValues, colValues };
+      if (same) return;
       grid.attr('aria-rowcount', rows).attr('aria-colcount', cols);
       x.domain([0, cols]);
       y.domain([0, rows]);
