@@ -58,3 +58,34 @@ test('changes made while a section is out of sight all reach it, and it shows th
   assert.equal(await landscape(), drawnLandscape, 'and is the same for the same seed and n, however it got there');
   assert.deepEqual(problems, []);
 });
+
+test('a width change with the pooling figures in view: the exercises below them answer after the frame, then follow', async () => {
+  // The section's top at the top of the screen: its controls and figures in view, its exercises far below.
+  await page.evaluate(() => document.getElementById('pooling').scrollIntoView({ block: 'start' }));
+  await settled(page);
+  const question = '[data-exercise="pooling.narrower-kernel"] legend';
+  const inView = await page.locator(question).evaluate((node) => {
+    const box = node.getBoundingClientRect();
+    return box.top < innerHeight * 1.5 && box.bottom > -innerHeight * 0.5;
+  });
+  assert.equal(inView, false, 'the set-up: the exercise is out of sight (more than half a screen away)');
+  const before = await page.locator(question).innerText();
+  const seen = await page.evaluate(async (selector) => {
+    performance.clearMeasures();
+    const range = document.querySelector('[data-param="w"] input[type="range"]');
+    range.value = String(Number(range.value) === 700 ? 300 : 700);
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => requestAnimationFrame(() => scheduler.postTask(resolve, { priority: 'user-blocking' })));
+    const inFrame = {
+      pooling: performance.getEntriesByName('attention-lab:draw:pooling').length > 0,
+      question: document.querySelector(selector).textContent,
+    };
+    await window.attentionLab.drawn();
+    return { ...inFrame, after: document.querySelector(selector).textContent, w: window.attentionLab.state.w };
+  }, question);
+  assert.equal(seen.pooling, true, 'the pooling figures are drawn in the frame');
+  assert.equal(seen.question, before, 'the exercise out of sight still asks about the old width in that frame');
+  assert.notEqual(seen.after, before, 'then it is brought up to date');
+  assert.ok(seen.after.includes(String(Number(seen.w.toFixed(3)))), `it asks about the new width ${seen.w}: ${seen.after}`);
+  assert.deepEqual(problems, []);
+});

@@ -1,15 +1,23 @@
 // How fast the page answers, measured and printed, not asserted (machines
-// differ): a change of the width slider at n = 50 and n = 1000, each
-// section's heaviest control, the sqrt(d) study filling in, and four
-// interactions again with the CPU slowed 4x (DevTools' CPU throttling), as
-// on a school laptop (the time until the page is interactive:
-// load-performance.test.mjs). The page times itself with the User Timing
-// API: "attention-lab:redraw" runs from the change to the end of the drawing
-// (it includes the wait for the next animation frame), "attention-lab:draw"
-// is the drawing work alone and "attention-lab:draw:<section>" one
-// section's; the test adds the time until that frame is painted (its style,
-// layout and paint done; sections out of sight are drawn after it). Written
-// to test-results/redraw-performance.json as well.
+// differ): every section's heaviest control, the exercise inputs among them,
+// with the CPU at full speed and slowed 4x (DevTools' CPU throttling, as on
+// a school laptop), and the sqrt(d) study filling in (the time until the
+// page is interactive: load-performance.test.mjs).
+//
+// A case is one control changed over and over on one page load per CPU
+// rate: the time from the input event until the frame that shows it is
+// painted (its style, layout and paint done; sections out of sight are
+// drawn after it), median and p95, and the section's own work: its drawing
+// ("attention-lab:draw:<section>", User Timing) plus what the input's
+// handler did at once (an exercise's check runs there). The page also
+// measures "attention-lab:redraw", from the change to the end of the
+// drawing, and "attention-lab:draw", the frame's drawing work. The heaviest
+// control of each section was found by timing all of them once (every
+// slider, choice, switch, button and exercise input); the cases below are
+// the heaviest, the four of the first measurements (the width slider at
+// n = 50 and 1000, the noise slider, the heads slider) and one exercise
+// input per section that has one worth timing. One table, both rates,
+// printed at the end and written to test-results/redraw-performance.json.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, typeInto, settled } from './harness.mjs';
@@ -18,113 +26,165 @@ const figures = {};
 const web = useBrowser({ report: ['redraw-performance.json', figures] });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+// The nearest-rank 95th percentile: of 14 samples, the largest.
+const p95 = (values) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1];
 const ms = (value) => `${value.toFixed(1)} ms`;
 
-// A change as the control makes it: an input event on a range, or a click.
+// A change as the learner makes it: a slider's input event, a number box's
+// change (a control's, or a table cell's), a click, or an exercise's answer
+// typed and checked with Enter; `option` picks an exercise's option and
+// clicks its Check.
 const slider = (parameter, position) => ({ range: `[data-param="${parameter}"] input[type="range"]`, value: position });
 const headsSlider = (value) => ({ range: '[data-role="heads-slider"]', value });
+const numberBox = (selector, value) => ({ number: selector, value });
 const click = (selector) => ({ click: selector });
+const exercise = (name) => `[data-exercise="${name}"]`;
+const answer = (name, value) => ({ enter: `${exercise(name)} input.exercise-number`, value });
+const another = (name) => click(`${exercise(name)} [data-action="another"]`);
 
-// Makes the change and times it: the page's own measures of the redraw and
-// of one drawing (`drawName`), and the time until the next frame starts.
-async function timeChange(page, change, drawName) {
-  return page.evaluate(async ([action, name]) => {
+// Makes the change and times it (see the top of the file).
+async function timeChange(page, change, section) {
+  return page.evaluate(async ([action, id]) => {
     performance.clearMeasures();
     const changed = performance.now();
-    if (action.click) {
-      document.querySelector(action.click).click();
+    if (action.range || action.number || action.enter) {
+      const input = document.querySelector(action.range ?? action.number ?? action.enter);
+      input.value = String(action.value);
+      if (action.range) input.dispatchEvent(new Event('input', { bubbles: true }));
+      else if (action.number) input.dispatchEvent(new Event('change', { bubbles: true }));
+      else input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     } else {
-      const range = document.querySelector(action.range);
-      range.value = String(action.value);
-      range.dispatchEvent(new Event('input', { bubbles: true }));
+      document.querySelector(action.click).click();
     }
+    const handled = performance.now() - changed;
     // The page draws in the next frame's animation callbacks, and that frame is styled, laid
     // out and painted in the same task: a user-blocking task posted from a later callback runs
     // right after (Chromium's scheduler.postTask). Then the sections out of sight are drawn.
     await new Promise((resolve) => requestAnimationFrame(() => scheduler.postTask(resolve, { priority: 'user-blocking' })));
     const painted = performance.now() - changed;
-    await window.attentionLab.drawn();
+    const [draw] = performance.getEntriesByName(`attention-lab:draw:${id}`);
     const [redraw] = performance.getEntriesByName('attention-lab:redraw');
-    const [draw] = performance.getEntriesByName(name);
-    return { redraw: redraw?.duration, draw: draw?.duration, painted, changed: redraw?.detail };
-  }, [change, drawName]);
+    await window.attentionLab.drawn();
+    return { painted, work: handled + (draw?.duration ?? 0), redrawn: redraw?.detail ?? null };
+  }, [change, section]);
 }
 
-// The loss landscape fills in over many frames at n = 1000; measure after it.
-async function landscapeComplete(page, points) {
+// The loss landscape fills in over many frames (at n = 1000 for seconds),
+// and the studies run in tasks 200 ms after their inputs rest: a case is
+// timed after both.
+async function quiet(page) {
+  await settled(page);
+  const points = (await page.evaluate(() => window.attentionLab.state.n)) <= 300 ? 121 : 61;
   await page.waitForFunction((count) => ['landscape', 'other'].every((layer) => {
     const d = document.querySelector(`[data-figure="landscape"] .layer-${layer} path`)?.getAttribute('d') ?? '';
     return d.split('M').length === 2 && d.split(/[LM]/).filter(Boolean).length === count;
   }), points, { timeout: 60000 });
+  await page.waitForTimeout(300);
+  await page.waitForFunction(() => document.querySelectorAll('[data-done="false"]').length === 0, null, { timeout: 60000 });
 }
 
-test('redraw after a width-slider change, at n = 50 and n = 1000', async () => {
-  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
-  for (const n of [50, 1000]) {
-    await typeInto(page, 'n', n);
-    await settled(page);
-    await landscapeComplete(page, n <= 300 ? 121 : 61);
-    assert.equal(await page.locator('[data-figure="pooling"] .layer-points circle').count(), n);
-    await page.locator('[data-param="w"] input[type="range"]').scrollIntoViewIfNeeded();
-    const timings = [];
-    for (let i = 0; i < 15; i += 1) {
-      const timing = await timeChange(page, slider('w', 300 + ((i * 37) % 400)), 'attention-lab:draw'); // widths from about 0.6 to 7
-      assert.deepEqual(timing.changed, ['w'], 'one redraw for one slider change');
-      timings.push(timing);
-    }
-    const [draw, redraw, painted] = ['draw', 'redraw', 'painted'].map((key) => timings.map((timing) => timing[key]));
-    figures[`redraw_n${n}_ms`] = { drawing: median(draw), inputToDrawn: median(redraw), inputToPainted: median(painted) };
-    console.log(`redraw at n = ${n} (target ${n <= 50 ? 16 : 50} ms): drawing work median ${ms(median(draw))} ` +
-      `(max ${ms(Math.max(...draw))}); input to drawn median ${ms(median(redraw))}; input to painted median ${ms(median(painted))}`);
-  }
-  assert.deepEqual(problems, []);
-  await context.close();
-});
-
-// Each case: the section, a label, the changes alternated between repeats, and the parameters set first.
+// Each case: the section, what is changed, the changes (alternated), the
+// state set first, where the learner looks (scrolled into view; the
+// section unless given), and an untimed step before each change (an
+// exercise's next instance, so that its answer can be checked again).
 const CASES = [
-  ['pipeline', 'query q1 slider (m = 8 keys)', [slider('pipelineQ1', 300), slider('pipelineQ1', 700)], { pipelineKeys: 8 }],
-  ['masking', 'valid length slider', [slider('maskLen2', 250), slider('maskLen2', 1000)], {}],
-  ['scoring', 'hidden size h slider (random keys, 4 queries per item)', [slider('additiveHidden', 500), slider('additiveHidden', 900)], { scoringQueries: 4 }],
-  ['multihead', 'heads slider 5 <-> 10 (H = 100, the maps rebuilt)', [headsSlider(4), headsSlider(3)], {}],
-  ['multihead', 'switch head 2 off and on (H = 100, 5 heads: 3 core calls)', [click('#multihead .head-card[data-head="1"] input')], {}],
-  ['multihead', 'hidden size slider (128 <-> 64, heads snapped)', [slider('mhaHidden', 1000), slider('mhaHidden', 496)], {}],
-  ['positional', 'encoding dimension slider', [slider('peDim', 200), slider('peDim', 800)], {}],
+  { section: 'cues', label: 'exercise: another random matrix (softmax of its rows)', changes: [another('cues.random-softmax')], at: exercise('cues.random-softmax') },
+  { section: 'cues', label: 'exercise: a typed answer checked (identity output)', changes: [answer('cues.identity-output', 7)], before: another('cues.identity-output'), at: exercise('cues.identity-output') },
+  { section: 'data', label: 'noise slider, n = 50', changes: [slider('noise', 200), slider('noise', 700)], setup: { n: 50 } },
+  { section: 'data', label: 'n slider (n = 301 <-> 601)', changes: [slider('n', 300), slider('n', 600)] },
+  { section: 'data', label: 'exercise: a typed answer checked (point noise)', changes: [answer('data.point-noise', 7)], before: another('data.point-noise'), at: exercise('data.point-noise') },
+  { section: 'pooling', label: 'width slider, n = 50', changes: [slider('w', 300), slider('w', 620)], setup: { n: 50 }, at: '[data-param="w"]' },
+  { section: 'pooling', label: 'width slider, n = 1000', changes: [slider('w', 300), slider('w', 620)], setup: { n: 1000 }, at: '[data-param="w"]' },
+  { section: 'pooling', label: 'estimator switch, n = 50', changes: [click('[data-param="estimator"] [data-value="average"]'), click('[data-param="estimator"] [data-value="nadaraya-watson"]')], setup: { n: 50 }, at: '[data-param="w"]' },
+  { section: 'pooling', label: 'exercise: a typed answer checked (read the prediction)', changes: [answer('pooling.read-prediction', 7)], before: another('pooling.read-prediction'), at: exercise('pooling.read-prediction') },
+  { section: 'heatmap', label: 'query slider, n = 50', changes: [slider('query', 300), slider('query', 700)], setup: { n: 50 }, at: '[data-param="query"]' },
+  { section: 'heatmap', label: 'query slider, n = 1000', changes: [slider('query', 300), slider('query', 700)], setup: { n: 1000 }, at: '[data-param="query"]' },
+  { section: 'heatmap', label: 'exercise: a typed answer checked (weight ratio)', changes: [answer('heatmap.weight-ratio', 7)], before: another('heatmap.weight-ratio'), at: exercise('heatmap.weight-ratio') },
+  { section: 'training', label: 'w0 slider', changes: [slider('w0', 300), slider('w0', 700)], at: '[data-param="w0"]' },
+  { section: 'training', label: 'leave-one-out switch', changes: [click('[data-param="leaveOneOut"] input')], at: '[data-param="leaveOneOut"]' },
+  { section: 'training', label: 'exercise: a typed answer checked (mirror gradient)', changes: [answer('training.mirror-gradient', 7)], before: another('training.mirror-gradient'), at: exercise('training.mirror-gradient') },
+  { section: 'pipeline', label: 'seed box (new keys)', changes: [numberBox('[data-param="pipelineSeed"] input[type="number"]', 1), numberBox('[data-param="pipelineSeed"] input[type="number"]', 0)] },
+  { section: 'pipeline', label: 'query q2 slider', changes: [slider('pipelineQ2', 300), slider('pipelineQ2', 700)] },
+  { section: 'pipeline', label: 'query q1 slider (m = 8 keys)', changes: [slider('pipelineQ1', 300), slider('pipelineQ1', 700)], setup: { pipelineKeys: 8 } },
+  { section: 'masking', label: 'valid length slider', changes: [slider('maskLen2', 250), slider('maskLen2', 1000)] },
+  { section: 'masking', label: 'exercise: a typed answer checked (masked weight)', changes: [answer('masking.masked-weight-value', 7)], before: another('masking.masked-weight-value'), at: exercise('masking.masked-weight-value') },
+  { section: 'scoring', label: 'sqrt(d) study: keys slider', changes: [slider('scalingKeys', 500), slider('scalingKeys', 800)], at: '[data-param="scalingKeys"]' },
+  { section: 'scoring', label: 'second valid length slider', changes: [slider('scoringLen2', 300), slider('scoringLen2', 700)], at: '[data-param="scoringLen2"]' },
+  { section: 'scoring', label: 'hidden size h slider (random keys, 4 queries per item)', changes: [slider('additiveHidden', 500), slider('additiveHidden', 900)], setup: { scoringKeys: 'random', scoringQueries: 4 }, at: '[data-param="additiveHidden"]' },
+  { section: 'self-attention', label: 'an embedding entry typed ("apple", food)', changes: [numberBox('[data-param="saAppleFood"] input[type="number"]', 1.5), numberBox('[data-param="saAppleFood"] input[type="number"]', -0.5)], at: '[data-param="saAppleFood"]' },
+  { section: 'self-attention', label: 'series points slider', changes: [slider('seriesPoints', 300), slider('seriesPoints', 700)], at: '[data-param="seriesPoints"]' },
+  { section: 'translation', label: 'step button (one training step)', changes: [click('[data-action="tr-step"]')] },
+  { section: 'translation', label: 'steps slider', changes: [slider('trSteps', 300), slider('trSteps', 700)] },
+  { section: 'multihead', label: 'heads slider 5 <-> 10 (H = 100, the maps rebuilt)', changes: [headsSlider(4), headsSlider(3)] },
+  { section: 'multihead', label: 'switch head 2 off and on (H = 100, 5 heads)', changes: [click('#multihead .head-card[data-head="1"] input')] },
+  { section: 'multihead', label: 'hidden size slider (128 <-> 64, heads snapped)', changes: [slider('mhaHidden', 1000), slider('mhaHidden', 496)] },
+  { section: 'multihead', label: 'seed box (new projections)', changes: [numberBox('[data-param="mhaSeed"] input[type="number"]', 1), numberBox('[data-param="mhaSeed"] input[type="number"]', 0)] },
+  { section: 'positional', label: 'encoding dimension slider', changes: [slider('peDim', 200), slider('peDim', 800)] },
+  { section: 'attention-training', label: 'task choice (reverse <-> sort)', changes: [click('[data-param="atTask"] [data-value="sort"]'), click('[data-param="atTask"] [data-value="reverse"]')] },
+  { section: 'attention-training', label: '"new seed" button', changes: [click('[data-action="at-new-seed"]')] },
 ];
 
-test('redraw after a change of each attention section\'s heaviest control', async () => {
-  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
-  await page.locator('[data-param="scoringKeys"] [data-value="random"]').click();
-  const rows = [];
-  for (const [section, label, changes, setup] of CASES) {
-    for (const [name, value] of Object.entries(setup)) await typeInto(page, name, value);
-    await page.locator(`#${section}`).scrollIntoViewIfNeeded();
-    await settled(page);
-    await page.waitForTimeout(300); // let the scaling study and the like finish first
-    const total = [];
-    const own = [];
-    const painted = [];
-    for (let i = 0; i < 16; i += 1) {
-      const timing = await timeChange(page, changes[i % changes.length], `attention-lab:draw:${section}`);
-      if (i < 2) continue; // warm-up: the first calls compile code paths
-      total.push(timing.redraw);
-      own.push(timing.draw);
-      painted.push(timing.painted);
+// Warm-up changes (the first calls compile code paths), then the samples.
+const WARM_UP = 2;
+const SAMPLES = 14;
+const measured = {}; // rate -> case key -> { painted: [ms], work: [ms] }
+const caseKey = ({ section, label }) => `${section}: ${label}`;
+
+for (const rate of [1, 4]) {
+  test(`input to painted for every section's heaviest control, CPU ${rate}x`, async () => {
+    // Loaded at full speed, then slowed: this measures the controls, not the load (below).
+    const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
+    if (rate !== 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate });
+    const initial = await page.evaluate(() => ({ ...window.attentionLab.state }));
+    measured[rate] = {};
+    for (const testCase of CASES) {
+      const { section, changes, setup = {}, at = `#${section}`, before = null } = testCase;
+      await page.evaluate((state) => window.attentionLab.set(state), { ...initial, ...setup });
+      await page.locator(at).first().scrollIntoViewIfNeeded();
+      await quiet(page);
+      const painted = [];
+      const work = [];
+      for (let i = 0; i < WARM_UP + SAMPLES; i += 1) {
+        if (before) {
+          await page.locator(before.click).click();
+          await settled(page);
+        }
+        const change = changes[i % changes.length];
+        const timing = await timeChange(page, change, section);
+        if (change.range || change.number) assert.ok(timing.redrawn?.length > 0, `${caseKey(testCase)}: the change was drawn`);
+        if (i < WARM_UP) continue;
+        painted.push(timing.painted);
+        work.push(timing.work);
+      }
+      measured[rate][caseKey(testCase)] = { painted, work };
+      console.log(`CPU ${rate}x, ${caseKey(testCase)}: painted median ${ms(median(painted))} (p95 ${ms(p95(painted))}), own work ${ms(median(work))}`);
     }
-    rows.push({ section, label, total, own, painted });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+test('the table: input to painted at 1x and 4x, median (p95), and the section\'s own work', () => {
+  const rows = CASES.map(caseKey).filter((key) => measured[1]?.[key] && measured[4]?.[key]);
+  assert.equal(rows.length, CASES.length, 'every case was measured at both rates');
+  const cell = ({ painted }) => `${median(painted).toFixed(1)} (${p95(painted).toFixed(0)})`;
+  const lines = [
+    '| control | painted 1x, median (p95) | painted 4x, median (p95) | own work 1x | own work 4x |',
+    '|---|---|---|---|---|',
+  ];
+  for (const key of rows) {
+    const [one, four] = [measured[1][key], measured[4][key]];
+    lines.push(`| ${key} | ${cell(one)} | ${cell(four)} | ${median(one.work).toFixed(1)} | ${median(four.work).toFixed(1)} |`);
+    figures[key] = Object.fromEntries([1, 4].map((rate) => [`${rate}x`, {
+      inputToPaintedMedian: median(measured[rate][key].painted),
+      inputToPaintedP95: p95(measured[rate][key].painted),
+      ownWorkMedian: median(measured[rate][key].work),
+    }]));
   }
-  for (const { section, label, total, own, painted } of rows) {
-    const key = `${section}: ${label}`;
-    figures[key] = { sectionDraw: median(own), inputToDrawn: median(total), inputToPainted: median(painted), sectionDrawMax: Math.max(...own) };
-    console.log(`${key}: section draw median ${ms(median(own))} (max ${ms(Math.max(...own))}); ` +
-      `input to drawn ${ms(median(total))}; input to painted ${ms(median(painted))}`);
-  }
-  const heaviest = rows.reduce((a, b) => (median(b.own) > median(a.own) ? b : a));
-  figures.heaviest = `${heaviest.section}: ${heaviest.label}`;
-  console.log(`heaviest: ${figures.heaviest}, section draw median ${ms(median(heaviest.own))}, input to painted ${ms(median(heaviest.painted))}`);
-  assert.ok(rows.every((row) => row.own.every(Number.isFinite)), 'every change was drawn and timed');
-  assert.deepEqual(problems, []);
-  await context.close();
+  console.log(`input to painted, ms (goal: 20 at 1x; 50, p95 80 at 4x)\n${lines.join('\n')}`);
+  const slowest = rows.reduce((a, b) => (median(measured[4][b].painted) > median(measured[4][a].painted) ? b : a));
+  figures.slowestAt4x = slowest;
+  console.log(`slowest at 4x: ${slowest}, ${ms(median(measured[4][slowest].painted))}`);
 });
 
 test('time for the "why divide by sqrt(d)" study to fill in, and its longest frame', async () => {
@@ -148,33 +208,5 @@ test('time for the "why divide by sqrt(d)" study to fill in, and its longest fra
     figures[label] = { totalMs: frames[frames.length - 1] - frames[0], frames: frames.length, longestFrameMs: Math.max(...gaps) };
     console.log(`${label}: filled in over ${frames.length} frames in ${ms(frames[frames.length - 1] - frames[0])}; longest frame ${ms(Math.max(...gaps))}`);
   }
-  await context.close();
-});
-
-// The 95th percentile of a few values: the largest but one of 20.
-const p95 = (values) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1];
-
-test('with the CPU slowed 4x: the width slider at n = 50 and 1000, a data change, the heads slider (median, p95)', async () => {
-  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`, { cpuThrottle: 4 });
-  const cases = [
-    ['width slider, n = 50', { n: 50 }, 'pooling', [slider('w', 300), slider('w', 620)], 16],
-    ['width slider, n = 1000', { n: 1000 }, 'pooling', [slider('w', 300), slider('w', 620)], 50],
-    ['data: noise slider, n = 50', { n: 50 }, 'data', [slider('noise', 200), slider('noise', 700)], 16],
-    ['heads slider 5 <-> 10 (H = 100)', {}, 'multihead', [headsSlider(4), headsSlider(3)], 50],
-  ];
-  for (const [label, setup, section, changes, target] of cases) {
-    for (const [name, value] of Object.entries(setup)) await typeInto(page, name, value);
-    await page.locator(`#${section}`).scrollIntoViewIfNeeded();
-    await settled(page);
-    if (setup.n) await landscapeComplete(page, setup.n <= 300 ? 121 : 61);
-    const painted = [];
-    for (let i = 0; i < 22; i += 1) {
-      const timing = await timeChange(page, changes[i % changes.length], 'attention-lab:draw');
-      if (i >= 2) painted.push(timing.painted); // two warm-up changes
-    }
-    figures[`4x CPU: ${label}`] = { inputToPaintedMedian: median(painted), inputToPaintedP95: p95(painted) };
-    console.log(`4x CPU, ${label} (target ${target} ms): input to painted median ${ms(median(painted))}, p95 ${ms(p95(painted))}`);
-  }
-  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -87,11 +87,16 @@ function buildSection(declaration, {
   let computedFor = null;
   let result;
   let refused = false; // the latest inputs were refused: the figures show computedFor's, marked
+  let exercisesWait = null; // the inputs drawn whose exercises are not updated yet
 
   return {
     declaration,
     root,
-    update(state, changed) {
+    exercisesRoot: exercises?.element ?? null,
+    // exercisesLater: the figures now, the exercises when drawExercises()
+    // is called (they are out of sight: their checks and shown answers ask
+    // the core, which is no work for the change's frame).
+    update(state, changed, { exercisesLater = false } = {}) {
       if (![...changed].some((name) => watched.has(name))) return;
       const values = pick(state, inputs);
       if (declaration.compute && !sameInputs(computedFor, values, inputs)) {
@@ -115,7 +120,15 @@ function buildSection(declaration, {
         refused = false;
       }
       declaration.draw?.(view, result, values, changed);
-      exercises?.update(values);
+      if (exercisesLater && exercises) exercisesWait = values;
+      else this.drawExercises(values);
+    },
+    get exercisesWaiting() {
+      return exercisesWait !== null;
+    },
+    drawExercises(values = exercisesWait) {
+      exercisesWait = null;
+      if (values) exercises?.update(values);
     },
     // Stops what the section runs on its own clock (a training run) and lets go of it.
     dispose() {
@@ -179,17 +192,21 @@ export function mountLab({
     }
   }, { rootMargin: '50% 0px' }) : null;
   const farChanges = new Map(); // section -> the names changed since it was drawn
+  const farExercises = new Set(); // sections drawn in the frame whose exercises (out of sight) wait
   let farTask = 0;
   const drawnWaiters = [];
 
-  function drawSection(section, state, changed) {
+  // A section's drawing, timed; what it greys out is made inert (only its
+  // own nodes are searched: the whole page is tens of thousands).
+  function drawSection(section, state, changed, options) {
     const started = performance.now();
-    section.update(state, changed);
+    section.update(state, changed, options);
+    syncDisabled(section.root);
     measure(`attention-lab:draw:${section.declaration.id}`, { start: started, end: performance.now() });
   }
 
   function resolveDrawn() {
-    if (frame || farTask || catalogueWait || farChanges.size > 0) return;
+    if (frame || farTask || catalogueWait || farChanges.size > 0 || farExercises.size > 0) return;
     for (const resolve of drawnWaiters.splice(0)) resolve();
   }
 
@@ -197,13 +214,17 @@ export function mountLab({
     farTask = 0;
     const state = store.get();
     const started = performance.now();
-    for (const [section, changed] of farChanges) {
-      farChanges.delete(section);
-      drawSection(section, state, changed);
+    for (const section of farExercises) {
+      farExercises.delete(section);
+      section.drawExercises();
       if (performance.now() - started > TASK_BUDGET_MS) break;
     }
-    syncDisabled(container);
-    if (farChanges.size > 0) farTask = setTimeout(drawFar, 0);
+    for (const [section, changed] of farChanges) {
+      if (performance.now() - started > TASK_BUDGET_MS) break;
+      farChanges.delete(section);
+      drawSection(section, state, changed);
+    }
+    if (farChanges.size > 0 || farExercises.size > 0) farTask = setTimeout(drawFar, 0);
     resolveDrawn();
   }
 
@@ -220,10 +241,12 @@ export function mountLab({
         continue;
       }
       farChanges.delete(section);
-      drawSection(section, state, names);
+      const exercisesLater = Boolean(nearness && section.exercisesRoot && !near.has(section.exercisesRoot));
+      drawSection(section, state, names, { exercisesLater });
+      if (section.exercisesWaiting) farExercises.add(section);
+      else farExercises.delete(section);
     }
-    syncDisabled(container);
-    if (farChanges.size > 0 && !farTask) farTask = setTimeout(drawFar, 0);
+    if ((farChanges.size > 0 || farExercises.size > 0) && !farTask) farTask = setTimeout(drawFar, 0);
   }
 
   // A language not loaded yet (the other one, when the learner switches
@@ -269,6 +292,7 @@ export function mountLab({
     });
     shown.push(section);
     nearness?.observe(section.root);
+    if (section.exercisesRoot) nearness?.observe(section.exercisesRoot);
     attachSectionTools({
       sections: [{
         id: declaration.id,
@@ -437,6 +461,7 @@ export function mountLab({
       clearTimeout(farTask);
       farTask = 0;
       farChanges.clear();
+      farExercises.clear();
       nearness?.disconnect();
       resolveDrawn();
       for (const section of shown) section.dispose();

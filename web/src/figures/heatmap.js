@@ -84,6 +84,7 @@ export function createHeatmap(container, options) {
   let width = 0;
   let height = 0;
   let rowMarkerAt = null;
+  let axesDrawn = null; // the shape and colour domain the axes were last drawn for
 
   function layout() {
     const available = Math.max(260, container.clientWidth || 480);
@@ -257,14 +258,24 @@ export function createHeatmap(container, options) {
     // from 0 to the largest finite value unless `domain` fixes it.
     // rowValues / colValues (optional): what each row and column stands for
     // (e.g. the query and key inputs), written into the CSV export.
+    // The same array again (the core's results are never changed in place):
+    // its pixels and axes stand, as a redraw for another input (a dragged
+    // query) would repaint 5,000 pixels and rebuild three axes for nothing.
     setMatrix({ values, rows, cols, domain, rowValues, colValues }) {
-      matrix = { values, rows, cols, rowValues, colValues };
+      const same = matrix !== null && matrix.values === values && matrix.rows === rows && matrix.cols === cols &&
+        matrix.domain?.[0] === domain?.[0] && matrix.domain?.[1] === domain?.[1];
+      matrix = { values, rows, cols, domain, rowValues, colValues };
+      if (same) return;
       grid.attr('aria-rowcount', rows).attr('aria-colcount', cols);
       x.domain([0, cols]);
       y.domain([0, rows]);
       const top = domain ? domain[1] : maxOf(values, (v) => (Number.isNaN(v) ? undefined : v));
       color.domain(domain ?? [0, top > 0 ? top : 1]);
-      drawAxes();
+      // The axes and the colour bar's ticks change with the shape and the
+      // colour domain only (and the size, which redraws them itself).
+      const axes = `${rows} ${cols} ${color.domain()}`;
+      if (axes !== axesDrawn) drawAxes();
+      axesDrawn = axes;
       drawCells();
       drawMarker();
       if (active && grid.node() === grid.node().getRootNode().activeElement) activate(active.row, active.col);

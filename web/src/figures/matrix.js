@@ -82,6 +82,7 @@ export function createMatrix(container, options = {}) {
   // after layout and before the first paint: reading clientWidth here would
   // force a layout of the whole page for every matrix drawn.
   let available = null;
+  let lastPlacement = null; // the cells' geometry last drawn
   function draw() {
     if (!data) return;
     width = Math.max(160, available || 320);
@@ -119,25 +120,34 @@ export function createMatrix(container, options = {}) {
         items.push({ r, c, value, isMasked, fill });
       }
     }
+    let entered = false;
     const groups = cells.selectAll('g.cell').data(items).join((enter) => {
+      entered = !enter.empty();
       const g = enter.append('g').attr('class', 'cell');
       g.append('rect');
       g.append('text').attr('text-anchor', 'middle').attr('dy', '0.35em');
       return g;
     });
-    groups.attr('transform', (d) => `translate(${left + d.c * cell},${y(d.r)})`)
-      .classed('is-masked', (d) => d.isMasked)
+    // Where the cells stand and how big they are changes with the width and
+    // the shape only: a redraw of new values (a slider's) sets their colour,
+    // number and data alone, not some 2,000 attributes that stay the same.
+    const placement = `${left} ${top} ${cell} ${fontSize} ${rows} ${cols} ${data.groupRows}`;
+    const placed = entered || placement !== lastPlacement;
+    lastPlacement = placement;
+    if (placed) groups.attr('transform', (d) => `translate(${left + d.c * cell},${y(d.r)})`);
+    groups.classed('is-masked', (d) => d.isMasked)
       .classed('is-marked', (d) => d.r * cols + d.c === marked);
-    groups.select('rect')
-      .attr('width', cell - 1).attr('height', cell - 1)
-      .attr('fill', (d) => d.fill)
-      .attr('data-row', (d) => d.r).attr('data-col', (d) => d.c)
+    const rects = groups.select('rect');
+    if (placed) {
+      rects.attr('width', cell - 1).attr('height', cell - 1)
+        .attr('data-row', (d) => d.r).attr('data-col', (d) => d.c);
+    }
+    rects.attr('fill', (d) => d.fill)
       .attr('data-value', (d) => String(d.value))
       .attr('data-masked', (d) => (d.isMasked ? 'true' : null));
-    groups.select('text')
-      .attr('x', (cell - 1) / 2).attr('y', (cell - 1) / 2)
-      .style('font-size', `${fontSize}px`)
-      .attr('fill', (d) => (d.isMasked || !Number.isFinite(d.value) ? '#4a5263' : textColour(d.fill)))
+    const texts = groups.select('text');
+    if (placed) texts.attr('x', (cell - 1) / 2).attr('y', (cell - 1) / 2).style('font-size', `${fontSize}px`);
+    texts.attr('fill', (d) => (d.isMasked || !Number.isFinite(d.value) ? '#4a5263' : textColour(d.fill)))
       .text((d) => {
         if (!showText) return '';
         if (d.isMasked) return maskedText ?? '';
@@ -223,7 +233,11 @@ export function createMatrix(container, options = {}) {
     ) : null),
   });
 
+  // A matrix out of the document or hidden reports a width of 0: it keeps
+  // the width it was drawn at, so put back (a card of heads shown again) it
+  // is not drawn a second time in the frame for the same width.
   observeWidth(container, (width) => {
+    if (width === available || (width === 0 && available !== null)) return;
     available = width;
     draw();
   });
@@ -246,7 +260,9 @@ export function createMatrix(container, options = {}) {
         scale = low === undefined ? [0, 1] : [low, high > low ? high : low + 1];
       }
       color.domain(scale);
-      draw();
+      // Before its width is known (a figure just made), the width observer's
+      // first report, due before the frame is painted, draws it once.
+      if (available !== null) draw();
     },
     domain: () => color.domain(),
     // Outlines one cell (row-major index) until marked again; null: none.

@@ -86,9 +86,23 @@ const band = Object.freeze({
 // How wide the band is: each test query's weighted mean distance to the
 // keys, Σ α_i |x − x_i|, averaged over the rows with weights. Each row's
 // sum is the core's Nadaraya–Watson estimate with the distances as values.
+// Fifty core calls: remembered for the last few data sets and widths, as a
+// shown answer is written again on every redraw (a dragged query among them).
+const bandWidths = [];
+const BAND_WIDTHS_KEPT = 4;
+
 function bandWidth(core, inputs, w) {
   const { x } = dataset(core, inputs);
   const kernel = effectiveKernel(inputs);
+  const known = bandWidths.find((entry) => entry.x === x && entry.kernel === kernel && Object.is(entry.w, w));
+  if (known) return known.width;
+  const width = measureBandWidth(core, x, kernel, w);
+  bandWidths.push({ x, kernel, w, width });
+  if (bandWidths.length > BAND_WIDTHS_KEPT) bandWidths.shift();
+  return width;
+}
+
+function measureBandWidth(core, x, kernel, w) {
   const widths = Array.from(testQueries, (query) =>
     core.nadarayaWatson([query], x, Float64Array.from(x, (key) => Math.abs(query - key)), { kernel, w })[0])
     .filter(Number.isFinite);
