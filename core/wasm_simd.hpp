@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "table_exp2.hpp"
+#include "vector_math.hpp"
 
 #define ATTENTION_WASM_SIMD 1
 
@@ -33,6 +34,29 @@ inline v128_t splat(double v) { return wasm_f64x2_splat(v); }
 inline v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
 inline v128_t sub(v128_t a, v128_t b) { return wasm_f64x2_sub(a, b); }
 inline v128_t mul(v128_t a, v128_t b) { return wasm_f64x2_mul(a, b); }
+
+// vector_math::exp2_nonpositive, two lanes at a time: the trainable models'
+// softmaxes (layers/multi_head_attention.cpp) use it; the Gaussian kernels
+// use the table exp2 below.
+inline v128_t exp2_nonpositive(v128_t x) noexcept {
+    using namespace vector_math::detail;
+    x = wasm_f64x2_pmax(x, splat(exp2_floor));  // x < floor ? floor : x, so NaN stays NaN
+    const v128_t t = add(x, splat(exp2_shift));
+    const v128_t k = sub(t, splat(exp2_shift));
+    const v128_t r = sub(x, k);
+    const v128_t r2 = mul(r, r), r4 = mul(r2, r2), r8 = mul(r4, r4);
+    const v128_t p01 = add(splat(1.0), mul(r, splat(exp2_c1)));
+    const v128_t p23 = add(splat(exp2_c2), mul(r, splat(exp2_c3)));
+    const v128_t p45 = add(splat(exp2_c4), mul(r, splat(exp2_c5)));
+    const v128_t p67 = add(splat(exp2_c6), mul(r, splat(exp2_c7)));
+    const v128_t p89 = add(splat(exp2_c8), mul(r, splat(exp2_c9)));
+    const v128_t p1011 = add(splat(exp2_c10), mul(r, splat(exp2_c11)));
+    const v128_t p = add(add(add(p01, mul(r2, p23)), mul(r4, add(p45, mul(r2, p67)))),
+                         mul(r8, add(p89, mul(r2, p1011))));
+    const v128_t scale = wasm_i64x2_add(wasm_i64x2_shl(t, 52),
+                                        wasm_i64x2_splat(static_cast<std::int64_t>(exp2_biased_exponent)));
+    return mul(mul(p, scale), splat(0x1p-1000));
+}
 
 // The table exp2 (table_exp2.hpp), two lanes at a time: the same operations
 // in the same order; the table loads are two lane loads.
