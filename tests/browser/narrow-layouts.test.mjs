@@ -25,12 +25,14 @@ async function visibleHeight(page, selector, sheetSelector) {
 }
 
 // The element a reader's finger would land on at the centre of `selector`.
-const onTop = (page, selector) => page.evaluate((s) => {
+// Whether the control is on top at its centre, within two seconds: a sheet
+// pins itself from an observer's callback, a frame or more after a scroll.
+const onTop = (page, selector) => page.waitForFunction((s) => {
   const target = document.querySelector(s);
   const box = target.getBoundingClientRect();
   const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
   return hit === target || target.contains(hit);
-}, selector);
+}, selector, { timeout: 2000 }).then(() => true, () => false);
 
 async function scrollToTop(page, selector) {
   await page.evaluate((s) => {

@@ -7,7 +7,9 @@
 //   once, in parallel: the page's modules, the catalogue of the learner's
 //   language, the first section's code and the core's wasm. Without that a
 //   slow network would pay a round trip per level of imports.
-// - From disk (file://): browsers load no module script there, so the page
+// - From disk (file://), or in a frame sandboxed without same origin:
+//   module scripts do not load (never from disk; in an opaque origin not
+//   without CORS headers), so the page
 //   comes as one classic script (dist/app-disk.js), made by the page's
 //   second Trusted Types policy, attention-lab-boot, which makes that one
 //   script URL and nothing else.
@@ -72,5 +74,8 @@ function overHttp() {
   import(url(entry)).catch(failed);
 }
 
-if (new URL(scriptUrl).protocol === 'file:') fromDisk();
+// A frame sandboxed without allow-same-origin (a learning platform's) has
+// an opaque origin: its module requests are cross-origin and need CORS
+// headers a plain host does not send, so it takes the one-script page too.
+if (new URL(scriptUrl).protocol === 'file:' || self.origin === 'null') fromDisk();
 else overHttp();
