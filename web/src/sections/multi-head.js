@@ -118,10 +118,7 @@ function create({ frame, store, controls, core }) {
   const tokens = () => t('mha.tokens').split(' ').slice(0, TOKEN_COUNT);
 
   let cards = [];
-  // Every card made, by kind (detailed maps with numbers, compact ones), kept
-  // out of the grid while not shown: the heads slider going back and forth
-  // puts the same cards back, drawn in place, instead of building new ones.
-  const made = { detailed: [], compact: [] };
+  let cardsDetailed = null;
   let markedHead = null; // the head an exercise asks about: its card outlined
   const applyMark = () => cards.forEach((card, i) => card.card.classList.toggle('is-marked', i === markedHead));
   let lastWeights = null;
@@ -141,6 +138,7 @@ function create({ frame, store, controls, core }) {
     const body = element('div', { className: 'head-body' });
     const card = element('div', { className: `head-card${detailed ? '' : ' is-compact'}`, dataset: { head: i } }, [header, body]);
     card.style.setProperty('--head-colour', headColour(i));
+    headsGrid.append(card);
     const matrix = createMatrix(body, {
       format: '.2f', maxCell: detailed ? 40 : 12, minCell: detailed ? 16 : 6, textMinCell: detailed ? 27 : 999,
       labelWidth: detailed ? null : 2, rotateColumns: detailed,
@@ -159,18 +157,19 @@ function create({ frame, store, controls, core }) {
     return { card, toggle, title, matrix };
   }
 
-  // One card per head, of the kind the count asks for: the first `heads`
-  // cards of that kind, made when first needed. Put into the grid after
-  // they are drawn (placeCards), so each is styled and laid out once.
-  function pickCards(heads, detailed) {
-    const kind = detailed ? made.detailed : made.compact;
-    while (kind.length < heads) kind.push(makeCard(kind.length, detailed));
-    cards = kind.slice(0, heads);
-  }
-  function placeCards() {
-    const shown = headsGrid.children;
-    if (shown.length === cards.length && cards.every((card, i) => shown[i] === card.card)) return;
-    headsGrid.replaceChildren(...cards.map((card) => card.card));
+  // One card per head: kept when the number of heads changes (only the
+  // difference is built or removed), rebuilt when they switch between the
+  // detailed maps (with numbers) and the compact ones. (Cards kept out of
+  // the grid for a later count would hold nodes and listeners that grow
+  // with the counts a learner has tried: the soak test counts them.)
+  function buildCards(heads, detailed) {
+    if (cardsDetailed !== detailed) {
+      headsGrid.replaceChildren();
+      cards = [];
+      cardsDetailed = detailed;
+    }
+    while (cards.length > heads) cards.pop().card.remove();
+    while (cards.length < heads) cards.push(makeCard(cards.length, detailed));
   }
 
   return {
@@ -198,7 +197,7 @@ function create({ frame, store, controls, core }) {
 
       const names = tokens();
       const detailed = heads <= DETAILED_HEADS;
-      pickCards(heads, detailed);
+      buildCards(heads, detailed);
       limitNote.hidden = heads <= MHA_SWITCHES;
       lastWeights = result.full.weights;
       const cellsPerHead = TOKEN_COUNT * TOKEN_COUNT;
@@ -214,7 +213,6 @@ function create({ frame, store, controls, core }) {
           rowNames: detailed ? names : names.map(() => ''), colNames: detailed ? names : names.map(() => ''),
         });
       });
-      placeCards();
       applyMark();
       if (!headReadout.textContent || changed.has('language')) headReadout.textContent = t('mha.hoverHint');
 
