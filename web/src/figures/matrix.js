@@ -260,9 +260,10 @@ export function createMatrix(container, options = {}) {
         scale = low === undefined ? [0, 1] : [low, high > low ? high : low + 1];
       }
       color.domain(scale);
-      // Before its width is known (a figure just made), the width observer's
-      // first report, due before the frame is painted, draws it once.
-      if (available !== null) draw();
+      // Drawn at once, before its width is known (320 px): drawn first from
+      // the width observer's report, its new height could resize others in
+      // the same frame, which browsers report as a ResizeObserver loop.
+      draw();
     },
     domain: () => color.domain(),
     // Outlines one cell (row-major index) until marked again; null: none.
