@@ -4,16 +4,25 @@
 // height, and observing the container itself would report that as a second
 // resize within the same frame, which browsers hold back and report as an
 // error ("ResizeObserver loop completed with undelivered notifications").
+// The figure is redrawn in the next animation frame, not in the observer's
+// callback: a redraw there can still resize other rulers in the same frame
+// (a taller page gains a scroll bar, and every ruler narrows), which is the
+// same error.
 export function observeWidth(container, onWidth) {
   const ruler = document.createElement('div');
   ruler.className = 'width-ruler';
   ruler.setAttribute('aria-hidden', 'true');
   container.prepend(ruler);
   let width = null;
+  let reported = null;
+  let frame = 0;
   new ResizeObserver(([entry]) => {
-    const next = Math.round(entry.contentRect.width);
-    if (next === width) return;
-    width = next;
-    onWidth(next);
+    reported = Math.round(entry.contentRect.width);
+    frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      if (reported === width) return;
+      width = reported;
+      onWidth(width);
+    });
   }).observe(ruler);
 }
