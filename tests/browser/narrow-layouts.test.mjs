@@ -34,6 +34,13 @@ const onTop = (page, selector) => page.waitForFunction((s) => {
   return hit === target || target.contains(hit);
 }, selector, { timeout: 2000 }).then(() => true, () => false);
 
+// What is drawn at the control's centre instead of it, and where both are: for a failure's message.
+const coveredBy = (page, selector) => page.evaluate((s) => {
+  const box = document.querySelector(s).getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return `${hit?.outerHTML.slice(0, 160) ?? 'nothing'} at ${JSON.stringify(box)}, scrollY ${window.scrollY}`;
+}, selector);
+
 async function scrollToTop(page, selector) {
   await page.evaluate((s) => {
     const top = document.querySelector(s).getBoundingClientRect().top + window.scrollY;
@@ -180,7 +187,7 @@ test('on a 360 px phone, watching attention learn: Play in the pinned sheet, on 
     const box = await page.locator(sheet).boundingBox();
     assert.ok(box.y + box.height <= 740 + 1 && box.height <= 740 * 0.45 + 1,
       `the controls sheet is pinned to the bottom, at most 45 % of the screen: ${JSON.stringify(box)}`);
-    assert.ok(await onTop(page, play), 'Play is on screen, not covered');
+    assert.ok(await onTop(page, play), `Play is on screen, not covered: ${await coveredBy(page, play)}`);
     assert.ok(await visibleHeight(page, figure, sheet) >= 120, `${figure} is in view above the sheet`);
   }
   await page.locator(play).tap();
