@@ -110,7 +110,16 @@ export function reportHeight(section) {
     // '*': the height is no secret, and a parent opened from file:// has no origin to name.
     window.parent.postMessage({ type: HEIGHT_MESSAGE, section, height }, '*');
   };
-  new ResizeObserver(post).observe(document.body);
+  // Measured in the next frame, not in the observer's callback: a layout
+  // forced there could resize the body (shallower than the figures' rulers
+  // reported with it), which WebKit reports as a ResizeObserver loop.
+  let frame = 0;
+  new ResizeObserver(() => {
+    frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      post();
+    });
+  }).observe(document.body);
   // A frame of another origin (any, from file://) gets no rendering while it
   // is off screen, so no ResizeObserver callback either: a timer, which
   // still runs there, catches the height the first drawing gave it.
