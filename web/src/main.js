@@ -84,7 +84,9 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   startHashSync({ store, view, sectionIds });
   // The other language, while the learner reads: a switch is then drawn at once.
   loadCatalogue(store.get().language === 'zh' ? 'en' : 'zh').catch(() => {}); // not reached: loaded when switched to
-  if (view.section && !view.embed) document.getElementById(view.section)?.scrollIntoView({ block: 'start' });
+  // At once, as a browser goes to a link's #anchor: a smooth scroll past
+  // every section was still under way when the reader scrolled on a slow machine.
+  if (view.section && !view.embed) document.getElementById(view.section)?.scrollIntoView({ block: 'start', behavior: 'instant' });
 
   // For tests: the state; set() takes the controls' path (the table's
   // clamping), setUnchecked() a value the table's bounds would never let
