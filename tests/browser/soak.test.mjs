@@ -290,6 +290,7 @@ test('soak: 10,000 parameter changes and 200 training runs leave no leak behind'
       const t0 = performance.now();
       while (status.textContent !== '' && status.dataset.done !== 'true' && performance.now() - t0 < 60000) await frame();
       for (let i = 0; i < 10; i += 1) await frame();
+      await window.attentionLab.drawn(); // and the sections out of sight, drawn in tasks after the frame
       await new Promise((resolve) => setTimeout(resolve, 300)); // the URL hash is written 120 ms after a change
       window.__soak.takeTimings();
     }, initial);
