@@ -16,11 +16,14 @@
 // slider, choice, switch, button and exercise input); the cases below are
 // the heaviest, the four of the first measurements (the width slider at
 // n = 50 and 1000, the noise slider, the heads slider) and one exercise
-// input per section that has one worth timing. One table, both rates,
-// printed at the end and written to test-results/redraw-performance.json.
+// input per section that has one worth timing. At 4x each case is then
+// profiled (frame-profile.mjs): a trace of a few more changes, its main
+// thread's time by kind. One table, both rates and the profile, printed at
+// the end and written to test-results/redraw-performance.json.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, typeInto, settled } from './harness.mjs';
+import { TRACE_CATEGORIES, profileOfTrace } from './frame-profile.mjs';
 
 const figures = {};
 const web = useBrowser({ report: ['redraw-performance.json', figures] });
@@ -127,7 +130,8 @@ const CASES = [
 // Warm-up changes (the first calls compile code paths), then the samples.
 const WARM_UP = 2;
 const SAMPLES = 14;
-const measured = {}; // rate -> case key -> { painted: [ms], work: [ms] }
+const PROFILED = 4; // changes traced at 4x, after the samples
+const measured = {}; // rate -> case key -> { painted: [ms], work: [ms], profile }
 const caseKey = ({ section, label }) => `${section}: ${label}`;
 
 for (const rate of [1, 4]) {
@@ -156,8 +160,22 @@ for (const rate of [1, 4]) {
         painted.push(timing.painted);
         work.push(timing.work);
       }
-      measured[rate][caseKey(testCase)] = { painted, work };
-      console.log(`CPU ${rate}x, ${caseKey(testCase)}: painted median ${ms(median(painted))} (p95 ${ms(p95(painted))}), own work ${ms(median(work))}`);
+      let profile = null;
+      if (rate === 4) {
+        await web.browser.startTracing(page, { categories: TRACE_CATEGORIES });
+        for (let i = 0; i < PROFILED; i += 1) {
+          if (before) {
+            await page.locator(before.click).click();
+            await settled(page);
+          }
+          await timeChange(page, changes[i % changes.length], section);
+        }
+        // The untimed steps before each change are traced too: their share is small beside a redraw's.
+        profile = profileOfTrace(await web.browser.stopTracing(), PROFILED);
+      }
+      measured[rate][caseKey(testCase)] = { painted, work, profile };
+      console.log(`CPU ${rate}x, ${caseKey(testCase)}: painted median ${ms(median(painted))} (p95 ${ms(p95(painted))}), own work ${ms(median(work))}` +
+        (profile ? `; a change's main thread: ${Object.entries(profile).map(([kind, value]) => `${kind} ${value.toFixed(0)}`).join(', ')} ms` : ''));
     }
     assert.deepEqual(problems, []);
     await context.close();
@@ -168,18 +186,20 @@ test('the table: input to painted at 1x and 4x, median (p95), and the section\'s
   const rows = CASES.map(caseKey).filter((key) => measured[1]?.[key] && measured[4]?.[key]);
   assert.equal(rows.length, CASES.length, 'every case was measured at both rates');
   const cell = ({ painted }) => `${median(painted).toFixed(1)} (${p95(painted).toFixed(0)})`;
+  const kinds = (profile) => Object.values(profile).map((value) => value.toFixed(0)).join(' / ');
   const lines = [
-    '| control | painted 1x, median (p95) | painted 4x, median (p95) | own work 1x | own work 4x |',
-    '|---|---|---|---|---|',
+    '| control | painted 1x, median (p95) | painted 4x, median (p95) | own work 1x | own work 4x | 4x: script / style / layout / pre-paint / paint |',
+    '|---|---|---|---|---|---|',
   ];
   for (const key of rows) {
     const [one, four] = [measured[1][key], measured[4][key]];
-    lines.push(`| ${key} | ${cell(one)} | ${cell(four)} | ${median(one.work).toFixed(1)} | ${median(four.work).toFixed(1)} |`);
+    lines.push(`| ${key} | ${cell(one)} | ${cell(four)} | ${median(one.work).toFixed(1)} | ${median(four.work).toFixed(1)} | ${kinds(four.profile)} |`);
     figures[key] = Object.fromEntries([1, 4].map((rate) => [`${rate}x`, {
       inputToPaintedMedian: median(measured[rate][key].painted),
       inputToPaintedP95: p95(measured[rate][key].painted),
       ownWorkMedian: median(measured[rate][key].work),
     }]));
+    figures[key].profileAt4x = four.profile;
   }
   console.log(`input to painted, ms (goal: 20 at 1x; 50, p95 80 at 4x)\n${lines.join('\n')}`);
   const slowest = rows.reduce((a, b) => (median(measured[4][b].painted) > median(measured[4][a].painted) ? b : a));
