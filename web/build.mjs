@@ -25,6 +25,9 @@ import { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } from './build-steps/sc
 import { writeCoreParts } from './build-steps/core-parts.mjs';
 import { coreWasmFile } from './src/core-files.js';
 import { SECTION_LOADERS } from './src/sections/section-loaders.js';
+import { CATALOGUE_PARTS, SHARED_PARTS } from './src/i18n/catalogue-parts.js';
+
+const LANGUAGES = Object.keys(CATALOGUE_PARTS);
 
 const { values: args } = parseArgs({
   options: {
@@ -106,8 +109,9 @@ await writeFile(path.join(out, 'app.js'), (await build({
 })).outputFiles[0].contents);
 
 // The module files a chunk of the page needs with it (its static imports,
-// all the way down), relative to dist/: the entry's, each language's
-// catalogue's and each section's (sections/section-loaders.js).
+// all the way down), relative to dist/: the entry's, each language's shared
+// catalogue parts' and each section's code and catalogue part
+// (sections/section-loaders.js, i18n/catalogue-parts.js).
 function pagePreloads(metafile, files) {
   const relative = (output) => path.relative(out, path.resolve(output)).split(path.sep).join('/');
   const outputOf = (source) => Object.keys(metafile.outputs).find((output) => metafile.outputs[output].entryPoint === source);
@@ -121,15 +125,19 @@ function pagePreloads(metafile, files) {
   };
   const needs = (source) => [...withImports(outputOf(source))].map(relative);
   const entry = outputOf('web/src/page-entry.js');
-  // Each section's module, read from its loader: import('./<file>.js').
-  const sectionFiles = Object.fromEntries(SECTION_LOADERS.map(({ id, load }) => [id, /import\(['"]\.\/([\w-]+)\.js['"]\)/.exec(String(load))[1]]));
+  const part = (language, name) => needs(`web/src/i18n/${language}/${name}.js`);
+  const eachLanguage = (pick) => Object.fromEntries(LANGUAGES.map((language) => [language, pick(language)]));
   return {
     ...files,
     entry: relative(entry),
     preloads: {
       entry: needs('web/src/page-entry.js'),
-      languages: { en: needs('web/src/i18n/catalogue-en.js'), zh: needs('web/src/i18n/catalogue-zh.js') },
-      sections: Object.fromEntries(Object.entries(sectionFiles).map(([id, file]) => [id, needs(`web/src/sections/${file}.js`)])),
+      // Each language's shared catalogue parts, and each section's module with its part in each language.
+      languages: eachLanguage((language) => SHARED_PARTS.flatMap((name) => part(language, name))),
+      sections: Object.fromEntries(SECTION_LOADERS.map(({ id, file }) => [id, {
+        code: needs(`web/src/sections/${file}.js`),
+        texts: eachLanguage((language) => part(language, file)),
+      }])),
     },
   };
 }

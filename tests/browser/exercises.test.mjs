@@ -421,7 +421,8 @@ test('in a sandboxed iframe without storage or forms, an exercise is checked and
   assert.equal(await concept.getAttribute('data-status'), 'right');
   assert.equal(await frame.locator('[data-role="exercise-progress"]').innerText(),
     catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 4));
-  assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem)), []);
+  // (The requests of the frame the sandboxed one replaced were aborted: not a problem of this one.)
+  assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem) && !problem.endsWith('(net::ERR_ABORTED)')), []);
   await context.close();
 });
 

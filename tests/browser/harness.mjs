@@ -129,7 +129,7 @@ export async function openPage(browser, url, {
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (request) => requests.push(request.url()));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 120)}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 120)} (${request.failure()?.errorText})`));
   page.on('dialog', async (dialog) => {
     dialogs.push(dialog.message());
     await dialog.dismiss();

@@ -4,6 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, screenshot, foreignRequests, FILE_URL } from './harness.mjs';
+import sharedEn from '../../web/src/i18n/en/shared.js';
+import sharedZh from '../../web/src/i18n/zh/shared.js';
+import cuesEn from '../../web/src/i18n/en/cues.js';
+import attentionTrainingEn from '../../web/src/i18n/en/attention-training.js';
 
 const web = useBrowser();
 
@@ -25,8 +29,26 @@ test('over http: no console error, every request to the serving host', async () 
   assert.ok(!requests.some((url) => url.endsWith('-wasm.js')), 'the wasm streamed, not its copies for disks');
   // Over http app.js imports the page's modules; the one-script page for disks is not loaded.
   assert.ok(requests.some((url) => /\/page\/page-\w+\.js$/.test(url)), 'the page\'s entry module was loaded');
-  assert.ok(requests.some((url) => /\/page\/catalogue-en-\w+\.js$/.test(url)), 'and the English catalogue');
   assert.ok(!requests.some((url) => url.endsWith('/app-disk.js')), 'not the page as one script');
+  await context.close();
+});
+
+// The catalogue comes in parts: until the first screen is built the page
+// asks for its shared texts and its first section's, in the learner's
+// language, and no other (they follow while the learner reads).
+test('over http the first screen waits only for its own texts: the shared ones and its first section\'s, in one language', async () => {
+  const { page, context } = await openPage(web.browser, `${web.server.origin}/#language=en`);
+  const early = await page.evaluate(async () => {
+    const [built] = performance.getEntriesByName('attention-lab:first-sections-built');
+    const asked = performance.getEntriesByType('resource')
+      .filter((entry) => entry.name.includes('/page/') && entry.startTime < built.startTime + built.duration).map((entry) => entry.name);
+    return Promise.all(asked.map(async (url) => (await fetch(url)).text()));
+  });
+  const loaded = (text) => early.some((module) => module.includes(JSON.stringify(text)));
+  assert.ok(loaded(sharedEn['app.subtitle']), 'the English shared texts');
+  assert.ok(loaded(cuesEn['cues.title']), 'the first section\'s English texts');
+  assert.ok(!loaded(sharedZh['app.subtitle']), 'not the Chinese ones');
+  assert.ok(!loaded(attentionTrainingEn['at.lead1']), 'not the last section\'s');
   await context.close();
 });
 

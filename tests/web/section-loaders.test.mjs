@@ -1,15 +1,30 @@
 // The page's lazy list of sections (web/src/sections/section-loaders.js)
 // against the registry: the same sections in the same order, each loader
-// resolving to the very declaration the registry holds.
+// resolving to the very declaration the registry holds; and each naming
+// the module it loads and a catalogue part of that name in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { SECTION_LOADERS, sectionNumber } from '../../web/src/sections/section-loaders.js';
+import { CATALOGUE_PARTS, SHARED_PARTS } from '../../web/src/i18n/catalogue-parts.js';
 
 test('every section of the registry has its loader, in the same order, loading the same declaration', async () => {
   assert.deepEqual(SECTION_LOADERS.map(({ id }) => id), SECTIONS.map(({ id }) => id));
   for (const [index, { id, load }] of SECTION_LOADERS.entries()) {
     assert.equal(await load(), SECTIONS[index], `${id}: the registry's declaration`);
     assert.equal(sectionNumber(id), index + 1, `${id}: numbered by its place`);
+  }
+});
+
+test('each loader names its module, and its catalogue part in both languages; the other parts are shared', () => {
+  for (const { id, file, load } of SECTION_LOADERS) {
+    assert.match(String(load), new RegExp(`import\\(['"]\\./${file}\\.js['"]\\)`), `${id}: loads ${file}.js`);
+    for (const language of ['en', 'zh']) {
+      assert.match(String(CATALOGUE_PARTS[language][file]), new RegExp(`\\./${language}/${file}\\.js`), `${id}: ${language}/${file}.js`);
+    }
+  }
+  for (const language of ['en', 'zh']) {
+    assert.deepEqual(Object.keys(CATALOGUE_PARTS[language]), [...SHARED_PARTS, ...SECTION_LOADERS.map(({ file }) => file)],
+      `${language}: the shared parts, then a part per section in the page's order`);
   }
 });

@@ -17,7 +17,8 @@
 import { detectLanguage } from './i18n/detect-language.js';
 
 // Filled in by the build (build.mjs): the page's entry module, and for the
-// entry, each language and each section, the module files to ask for with it.
+// entry, each language (its shared texts) and each section (its code, and
+// its texts in each language), the module files to ask for with it.
 /* global ATTENTION_LAB_PAGE */
 const { entry, preloads, disk, wasm } = ATTENTION_LAB_PAGE;
 const scriptUrl = document.currentScript.src;
@@ -69,7 +70,8 @@ function overHttp() {
   // event, which it may on a slow network.
   const wasmUrl = url(wasm);
   globalThis.attentionLabWasmFetch = { url: wasmUrl, response: fetch(wasmUrl).catch(() => null) };
-  const files = new Set([...preloads.entry, ...preloads.languages[firstLanguage()], ...preloads.sections[firstSection()]]);
+  const [language, section] = [firstLanguage(), preloads.sections[firstSection()]];
+  const files = new Set([...preloads.entry, ...preloads.languages[language], ...section.code, ...section.texts[language]]);
   for (const file of files) preloadModule(url(file));
   import(url(entry)).catch(failed);
 }

@@ -2,7 +2,7 @@
 // language switch, the iframe mode, and every section of the registry
 // mounted into <main> (mount.js).
 import { createStore } from './state.js';
-import { detectLanguage, loadCatalogue, setLanguage } from './i18n/index.js';
+import { SHARED_PARTS, detectLanguage, loadCatalogue, setLanguage } from './i18n/index.js';
 import { createControls } from './controls.js';
 import { mountLab } from './mount.js';
 import { SECTION_LOADERS, SECTION_IDS } from './sections/section-loaders.js';
@@ -51,7 +51,7 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
     translateRoot: document.body,
     heading: view.embed ? view.heading : null,
   });
-  await loadCatalogue(store.get().language);
+  await loadCatalogue(store.get().language, SHARED_PARTS); // the sections' parts come with them (mount.js)
   setLanguage(store.get().language);
   startEmbedMode({ view, store });
   // The spoken counts follow a new language (set here first, once its

@@ -24,7 +24,7 @@ import { createControls } from './controls.js';
 import { loadCore, loadWholeCore } from './core-client.js';
 import { memoizeCore } from './core-memo.js';
 import { createErrorRouter } from './section-errors.js';
-import { hasCatalogue, loadCatalogue, t, translateTree, useLanguage } from './i18n/index.js';
+import { SHARED_PARTS, hasCatalogue, loadCatalogue, t, translateTree, useLanguage } from './i18n/index.js';
 import { parameters } from './state.js';
 import { createSectionFrame } from './sections/frame.js';
 import { sectionNumber } from './sections/section-loaders.js';
@@ -261,8 +261,8 @@ export function mountLab({
   function scheduleDraw() {
     if (!core || frame || catalogueWait) return; // drawn in full once the core is there
     const { language } = store.get();
-    if (!hasCatalogue(language)) {
-      catalogueWait = loadCatalogue(language).then(() => {
+    if (!hasCatalogue(language, textParts())) {
+      catalogueWait = loadCatalogue(language, textParts()).then(() => {
         catalogueWait = null;
         if (!disposed) scheduleDraw();
       });
@@ -350,10 +350,25 @@ export function mountLab({
     throw error;
   }
   const declarationOf = (section) => (section.load ? section.load() : section);
+  // The catalogue's parts a section needs (i18n/catalogue-parts.js): the
+  // shared ones and its own, named by its `file`; every part for a section
+  // given as a declaration (an element's: its one script holds them all).
+  const partsOf = (section) => (section.file ? [...SHARED_PARTS, section.file] : undefined);
+  let partsShown = new Set(SHARED_PARTS); // those of the sections shown; null: every part
+  const textParts = () => (partsShown ? [...partsShown] : undefined);
+  // A section's code, with its catalogue part in the language shown when asked for.
+  const loadSection = (section) => Promise.all([declarationOf(section), loadCatalogue(store.get().language, partsOf(section))])
+    .then(([declaration]) => declaration);
+  // Before a section is shown: its part, in the language shown now (a switch meanwhile asks for another).
+  const partsReady = (section) => {
+    if (section.file) partsShown?.add(section.file);
+    else partsShown = null;
+    return hasCatalogue(store.get().language, textParts()) ? null : loadCatalogue(store.get().language, textParts());
+  };
   // Asked for at once: the core, the language shown and the first section's code arrive together.
-  const firstDeclaration = sections.length > 0 ? Promise.resolve(declarationOf(sections[0])) : null;
+  const firstDeclaration = sections.length > 0 ? loadSection(sections[0]) : null;
   firstDeclaration?.catch(() => {}); // heard when awaited below
-  const ready = Promise.all([loadCore(indicator), loadCatalogue(store.get().language)]).then(async ([loaded]) => {
+  const ready = Promise.all([loadCore(indicator), loadCatalogue(store.get().language, SHARED_PARTS)]).then(async ([loaded]) => {
     // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
     measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
     if (disposed) {
@@ -365,7 +380,6 @@ export function mountLab({
     store.useLimits?.(loaded.limits);
     const alone = sections.length === 1;
     const building = performance.now();
-    await loadCatalogue(store.get().language); // switched meanwhile: that language's
     await firstDeclaration;
     if (disposed) {
       resolveInteractive();
@@ -376,22 +390,24 @@ export function mountLab({
     translateTree(translateRoot);
     const waiting = [...sections];
     while (waiting.length > 0) {
-      const declaration = await declarationOf(waiting.shift());
+      const section = waiting.shift();
+      const declaration = await (section === sections[0] ? firstDeclaration : loadSection(section));
       if (disposed) break;
       if (waitsForModels(declaration)) await loadModels().catch(loadFailed);
+      await partsReady(section)?.catch(loadFailed);
       if (disposed) break;
       show(declaration, alone);
       if (container.getBoundingClientRect().bottom > window.innerHeight) break;
     }
-    // The code of the sections out of sight, asked for together now.
-    const later = waiting.map((section) => Promise.resolve(declarationOf(section)));
-    for (const declaration of later) declaration.catch(() => {}); // heard when awaited below
     syncControls();
     pending = new Set();
     changedAt = null;
     container.classList.add('is-ready');
     measure('attention-lab:first-sections-built', { start: building, end: performance.now() });
     resolveInteractive();
+    // The code and texts of the sections out of sight, asked for together now.
+    const later = waiting.map(loadSection);
+    for (const declaration of later) declaration.catch(() => {}); // heard when awaited below
     // The models' part, asked for as soon as a section out of sight turns out to need it.
     for (const declaration of later) {
       declaration.then((section) => {
@@ -402,7 +418,7 @@ export function mountLab({
       setTimeout(resolve, 0);
     });
     let started = performance.now();
-    for (const declaration of later) {
+    for (const [index, declaration] of later.entries()) {
       if (disposed) break;
       const section = await declaration;
       if (disposed) break;
@@ -414,6 +430,11 @@ export function mountLab({
           showLoadError(error);
           throw error;
         }
+        if (disposed) break;
+      }
+      const texts = partsReady(waiting[index]);
+      if (texts) {
+        await texts;
         if (disposed) break;
       }
       show(section, alone);
@@ -434,6 +455,9 @@ export function mountLab({
     throw error;
   });
   interactive.catch(() => {}); // a caller that only awaits `ready` hears of a failure there
+  // A failure is on the indicator already; a caller still awaiting something
+  // else (the page: its shared texts) when it comes hears of it when it awaits.
+  ready.catch(() => {});
 
   return {
     interactive,

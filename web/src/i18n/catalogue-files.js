@@ -1,12 +1,15 @@
-// The catalogues' files: the page's shared strings and one file per section,
-// in the page's order, each in English (en/) and Chinese (zh/) with the same
-// keys. i18n/index.js assembles each language's catalogue from them; a key
-// lives in one file only (tests/web/catalogues.test.mjs checks both).
-import en from './catalogue-en.js';
-import zh from './catalogue-zh.js';
+// The catalogues' parts (catalogue-parts.js), every one loaded, for what
+// reads whole catalogues in Node: the tests and the SCORM build (the page
+// assembles its catalogue from the same parts as they arrive, i18n/index.js).
+// A key lives in one part only (tests/web/catalogues.test.mjs checks both).
+import { CATALOGUE_PARTS } from './catalogue-parts.js';
+
+const loadParts = async (language) => Object.fromEntries(await Promise.all(
+  Object.entries(CATALOGUE_PARTS[language]).map(async ([name, load]) => [name, (await load()).default])));
+const [en, zh] = await Promise.all([loadParts('en'), loadParts('zh')]);
 
 export const CATALOGUE_FILES = Object.freeze(Object.fromEntries(Object.keys(en).map((name) => [name, { en: en[name], zh: zh[name] }])));
 
-// One language's catalogue: every file's keys together.
+// One language's catalogue: every part's keys together.
 export const assembleCatalogue = (language) =>
   Object.assign({}, ...Object.values(CATALOGUE_FILES).map((file) => file[language]));

@@ -1,39 +1,45 @@
-// t(key) over one catalogue per language, assembled from a file per section
-// and one of the page's shared strings (catalogue-en.js, catalogue-zh.js). Elements
-// built by the sections name their text by key (data-i18n*), so a language
-// switch re-labels the page without rebuilding it.
+// t(key) over one catalogue per language, assembled from its parts: the
+// page's shared strings and one part per section (catalogue-parts.js).
+// Elements built by the sections name their text by key (data-i18n*), so a
+// language switch re-labels the page without rebuilding it.
 //
-// Each language is a module of its own, loaded when asked for
-// (loadCatalogue): the page loads the language it shows first, and the
-// other one while the learner reads. t() reads what is loaded; a switch
-// waits for its language (mount.js).
+// Each part is a module of its own, loaded when asked for (loadCatalogue):
+// the page loads the shared parts and those of the sections it shows in
+// the language it shows, the rest while the learner reads. t() reads what
+// is loaded; a redraw waits for the parts it needs (mount.js).
 import { setRichText } from './rich-text.js';
+import { CATALOGUE_PARTS } from './catalogue-parts.js';
 
 export { detectLanguage } from './detect-language.js';
+export { SHARED_PARTS } from './catalogue-parts.js';
 
-const LANGUAGES = Object.freeze({
-  en: () => import('./catalogue-en.js'),
-  zh: () => import('./catalogue-zh.js'),
-});
-export const catalogues = {}; // language -> its catalogue, once loaded
-const loading = new Map(); // language -> the promise of its catalogue
+export const catalogues = {}; // language -> the keys of its parts loaded so far
+const loading = { en: new Map(), zh: new Map() }; // language -> part -> the promise of its keys
+const loaded = { en: new Set(), zh: new Set() }; // language -> the parts in catalogues[language]
 let current = 'en';
 
-// Resolves once `language`'s catalogue is loaded (an unknown language: English's).
-export function loadCatalogue(language) {
-  const known = Object.hasOwn(LANGUAGES, language) ? language : 'en';
-  if (!loading.has(known)) {
-    loading.set(known, LANGUAGES[known]().then(({ default: files }) => {
-      catalogues[known] = Object.freeze(Object.assign({}, ...Object.values(files)));
-    }));
-  }
-  return loading.get(known);
+const known = (language) => (Object.hasOwn(CATALOGUE_PARTS, language) ? language : 'en');
+const allParts = (language) => Object.keys(CATALOGUE_PARTS[language]);
+
+// Resolves once `parts` of `language`'s catalogue (every part unless
+// named; an unknown language: English's) are loaded.
+export function loadCatalogue(language, parts = allParts(known(language))) {
+  const lang = known(language);
+  return Promise.all(parts.map((part) => {
+    if (!loading[lang].has(part)) {
+      loading[lang].set(part, CATALOGUE_PARTS[lang][part]().then(({ default: keys }) => {
+        catalogues[lang] = Object.freeze({ ...catalogues[lang], ...keys });
+        loaded[lang].add(part);
+      }));
+    }
+    return loading[lang].get(part);
+  })).then(() => {});
 }
 
-export const hasCatalogue = (language) => Object.hasOwn(catalogues, language);
+export const hasCatalogue = (language, parts = allParts(known(language))) => parts.every((part) => loaded[known(language)].has(part));
 
 export function setLanguage(language) {
-  current = Object.hasOwn(LANGUAGES, language) ? language : 'en';
+  current = known(language);
   if (globalThis.document) {
     // Only a real change: every redraw calls this, and even an equal write
     // of lang makes the browser restyle the whole page.
@@ -46,7 +52,7 @@ export function setLanguage(language) {
 // The language of t() alone, for a lab inside another page (the
 // <attention-lab> element): the host page's <html lang> and title stay its own.
 export function useLanguage(language) {
-  current = Object.hasOwn(LANGUAGES, language) ? language : 'en';
+  current = known(language);
 }
 
 export function getLanguage() {

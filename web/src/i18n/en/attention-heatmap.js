@@ -1,8 +1,6 @@
 // English catalogue of the section "Attention weights" (sections/attention-heatmap.js);
 // the same keys as ../zh/attention-heatmap.js.
 export default {
-  'nav.heatmap': 'Weights',
-
   'heatmap.title': 'Attention weights',
   'heatmap.lead': 'Each row of the matrix is one test query, each column one training input (a key); a cell is the weight $\\alpha(x, x_i)$ the query gives that key’s value. Both are sorted, so closeness shows as a bright band along the diagonal. Hover a cell to read it, and drag the query line in the figure of one query to watch its row at work.',
   'heatmap.query': 'Query x',
@@ -13,9 +11,6 @@ export default {
   'heatmap.settingsAverage.alone': 'Shown with: average pooling, uniform weights 1/n = 1/{n} on every key, as set for this figure.',
   'heatmap.caption': 'Attention weights, n_test × n_train (the book’s show_heatmaps); hatched rows have undefined weights.',
   'heatmap.label': 'Heatmap of the attention weights of the test queries over the training inputs.',
-  'heatmap.axisX': 'Sorted training inputs',
-  'heatmap.axisY': 'Sorted testing inputs',
-  'heatmap.colorbar': 'weight',
   'heatmap.hoverHint': 'Hover a cell to read its query, key and weight.',
   'heatmap.readout': 'query x = {query} · key x{index} = {key} · weight α = {weight}',
   'heatmap.readoutUndefined': 'query x = {query} · key x{index} = {key} · weight undefined (no key in the kernel’s support)',

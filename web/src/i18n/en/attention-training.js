@@ -1,8 +1,6 @@
 // English catalogue of the section "Watch attention learn" (sections/attention-training.js);
 // the same keys as ../zh/attention-training.js.
 export default {
-  'nav.attentionTraining': 'Watch it learn',
-  'at.title': 'Watch attention learn',
   'at.lead1': 'Now put the pieces together and train them. A small Transformer encoder (d2l 10.7) reads a sequence of 8 tokens from a vocabulary of 10: each token’s embedding plus the **positional encoding** of {§positional}, then multi-head self-attention (attention only, or d2l’s full encoder block with residual connections, LayerNorm and a feed-forward network), then a linear readout that predicts one token at every position. The optimiser, Adam or SGD, lowers the cross-entropy of those predictions on a toy task, batch by batch, right here in the page.',
   'at.lead1.alone': 'Now put the pieces together and train them. A small Transformer encoder (d2l 10.7) reads a sequence of 8 tokens from a vocabulary of 10: each token’s embedding plus the sinusoidal **positional encoding** of d2l 10.6, then multi-head self-attention (attention only, or d2l’s full encoder block with residual connections, LayerNorm and a feed-forward network), then a linear readout that predicts one token at every position. The optimiser, Adam or SGD, lowers the cross-entropy of those predictions on a toy task, batch by batch, right here in the page.',
   'at.lead2': 'Press **Play** and watch each head’s attention map change from a blur to a sharp pattern, next to the pattern that would solve the task. Reset starts the same run again (same seed, same start). Then switch things on and off to see what breaks.',

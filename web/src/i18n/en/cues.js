@@ -1,8 +1,6 @@
 // English catalogue of the section "Attention cues" (sections/cues.js);
 // the same keys as ../zh/cues.js.
 export default {
-  'nav.cues': 'Cues',
-
   'cues.title': 'Queries, keys and values',
   'cues.lead1': 'Attention picks what to look at. In a room of black-and-white papers a red coffee cup catches the eye by itself: a **nonvolitional cue**. Deciding to read a book is a **volitional cue**: it comes from what we want.',
   'cues.lead2': 'Attention mechanisms give the volitional cue a name, the **query**. Every input is a pair of a **key** (its nonvolitional cue) and a **value** (the sensory input). *Attention pooling* lets the query weigh the keys and so selects, softly, among the values.',

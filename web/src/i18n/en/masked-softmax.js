@@ -1,8 +1,6 @@
 // English catalogue of the section "Masked softmax" (sections/masked-softmax.js);
 // the same keys as ../zh/masked-softmax.js.
 export default {
-  'nav.masking': 'Masking',
-
   'masking.title': 'Masked softmax',
   'masking.lead1': 'A minibatch holds sequences of different lengths, padded to one length with keys that mean nothing. The **valid length** $\\ell$ of a query row says how many keys are real: only keys $j < \\ell$ may get weight. d2l does it by writing $-10^6$ over the scores of the padded keys before the softmax, so that their exponentials vanish.',
   'masking.lead2': 'The scores have the book’s shape (2, 2, 4): two batch items, two queries each, four keys. Valid lengths come as a 1-D tensor (one per batch item, shared by its query rows) or a 2-D tensor (one per row). Drag the lengths, redraw the scores or type your own.',

@@ -1,8 +1,6 @@
 // English catalogue of the section "Multi-head attention" (sections/multi-head.js);
 // the same keys as ../zh/multi-head.js.
 export default {
-  'nav.multihead': 'Multi-head',
-
   'mha.title': 'Self-attention and multi-head attention',
   'mha.lead1': 'In **self-attention** one sequence supplies the queries, the keys and the values: every token attends to every token of its own sentence and mixes what it finds into its output. **Multi-head attention** runs $n_h$ such attentions side by side on different learned projections and concatenates the results, and each head can come to follow a different relation between the tokens. Heads get such roles only by training: their projections are learned.',
   'mha.lead2': 'Nothing here is trained. The six tokens get seeded random embeddings of size $H$ (drawn per position: the words are only labels), and the projections $\\mathbf W_q, \\mathbf W_k, \\mathbf W_v, \\mathbf W_o$ ($H \\times H$, no biases) are seeded random draws, as in a model before its first training step. So the patterns of the heads below are arbitrary: they differ because their random projections differ, and they say nothing about the words. What you can see here is the machinery: how $H$ splits into heads, what each head computes, and what switching one off removes. The book’s demo uses $H = 100$ and 5 heads.',
@@ -20,13 +18,6 @@ export default {
   'mha.allOn': 'Switch all heads on',
   'mha.sentenceNote': 'The sentence is the example of the course notes (“她正在吃一个绿色的苹果”, she is eating a green apple). Embeddings are drawn per position, so both languages show the same numbers.',
   'mha.reshapeCaption': 'transpose_qkv: how one (B, n, H) projection becomes n_h attention problems of size H/n_h, with the live shapes (B = 1 sentence, n = 6 tokens). After the attention, transpose_output undoes it.',
-  'mha.reshapeLabel': 'Diagram of the projected queries reshaped into one block per head.',
-  'mha.reshape.projected': 'X W_q: (B, n, H)',
-  'mha.reshape.split': 'split H into heads',
-  'mha.reshape.permuted': 'heads to the front',
-  'mha.reshape.batched': 'heads join the batch',
-  'mha.reshapeSummary': 'H = {hidden} hidden units = {heads} heads × {size}: each head runs a scaled dot-product attention of {tokens} queries over {tokens} keys of size {size}, all heads in one batched call.',
-  'mha.reshapeSummaryOneHead': 'H = {hidden} = 1 head × {size}: the one head runs a scaled dot-product attention of {tokens} queries over {tokens} keys of size {size}, the whole of H.',
   'mha.headsCaption': 'Attention weights of each head (rows: queries, columns: keys). Switch a head off to remove its output before W_o.',
   'mha.head': 'head {head}',
   'mha.headOff': 'head {head} · off',

@@ -1,8 +1,6 @@
 // English catalogue of the section "Attention pooling" (sections/pooling.js);
 // the same keys as ../zh/pooling.js.
 export default {
-  'nav.pooling': 'Pooling',
-
   'estimator.average': 'Average pooling',
   'estimator.nadaraya-watson': 'Nadaraya–Watson',
   'kernel.gaussian': 'Gaussian',

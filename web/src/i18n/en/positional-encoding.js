@@ -1,8 +1,6 @@
 // English catalogue of the section "Positional encoding" (sections/positional-encoding.js);
 // the same keys as ../zh/positional-encoding.js.
 export default {
-  'nav.positional': 'Positions',
-
   'pe.title': 'Positional encoding',
   'pe.lead1': 'Self-attention ignores order: shuffle the tokens and every output stays the same, only shuffled. The Transformer adds order back by adding to each token’s embedding a **positional encoding** $\\mathbf p_i$, a row of sines and cosines whose frequencies fall along the columns.',
   'pe.lead2': 'The book draws $\\mathbf P$ for 60 positions and $d = 32$, and its columns 6 to 9 over position: columns 6 and 7 share one frequency, 8 and 9 a lower one. Change $d$ and the columns to watch the frequencies shift.',

@@ -1,8 +1,6 @@
 // English catalogue of the section "Scoring functions" (sections/scoring-functions.js);
 // the same keys as ../zh/scoring-functions.js.
 export default {
-  'nav.scoring': 'Additive vs dot',
-
   'scoring.title': 'Additive vs scaled dot-product attention',
   'scoring.lead1': '**Additive attention** works for queries and keys of different lengths: it maps both into $h$ hidden units, adds them, squashes the sum with tanh and reads out one number with $\\mathbf w_v$. **Scaled dot-product attention** needs no parameters, but queries and keys of the same length $d$: the score is their dot product divided by $\\sqrt d$.',
   'scoring.lead2': 'Both start from the book’s demo, the controls’ defaults: keys (2, 10, 2), values arange(40) as (2, 10, 4), valid lengths [2, 6]; queries (2, 1, 20) for additive and (2, 1, 2) for dot-product attention. The controls change the queries and the valid lengths; the shapes set now are listed beside them. The book’s keys are all ones, so both layers give uniform weights: switch the keys to random draws to see the two scoring functions disagree.',

@@ -1,8 +1,6 @@
 // English catalogue of the section "Scoring pipeline" (sections/scoring-pipeline.js);
 // the same keys as ../zh/scoring-pipeline.js.
 export default {
-  'nav.pipeline': 'Scoring',
-
   'pipeline.title': 'The attention scoring framework',
   'pipeline.lead1': 'Nadaraya–Watson weighed each key by a kernel of its distance to the query. Generalise it: an **attention scoring function** $a(\\mathbf q, \\mathbf k_i)$ gives each key a real-valued score, a softmax turns the scores into weights that are nonnegative and sum to 1, and the output is the weighted sum of the values. The Gaussian kernel was one choice of $a$; {§scoring} compares two more.',
   'pipeline.lead1.alone': 'Nadaraya–Watson weighed each key by a kernel of its distance to the query. Generalise it: an **attention scoring function** $a(\\mathbf q, \\mathbf k_i)$ gives each key a real-valued score, a softmax turns the scores into weights that are nonnegative and sum to 1, and the output is the weighted sum of the values. The Gaussian kernel was one choice of $a$; additive attention and the scaled dot product (d2l 10.3) are two more.',

@@ -1,7 +1,6 @@
 // English catalogue of the section "Self-attention" (sections/self-attention.js);
 // the same keys as ../zh/self-attention.js.
 export default {
-  'nav.selfAttention': 'Self-attention',
   // --- A noisy series, re-weighted by itself (self-attention as Nadaraya–Watson) ---
   'series.title': 'A noisy series, re-weighted by itself',
   'series.lead1': 'The course notes come to self-attention through a noisy time series $x_1, \\dots, x_n$ taken at times $t_1, \\dots, t_n$: to get a better, less noisy picture of it, replace every point by a weighted average of **all the points of the same series**, $y_i = \\sum_j w_{ij}\\, x_j$, with weights that sum to 1. Every point is a query, and the points are the keys and the values too: that is **self-attention**, attention within one sequence.',

@@ -17,6 +17,19 @@ export default {
 
   'nav.label': 'Sections',
   'nav.exercisesAnswered': '{done} of {total} exercises answered',
+  'nav.cues': 'Cues',
+  'nav.data': 'Data',
+  'nav.pooling': 'Pooling',
+  'nav.heatmap': 'Weights',
+  'nav.training': 'Training w',
+  'nav.pipeline': 'Scoring',
+  'nav.masking': 'Masking',
+  'nav.scoring': 'Additive vs dot',
+  'nav.selfAttention': 'Self-attention',
+  'nav.translation': 'Translate',
+  'nav.multihead': 'Multi-head',
+  'nav.positional': 'Positions',
+  'nav.attentionTraining': 'Watch it learn',
 
   'axis.x': 'x',
   'axis.y': 'y',
@@ -91,4 +104,17 @@ export default {
 
   // "Copy as PyTorch" of the attention sections (pytorch/masking.js, pytorch/scoring.js, pytorch/multi-head.js).
   'pytorch.attentionHeader': 'Attention Lab, “{section}”: the current state in the PyTorch code of Dive into Deep Learning ({chapter}).',
+
+  // Used by the figures of several sections.
+  'heatmap.axisX': 'Sorted training inputs',
+  'heatmap.axisY': 'Sorted testing inputs',
+  'heatmap.colorbar': 'weight',
+  'at.title': 'Watch attention learn',
+  'mha.reshape.projected': 'X W_q: (B, n, H)',
+  'mha.reshape.split': 'split H into heads',
+  'mha.reshape.permuted': 'heads to the front',
+  'mha.reshape.batched': 'heads join the batch',
+  'mha.reshapeLabel': 'Diagram of the projected queries reshaped into one block per head.',
+  'mha.reshapeSummaryOneHead': 'H = {hidden} = 1 head × {size}: the one head runs a scaled dot-product attention of {tokens} queries over {tokens} keys of size {size}, the whole of H.',
+  'mha.reshapeSummary': 'H = {hidden} hidden units = {heads} heads × {size}: each head runs a scaled dot-product attention of {tokens} queries over {tokens} keys of size {size}, all heads in one batched call.',
 };

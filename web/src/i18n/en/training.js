@@ -1,8 +1,6 @@
 // English catalogue of the section "Training w" (sections/training.js);
 // the same keys as ../zh/training.js.
 export default {
-  'nav.training': 'Training w',
-
   'training.title': 'Learning the width w',
   'training.lead': 'Put one learnable parameter $w$ into the Gaussian kernel and Nadaraya–Watson becomes **parametric attention pooling** (带参): its weights now depend on something learned from the data. Fit $w$ as the book does (§10.2.4): the loss is the sum of squared errors over the training set, one full-batch gradient step per epoch. Set now: learning rate $\\eta = {lr}$, epochs: {epochs} (the book: 0.5 and 5). The loss of an epoch is measured before its step.',
   'training.lr': 'Learning rate η',

@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Watch attention learn" (sections/attention-training.js);
 // the same keys as ../en/attention-training.js.
 export default {
-  'nav.attentionTraining': '看注意力学会',
-  'at.title': '看注意力学会',
   'at.lead1': '现在把前面的零件拼起来训练。一个小的 Transformer 编码器（d2l 10.7）读入由 10 个词元组成的词表中的 8 个词元：每个词元的嵌入加上{§positional}的**位置编码**，经过多头自注意力（只有注意力，或者 d2l 完整的编码器块：残差连接、层规范化和前馈网络），再由一个线性读出层在每个位置预测一个词元。优化器（Adam 或 SGD）在一个玩具任务上一批一批地降低这些预测的交叉熵，就在这个页面里完成。',
   'at.lead1.alone': '现在把前面的零件拼起来训练。一个小的 Transformer 编码器（d2l 10.7）读入由 10 个词元组成的词表中的 8 个词元：每个词元的嵌入加上 d2l 10.6 的正弦**位置编码**，经过多头自注意力（只有注意力，或者 d2l 完整的编码器块：残差连接、层规范化和前馈网络），再由一个线性读出层在每个位置预测一个词元。优化器（Adam 或 SGD）在一个玩具任务上一批一批地降低这些预测的交叉熵，就在这个页面里完成。',
   'at.lead2': '按下**播放**，看每个头的注意力图从一片模糊变成清晰的图案，旁边是能解决该任务的理想图案。重置会再跑一遍同样的训练（同样的种子，同样的起点）。然后打开或关闭各个开关，看看什么会失效。',

@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Attention cues" (sections/cues.js);
 // the same keys as ../en/cues.js.
 export default {
-  'nav.cues': '注意力提示',
-
   'cues.title': '查询、键和值',
   'cues.lead1': '注意力决定看什么。一堆黑白印刷的纸张中，一个红色的咖啡杯会自己吸引目光：这是**非自主性提示**，也叫“不随意”的提示。决定去读一本书则是**自主性提示**，也叫“随意”的提示：它来自我们的意愿（“随意”的“意”是意志的意，不是随便）。',
   'cues.lead2': '注意力机制把自主性提示称为**查询**（query）。每个输入是一对**键**（key，非自主性提示）和**值**（value，感官输入）。*注意力汇聚*（学习笔记里也叫注意力池化，attention pooling）让查询给各个键分配权重，从而有偏向地、柔和地选择值。',

@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Masked softmax" (sections/masked-softmax.js);
 // the same keys as ../en/masked-softmax.js.
 export default {
-  'nav.masking': '掩蔽 softmax',
-
   'masking.title': '掩蔽 softmax 操作',
   'masking.lead1': '一个小批量里的序列长短不一，要用没有意义的词元填充到同样的长度。查询行的**有效长度** $\\ell$ 说明有几个键是真实的：只有 $j < \\ell$ 的键才能分到权重。d2l 的做法是在 softmax 之前把填充位置的评分替换成 $-10^6$，让它们的指数几乎为零。',
   'masking.lead2': '评分的形状与书中相同，为 (2, 2, 4)：两个样本，每个样本两个查询，四个键。有效长度可以是一维张量（每个样本一个，它的各个查询行共用），也可以是二维张量（每行一个）。拖动有效长度、重新抽取评分，或者自己输入评分。',

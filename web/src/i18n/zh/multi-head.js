@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Multi-head attention" (sections/multi-head.js);
 // the same keys as ../en/multi-head.js.
 export default {
-  'nav.multihead': '多头注意力',
-
   'mha.title': '自注意力与多头注意力',
   'mha.lead1': '在**自注意力**中，查询、键和值都来自同一个序列：每个词元都关注自己所在句子中的所有词元，并把找到的信息混入自己的输出。**多头注意力**在不同的可学习投影上并行地做 $n_h$ 次这样的注意力，再把结果拼接起来，每个头都可能学会关注词元之间的一种不同关系。但头只有经过训练才会有这样的分工：它们的投影是学出来的。',
   'mha.lead2': '这里没有任何训练。六个词元的嵌入是长度为 $H$ 的带种子随机向量（按位置抽取：词只是标签），投影 $\\mathbf W_q, \\mathbf W_k, \\mathbf W_v, \\mathbf W_o$（$H \\times H$，没有偏置）也是带种子的随机矩阵，就像一个还没走过第一步训练的模型。所以下面各个头的注意力模式是任意的：它们之所以不同，只是因为随机投影不同，与这些词的含义毫无关系。这里能看到的是机制本身：$H$ 怎样拆分成多个头、每个头算什么、关掉一个头会去掉什么。书中的例子用的是 $H = 100$ 和 5 个头。',
@@ -20,13 +18,6 @@ export default {
   'mha.allOn': '打开所有的头',
   'mha.sentenceNote': '例句来自课程笔记：“她正在吃一个绿色的苹果”。嵌入按位置抽取，所以两种语言显示的数值完全相同。',
   'mha.reshapeCaption': 'transpose_qkv：一个 (B, n, H) 的投影如何变成 n_h 个规模为 H/n_h 的注意力问题，形状随参数实时变化（B = 1 个句子，n = 6 个词元）。注意力计算之后，transpose_output 再把它变回去。',
-  'mha.reshapeLabel': '把投影后的查询重排成每个头一块的示意图。',
-  'mha.reshape.projected': 'X W_q：(B, n, H)',
-  'mha.reshape.split': '把 H 拆成多个头',
-  'mha.reshape.permuted': '把头的维度移到前面',
-  'mha.reshape.batched': '头并入批量维度',
-  'mha.reshapeSummary': 'H = {hidden} 个隐藏单元 = {heads} 个头 × {size}：每个头对 {tokens} 个查询和 {tokens} 个长度为 {size} 的键做一次缩放点积注意力，所有的头在一次批量计算中完成。',
-  'mha.reshapeSummaryOneHead': 'H = {hidden} = 1 个头 × {size}：唯一的一个头对 {tokens} 个查询和 {tokens} 个长度为 {size} 的键做一次缩放点积注意力，用上整个 H。',
   'mha.headsCaption': '每个头的注意力权重（行是查询，列是键）。关掉一个头，它的输出就在 W_o 之前被去掉。',
   'mha.head': '头 {head}',
   'mha.headOff': '头 {head} · 已关闭',

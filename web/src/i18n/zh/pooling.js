@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Attention pooling" (sections/pooling.js);
 // the same keys as ../en/pooling.js.
 export default {
-  'nav.pooling': '汇聚',
-
   'estimator.average': '平均汇聚',
   'estimator.nadaraya-watson': 'Nadaraya–Watson',
   'kernel.gaussian': '高斯核',

@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Positional encoding" (sections/positional-encoding.js);
 // the same keys as ../en/positional-encoding.js.
 export default {
-  'nav.positional': '位置编码',
-
   'pe.title': '位置编码',
   'pe.lead1': '自注意力不考虑顺序：把词元打乱，每个输出都不变，只是跟着换了位置。Transformer 给每个词元的嵌入加上一个**位置编码** $\\mathbf p_i$ 来补上顺序信息：它是一行正弦和余弦，频率沿着列逐渐降低。',
   'pe.lead2': '书中画出了 60 个位置、$d = 32$ 的 $\\mathbf P$，以及它的第 6 到 9 列随位置的变化：第 6、7 列共用一个频率，第 8、9 列的频率更低。改变 $d$ 和所画的列，看看频率怎样变化。',

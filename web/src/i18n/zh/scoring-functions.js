@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Scoring functions" (sections/scoring-functions.js);
 // the same keys as ../en/scoring-functions.js.
 export default {
-  'nav.scoring': '加性与点积',
-
   'scoring.title': '加性注意力与缩放点积注意力',
   'scoring.lead1': '**加性注意力**适用于查询和键长度不同的情形：把两者都映射到 $h$ 个隐藏单元，相加后经过 tanh，再用 $\\mathbf w_v$ 读出一个数。**缩放点积注意力**不需要参数，但要求查询和键的长度 $d$ 相同：评分是两者的点积除以 $\\sqrt d$。',
   'scoring.lead2': '两者都从书中的例子（各控件的默认值）开始：键为 (2, 10, 2)，值为 arange(40) 变形成的 (2, 10, 4)，有效长度为 [2, 6]；加性注意力的查询是 (2, 1, 20)，点积注意力的查询是 (2, 1, 2)。控件可以改变查询和有效长度；当前的形状列在控件旁边。书中的键全是 1，所以两个层给出的都是均匀权重：把键换成随机抽取的数值，就能看到两种评分函数的差别。',

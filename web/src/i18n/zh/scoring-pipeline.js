@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Scoring pipeline" (sections/scoring-pipeline.js);
 // the same keys as ../en/scoring-pipeline.js.
 export default {
-  'nav.pipeline': '评分函数',
-
   'pipeline.title': '注意力评分函数的框架',
   'pipeline.lead1': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核只是 $a$ 的一种选择；{§scoring}再比较另外两种。',
   'pipeline.lead1.alone': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核只是 $a$ 的一种选择；加性注意力和缩放点积注意力（d2l 10.3）是另外两种。',

@@ -1,7 +1,6 @@
 // Simplified Chinese catalogue of the section "Self-attention" (sections/self-attention.js);
 // the same keys as ../en/self-attention.js.
 export default {
-  'nav.selfAttention': '自注意力',
   // --- 有噪声的序列，由自身重新加权（自注意力即 Nadaraya–Watson）---
   'series.title': '有噪声的序列，由自身重新加权',
   'series.lead1': '课程笔记从一个有噪声的时间序列引出自注意力：在时刻 $t_1, \\dots, t_n$ 取得的 $x_1, \\dots, x_n$ 噪声很大。为了得到更好、噪声更少的表示，把每个点换成**同一序列所有点**的加权平均 $y_i = \\sum_j w_{ij}\\, x_j$，权重之和为 1。每个点都是一个查询，这些点同时也是键和值：这就是**自注意力**，即在一个序列内部做注意力。',

@@ -17,6 +17,19 @@ export default {
 
   'nav.label': '章节',
   'nav.exercisesAnswered': '已完成 {done} / {total} 道练习',
+  'nav.cues': '注意力提示',
+  'nav.data': '数据',
+  'nav.pooling': '汇聚',
+  'nav.heatmap': '注意力权重',
+  'nav.training': '训练 w',
+  'nav.pipeline': '评分函数',
+  'nav.masking': '掩蔽 softmax',
+  'nav.scoring': '加性与点积',
+  'nav.selfAttention': '自注意力',
+  'nav.translation': '翻译',
+  'nav.multihead': '多头注意力',
+  'nav.positional': '位置编码',
+  'nav.attentionTraining': '看注意力学会',
 
   'axis.x': 'x',
   'axis.y': 'y',
@@ -90,4 +103,17 @@ export default {
 
   // "Copy as PyTorch" of the attention sections (pytorch/masking.js, pytorch/scoring.js, pytorch/multi-head.js).
   'pytorch.attentionHeader': '注意力实验室 ·“{section}”：用《动手学深度学习》（{chapter}）的 PyTorch 代码重现当前状态。',
+
+  // Used by the figures of several sections.
+  'heatmap.axisX': '排序后的训练输入',
+  'heatmap.axisY': '排序后的测试输入',
+  'heatmap.colorbar': '权重',
+  'at.title': '看注意力学会',
+  'mha.reshape.projected': 'X W_q：(B, n, H)',
+  'mha.reshape.split': '把 H 拆成多个头',
+  'mha.reshape.permuted': '把头的维度移到前面',
+  'mha.reshape.batched': '头并入批量维度',
+  'mha.reshapeLabel': '把投影后的查询重排成每个头一块的示意图。',
+  'mha.reshapeSummaryOneHead': 'H = {hidden} = 1 个头 × {size}：唯一的一个头对 {tokens} 个查询和 {tokens} 个长度为 {size} 的键做一次缩放点积注意力，用上整个 H。',
+  'mha.reshapeSummary': 'H = {hidden} 个隐藏单元 = {heads} 个头 × {size}：每个头对 {tokens} 个查询和 {tokens} 个长度为 {size} 的键做一次缩放点积注意力，所有的头在一次批量计算中完成。',
 };

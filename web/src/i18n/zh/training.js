@@ -1,8 +1,6 @@
 // Simplified Chinese catalogue of the section "Training w" (sections/training.js);
 // the same keys as ../en/training.js.
 export default {
-  'nav.training': '训练 w',
-
   'training.title': '学习宽度 w',
   'training.lead': '在高斯核中放入一个可学习的参数 $w$，Nadaraya–Watson 就成了**带参数的注意力汇聚**（带参）：它的权重现在取决于从数据中学到的东西。像书中（§10.2.4）那样拟合 $w$：损失是训练集上的平方误差之和，每轮在整个批量上做一步梯度下降。当前设置：学习率 $\\eta = {lr}$，共 {epochs} 轮（书中为 0.5 和 5 轮）。每轮的损失是在该轮更新之前计算的。',
   'training.lr': '学习率 η',

@@ -1,7 +1,6 @@
 // Simplified Chinese catalogue of the section "Attention between two sequences" (sections/translation.js);
 // the same keys as ../en/translation.js.
 export default {
-  'nav.translation': '翻译',
   'tr.title': '两个序列之间的注意力：训练一个翻译器',
   'tr.lead1': '自注意力联系的是同一个序列的各个位置。注意力最初却是为另一件事设计的：**连接编码器和解码器**，找出两个序列之间的关系，比如翻译（d2l 10.4，Bahdanau 注意力）。编码器把源句的词读成每个位置一个状态；解码器在每个输出步把自己的状态当作查询，编码器的状态当作键和值，权重说明它读哪些源词来写下一个目标词。这里这样一个模型就在页面里学习一个玩具翻译任务，默认是把英文数词译成中文数字：“four thousand seven hundred and eighty two” → 四千七百八十二。',
   'tr.lead2': '选一个任务和一个模型，按下**播放**，观察解码器对源句的注意力：目标词竖排，源词横排，每一行是源词上的一个概率分布。旁边是理想对齐（每个目标词来自哪些源词）。然后把 Bahdanau 的双向编码器换成 d2l 的单向编码器，比较两个翻译得一样好的模型的注意力图。',
