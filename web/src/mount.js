@@ -380,6 +380,7 @@ export function mountLab({
     store.useLimits?.(loaded.limits);
     const alone = sections.length === 1;
     const building = performance.now();
+    await loadCatalogue(store.get().language, SHARED_PARTS); // switched meanwhile: that language's
     await firstDeclaration;
     if (disposed) {
       resolveInteractive();
