@@ -363,7 +363,7 @@ export function mountLab({
   const partsReady = (section) => {
     if (section.file) partsShown?.add(section.file);
     else partsShown = null;
-    return hasCatalogue(store.get().language, textParts()) ? null : loadCatalogue(store.get().language, textParts());
+    return loadCatalogue(store.get().language, textParts());
   };
   // Asked for at once: the core, the language shown and the first section's code arrive together.
   const firstDeclaration = sections.length > 0 ? loadSection(sections[0]) : null;
@@ -395,7 +395,7 @@ export function mountLab({
       const declaration = await (section === sections[0] ? firstDeclaration : loadSection(section));
       if (disposed) break;
       if (waitsForModels(declaration)) await loadModels().catch(loadFailed);
-      await partsReady(section)?.catch(loadFailed);
+      await partsReady(section).catch(loadFailed);
       if (disposed) break;
       show(declaration, alone);
       if (container.getBoundingClientRect().bottom > window.innerHeight) break;
@@ -433,11 +433,8 @@ export function mountLab({
         }
         if (disposed) break;
       }
-      const texts = partsReady(waiting[index]);
-      if (texts) {
-        await texts;
-        if (disposed) break;
-      }
+      await partsReady(waiting[index]);
+      if (disposed) break;
       show(section, alone);
       if (performance.now() - started >= TASK_BUDGET_MS) {
         syncControls();

@@ -14,8 +14,9 @@ export { detectLanguage } from './detect-language.js';
 export { SHARED_PARTS } from './catalogue-parts.js';
 
 export const catalogues = {}; // language -> the keys of its parts loaded so far
-const loading = { en: new Map(), zh: new Map() }; // language -> part -> the promise of its keys
-const loaded = { en: new Set(), zh: new Set() }; // language -> the parts in catalogues[language]
+const eachLanguage = (make) => Object.fromEntries(Object.keys(CATALOGUE_PARTS).map((language) => [language, make()]));
+const loading = eachLanguage(() => new Map()); // language -> part -> the promise of its keys
+const loaded = eachLanguage(() => new Set()); // language -> the parts in catalogues[language]
 let current = 'en';
 
 const known = (language) => (Object.hasOwn(CATALOGUE_PARTS, language) ? language : 'en');
