@@ -234,6 +234,9 @@ function installDriver() {
         slide(slider('lr'), 300 + Math.floor(random() * 500)); // lr from ~0.01 to ~1.2 (log scale)
         if (random() < 0.2) section.querySelector('[data-param="leaveOneOut"] input').click();
         await frame();
+        // A section out of sight is drawn in tasks after the frame, and its
+        // draw of new settings resets the run: a Play before it would be undone.
+        await window.attentionLab.drawn();
         button('reset').click();
         await frame();
         if (played) {
