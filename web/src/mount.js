@@ -380,7 +380,8 @@ export function mountLab({
     store.useLimits?.(loaded.limits);
     const alone = sections.length === 1;
     const building = performance.now();
-    await loadCatalogue(store.get().language, SHARED_PARTS); // switched meanwhile: that language's
+    // The shared texts of the language shown now: a switch while the core loaded asked for another's.
+    await loadCatalogue(store.get().language, SHARED_PARTS);
     await firstDeclaration;
     if (disposed) {
       resolveInteractive();
