@@ -4,7 +4,7 @@
 //   #n=200&noise=0.3&kernel=boxcar&w=2.5&language=zh&section=pooling
 //
 // `lang` is read as `language` (#lang=zh), as the element reads its lang
-// attribute; the hash is written back with `language`.
+// attribute; a hash the page writes names it `language`.
 //
 // Reading is defensive: the hash is text anybody can write. Only keys that
 // are own entries of the table (or one of the view keys below) are read;
