@@ -283,6 +283,13 @@ export interface AttentionCore extends AttentionBasics {
   seq2seqTaskIdeal(options: Seq2SeqHeldOutOptions | undefined, item: number): Float64Array;
   seq2seqForward(model: Seq2SeqModel, batch: Seq2SeqBatch):
     { logits: Float64Array; crossWeights: Float64Array; selfWeights: Float64Array; encoderWeights: Float64Array };
+  /**
+   * How far each decoder attention map follows the task's ideal alignment, on the first `count` held-out pairs
+   * (teacher forcing): per map and pair, the share of each row's weight on the row's ideal source words, averaged
+   * over the rows the ideal defines. `scores` is blocks x heads x count, `mean` blocks x heads (Bahdanau: 1 x 1).
+   */
+  seq2seqAlignment(model: Seq2SeqModel, options?: Seq2SeqHeldOutOptions):
+    { scores: Float64Array; mean: Float64Array; blocks: number; heads: number; count: number };
   seq2seqLoss(model: Seq2SeqModel, batch: Seq2SeqBatch):
     { loss: number; tokenLoss: number; gradients: Record<string, Float64Array> };
   seq2seqStep(model: Seq2SeqModel, batch: Seq2SeqBatch, options?: Seq2SeqStepOptions): { model: Seq2SeqModel; loss: number };

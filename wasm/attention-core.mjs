@@ -385,6 +385,10 @@ function wrapModels(core) {
       const m = modelArgument(model, readTranslatorConfig);
       return unwrap(core.seq2seqForward(m, seq2seqBatch(batch)));
     },
+    seq2seqAlignment(model, opts) {
+      const m = modelArgument(model, readTranslatorConfig);
+      return unwrap(core.seq2seqAlignment(m, typedFields(opts, 'options', { task: translatorTraining.task, count: translatorTraining.heldOut })));
+    },
     seq2seqLoss(model, batch) {
       const m = modelArgument(model, readTranslatorConfig);
       return unwrap(core.seq2seqLoss(m, seq2seqBatch(batch)));

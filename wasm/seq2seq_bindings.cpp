@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model_transfer.hpp"
+#include "seq2seq/alignment.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/tasks.hpp"
 #include "seq2seq/training.hpp"
@@ -233,6 +234,24 @@ val seq2seq_forward(val model, val batch_object) {
     });
 }
 
+// How far each decoder map follows the task's ideal alignment (seq2seq/alignment.hpp).
+val seq2seq_alignment(val model, val options) {
+    return guarded([&] {
+        Seq2SeqCall call;
+        const auto in = incoming_model(model);
+        const auto task = task_of(options["task"]);
+        const std::size_t n = count(options["count"].as<double>(), "count");
+        const auto result = attention::seq2seq_alignment(copy_model(in), task, n);
+        val object = val::object();
+        object.set("scores", to_js(result.scores));
+        object.set("mean", to_js(result.mean));
+        put(object, "blocks", result.scores.shape(0));
+        put(object, "heads", result.scores.shape(1));
+        put(object, "count", result.scores.shape(2));
+        return object;
+    });
+}
+
 val seq2seq_loss(val model, val batch_object) {
     return guarded([&] {
         Seq2SeqCall call;
@@ -340,6 +359,7 @@ EMSCRIPTEN_BINDINGS(attention_seq2seq) {
     emscripten::function("seq2seqHeldOut", &seq2seq_held_out);
     emscripten::function("seq2seqTaskIdeal", &seq2seq_task_ideal);
     emscripten::function("seq2seqForward", &seq2seq_forward);
+    emscripten::function("seq2seqAlignment", &seq2seq_alignment);
     emscripten::function("seq2seqLoss", &seq2seq_loss);
     emscripten::function("seq2seqStep", &seq2seq_step);
     emscripten::function("seq2seqTrain", &seq2seq_train);

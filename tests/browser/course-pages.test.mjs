@@ -120,26 +120,30 @@ test('the element: hide="numbers" and heading, changed live', async () => {
 });
 
 // The docs' recipe for a learning platform that strips scripts: the iframe
-// snippet and the table of heights, read from the docs as a teacher reads them.
+// snippet and the table of heights (a column each of the widths below), read
+// from the docs as a teacher reads them.
+const COLUMNS = [800, 1280];
 async function platformRecipe() {
   const docs = await readFile('docs/learning-and-teaching.md', 'utf8');
   const part = docs.slice(docs.indexOf('**A learning platform that strips `<script>`**'));
   const snippet = /```html\n\s*(<iframe[^\n]*<\/iframe>)\n/.exec(part)[1];
-  const heights = Object.fromEntries([...part.matchAll(/^\s*\| `([\w-]+)` \| (\d+)px \|$/gm)].map((m) => [m[1], Number(m[2])]));
+  const rows = [...part.matchAll(/^\s*\| `([\w-]+)` \| (\d+)px \| (\d+)px \|$/gm)];
+  const heights = Object.fromEntries(COLUMNS.map((column, index) => [column,
+    Object.fromEntries(rows.map((m) => [m[1], Number(m[2 + index])]))]));
   return { snippet, heights };
 }
 
 // A platform's page holding `frames` (the lab's files under lab/, as the
-// recipe says), in an 800 px column, with no script of its own.
-async function platformPage(frames) {
-  const context = await web.browser.newContext({ viewport: { width: 900, height: 900 } });
+// recipe says), in a column of `column` px, with no script of its own.
+async function platformPage(frames, column = 800) {
+  const context = await web.browser.newContext({ viewport: { width: column + 100, height: 900 } });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (message) => { if (['error', 'warning'].includes(message.type())) problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 4</title>
     <meta http-equiv="Content-Security-Policy" content="default-src 'none'; frame-src 'self'; style-src 'unsafe-inline'">
-    </head><body style="margin:0"><main style="width:800px;margin:0 auto">${frames}</main></body></html>`;
+    </head><body style="margin:0"><main style="width:${column}px;margin:0 auto">${frames}</main></body></html>`;
   await context.route(`${web.server.origin}/course/week4.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
   await context.route(`${web.server.origin}/course/lab/**`, async (route) => {
     const url = route.request().url().replace('/course/lab/', '/');
@@ -155,11 +159,28 @@ async function platformPage(frames) {
   return { page, close, problems };
 }
 
-// Each frame's box, and its page's height and whether it drew.
+// Each frame's box, and its page's height and whether it drew, once every
+// exercise in it is answered as a learner answers it: the first option (or
+// 0, or nothing for a task) checked, then the answer shown, so the hint, the
+// feedback and the answer all take their room, as they do at the end of a lesson.
 const framesDrawn = (page) => page.evaluate(() => Promise.all([...document.querySelectorAll('iframe')].map(async (frame) => {
   const inner = frame.contentDocument;
   while (inner.documentElement.dataset.ready !== 'true') await new Promise((resolve) => { setTimeout(resolve, 50); });
+  const exercises = [...inner.querySelectorAll('.exercise')];
+  // An exercise drawn by its section's first draw (not yet: "–" in its question) waits for it.
+  while (exercises.some((node) => node.querySelector('.exercise-question').textContent.trim() === '')) {
+    await new Promise((resolve) => { setTimeout(resolve, 50); });
+  }
+  for (const exercise of exercises) {
+    exercise.querySelector('input[type="radio"], input[type="checkbox"]')?.click();
+    const number = exercise.querySelector('input[type="number"]');
+    if (number) number.value = '0';
+    exercise.querySelector('[data-action="check"]').click();
+    if (!['right', 'revealed'].includes(exercise.dataset.status)) exercise.querySelector('[data-action="reveal"]').click();
+  }
+  const answered = exercises.filter((node) => ['right', 'revealed'].includes(node.dataset.status)).length;
   return {
+    exercises: exercises.length, answered,
     src: frame.getAttribute('src'), width: frame.getBoundingClientRect().width, height: frame.getBoundingClientRect().height,
     // The bottom of its last box: the height it needs (the document is never shorter than its frame).
     content: Math.ceil(Math.max(...[...inner.body.children].filter((node) => node.getClientRects().length > 0)
@@ -171,11 +192,12 @@ const framesDrawn = (page) => page.evaluate(() => Promise.all([...document.query
 
 test('the iframe recipe for platforms that strip scripts, as written: the section fills its frame, no script needed', async () => {
   const { snippet, heights } = await platformRecipe();
-  assert.deepEqual(Object.keys(heights).sort(), [...SECTION_IDS].sort(), 'a height for every section');
+  for (const column of COLUMNS) assert.deepEqual(Object.keys(heights[column]).sort(), [...SECTION_IDS].sort(), `a height for every section at ${column} px`);
   const { page, close, problems } = await platformPage(snippet);
   const [frame] = await framesDrawn(page);
   assert.equal(frame.width, 800, 'the width of the column');
-  assert.equal(frame.height, heights.pooling, 'the height written in the snippet');
+  assert.equal(frame.height, heights[800].pooling, 'the height written in the snippet');
+  assert.ok(frame.exercises >= 3 && frame.answered === frame.exercises, `every exercise answered (${frame.answered} of ${frame.exercises})`);
   assert.ok(frame.content <= frame.height && !frame.scrolls, `the section (${frame.content} px) fits its frame (${frame.height} px)`);
   assert.match(frame.title, /Nadaraya/);
   await screenshot(page, 'platform-iframe-recipe');
@@ -183,16 +205,23 @@ test('the iframe recipe for platforms that strip scripts, as written: the sectio
   await close();
 });
 
-test('every section fits the height the recipe\'s table gives it, with little to spare', async () => {
-  const { snippet, heights } = await platformRecipe();
-  const frames = SECTION_IDS.map((id) => snippet.replace('embed=pooling', `embed=${id}`)
-    .replace(/height:\d+px/, `height:${heights[id]}px`)).join('\n');
-  const { page, close, problems } = await platformPage(frames);
-  for (const frame of await framesDrawn(page)) {
-    assert.ok(frame.content <= frame.height && !frame.scrolls, `${frame.src}: ${frame.content} px in a frame of ${frame.height}`);
-    assert.ok(frame.height <= Math.max(frame.content * 1.25, frame.content + 200),
-      `${frame.src}: ${frame.height} px for ${frame.content} px of section: the table wastes room`);
-  }
-  assert.deepEqual(problems, []);
-  await close();
-});
+for (const column of COLUMNS) {
+  test(`every section, its exercises answered, fits the height the recipe's table gives it at ${column} px, with little to spare`, async () => {
+    const { snippet, heights } = await platformRecipe();
+    const markup = SECTION_IDS.map((id) => snippet.replace('embed=pooling', `embed=${id}`)
+      .replace(/height:\d+px/, `height:${heights[column][id]}px`)).join('\n');
+    const { page, close, problems } = await platformPage(markup, column);
+    const frames = await framesDrawn(page);
+    // The heights measured, for the table when a section changes.
+    console.log(`content at ${column} px: ${frames.map(({ src, content }) => `${/embed=([\w-]+)/.exec(src)[1]} ${content}`).join(', ')}`);
+    for (const frame of frames) {
+      assert.equal(frame.width, column);
+      assert.equal(frame.answered, frame.exercises, `${frame.src}: every exercise answered`);
+      assert.ok(frame.content <= frame.height && !frame.scrolls, `${frame.src}: ${frame.content} px in a frame of ${frame.height}`);
+      assert.ok(frame.height <= Math.max(frame.content * 1.25, frame.content + 200),
+        `${frame.src}: ${frame.height} px for ${frame.content} px of section: the table wastes room`);
+    }
+    assert.deepEqual(problems, []);
+    await close();
+  });
+}

@@ -120,6 +120,12 @@ test('the embedded section and the element in Chinese', async () => {
   const embedded = await openPage(web.browser, `${web.server.origin}/index.html#embed=training&language=zh`, { locale: 'en-US' });
   assert.deepEqual(await untranslated(embedded.page), [], 'iframe mode');
   await embedded.context.close();
+  // #lang=zh too, as the element's lang attribute.
+  const short = await openPage(web.browser, `${web.server.origin}/index.html#embed=pooling&lang=zh`, { locale: 'en-US' });
+  assert.equal(await short.page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.deepEqual(await untranslated(short.page), [], 'iframe mode from #lang=zh');
+  assert.deepEqual(short.problems, []);
+  await short.context.close();
 
   const course = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(course.page, 2);

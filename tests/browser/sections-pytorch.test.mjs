@@ -1,7 +1,8 @@
 // "Copy as PyTorch" of the masking, scoring and multi-head sections: each
 // snippet is copied from the page (the clipboard), run with Debian's PyTorch
 // (/usr/bin/python3, float64) and its printed numbers compared with the
-// numbers the page draws and the core computes.
+// numbers the page draws and the core computes. Beside it, every section's
+// links to its subsection in both books of d2l.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -9,7 +10,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useBrowser, openPage, loadDirectCore, typeInto, settled } from './harness.mjs';
+import { useBrowser, openPage, loadDirectCore, typeInto, settled, setLanguage } from './harness.mjs';
+import { SECTION_IDS } from '../../web/src/sections/registry.js';
+import { bookAddress } from '../../web/src/book-links.js';
 import { matrixCells, values } from './figure-readers.mjs';
 import { directMultiHead } from './multi-head-direct.mjs';
 
@@ -134,4 +137,31 @@ test('the multi-head snippet gives every head\'s weights and the outputs of the 
   assertClose(printed(output, 'kept output'), (await direct(mask)).output, 'kept output');
   assertClose(printed(output, 'switched-off output'), (await direct(mask.map((f) => 1 - f))).output, 'switched-off output');
   assert.deepEqual(lab.problems, []);
+});
+
+test('every section links to its subsection in both books of d2l, beside Copy as PyTorch, in both languages', async () => {
+  const { page } = lab;
+  for (const language of ['en', 'zh']) {
+    await setLanguage(page, language);
+    for (const id of SECTION_IDS) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      const tools = page.locator(`#${id} .section-tools`);
+      await tools.locator('[data-role="book-links"]').waitFor();
+      const links = await tools.locator('[data-role="book-link"]').evaluateAll((nodes) => nodes.map((node) => ({
+        href: node.getAttribute('href'), lang: node.lang, text: node.textContent, target: node.target, rel: node.rel,
+      })));
+      assert.deepEqual(links.map(({ href }) => href), [bookAddress(id, 'en'), bookAddress(id, 'zh')], id);
+      assert.deepEqual(links.map(({ lang }) => lang), ['en', 'zh'], `${id}: each link in its book's language`);
+      assert.match(links[0].text, /^d2l\.ai 11\.\d/);
+      assert.match(links[1].text, /^zh\.d2l\.ai 10\.\d/);
+      for (const { target, rel } of links) assert.equal(`${target} ${rel}`, '_blank noopener');
+      const label = await tools.locator('[data-role="book-links"] [data-i18n="export.book"]').textContent();
+      assert.equal(label, language === 'en' ? 'In the book:' : '书中对应：');
+      // Beside "Copy as PyTorch", in the same row, where the section has a snippet.
+      if (await page.locator(`#${id} [data-action="copy-pytorch"]`).count() > 0) {
+        assert.equal(await tools.locator('[data-action="copy-pytorch"]').count(), 1, `${id}: in the row of Copy as PyTorch`);
+      }
+    }
+  }
+  await setLanguage(page, 'en');
 });

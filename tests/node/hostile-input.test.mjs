@@ -23,6 +23,7 @@ const API_FUNCTIONS = [
   'attentionTaskBatch',
   'attentionTaskIdeal', 'attentionModelTrain', 'consistencyStudy', 'batchMatrixProduct',
   'seq2seqVocabulary', 'seq2seqInit', 'seq2seqTaskBatch', 'seq2seqHeldOut', 'seq2seqTaskIdeal', 'seq2seqForward',
+  'seq2seqAlignment',
   'seq2seqLoss', 'seq2seqStep', 'seq2seqTrain', 'seq2seqTranslate', 'seq2seqSourceFromText',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
@@ -705,6 +706,14 @@ for (const fn of ['seq2seqHeldOut', 'seq2seqTaskIdeal']) {
 each('seq2seqTaskIdeal', [...NOT_NUMBERS, ['undefined', undefined], ...BAD_COUNTS, ['the count', 4]], 'item',
   (v) => api.seq2seqTaskIdeal({ task: 'reverse', count: 4 }, v), 'item');
 
+// seq2seqAlignment(model, {task, count}); its model rows are the model functions' below.
+const alignmentOf = (options) => api.seq2seqAlignment(translators.bahdanau, options);
+each('seq2seqAlignment', NOT_OPTIONS, 'options', alignmentOf, 'options');
+each('seq2seqAlignment', BAD_TASKS, 'task', (v) => alignmentOf({ task: v }), 'task');
+row('seq2seqAlignment', 'a task of other sizes than the model', () => alignmentOf({ task: 'dates', count: 1 }), 'task');
+each('seq2seqAlignment', [...NOT_NUMBERS, ...BAD_COUNTS, ['0', 0], ['one more than the held-out set', 501]], 'count',
+  (v) => alignmentOf({ task: 'reverse', count: v }), 'count');
+
 // The model functions: forward, loss, step, train and translate.
 // (The batch rows pass their batch, undefined included, as it is.)
 const MODEL_FUNCTIONS = {
@@ -713,6 +722,7 @@ const MODEL_FUNCTIONS = {
   seq2seqStep: (model, ...batch) => api.seq2seqStep(model, ...(batch.length ? batch : [pairs2])),
   seq2seqTrain: (model) => api.seq2seqTrain(model, { task: 'reverse', steps: 1, batch: 2, heldOut: 2 }),
   seq2seqTranslate: (model) => api.seq2seqTranslate(model, [3, 4, 2]),
+  seq2seqAlignment: (model) => api.seq2seqAlignment(model, { task: 'reverse', count: 2 }),
 };
 for (const [fn, call] of Object.entries(MODEL_FUNCTIONS)) {
   for (const [architecture, model] of Object.entries(translators)) {

@@ -35,6 +35,10 @@ export const HOSTILE_HASHES = [
   ['kernel=<img src=x onerror="window.__xss=1">', (s) => s.kernel === 'gaussian'],
   ['kernel=javascript:window.__xss=1', (s) => s.kernel === 'gaussian'],
   ['language=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E', null],
+  // lang is read as language; only its own name is (no LANG, no lang_), the last of them wins.
+  ['lang=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E&n=60', (s) => s.language === 'en' && s.n === 60],
+  ['LANG=zh&lang_=zh&lang%00=zh&n=61', (s) => s.language === 'en' && s.n === 61],
+  ['language=zh&lang=klingon', (s) => s.language === 'en'],
   ['kernel=%3Csvg%2Fonload%3Dwindow.__xss%3D1%3E&section=%3Csvg%2Fonload%3Dalert(1)%3E', (s) => s.kernel === 'gaussian'],
   ['kernel=&lt;b&gt;boxcar&lt;/b&gt;&estimator=&#97;verage', (s) => s.kernel === 'gaussian' && s.estimator === 'nadaraya-watson'],
   ['noise=2000', (s) => s.noise === 2],

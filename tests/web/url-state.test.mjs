@@ -111,4 +111,9 @@ test('a hash typed by hand: missing parameters go back to their defaults, the la
   assert.equal(patch.kernel, parameters.kernel.default);
   assert.equal('language' in patch, false);
   assert.equal(patchFromHash(parseHash('#language=zh')).language, 'zh');
+  // lang as the element's attribute is named, too; the last of the two wins.
+  assert.equal(patchFromHash(parseHash('#lang=zh')).language, 'zh');
+  assert.equal(patchFromHash(parseHash('#lang=zh&language=en')).language, 'en');
+  assert.equal(patchFromHash(parseHash('#language=en&lang=zh&n=80')).language, 'zh');
+  assert.equal(formatHash({ ...startingState('#lang=zh') }), 'language=zh', 'written back as language');
 });

@@ -3,6 +3,9 @@
 //
 //   #n=200&noise=0.3&kernel=boxcar&w=2.5&language=zh&section=pooling
 //
+// `lang` is read as `language` (#lang=zh), as the element reads its lang
+// attribute; a hash the page writes names it `language`.
+//
 // Reading is defensive: the hash is text anybody can write. Only keys that
 // are own entries of the table (or one of the view keys below) are read;
 // numbers must look like plain decimal numbers (no "Infinity", "0x1f" or
@@ -102,7 +105,8 @@ export function parseHash(hash, sectionIds = []) {
   for (const part of text.split('&').slice(0, LIMITS.entries)) {
     const equals = part.indexOf('=');
     if (equals <= 0) continue;
-    const key = decode(part.slice(0, equals));
+    const written = decode(part.slice(0, equals));
+    const key = written === 'lang' ? 'language' : written;
     const raw = decode(part.slice(equals + 1));
     if (key === null || raw === null || key.length > LIMITS.key) continue;
     if (key === 'section' || key === 'embed') {

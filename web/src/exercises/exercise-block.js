@@ -144,13 +144,13 @@ export function createExerciseBlock({
 
   function render(item) {
     const { exercise, entry } = item;
-    const params = exercise.questionParams?.(item.instance) ?? {};
+    const params = exercise.questionParams?.(item.instance, inputs) ?? {};
     item.view.render({
       status: entry.status,
       finished: isFinished(entry),
       texts: {
         question: t(exercise.questionKey, params),
-        options: Object.fromEntries((exercise.options ?? []).map((option) => [option.id, t(option.labelKey)])),
+        options: Object.fromEntries((exercise.options ?? []).map((option) => [option.id, t(option.labelKey, params)])),
         numberLabel: t('exercises.yourAnswer'),
         taskNote: t('exercises.taskNote'),
         check: t('exercises.check'),

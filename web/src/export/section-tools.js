@@ -1,15 +1,38 @@
 // "Copy as PyTorch" for each shown section that declares a snippet
 // (sections/registry.js), with the code also shown on request, for a
-// browser that refuses the clipboard.
+// browser that refuses the clipboard; beside it, the section's subsection
+// in both books of d2l (book-links.js).
 import { t } from '../i18n/index.js';
 import { element } from '../dom.js';
+import { BOOK_SUBSECTIONS, bookAddress } from '../book-links.js';
 import { copyText } from './download.js';
 import { labelled, statusLine } from './menu-elements.js';
+
+// "In the book: d2l.ai 11.3.2.1 Masked Softmax Operation · zh.d2l.ai 10.3 注意力评分函数",
+// each link in its book's language; null for a section the books do not have.
+function bookLinks(id) {
+  if (!Object.hasOwn(BOOK_SUBSECTIONS, id)) return null;
+  const links = ['en', 'zh'].map((book) => {
+    const { number, title } = BOOK_SUBSECTIONS[id][book];
+    const host = new URL(bookAddress(id, book)).host;
+    return element('a', {
+      href: bookAddress(id, book), hreflang: book, lang: book, target: '_blank', rel: 'noopener',
+      dataset: { role: 'book-link', book },
+    }, [`${host} ${number} ${title}`]);
+  });
+  return element('p', { className: 'book-links', dataset: { role: 'book-links' } }, [
+    labelled('span', 'export.book'), ' ', links[0], ' · ', links[1],
+  ]);
+}
 
 // getComputations: () => the computations once the core is loaded.
 export function attachSectionTools({ sections, store, getComputations }) {
   for (const { id, root, declarations } of sections) {
-    if (!declarations?.pytorch) continue;
+    const book = bookLinks(id);
+    if (!declarations?.pytorch) {
+      if (book) place(root, element('div', { className: 'section-tools' }, [book]));
+      continue;
+    }
     const snippet = () => {
       const computations = getComputations();
       return computations ? declarations.pytorch(store.get(), computations, id) : '';
@@ -34,9 +57,12 @@ export function attachSectionTools({ sections, store, getComputations }) {
       status.textContent = t(copied ? 'export.copied' : 'export.copyFailed');
       if (!copied) details.open = true;
     });
-    const tools = element('div', { className: 'section-tools' }, [copy, status, details]);
-    const body = root.querySelector('.section-body');
-    if (body) body.after(tools);
-    else root.append(tools);
+    place(root, element('div', { className: 'section-tools' }, [copy, status, ...(book ? [book] : []), details]));
   }
+}
+
+function place(root, tools) {
+  const body = root.querySelector('.section-body');
+  if (body) body.after(tools);
+  else root.append(tools);
 }

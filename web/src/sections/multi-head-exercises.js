@@ -44,6 +44,7 @@ const parameterCount = Object.freeze({
   tolerance: 0,
   questionKey: 'mha.ex.params.question',
   hintKey: 'mha.ex.params.hint',
+  questionParams: (instance, inputs) => ({ hidden: inputs?.mhaHidden ?? '–', heads: inputs?.mhaHeads ?? '–' }),
   check(core, inputs, answer) {
     const right = projectionParameters(core, inputs);
     const heads = inputs.mhaHeads;

@@ -49,7 +49,8 @@
 //                 solution(core, inputs, instance, view) -> { key, params? }
 //                   (or { labelKey, explanationKey } for a choice),
 //                 draw?(core, inputs, index, view) -> instance: "Try another",
-//                 questionParams?(instance), mark?(view, instance) }
+//                 questionParams?(instance, inputs) (the question's,
+//                   hint's and options' placeholders), mark?(view, instance) }
 //             answer: an option's id (their ids, for several), a number
 //             (compute, predict without options), or nothing for achieve
 //             (the section's state is the answer). view: the section's

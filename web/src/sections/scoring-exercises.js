@@ -143,6 +143,7 @@ const scalingPeakier = Object.freeze({
   kind: 'predict',
   questionKey: 'scoring.ex.trend.question',
   hintKey: 'scoring.ex.trend.hint',
+  questionParams: (instance, inputs) => ({ m: inputs?.scalingKeys ?? '–' }),
   options: TREND_OPTIONS,
   hides: ['scaling-weight'],
   check(core, inputs, answer, instance, view) {

@@ -120,6 +120,9 @@ const predictFirstStep = Object.freeze({
   kind: 'predict',
   questionKey: 'training.ex.step.question',
   hintKey: 'training.ex.step.hint',
+  questionParams: (instance, inputs) => ({
+    w0: inputs ? fmtW(inputs.w0) : '–', lr: inputs ? formatNumber(inputs.lr, '.4~g') : '–', away: AWAY_FACTOR * setup.landscapeW[1],
+  }),
   options: STEP_OPTIONS.map((id) => ({ id, labelKey: STEP_KEYS[id].label, explanationKey: STEP_KEYS[id].why })),
   check(core, inputs, answer) {
     if (!STEP_OPTIONS.includes(answer)) return { verdict: 'wrong', key: 'exercises.pickFirst' };
@@ -165,6 +168,7 @@ const predictWithoutLoo = Object.freeze({
   hides: ['landscape'],
   questionKey: 'training.ex.noLoo.question',
   hintKey: 'training.ex.noLoo.hint',
+  questionParams: (instance, inputs) => ({ w0: inputs ? fmtW(inputs.w0) : '–' }),
   options: NO_LOO_OPTIONS.map((id) => ({ id, labelKey: NO_LOO_KEYS[id].label, explanationKey: NO_LOO_KEYS[id].why })),
   check(core, inputs, answer) {
     if (!NO_LOO_OPTIONS.includes(answer)) return { verdict: 'wrong', key: 'exercises.pickFirst' };

@@ -5,7 +5,7 @@ export default {
   'mha.lead1': 'In **self-attention** one sequence supplies the queries, the keys and the values: every token attends to every token of its own sentence and mixes what it finds into its output. **Multi-head attention** runs $n_h$ such attentions side by side on different learned projections and concatenates the results, and each head can come to follow a different relation between the tokens. Heads get such roles only by training: their projections are learned.',
   'mha.lead2': 'Nothing here is trained. The six tokens get seeded random embeddings of size $H$ (drawn per position: the words are only labels), and the projections $\\mathbf W_q, \\mathbf W_k, \\mathbf W_v, \\mathbf W_o$ ($H \\times H$, no biases) are seeded random draws, as in a model before its first training step. So the patterns of the heads below are arbitrary: they differ because their random projections differ, and they say nothing about the words. What you can see here is the machinery: how $H$ splits into heads, what each head computes, and what switching one off removes. The book’s demo uses $H = 100$ and 5 heads.',
   'mha.trainBefore': 'To watch heads learn patterns that mean something, train them in {§attention-training},',
-  'mha.trainAfter': ': a small Transformer encoder learns a toy task right in the page, and each head’s map turns from a blur into the pattern the task needs.',
+  'mha.trainAfter': ': a small Transformer encoder learns a toy task right in the page, and its heads’ maps turn from a blur towards the pattern the task needs.',
   'mha.tokens': 'she is eating a green apple',
   'mha.hidden': 'Hidden size H (num_hiddens)',
   'mha.hiddenHint': 'the number of heads must divide it',

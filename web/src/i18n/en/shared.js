@@ -68,6 +68,7 @@ export default {
   'export.saved': 'Saved {file}',
   'export.failed': 'Could not save: {message}',
   'export.pytorch': 'Copy as PyTorch',
+  'export.book': 'In the book:',
   'export.pytorchShow': 'Show the PyTorch code',
   'export.copied': 'Copied: PyTorch code that reproduces what you see.',
   'export.copyFailed': 'The browser did not allow copying; the code is shown below to select and copy.',

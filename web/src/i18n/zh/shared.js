@@ -67,6 +67,7 @@ export default {
   'export.saved': '已保存 {file}',
   'export.failed': '无法保存：{message}',
   'export.pytorch': '复制为 PyTorch 代码',
+  'export.book': '书中对应：',
   'export.pytorchShow': '查看 PyTorch 代码',
   'export.copied': '已复制：能重现当前画面的 PyTorch 代码。',
   'export.copyFailed': '浏览器不允许复制；代码显示在下方，可以选中后复制。',
