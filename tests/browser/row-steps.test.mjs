@@ -36,7 +36,7 @@ async function playToTheEnd(id, name) {
 
 async function openPanel(id, name) {
   const details = panel(id, name);
-  if (!(await details.evaluate((node) => node.open))) await details.locator('summary').click();
+  if (!(await details.evaluate((node) => node.open))) await details.locator('.row-steps-summary').click();
   await settled(page);
 }
 
@@ -74,7 +74,7 @@ const close = (actual, expected, tolerance, label) => {
 };
 
 test('Watch attention learn: a trained row taken apart is the core\'s, its softmax the map\'s row', { timeout: 240000 }, async () => {
-  await setState(AT_RUN);
+  await setState(page, AT_RUN);
   // Closed, it computes nothing: no body drawn.
   assert.equal(await panel('attention-training', 'at').evaluate((node) => node.open), false);
   await playToTheEnd('attention-training', 'at');
@@ -200,7 +200,7 @@ test('in Chinese, and at 360 px: the panel\'s texts and numbers fit, no placehol
 
 test('Translate: Bahdanau\'s additive row taken apart, its softmax the map\'s row; the cost of a change of row', { timeout: 240000 }, async () => {
   await page.locator('#translation').scrollIntoViewIfNeeded();
-  await setState(TR_RUN);
+  await setState(page, TR_RUN);
   await playToTheEnd('translation', 'tr');
   await openPanel('translation', 'tr');
   assert.deepEqual(await page.locator('[data-role="tr-steps-head"] option').allInnerTexts(), ['block 1 · head 1']);
@@ -230,7 +230,7 @@ test('Translate: Bahdanau\'s additive row taken apart, its softmax the map\'s ro
     return times.sort((x, y) => x - y)[6];
   });
   console.log(`row steps: a change of row (core call and drawing) takes ${ms.toFixed(2)} ms (median, Bahdanau)`);
-  await setState({ trArchitecture: 'transformer' });
+  await setState(page, { trArchitecture: 'transformer' });
   await playToTheEnd('translation', 'tr');
   await openPanel('translation', 'tr');
   assert.equal(await page.locator('[data-role="tr-steps-head"] option').count(), 8, '2 blocks x 4 heads');

@@ -72,7 +72,7 @@ export function createRowStepsPanel({ name }) {
   const formula = createFormula(formulaHost);
   const valueFormula = createFormula(formulaHost);
   const matrixHost = element('div', { className: 'row-steps-scroll' });
-  const matrix = createMatrix(matrixHost, { format: '.2f', maxCell: 46, minCell: 16, textMinCell: 30 });
+  const matrix = createMatrix(matrixHost, { format: '.2f', maxCell: 46, minCell: 16, textMinCell: 30, rotateColumns: true });
   matrix.element.dataset.figure = `${name}-steps-matrix`;
   const readout = element('p', { className: 'readout', dataset: { role: `${name}-steps-readout` } });
   const taught = element('p', { className: 'row-steps-taught', dataset: { role: `${name}-steps-taught` } });
