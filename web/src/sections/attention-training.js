@@ -273,15 +273,11 @@ function create({ frame, controls, core, errors }) {
       ? { batch: 1, validLens: shown.validLen < AT_LENGTH ? [shown.validLen] : null, causal: context.inputs.atCausal }
       : { batch: EXAMPLES, validLens: context.inputs.atVariable ? examples.validLens : null, causal: context.inputs.atCausal };
     const names = shown.tokens.map((token, p) => (p < shown.validLen ? String(token) : '·'));
-    const { blocks, heads } = live.config;
     rowSteps.update({
       model: live, example: `${shown.item} ${names.join(' ')}`,
       compute: ({ block, head, query }) => core.attentionModelRowSteps(live, tokens, options, { block, item: shown.item, head, query }),
-      heads: Array.from({ length: blocks * heads }, (_, i) => ({ block: Math.floor(i / heads), head: i % heads })),
-      queries: names.slice(0, shown.validLen), keyNames: names,
-      sourceText: t('steps.source', { step: current?.step ?? 0 }),
-      staleText: model === null && momentStep !== current?.step ? t('steps.stale', { shown: momentStep, live: current?.step ?? 0 }) : null,
-      blocked: null,
+      blocks: live.config.blocks, heads: live.config.heads, queries: names.slice(0, shown.validLen), keyNames: names,
+      liveStep: current?.step ?? 0, momentStep: model === null ? momentStep : undefined, blocked: null,
     }, { frozen: playing });
   }
 

@@ -77,7 +77,7 @@ export function createRowStepsPanel({ name }) {
   const readout = element('p', { className: 'readout', dataset: { role: `${name}-steps-readout` } });
   const taught = element('p', { className: 'row-steps-taught', dataset: { role: `${name}-steps-taught` } });
   const body = element('div', {
-    className: 'row-steps-body', role: 'region', 'aria-live': 'polite', dataset: { role: `${name}-steps-body` },
+    className: 'row-steps-body', 'aria-live': 'polite', dataset: { role: `${name}-steps-body` },
   }, [title, formulaHost, matrixHost, readout, taught]);
   const problem = element('p', { className: 'note note-warning', role: 'alert', dataset: { role: `${name}-steps-problem` } });
   problem.hidden = true;
@@ -255,15 +255,20 @@ export function createRowStepsPanel({ name }) {
   return {
     element: details,
     // What the section shows: { model, example (what identifies the batch
-    // and item), compute({block, head, query}) -> the core's steps, heads:
-    // [{block, head}], queries: [label per query position], keyNames,
-    // sourceText (which model, at which step), staleText (null, or why the
-    // numbers are not those of the maps on screen), blocked (null, or why
-    // there is no row to take apart) }. `frozen`: a run is playing; the
+    // and item), compute({block, head, query}) -> the core's steps, blocks
+    // and heads of the maps, queries: [label per query position], keyNames,
+    // liveStep (the step `model` is at), momentStep (the step of the maps
+    // on screen, when the timeline shows an earlier one), blocked (null, or
+    // why there is no row to take apart) }. `frozen`: a run is playing; the
     // numbers on screen stay until it pauses.
-    update(next, { frozen = false } = {}) {
+    update({ blocks, heads, liveStep, momentStep = liveStep, ...next }, { frozen = false } = {}) {
       if (frozen && shown) return;
-      current = next;
+      current = {
+        ...next,
+        heads: Array.from({ length: blocks * heads }, (_, i) => ({ block: Math.floor(i / heads), head: i % heads })),
+        sourceText: t('steps.source', { step: liveStep }),
+        staleText: momentStep === liveStep ? null : t('steps.stale', { shown: momentStep, live: liveStep }),
+      };
       render();
     },
     // The row on screen, read-only, for the exercise: the core's steps and

@@ -229,10 +229,8 @@ function create({ frame, controls, core, errors }) {
       model: live, example: `${shown.item} ${selected === 'typed'}`,
       compute: ({ block, head, query }) => core.seq2seqRowSteps(live, { ...examples, batch: EXAMPLES },
         { block, item: shown.item, head, query, attention: 'cross' }),
-      heads: Array.from({ length: shown.blocks * shown.heads }, (_, i) => ({ block: Math.floor(i / shown.heads), head: i % shown.heads })),
-      queries: shown.targetWords.slice(0, shown.targetLen), keyNames: shown.sourceWords,
-      sourceText: t('steps.source', { step: current?.step ?? 0 }),
-      staleText: model === null && momentStep !== current?.step ? t('steps.stale', { shown: momentStep, live: current?.step ?? 0 }) : null,
+      blocks: shown.blocks, heads: shown.heads, queries: shown.targetWords.slice(0, shown.targetLen), keyNames: shown.sourceWords,
+      liveStep: current?.step ?? 0, momentStep: model === null ? momentStep : undefined,
       blocked: selected === 'typed' ? t('steps.typedTranslation') : null,
     }, { frozen: playing });
   }
