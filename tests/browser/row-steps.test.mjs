@@ -6,12 +6,13 @@
 // the same model); Prev/Next, the step list and the arrow keys; both
 // languages; the timeline dragged back says the numbers are the current
 // model's; the exercise answered wrong (a recognised mistake) then right;
-// 1280 px and 360 px. The cost of one change of row is printed.
+// 1280 px and 360 px; the open panel's accessibility audit. The cost of one change of row is printed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage, screenshot } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
+import { axeViolations, describeViolations } from './axe-audit.mjs';
 import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/attention-training-setup.js';
 import { defaultState } from '../../web/src/state.js';
 
@@ -127,6 +128,9 @@ test('the steps: Prev/Next, the list, the arrow keys; links back to the sections
   for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
   assert.equal(await body.getAttribute('data-step'), 'sum');
   assert.equal(await page.locator('[data-action="at-steps-next"]').isDisabled(), true);
+  // The open panel passes the page's accessibility audit (WCAG 2.2 AA and axe's best practices).
+  const violations = await axeViolations(page, { include: [['#attention-training [data-role="at-row-steps"]']] });
+  assert.deepEqual(violations, [], describeViolations(violations));
   await page.locator('[data-role="at-steps-taught"] a[href="#pooling"]').click();
   await page.waitForFunction(() => Math.abs(document.getElementById('pooling').getBoundingClientRect().top) < 200);
   await page.locator('#attention-training').scrollIntoViewIfNeeded();
