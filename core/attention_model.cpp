@@ -321,6 +321,40 @@ ForwardResult attention_model_forward(const AttentionModel& model, const xt::xte
     return result;
 }
 
+DotProductItemInputs attention_model_attention_inputs(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
+                                                      const BatchOptions& options, std::size_t block,
+                                                      std::size_t item) {
+    check_batch(model, tokens, nullptr, options);
+    const ModelConfig& config = model.config;
+    require_count("block", block, 0, config.blocks - 1);
+    require_count("item", item, 0, options.batch - 1);
+    EncoderLease lease;
+    EncoderWorkspace& w = *lease;
+    forward_pass(model, parameter_handles(config), tokens.data(), options, w);
+    const std::size_t n = config.length, hidden = config.hidden, rows = n * hidden;
+    const AttentionCache& cache = w.blocks[block].attention;
+    DotProductItemInputs in;
+    in.queries = in.keys = n;
+    in.hidden = hidden;
+    in.heads = config.heads;
+    const auto rows_of = [&](const std::vector<double>& all) {
+        return std::vector<double>(all.begin() + static_cast<std::ptrdiff_t>(item * rows),
+                                   all.begin() + static_cast<std::ptrdiff_t>((item + 1) * rows));
+    };
+    in.q = rows_of(cache.q);
+    in.k = rows_of(cache.k);
+    in.v = rows_of(cache.v);
+    in.outputs = rows_of(cache.concat);
+    in.visible.assign(w.visible.begin() + static_cast<std::ptrdiff_t>(item * n),
+                      w.visible.begin() + static_cast<std::ptrdiff_t>((item + 1) * n));
+    in.valid_length = valid_length(options, item, n);
+    in.causal = options.causal;
+    const std::size_t maps = config.heads * n * n;
+    in.weights.assign(cache.weights.begin() + static_cast<std::ptrdiff_t>(item * maps),
+                      cache.weights.begin() + static_cast<std::ptrdiff_t>((item + 1) * maps));
+    return in;
+}
+
 LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                 const xt::xtensor<int, 1>& targets, const BatchOptions& options) {
     check_batch(model, tokens, &targets, options);

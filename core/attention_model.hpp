@@ -29,6 +29,7 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "attention_row_inputs.hpp"
 #include "layers/parameter_layout.hpp"
 
 namespace attention {
@@ -122,6 +123,13 @@ struct LossResult {
 // targets like tokens, in [0, vocab) at every position (padding positions take no part in the loss).
 LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                 const xt::xtensor<int, 1>& targets, const BatchOptions& options);
+
+// Block `block`'s attention over item `item` in the forward pass of a batch
+// (attention_row_inputs.hpp): what attention_row_steps.hpp takes apart.
+// Errors name block and item.
+DotProductItemInputs attention_model_attention_inputs(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
+                                                      const BatchOptions& options, std::size_t block,
+                                                      std::size_t item);
 
 // Multiply-adds of one forward pass over `batch` sequences, and of a forward
 // and backward pass (three forward passes' worth), in 64 bits; what the work

@@ -217,6 +217,52 @@ export interface Defaults extends BasicsDefaults {
  * `<argument>: expected <expected>[, got <got>][ at index <index>]`, with the parts as fields.
  * Any other failure (the wasm heap exhausted) is an Error with `argument` undefined.
  */
+/** Which row of a model's attention to take apart; block, item and head default to 0. */
+export interface RowChoice {
+  block?: number;
+  item?: number;
+  head?: number;
+  /** The query position (a translator's target position). */
+  query: number;
+}
+
+/**
+ * One row of an attention map taken apart (core/attention_row_steps.hpp): the
+ * query and keys, the scores, the mask, the softmax and the weighted sum, each
+ * recomputed from the model's own forward pass. Matrices are row-major, one row a key.
+ */
+export interface AttentionRowSteps {
+  /** 'dot': q·k/√d of the head's projections; 'additive': w_v·tanh(W_q q + W_k k). */
+  scoring: 'dot' | 'additive';
+  keyCount: number;
+  queryDim: number;
+  valueDim: number;
+  /** additive: the width of W_q q (0 for dot products). */
+  hidden: number;
+  query: Float64Array;
+  keys: Float64Array;
+  values: Float64Array;
+  /** additive only (empty for dot products): W_q q, W_k k_j (keyCount x hidden), tanh of their sum, w_v. */
+  projectedQuery: Float64Array;
+  projectedKeys: Float64Array;
+  features: Float64Array;
+  wV: Float64Array;
+  /** dot: √d, what the products are divided by; additive: 1. */
+  scale: number;
+  /** Every key's score, masked or not. */
+  scores: Float64Array;
+  /** 1 where the query sees the key, 0 where the mask hides it. */
+  visible: Int32Array;
+  validLength: number;
+  causal: boolean;
+  /** The scores with d2l's -1e6 where masked. */
+  maskedScores: Float64Array;
+  /** The softmax of the masked scores: the map's row. */
+  weights: Float64Array;
+  /** Σ_j weights_j v_j. */
+  output: Float64Array;
+}
+
 export interface AttentionCoreError extends Error {
   /** The argument, named as the caller named it: 'queries', 'shape.nk', 'shape[2] (nk)', 'options'. */
   argument?: string;
@@ -266,6 +312,9 @@ export interface AttentionCore extends AttentionBasics {
   attentionModelInit(config?: Partial<AttentionModelConfig>): AttentionModel;
   attentionModelForward(model: AttentionModel, tokens: Tokens, options?: SequenceBatchOptions):
     { logits: Float64Array; weights: Float64Array };
+  /** One row of block `block`, head `head`'s map for item `item` of the batch, taken apart step by step. */
+  attentionModelRowSteps(model: AttentionModel, tokens: Tokens, options: SequenceBatchOptions | undefined, choice: RowChoice):
+    AttentionRowSteps;
   attentionModelLoss(model: AttentionModel, tokens: Tokens, targets: Tokens, options?: SequenceBatchOptions):
     { loss: number; gradients: Record<string, Float64Array> };
   attentionModelStep(model: AttentionModel, tokens: Tokens, targets: Tokens, options?: StepOptions):
@@ -290,6 +339,9 @@ export interface AttentionCore extends AttentionBasics {
    */
   seq2seqAlignment(model: Seq2SeqModel, options?: Seq2SeqHeldOutOptions):
     { scores: Float64Array; mean: Float64Array; blocks: number; heads: number; count: number };
+  /** One row of the decoder's attention (query = target position) on the teacher-forced pass, taken apart. */
+  seq2seqRowSteps(model: Seq2SeqModel, batch: Seq2SeqBatch, choice: RowChoice & { attention?: 'cross' | 'self' }):
+    AttentionRowSteps;
   seq2seqLoss(model: Seq2SeqModel, batch: Seq2SeqBatch):
     { loss: number; tokenLoss: number; gradients: Record<string, Float64Array> };
   seq2seqStep(model: Seq2SeqModel, batch: Seq2SeqBatch, options?: Seq2SeqStepOptions): { model: Seq2SeqModel; loss: number };

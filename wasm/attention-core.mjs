@@ -183,6 +183,18 @@ function taskOptions(opts, defaults) {
   };
 }
 
+// Which row of a model's attention to take apart: {block, item, head,
+// query}, whole numbers (block, item and head default to 0; query is
+// required), and for a translator `attention` ('cross' or 'self').
+function rowChoice(value, extra = {}) {
+  if (value === undefined) throw argumentError('choice', 'an object', 'undefined');
+  const given = fields(value, 'choice', { block: 0, item: 0, head: 0, query: undefined, ...extra });
+  const choice = {};
+  for (const key of ['block', 'item', 'head', 'query']) choice[key] = number(given[key], key);
+  for (const key of Object.keys(extra)) choice[key] = text(given[key], key);
+  return choice;
+}
+
 // The bindings return their result, or an error record marked with this key
 // (see wasm/transfer.hpp), which no result has.
 const ERROR_RECORD = Symbol.for('attention-core.error');
@@ -336,6 +348,12 @@ function wrapModels(core) {
       const ids = wholeNumbers(tokens, 'tokens');
       return unwrap(core.attentionModelForward(m, ids, batchOptions(opts, ids, m)));
     },
+    // One row of a head's map taken apart: query and keys, scores, mask, softmax, weighted sum.
+    attentionModelRowSteps(model, tokens, opts, choice) {
+      const m = modelArgument(model, readModelConfig);
+      const ids = wholeNumbers(tokens, 'tokens');
+      return unwrap(core.attentionModelRowSteps(m, ids, batchOptions(opts, ids, m), rowChoice(choice)));
+    },
     attentionModelLoss(model, tokens, targets, opts) {
       const m = modelArgument(model, readModelConfig);
       const ids = wholeNumbers(tokens, 'tokens');
@@ -388,6 +406,11 @@ function wrapModels(core) {
     seq2seqAlignment(model, opts) {
       const m = modelArgument(model, readTranslatorConfig);
       return unwrap(core.seq2seqAlignment(m, typedFields(opts, 'options', { task: translatorTraining.task, count: translatorTraining.heldOut })));
+    },
+    // One row of the decoder's attention taken apart, on the teacher-forced pass of the batch.
+    seq2seqRowSteps(model, batch, choice) {
+      const m = modelArgument(model, readTranslatorConfig);
+      return unwrap(core.seq2seqRowSteps(m, seq2seqBatch(batch), rowChoice(choice, { attention: 'cross' })));
     },
     seq2seqLoss(model, batch) {
       const m = modelArgument(model, readTranslatorConfig);

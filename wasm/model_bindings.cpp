@@ -13,6 +13,7 @@
 #include "attention_training.hpp"
 #include "optimizers.hpp"
 #include "model_transfer.hpp"
+#include "row_steps_transfer.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;
@@ -197,6 +198,19 @@ val attention_model_accuracy(val model, val tokens, val targets, val options) {
     });
 }
 
+// One row of the attention in the forward pass of a batch, taken apart (attention_row_steps.hpp).
+val attention_model_row_steps(val model, val tokens, val options, val choice) {
+    return guarded([&] {
+        ModelCall call;
+        const auto row = row_choice(choice);
+        const auto in = incoming_model(model);
+        auto batch = incoming_batch(in.config, tokens, nullptr, options);
+        const auto m = copy_model(in);
+        batch.copy_masks();
+        return row_steps_to_js(attention::attention_model_row_steps(m, token_ids(tokens, "tokens"), batch.options, row));
+    });
+}
+
 // {task, batch, length, vocab, seed, lag, variableLengths}, checked in JS for type.
 attention::TaskOptions task_options(const val& options) {
     attention::TaskOptions t;
@@ -267,6 +281,7 @@ val attention_model_train(val model, val options) {
 EMSCRIPTEN_BINDINGS(attention_model) {
     emscripten::function("attentionModelInit", &attention_model_init);
     emscripten::function("attentionModelForward", &attention_model_forward);
+    emscripten::function("attentionModelRowSteps", &attention_model_row_steps);
     emscripten::function("attentionModelLoss", &attention_model_loss);
     emscripten::function("attentionModelStep", &attention_model_step);
     emscripten::function("attentionModelAccuracy", &attention_model_accuracy);

@@ -11,6 +11,7 @@
 
 #include "model_transfer.hpp"
 #include "seq2seq/alignment.hpp"
+#include "row_steps_transfer.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/tasks.hpp"
 #include "seq2seq/training.hpp"
@@ -252,6 +253,19 @@ val seq2seq_alignment(val model, val options) {
     });
 }
 
+// One row of a translator's attention in its teacher-forced forward pass, taken apart (attention_row_steps.hpp).
+val seq2seq_row_steps(val model, val batch_object, val choice) {
+    return guarded([&] {
+        Seq2SeqCall call;
+        const auto row = row_choice(choice);
+        const auto kind = attention::seq2seq_attention_from_name(choice["attention"].as<std::string>());
+        const auto in = incoming_model(model);
+        const auto batch = batch_of(in.config, batch_object, true);
+        const auto m = copy_model(in);
+        return row_steps_to_js(attention::seq2seq_row_steps(m, batch, row, kind));
+    });
+}
+
 val seq2seq_loss(val model, val batch_object) {
     return guarded([&] {
         Seq2SeqCall call;
@@ -360,6 +374,7 @@ EMSCRIPTEN_BINDINGS(attention_seq2seq) {
     emscripten::function("seq2seqTaskIdeal", &seq2seq_task_ideal);
     emscripten::function("seq2seqForward", &seq2seq_forward);
     emscripten::function("seq2seqAlignment", &seq2seq_alignment);
+    emscripten::function("seq2seqRowSteps", &seq2seq_row_steps);
     emscripten::function("seq2seqLoss", &seq2seq_loss);
     emscripten::function("seq2seqStep", &seq2seq_step);
     emscripten::function("seq2seqTrain", &seq2seq_train);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "../attention_row_inputs.hpp"
 #include "../layers/parameter_layout.hpp"
 #include "model.hpp"
 
@@ -37,6 +38,14 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
 Translation transformer_translate(const Seq2SeqModel& model, const xt::xtensor<int, 1>& source,
                                   const xt::xtensor<int, 1>& source_lens, std::size_t batch,
                                   std::size_t max_length);
+
+// After a teacher-forced forward pass of a checked batch: item `item`'s
+// attention over the source (Bahdanau's additive one; the Transformer's
+// encoder-decoder attention of block `block`, or with `self` its masked
+// self-attention), as attention_row_inputs.hpp describes it. block and item are checked by the caller.
+AdditiveItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item);
+DotProductItemInputs transformer_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch,
+                                                  std::size_t block, std::size_t item, bool self);
 
 // Multiply-adds of one teacher-forced forward pass over `batch` items (the
 // limits count three of them for a forward and backward pass), in 64 bits.

@@ -501,6 +501,37 @@ void bahdanau_forward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std:
     weights->encoder_weights = xt::xtensor<double, 5>::from_shape({0, n.batch, 1, n.source, n.source});
 }
 
+AdditiveItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item) {
+    BahdanauLease lease;
+    BahdanauWorkspace& w = *lease;
+    forward_pass(model, batch, w);
+    const Sizes n(model.config, batch.batch);
+    const double* params = model.values.data();
+    const std::size_t h = n.hidden, top = n.layers - 1;
+    AdditiveItemInputs in;
+    in.queries = n.target;
+    in.keys = n.source;
+    in.query_size = in.key_size = in.hidden = h;
+    // Step t's query: the last layer's state before it (the encoder's final state at t = 0); time-major.
+    in.query_rows.resize(n.target * h);
+    in.outputs.resize(n.target * h);
+    in.weights.resize(n.target * n.source);
+    for (std::size_t t = 0; t < n.target; ++t) {
+        const double* state = t == 0 ? w.initial[top].data() : w.states[top].data() + (t - 1) * n.batch * h;
+        std::copy_n(state + item * h, h, in.query_rows.data() + t * h);
+        std::copy_n(w.contexts.data() + (t * n.batch + item) * h, h, in.outputs.data() + t * h);
+        std::copy_n(w.attention[t].weights.data() + item * n.source, n.source, in.weights.data() + t * n.source);
+    }
+    in.key_rows.assign(w.memory.begin() + static_cast<std::ptrdiff_t>(item * n.source * h),
+                       w.memory.begin() + static_cast<std::ptrdiff_t>((item + 1) * n.source * h));
+    const auto copy = [](const double* from, std::size_t count) { return std::vector<double>(from, from + count); };
+    in.w_q = copy(w.handles.w_q.in(params), h * h);
+    in.w_k = copy(w.handles.w_k.in(params), h * h);
+    in.w_v = copy(w.handles.w_v.in(params), h);
+    in.valid_length = static_cast<std::size_t>(batch.source_lens(item));
+    return in;
+}
+
 void bahdanau_backward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const double* dlogits,
                        double* gradients) {
     BahdanauLease lease;

@@ -190,6 +190,40 @@ void transformer_forward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, s
     }
 }
 
+DotProductItemInputs transformer_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch,
+                                                  std::size_t block, std::size_t item, bool self) {
+    const Seq2SeqConfig& config = model.config;
+    const TransformerHandles p = parameter_handles(config);
+    TransformerLease lease;
+    TransformerWorkspace& w = *lease;
+    std::vector<double> logits;
+    encode(model, p, batch.source.data(), batch.source_lens.data(), batch.batch, w);
+    decode(model, p, batch.target_in.data(), batch.source_lens.data(), batch.batch, config.target_length, w, logits);
+    const std::size_t t = config.target_length, keys = self ? t : config.source_length, hidden = config.hidden;
+    const AttentionCache& cache = self ? w.decoder_blocks[block].attention1 : w.decoder_blocks[block].attention2;
+    const std::vector<std::size_t>& visible = self ? w.self_visible : w.cross_visible;
+    const auto slice = [](const std::vector<double>& all, std::size_t from, std::size_t count) {
+        return std::vector<double>(all.begin() + static_cast<std::ptrdiff_t>(from),
+                                   all.begin() + static_cast<std::ptrdiff_t>(from + count));
+    };
+    DotProductItemInputs in;
+    in.queries = t;
+    in.keys = keys;
+    in.hidden = hidden;
+    in.heads = config.heads;
+    in.q = slice(cache.q, item * t * hidden, t * hidden);
+    in.k = slice(cache.k, item * keys * hidden, keys * hidden);
+    in.v = slice(cache.v, item * keys * hidden, keys * hidden);
+    in.outputs = slice(cache.concat, item * t * hidden, t * hidden);
+    in.visible.assign(visible.begin() + static_cast<std::ptrdiff_t>(item * t),
+                      visible.begin() + static_cast<std::ptrdiff_t>((item + 1) * t));
+    in.valid_length = self ? t : static_cast<std::size_t>(batch.source_lens(item));
+    in.causal = self;
+    const std::size_t maps = config.heads * t * keys;
+    in.weights = slice(cache.weights, item * maps, maps);
+    return in;
+}
+
 void transformer_backward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const double* dlogits,
                           double* gradients) {
     const Seq2SeqConfig& config = model.config;

@@ -7,7 +7,8 @@
 // the page. Checked: data-status, the feedback's opening from the
 // catalogue, the hint after a wrong try, "cannot be checked" before a model
 // is trained (no try counted), and the maps and the task's note covered
-// while the prediction is open, uncovered once it is checked.
+// while the prediction is open, uncovered once it is checked. The ratio
+// exercise reads the row the learner opened (its scores on screen).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
@@ -101,7 +102,7 @@ function directAnswers(patch) {
 }
 
 async function answerWrongThenRight(language) {
-  const ids = ['reverse-pattern', 'sort-one-head', 'head-removal', 'd2l-scale', 'causal-reverse'];
+  const ids = ['reverse-pattern', 'sort-one-head', 'head-removal', 'd2l-scale', 'causal-reverse', 'row-weight-ratio'];
   for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
 
   // 1. Predict the pattern: one head, reverse, the fewest steps (100).
@@ -176,8 +177,29 @@ async function answerWrongThenRight(language) {
     assert.equal(await statusOf(id), 'right');
     assert.ok((await verdictOf(id)).includes(opening(language, `at.ex.${prefix}.${right}Why`)));
   }
+
+  // 6. Two weights' ratio from two scores, in the row taken apart (of the sort model on screen).
+  const rowPanel = page.locator('#attention-training [data-role="at-row-steps"]');
+  await type('row-weight-ratio', 1);
+  assert.equal(await statusOf('row-weight-ratio'), 'open', 'the panel closed: no try counted');
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.openFirst')));
+  await rowPanel.locator('.row-steps-summary').click();
+  await page.locator('#attention-training [data-action="at-steps-scores"]').click();
+  await settled(page);
+  const scores = await page.locator('[data-figure="at-steps-matrix"] g.cell rect').evaluateAll((rects) => rects.map((r) => Number(r.dataset.value)));
+  const [a, b] = scores.map((_, j) => j).sort((x, y) => scores[y] - scores[x] || x - y);
+  const ratio = Math.exp(scores[a] - scores[b]);
+  await type('row-weight-ratio', (scores[a] - scores[b]).toPrecision(8));
+  assert.equal(await statusOf('row-weight-ratio'), 'wrong', 'a − b is a recognised mistake');
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.difference')));
+  assert.ok(await hintShown('row-weight-ratio'));
+  await type('row-weight-ratio', ratio.toPrecision(6));
+  assert.equal(await statusOf('row-weight-ratio'), 'right', await verdictOf('row-weight-ratio'));
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.right')));
+  await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
+
   assert.equal(await page.locator('#attention-training [data-role="exercise-progress"]').innerText(),
-    catalogues[language]['exercises.progress'].replace('{done}', 5).replace('{total}', 5));
+    catalogues[language]['exercises.progress'].replace('{done}', 6).replace('{total}', 6));
 }
 
 test('each exercise wrong, then right, in English, then in Chinese, on models the page trains', async () => {

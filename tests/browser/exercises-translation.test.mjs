@@ -5,7 +5,8 @@
 // own core (window.directCore), training the same model, never read from
 // the page. Checked: data-status, the feedback's opening from the catalogue,
 // the hint after a wrong try, "cannot be checked" before a model is trained
-// (no try counted), and the maps covered while the prediction is open.
+// (no try counted), and the maps covered while the prediction is open. The
+// ratio exercise reads the row the learner opened (its scores on screen).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
@@ -87,7 +88,7 @@ function directAnswers(seed) {
 }
 
 async function answerWrongThenRight(language, seed) {
-  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight'];
+  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio'];
   for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
   await setState(page, { ...RUN, trSeed: seed });
   assert.equal(await covered('tr-maps'), '', 'the maps are covered while the prediction is open');
@@ -145,6 +146,31 @@ async function answerWrongThenRight(language, seed) {
   await type('read-weight', cellsOf[0].toFixed(3));
   assert.equal(await statusOf('read-weight'), 'right', await verdictOf('read-weight'));
   assert.ok((await verdictOf('read-weight')).includes(opening(language, 'tr.ex.weight.right')));
+
+  // 5. Two weights' ratio from two scores, in the decoder's row taken apart (its additive scores).
+  const rowPanel = page.locator('#translation [data-role="tr-row-steps"]');
+  await type('row-weight-ratio', 1);
+  assert.equal(await statusOf('row-weight-ratio'), 'open', 'the panel closed: no try counted');
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.openFirst')));
+  await rowPanel.locator('.row-steps-summary').click();
+  await page.locator('[data-role="tr-steps-query"]').selectOption('1');
+  const stepValues = async (step) => {
+    await page.locator(`#translation [data-action="tr-steps-${step}"]`).click();
+    await settled(page);
+    return page.locator('[data-figure="tr-steps-matrix"] g.cell rect').evaluateAll((rects) => rects.map((r) => ({
+      value: Number(r.dataset.value), masked: r.dataset.masked === 'true' })));
+  };
+  const weightCells = await stepValues('softmax');
+  const weights = weightCells.map(({ value }) => value);
+  const scores = (await stepValues('scores')).map(({ value }) => value);
+  const [a, b] = scores.map((_, j) => j).filter((j) => !weightCells[j].masked).sort((x, y) => scores[y] - scores[x] || x - y);
+  await type('row-weight-ratio', weights[a]);
+  assert.equal(await statusOf('row-weight-ratio'), 'wrong', 'α_a itself is a recognised mistake');
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.weight')));
+  await type('row-weight-ratio', Math.exp(scores[a] - scores[b]).toPrecision(6));
+  assert.equal(await statusOf('row-weight-ratio'), 'right', await verdictOf('row-weight-ratio'));
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.right')));
+  await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
 }
 
 test('each exercise wrong, then right, in English, then in Chinese, on the translator the page trains', { timeout: 600000 }, async () => {

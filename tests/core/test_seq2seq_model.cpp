@@ -15,58 +15,19 @@
 
 #include "model_references.hpp"
 #include "reference.hpp"
+#include "seq2seq_references.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/training.hpp"
 
 using attention::Seq2SeqBatch;
 using attention::Seq2SeqConfig;
 using attention::Seq2SeqModel;
+using ref::batch_of;
+using ref::config_of;
+using ref::named;
+using ref::seq2seq_references;
 
 namespace {
-
-const nlohmann::json& seq2seq_references() {
-    static const nlohmann::json parsed = [] {
-        std::ifstream file(ATTENTION_SEQ2SEQ_REFERENCES);
-        if (!file) throw std::runtime_error("cannot open " ATTENTION_SEQ2SEQ_REFERENCES);
-        return nlohmann::json::parse(file);
-    }();
-    return parsed;
-}
-
-Seq2SeqConfig config_of(const nlohmann::json& c) {
-    Seq2SeqConfig config;
-    config.architecture = attention::seq2seq_architecture_from_name(c["architecture"].get<std::string>());
-    config.source_vocab = c["sourceVocab"];
-    config.target_vocab = c["targetVocab"];
-    config.source_length = c["sourceLength"];
-    config.target_length = c["targetLength"];
-    config.hidden = c["hidden"];
-    config.embed = c["embed"];
-    config.layers = c["layers"];
-    config.bidirectional = c["bidirectional"];
-    config.heads = c["heads"];
-    config.ffn_hidden = c["ffnHidden"];
-    config.blocks = c["blocks"];
-    config.embedding_scale = c["embeddingScale"];
-    return config;
-}
-
-std::vector<attention::NamedValues> named(const nlohmann::json& list) {
-    std::vector<attention::NamedValues> result;
-    for (const auto& p : list) result.push_back({p["name"].get<std::string>(), p["values"].get<std::vector<double>>()});
-    return result;
-}
-
-Seq2SeqBatch batch_of(const nlohmann::json& b) {
-    Seq2SeqBatch batch;
-    batch.batch = b["batch"];
-    batch.source = ref::ints(b["source"]);
-    batch.source_lens = ref::ints(b["sourceLens"]);
-    batch.target_in = ref::ints(b["targetIn"]);
-    batch.target_out = ref::ints(b["targetOut"]);
-    batch.target_lens = ref::ints(b["targetLens"]);
-    return batch;
-}
 
 // The flat gradient (or parameter) vector of a model's layout, from named lists.
 std::vector<double> in_layout(const Seq2SeqModel& model, const nlohmann::json& list) {

@@ -25,6 +25,7 @@ const API_FUNCTIONS = [
   'seq2seqVocabulary', 'seq2seqInit', 'seq2seqTaskBatch', 'seq2seqHeldOut', 'seq2seqTaskIdeal', 'seq2seqForward',
   'seq2seqAlignment',
   'seq2seqLoss', 'seq2seqStep', 'seq2seqTrain', 'seq2seqTranslate', 'seq2seqSourceFromText',
+  'attentionModelRowSteps', 'seq2seqRowSteps',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
 const API_DATA = ['defaults', 'limits'];
@@ -482,9 +483,12 @@ row('attentionModelInit', 'more parameters than the limit', () => api.attentionM
 each('attentionModelInit', [...NOT_NUMBERS, ...NON_FINITE, ['-1', -1], ['1001', 1001]], 'embeddingScale',
   (v) => api.attentionModelInit({ embeddingScale: v }), 'embeddingScale');
 each('attentionModelInit', [...NOT_NUMBERS, ...BAD_SEEDS], 'seed', (v) => api.attentionModelInit({ seed: v }), 'seed');
-for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy']) {
-  const call = (model, tokens, options) => (fn === 'attentionModelForward'
-    ? api[fn](model, tokens, options) : api[fn](model, tokens, tokens4, options));
+// (attentionModelRowSteps takes what the forward pass takes, then the row: {block, item, head, query}.)
+const FORWARD_LIKE = new Set(['attentionModelForward', 'attentionModelRowSteps']);
+for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy',
+  'attentionModelRowSteps']) {
+  const call = (model, tokens, options) => (fn === 'attentionModelRowSteps' ? api[fn](model, tokens, options, { query: 0 })
+    : fn === 'attentionModelForward' ? api[fn](model, tokens, options) : api[fn](model, tokens, tokens4, options));
   each(fn, [...NOT_OPTIONS, ['undefined', undefined]], 'model', (v) => call(v, tokens4), 'model');
   each(fn, NOT_OPTIONS, 'model.config', (v) => call({ ...smallModel, config: v }, tokens4), 'model.config');
   each(fn, NOT_OPTIONS, 'model.params', (v) => call({ ...smallModel, params: v }, tokens4), 'model.params');
@@ -504,7 +508,7 @@ for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModel
   row(fn, 'tokens over the limit', () => call(smallModel, new Int32Array(1024 * 256 + 1)), 'tokens', { over: true });
   each(fn, NOT_OPTIONS.filter(([, v]) => v !== null), 'options', (v) => call(smallModel, tokens4, v), 'options');
   each(fn, [...NOT_NUMBERS.filter(([, v]) => v !== null), ...BAD_COUNTS, ['0', 0], ['2', 2]], 'batch',
-    (v) => call(smallModel, tokens4, { batch: v }), fn === 'attentionModelForward' ? /^(batch|tokens)$/ : /^(batch|tokens|targets)$/);
+    (v) => call(smallModel, tokens4, { batch: v }), FORWARD_LIKE.has(fn) ? /^(batch|tokens)$/ : /^(batch|tokens|targets)$/);
   each(fn, [['0', [0]], ['5', [5]], ['two for one', [2, 2]], ['NaN', [NaN]]], 'validLens',
     (v) => call(smallModel, tokens4, { validLens: v }), 'validLens');
   each(fn, [['1', 1], ['a string', 'yes'], ['null', null]], 'causal', (v) => call(smallModel, tokens4, { causal: v }),
@@ -515,6 +519,16 @@ for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModel
   row(fn, 'head flags over the limit', () => call(smallModel, tokens4, { headsOff: new Int32Array(8 * 64 + 1) }),
     'headsOff', { over: true });
 }
+// The row a call of attentionModelRowSteps takes apart (smallModel: one block of two heads, length 4; one item).
+const rowOfSmall = (choice) => api.attentionModelRowSteps(smallModel, tokens4, undefined, choice);
+each('attentionModelRowSteps', [...NOT_OPTIONS, ['undefined', undefined]], 'choice', rowOfSmall, 'choice');
+row('attentionModelRowSteps', 'no query', () => rowOfSmall({ head: 1 }), 'query');
+for (const [name, count] of [['block', 1], ['item', 1], ['head', 2], ['query', 4]]) {
+  each('attentionModelRowSteps', [...NOT_NUMBERS, ...BAD_COUNTS], name, (v) => rowOfSmall({ query: 0, [name]: v }), name);
+  row('attentionModelRowSteps', `${name} one past the last`, () => rowOfSmall({ query: 0, [name]: count }), name);
+}
+row('attentionModelRowSteps', 'a query getter that throws', () => rowOfSmall({ get query() { throw new Error('boom'); } }),
+  'query');
 // Arrays inside a model far longer than its layout's: refused by their
 // lengths before any of them is copied in (copies made first once grew the
 // heap to 249 MB, and eight blocks' worth to 1 GB and std::bad_alloc).
@@ -525,17 +539,17 @@ const eightBlocks = api.attentionModelInit({ blocks: 8, hidden: 4, heads: 1 });
 const withState = (model, m, v) => ({ ...model, optimizerState: { step: 1, m, v } });
 const parameterCount = Object.values(defaultModel.params).reduce((sum, array) => sum + array.length, 0);
 for (const fn of ['attentionModelForward', 'attentionModelLoss', 'attentionModelStep', 'attentionModelAccuracy',
-  'attentionModelTrain']) {
+  'attentionModelTrain', 'attentionModelRowSteps']) {
   const call = (model, tokens = Int32Array.from({ length: 8 }, (_, i) => i)) => (fn === 'attentionModelTrain'
-    ? api[fn](model, { steps: 1 }) : fn === 'attentionModelForward' ? api[fn](model, tokens)
-      : api[fn](model, tokens, tokens));
+    ? api[fn](model, { steps: 1 }) : fn === 'attentionModelRowSteps' ? api[fn](model, tokens, undefined, { query: 0 })
+      : fn === 'attentionModelForward' ? api[fn](model, tokens) : api[fn](model, tokens, tokens));
   row(fn, 'every parameter 2^22 numbers long', () => call({ ...defaultModel, params: oversizedParams(defaultModel) }),
     'params.embedding', { over: true, detail: 'expected 320 numbers, got 4194304' });
   row(fn, 'the 35 parameters of eight blocks 2^22 numbers long', () => call({ ...eightBlocks,
     params: oversizedParams(eightBlocks) }), 'params.embedding', { over: true });
   row(fn, 'the last parameter 2^22 numbers long', () => call({ ...defaultModel,
     params: { ...defaultModel.params, readoutBias: OVERSIZED } }), 'params.readoutBias', { over: true });
-  if (fn !== 'attentionModelForward' && fn !== 'attentionModelAccuracy') {
+  if (!FORWARD_LIKE.has(fn) && fn !== 'attentionModelAccuracy') {
     row(fn, 'Adam moments 2^22 numbers long', () => call(withState(defaultModel, OVERSIZED, OVERSIZED)),
       'optimizerState.m', { over: true });
     row(fn, 'the second moment alone 2^22 numbers long', () => call(withState(defaultModel,
@@ -723,6 +737,7 @@ const MODEL_FUNCTIONS = {
   seq2seqTrain: (model) => api.seq2seqTrain(model, { task: 'reverse', steps: 1, batch: 2, heldOut: 2 }),
   seq2seqTranslate: (model) => api.seq2seqTranslate(model, [3, 4, 2]),
   seq2seqAlignment: (model) => api.seq2seqAlignment(model, { task: 'reverse', count: 2 }),
+  seq2seqRowSteps: (model, ...batch) => api.seq2seqRowSteps(model, ...(batch.length ? batch : [pairs2]), { query: 0 }),
 };
 for (const [fn, call] of Object.entries(MODEL_FUNCTIONS)) {
   for (const [architecture, model] of Object.entries(translators)) {
@@ -760,7 +775,7 @@ for (const [fn, call] of Object.entries(MODEL_FUNCTIONS)) {
 }
 const model2 = translators.bahdanau;
 // The batch of forward, loss and step: {source, sourceLens, targetIn, targetOut, targetLens}.
-for (const fn of ['seq2seqForward', 'seq2seqLoss', 'seq2seqStep']) {
+for (const fn of ['seq2seqForward', 'seq2seqLoss', 'seq2seqStep', 'seq2seqRowSteps']) {
   for (const [architecture, model] of Object.entries(translators)) {
     const call = (batch) => MODEL_FUNCTIONS[fn](model, batch);
     const label = (what) => `${architecture}: ${what}`;
@@ -789,6 +804,21 @@ for (const fn of ['seq2seqForward', 'seq2seqLoss', 'seq2seqStep']) {
     row(fn, label('sources of 1025 items'), () => call({ ...pairs2, source: new Int32Array(1025 * 8) }), /^(batch|source)$/,
       { over: true });
   }
+}
+// The row of seq2seqRowSteps: {block, item, head, query, attention} (the small Transformer: one block of two heads;
+// Bahdanau's: one block of one head; two pairs, rows of 8).
+for (const [architecture, model] of Object.entries(translators)) {
+  const rowOf = (choice) => api.seq2seqRowSteps(model, pairs2, choice);
+  const label = (what) => `${architecture}: ${what}`;
+  each('seq2seqRowSteps', [...NOT_OPTIONS, ['undefined', undefined]], label('choice'), rowOf, 'choice');
+  row('seq2seqRowSteps', label('no query'), () => rowOf({ block: 0 }), 'query');
+  for (const [name, count] of [['block', 1], ['item', 2], ['head', architecture === 'transformer' ? 2 : 1], ['query', 8]]) {
+    each('seq2seqRowSteps', [...NOT_NUMBERS, ...BAD_COUNTS], label(name), (v) => rowOf({ query: 0, [name]: v }), name);
+    row('seq2seqRowSteps', label(`${name} one past the last`), () => rowOf({ query: 0, [name]: count }), name);
+  }
+  const badAttention = [['a number', 1], ['null', null], ['an unknown name', 'encoder'], ['a different case', 'Cross'],
+    ...(architecture === 'bahdanau' ? [['self on Bahdanau\'s decoder', 'self']] : [])];
+  each('seq2seqRowSteps', badAttention, label('attention'), (v) => rowOf({ query: 0, attention: v }), 'attention');
 }
 each('seq2seqStep', NOT_OPTIONS, 'options', (v) => api.seq2seqStep(model2, pairs2, v), 'options');
 each('seq2seqStep', [...NOT_NUMBERS, ['NaN', NaN], ['0', 0], ['-0.1', -0.1], ['1001', 1001], ['Infinity', Infinity]], 'lr',

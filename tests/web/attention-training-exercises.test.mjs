@@ -86,10 +86,11 @@ function nearestPattern(inputs, model) {
 
 const cannotCheck = (fn, key, params) => assert.throws(fn, (error) => error.message === t(key, params), key);
 
-test('the section declares five exercises of four kinds, the predict one covering the maps and the note that names the pattern', () => {
+test('the section declares six exercises of four kinds, the predict one covering the maps, their row taken apart and the note that names the pattern', () => {
   assert.deepEqual(section.exercises.map(({ id, kind }) => `${id}:${kind}`),
-    ['reverse-pattern:predict', 'sort-one-head:achieve', 'head-removal:compute', 'd2l-scale:concept', 'causal-reverse:concept']);
-  assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain']);
+    ['reverse-pattern:predict', 'sort-one-head:achieve', 'head-removal:compute', 'd2l-scale:concept', 'causal-reverse:concept',
+      'row-weight-ratio:compute']);
+  assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain', 'at-row-steps']);
   assert.equal(section.teacherNoteKey, 'at.ex.teacherNote');
 });
 

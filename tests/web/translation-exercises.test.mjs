@@ -55,10 +55,10 @@ const viewOf = (inputs, run, step) => ({
   trainedRun: () => ({ model: run.model, step, status: 'done', inputs, heldOut: run.accuracy, heldOutBleu: null, evaluatedAt: run.at }),
 });
 
-test('the section declares four exercises of four kinds, a teacher\'s note, and the prediction hides the maps', () => {
-  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute']);
+test('the section declares five exercises of four kinds, a teacher\'s note, and the prediction hides the maps and their row taken apart', () => {
+  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute']);
   assert.equal(section.teacherNoteKey, 'tr.ex.teacherNote');
-  assert.deepEqual(exercise('where-eight-looks').hides, ['tr-maps', 'tr-explain']);
+  assert.deepEqual(exercise('where-eight-looks').hides, ['tr-maps', 'tr-explain', 'tr-row-steps']);
   assert.equal(exercise('shifted-map').right, 'prefix');
 });
 

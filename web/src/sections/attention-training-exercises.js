@@ -18,6 +18,7 @@ import { formatNumber } from '../format.js';
 import { t } from '../i18n/index.js';
 import { AT_LENGTH } from '../state.js';
 import { heldOutSet, taskOptions, exampleSeed } from './attention-training-setup.js';
+import { ROW_RATIO_EXERCISE } from './row-steps-exercise.js';
 
 // The fewest steps a run can be set to (Steps to train): a head's pattern
 // is judged from a model trained at least this far.
@@ -174,7 +175,7 @@ const predictPattern = Object.freeze({
   questionKey: 'at.ex.pattern.question',
   hintKey: 'at.ex.pattern.hint',
   // The maps and the note that describes the task's pattern give it away.
-  hides: ['at-heads', 'at-explain'],
+  hides: ['at-heads', 'at-explain', 'at-row-steps'],
   questionParams: () => ({ steps: PATTERN_MIN_STEPS }),
   options: Object.keys(PATTERNS).map((id) => ({ id, labelKey: PATTERN_KEYS[id], explanationKey: PATTERN_EXPLANATION_KEYS[id] })),
   check(core, inputs, answer, instance, view) {
@@ -327,4 +328,4 @@ const causalCap = conceptExercise({
   ],
 });
 
-export const ATTENTION_TRAINING_EXERCISES = Object.freeze([predictPattern, sortOneHead, headRemoval, scaleStalls, causalCap]);
+export const ATTENTION_TRAINING_EXERCISES = Object.freeze([predictPattern, sortOneHead, headRemoval, scaleStalls, causalCap, ROW_RATIO_EXERCISE]);

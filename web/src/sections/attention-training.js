@@ -20,6 +20,7 @@ import { setRichText } from '../i18n/rich-text.js';
 import { figureCell, note } from './frame.js';
 import { createRunView } from './run-view.js';
 import { createModelMaps } from './attention-training-maps.js';
+import { createRowStepsPanel } from './row-steps-panel.js';
 import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
 import { attentionTrainingPytorch } from '../pytorch/attention-training.js';
 import {
@@ -168,8 +169,11 @@ function create({ frame, controls, core, errors }) {
 
   // --- The run: its controls, curves, and the maps' cell with its timeline ---
   const maps = createModelMaps();
+  // One row of a map taken apart: named as a figure, so a prediction that covers the maps covers it too.
+  const rowSteps = createRowStepsPanel({ name: 'at' });
+  rowSteps.element.dataset.figure = 'at-row-steps';
   const run = createRunView({
-    id: 'attention-training', name: 'at', frame, controls, keys: RUN_KEYS, mapsContent: maps.nodes,
+    id: 'attention-training', name: 'at', frame, controls, keys: RUN_KEYS, mapsContent: [...maps.nodes, rowSteps.element],
     train: (model, steps) => errors.run(() => trainSteps(core, model, context.inputs, steps), context.inputs),
     warmUp: (model, steps) => trainSteps(core, model, context.inputs, steps),
     maps: { forward: examplesForward, draw: drawAhead },
@@ -251,6 +255,30 @@ function create({ frame, controls, core, errors }) {
       maps.setTitle(t('at.mapsExample', { item: item + 1, tokens: shown.tokens.slice(0, validLen).join(' ') }));
     }
     maps.draw(shown, inputs, { partial, typed: selected === 'typed' });
+    showRowSteps(shown, model, ahead.step, partial);
+  }
+
+  // The row-steps panel on the sequence the maps show. Its numbers are
+  // always a model's the run holds: the model drawn (`model`), or for a
+  // moment of the timeline (which keeps maps, not parameters) the run's
+  // current model, said so on screen.
+  function showRowSteps(shown, model, momentStep, playing) {
+    const current = run.current();
+    const live = model ?? current?.model;
+    if (!live) return;
+    const typedRow = shown.batch === 1;
+    const { examples } = context.result;
+    const tokens = typedRow ? Int32Array.from(shown.tokens) : examples.tokens;
+    const options = typedRow
+      ? { batch: 1, validLens: shown.validLen < AT_LENGTH ? [shown.validLen] : null, causal: context.inputs.atCausal }
+      : { batch: EXAMPLES, validLens: context.inputs.atVariable ? examples.validLens : null, causal: context.inputs.atCausal };
+    const names = shown.tokens.map((token, p) => (p < shown.validLen ? String(token) : '·'));
+    rowSteps.update({
+      model: live, example: `${shown.item} ${names.join(' ')}`,
+      compute: ({ block, head, query }) => core.attentionModelRowSteps(live, tokens, options, { block, item: shown.item, head, query }),
+      blocks: live.config.blocks, heads: live.config.heads, queries: names.slice(0, shown.validLen), keyNames: names,
+      liveStep: current?.step ?? 0, momentStep: model === null ? momentStep : undefined, blocked: null,
+    }, { frozen: playing });
   }
 
   // The typed sequence through the current model: its prediction and maps.
@@ -311,7 +339,10 @@ function create({ frame, controls, core, errors }) {
       causalNote.hidden = !inputs.atCausal;
       scaleNote.hidden = !inputs.atD2lScale;
       variableNote.hidden = !inputs.atVariable;
-      if (changed.has('language')) maps.relabel();
+      if (changed.has('language')) {
+        maps.relabel();
+        rowSteps.relabel();
+      }
       if (changed.has('atSpeed') || resetting.some((name) => changed.has(name))) run.setSpeed(stepsPerSecond(inputs));
       if (resetting.some((name) => changed.has(name))) {
         if (selected !== 'typed') selected = Math.min(Number(selected), EXAMPLES - 1);
@@ -329,11 +360,14 @@ function create({ frame, controls, core, errors }) {
       const current = context === null ? null : run.current();
       return current && { ...current, inputs: context.inputs };
     },
+    // The row the row-steps panel takes apart (its core numbers), or null while it is closed.
+    rowSteps: () => rowSteps.rowSteps(),
     // The section is going away: the run stops, no frame stays pending.
     dispose() {
       run.dispose();
       context = null;
       maps.forget();
+      rowSteps.forget();
     },
   };
 }

@@ -8,6 +8,7 @@
 import { SCORING_KEYS, ADDITIVE_QUERIES } from '../state.js';
 import { createMatrix } from '../figures/matrix.js';
 import { createFormula } from '../figures/formula.js';
+import { ADDITIVE_TEX, DOT_TEX } from './scoring-notation.js';
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
@@ -26,8 +27,6 @@ export const SCORING_DRAWS = Object.freeze({ queries: 4 });
 // The book's demo values: torch.arange(40).reshape(1, 10, 4).repeat(2, 1, 1).
 const BOOK_VALUES = Float64Array.from({ length: 2 * NK * DV }, (_, i) => i % (NK * DV));
 const BOOK_KEYS_ONES = new Float64Array(2 * NK * 2).fill(1);
-const ADDITIVE_TEX = 'a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k) \\in \\mathbb R';
-const DOT_TEX = 'a(\\mathbf q, \\mathbf k) = \\frac{\\mathbf q^\\top \\mathbf k}{\\sqrt d},\\qquad \\operatorname{softmax}\\!\\Big(\\frac{\\mathbf Q \\mathbf K^\\top}{\\sqrt d}\\Big) \\mathbf V';
 
 function create({ frame, controls, core, alone }) {
   const panel = frame.controlsPanel;

@@ -16,6 +16,7 @@ import { conceptExercise, judgeNumber, CLOSE_SHARE } from '../exercises/judging.
 import { formatNumber } from '../format.js';
 import { t } from '../i18n/index.js';
 import { EXAMPLES, wordsOf, sentence } from '../translation-task.js';
+import { ROW_RATIO_EXERCISE } from './row-steps-exercise.js';
 
 // The number whose map the prediction is about, and the word whose row it reads.
 export const EIGHT_SOURCE = '4782';
@@ -102,7 +103,7 @@ const predictEight = Object.freeze({
   questionKey: 'tr.ex.eight.question',
   hintKey: 'tr.ex.eight.hint',
   // The maps (the ideal alignment among them) and the note on them give it away.
-  hides: ['tr-maps', 'tr-explain'],
+  hides: ['tr-maps', 'tr-explain', 'tr-row-steps'],
   questionParams: () => ({ steps: EIGHT_MIN_STEPS }),
   options: EIGHT_OPTIONS.map((id) => ({ id, labelKey: EIGHT_OPTION_KEYS[id] })),
   check(core, inputs, answer, instance, view) {
@@ -228,4 +229,4 @@ const readWeight = Object.freeze({
   },
 });
 
-export const TRANSLATION_EXERCISES = Object.freeze([predictEight, shiftedMap, reachMatch, readWeight]);
+export const TRANSLATION_EXERCISES = Object.freeze([predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE]);

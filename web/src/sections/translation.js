@@ -16,6 +16,7 @@ import { setRichText } from '../i18n/rich-text.js';
 import { figureCell, note } from './frame.js';
 import { createRunView } from './run-view.js';
 import { createTranslationMaps } from './translation-maps.js';
+import { createRowStepsPanel } from './row-steps-panel.js';
 import { translationPytorch } from '../pytorch/translation.js';
 import {
   EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
@@ -122,8 +123,11 @@ function create({ frame, controls, core, errors }) {
 
   // --- The run ---
   const maps = createTranslationMaps();
+  // One row of the decoder's map taken apart: named as a figure, so a prediction that covers the maps covers it too.
+  const rowSteps = createRowStepsPanel({ name: 'tr' });
+  rowSteps.element.dataset.figure = 'tr-row-steps';
   const run = createRunView({
-    id: 'translation', name: 'tr', frame, controls, keys: RUN_KEYS, mapsContent: maps.nodes,
+    id: 'translation', name: 'tr', frame, controls, keys: RUN_KEYS, mapsContent: [...maps.nodes, rowSteps.element],
     train: (model, steps) => errors.run(() => trainSteps(core, model, context.inputs, steps), context.inputs),
     // One step an idle task: a translator's step costs what a few of the encoder's do.
     warmUp: (model) => trainSteps(core, model, context.inputs, 1),
@@ -208,6 +212,27 @@ function create({ frame, controls, core, errors }) {
       }));
     }
     maps.draw({ ...shown, languages: WORD_LANGUAGES[context.inputs.trTask] }, { partial, typed: selected === 'typed' });
+    showRowSteps(shown, model, ahead.step, partial);
+  }
+
+  // The row-steps panel on the held-out pair the maps show (the
+  // teacher-forced pass they draw). Its numbers are always a model's the
+  // run holds: the model drawn, or for a moment of the timeline (which keeps
+  // maps, not parameters) the run's current model, said so on screen. A
+  // typed source's map comes from greedy decoding: not taken apart.
+  function showRowSteps(shown, model, momentStep, playing) {
+    const current = run.current();
+    const live = model ?? current?.model;
+    if (!live) return;
+    const { examples } = context.result;
+    rowSteps.update({
+      model: live, example: `${shown.item} ${selected === 'typed'}`,
+      compute: ({ block, head, query }) => core.seq2seqRowSteps(live, { ...examples, batch: EXAMPLES },
+        { block, item: shown.item, head, query, attention: 'cross' }),
+      blocks: shown.blocks, heads: shown.heads, queries: shown.targetWords.slice(0, shown.targetLen), keyNames: shown.sourceWords,
+      liveStep: current?.step ?? 0, momentStep: model === null ? momentStep : undefined,
+      blocked: selected === 'typed' ? t('steps.typedTranslation') : null,
+    }, { frozen: playing });
   }
 
   // The typed source through the current model: its greedy translation and its map.
@@ -270,7 +295,10 @@ function create({ frame, controls, core, errors }) {
       typedHint.dataset.i18n = TYPED_HINT_KEYS[inputs.trTask];
       typedHint.textContent = t(TYPED_HINT_KEYS[inputs.trTask]);
       typedInput.placeholder = t(PLACEHOLDER_KEYS[inputs.trTask]);
-      if (changed.has('language')) maps.relabel();
+      if (changed.has('language')) {
+        maps.relabel();
+        rowSteps.relabel();
+      }
       if (changed.has('trSpeed') || resetting.some((name) => changed.has(name))) run.setSpeed(stepsPerSecond(inputs));
       if (resetting.some((name) => changed.has(name))) {
         if (changed.has('trTask')) {
@@ -293,10 +321,13 @@ function create({ frame, controls, core, errors }) {
       const current = context === null ? null : run.current();
       return current && { ...current, inputs: context.inputs };
     },
+    // The row the row-steps panel takes apart (its core numbers), or null while it is closed.
+    rowSteps: () => rowSteps.rowSteps(),
     dispose() {
       run.dispose();
       context = null;
       maps.forget();
+      rowSteps.forget();
     },
   };
 }
