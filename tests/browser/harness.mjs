@@ -26,10 +26,10 @@ export async function launchBrowser() {
   });
 }
 
-// Serves dist/ on a free port of the loopback interface.
-export async function serveDist() {
+// Serves dist/ (or another build's folder) on a free port of the loopback interface.
+export async function serveDist(folder = DIST) {
   const context = await esbuild.context({ logLevel: 'silent' });
-  const { port } = await context.serve({ servedir: DIST, host: '127.0.0.1', port: 0 });
+  const { port } = await context.serve({ servedir: folder, host: '127.0.0.1', port: 0 });
   return { origin: `http://127.0.0.1:${port}`, close: () => context.dispose() };
 }
 
