@@ -184,6 +184,16 @@ export async function numberValue(page, parameter) {
   return Number(await page.locator(`[data-param="${parameter}"] input[type="number"]`).inputValue());
 }
 
+// Scrolls `locator`'s element into view and waits until the browser renders
+// it: a section out of view is skipped (content-visibility: auto), and its
+// text (innerText) and layout are there from the frame after it comes near.
+export async function scrollToRendered(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  const node = await locator.elementHandle();
+  await locator.page().waitForFunction((element) => element.checkVisibility({ contentVisibilityAuto: true }), node);
+  await node.dispose();
+}
+
 // Resolves after the next redraw of the page has finished: two frames (the
 // page draws in the first; the second starts after it), then the sections
 // out of sight, which the page draws after the frame (attentionLab.drawn()).

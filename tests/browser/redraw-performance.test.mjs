@@ -34,6 +34,7 @@ import { TRACE_CATEGORIES, profileOfTrace } from './frame-profile.mjs';
 const figures = {};
 // REDRAW_BASE=<folder>: a second build (main's dist/, copied aside) measured beside this one.
 // REDRAW_CASES=<regular expression>: only the cases whose "section: label" matches it.
+// REDRAW_SAMPLES: changes timed a case (14 unless given).
 const BASE = process.env.REDRAW_BASE ? path.resolve(process.env.REDRAW_BASE) : null;
 const ONLY = process.env.REDRAW_CASES ? new RegExp(process.env.REDRAW_CASES) : null;
 const web = useBrowser({
@@ -47,7 +48,7 @@ const web = useBrowser({
 after(() => web.base?.close());
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-// The nearest-rank 95th percentile: of 14 samples, the largest.
+// The nearest-rank 95th percentile: of 14 samples (or fewer), the largest.
 const p95 = (values) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1];
 const ms = (value) => `${value.toFixed(1)} ms`;
 
@@ -149,7 +150,7 @@ const CASES = [
 
 // Warm-up changes (the first calls compile code paths), then the samples.
 const WARM_UP = 2;
-const SAMPLES = 14;
+const SAMPLES = Number(process.env.REDRAW_SAMPLES ?? 14); // fewer for a quick look (REDRAW_SAMPLES)
 const PROFILED = 4; // changes traced at 4x, after the samples
 const caseKey = ({ section, label }) => `${section}: ${label}`;
 const CASES_RUN = CASES.filter((testCase) => !ONLY || ONLY.test(caseKey(testCase)));
