@@ -35,7 +35,8 @@ test('the attention sections follow the training section, in the book\'s order, 
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
   const order = await page.locator('main > section').evaluateAll((sections) => sections.map((s) => s.id));
   assert.deepEqual(order.slice(order.indexOf('training') + 1, order.indexOf('training') + 1 + IDS.length), IDS);
-  const titles = await Promise.all(IDS.map((id) => page.locator(`#${id} h2`).innerText()));
+  // Out of view (not rendered): the titles' text, not their rendered text.
+  const titles = await Promise.all(IDS.map((id) => page.locator(`#${id} h2`).textContent()));
   assert.deepEqual(titles.map((title) => title.split(' · ')[0]), ['6', '7', '8', '9', '10', '11', '12']);
   for (const id of IDS) {
     assert.equal(await page.locator(`.toc a[href="#${id}"]`).count(), 1, `${id} is in the navigation`);
@@ -53,8 +54,8 @@ test('the attention sections follow the training section, in the book\'s order, 
 
 test('Chinese: every visible word of the attention sections from the catalogue; a switch keeps the numbers', async () => {
   const { page, context, problems } = await openPage(web.browser, FILE_URL, { locale: 'zh-CN' });
-  assert.match(await page.locator('#masking h2').innerText(), /掩蔽 softmax/);
-  assert.match(await page.locator('#multihead h2').innerText(), /多头注意力/);
+  assert.match(await page.locator('#masking h2').textContent(), /掩蔽 softmax/);
+  assert.match(await page.locator('#multihead h2').textContent(), /多头注意力/);
   const tokens = await page.locator('[data-figure="mha-head-1"] .matrix-col-labels text').allTextContents();
   assert.deepEqual(tokens, ['她', '正在', '吃', '一个', '绿色的', '苹果']);
   assert.match(await page.locator('[data-figure="pe-heatmap"] svg').first().innerHTML(), /行（位置）/);
@@ -72,7 +73,7 @@ test('Chinese: every visible word of the attention sections from the catalogue; 
     ['she', 'is', 'eating', 'a', 'green', 'apple']);
   assert.deepEqual(values(await matrixCells(page, 'mha-head-1')), weightsZh, 'the same numbers in both languages');
   assert.deepEqual(values(await matrixCells(page, 'mask-weights')), maskZh);
-  assert.match(await page.locator('#scoring [data-role="scaling-status"]').innerText(), /^Done/);
+  assert.match(await page.locator('#scoring [data-role="scaling-status"]').textContent(), /^Done/);
   assert.match(await page.locator('#masking .matrix-row-labels').first().textContent(), /b1 · q1/);
   assert.deepEqual(problems, []);
   await context.close();

@@ -61,7 +61,13 @@ test('changes made while a section is out of sight all reach it, and it shows th
 
 test('a width change with the pooling figures in view: the exercises below them answer after the frame, then follow', async () => {
   // The section's top at the top of the screen: its controls and figures in view, its exercises far below.
-  await page.evaluate(() => document.getElementById('pooling').scrollIntoView({ block: 'start' }));
+  // The page scrolls smoothly (scroll-behavior): at once here, and waited for until it is there,
+  // however long a loaded machine takes.
+  await page.evaluate(() => document.getElementById('pooling').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await page.waitForFunction(() => {
+    const { top } = document.getElementById('pooling').getBoundingClientRect();
+    return top >= 0 && top < 100; // at the scroll padding, below the sticky contents
+  });
   await settled(page);
   const question = '[data-exercise="pooling.narrower-kernel"] legend';
   const inView = await page.locator(question).evaluate((node) => {

@@ -92,7 +92,8 @@ test('average pooling draws a flat line at the mean of y', async () => {
 
 test('changing the kernel width changes the prediction, to the core\'s numbers', async () => {
   const before = await predictionPath('pooling');
-  const formulaBefore = await page.locator('[data-role="query-formula"]').innerText();
+  // The formula is out of view (not rendered there): its text, not its rendered text.
+  const formulaBefore = await page.locator('[data-role="query-formula"]').textContent();
   await typeInto(page, 'w', 5);
   await settled(page);
   const after = await predictionPath('pooling');
@@ -104,7 +105,7 @@ test('changing the kernel width changes the prediction, to the core\'s numbers',
     return turns;
   };
   assert.ok(wiggles(after) > wiggles(before), 'a narrower kernel follows the noise: more turns');
-  assert.notEqual(await page.locator('[data-role="query-formula"]').innerText(), formulaBefore);
+  assert.notEqual(await page.locator('[data-role="query-formula"]').textContent(), formulaBefore);
   const shown = Number(await page.locator('[data-role="query-formula"]').getAttribute('data-prediction'));
   const direct = await page.evaluate(() => {
     const { x, y } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });

@@ -26,10 +26,10 @@ export async function launchBrowser() {
   });
 }
 
-// Serves dist/ on a free port of the loopback interface.
-export async function serveDist() {
+// Serves dist/ (or another build's folder) on a free port of the loopback interface.
+export async function serveDist(folder = DIST) {
   const context = await esbuild.context({ logLevel: 'silent' });
-  const { port } = await context.serve({ servedir: DIST, host: '127.0.0.1', port: 0 });
+  const { port } = await context.serve({ servedir: folder, host: '127.0.0.1', port: 0 });
   return { origin: `http://127.0.0.1:${port}`, close: () => context.dispose() };
 }
 
@@ -182,6 +182,16 @@ export async function typeInto(page, parameter, value) {
 // The value a control's number box shows.
 export async function numberValue(page, parameter) {
   return Number(await page.locator(`[data-param="${parameter}"] input[type="number"]`).inputValue());
+}
+
+// Scrolls `locator`'s element into view and waits until the browser renders
+// it: a section out of view is skipped (content-visibility: auto), and its
+// text (innerText) and layout are there from the frame after it comes near.
+export async function scrollToRendered(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  const node = await locator.elementHandle();
+  await locator.page().waitForFunction((element) => element.checkVisibility({ contentVisibilityAuto: true }), node);
+  await node.dispose();
 }
 
 // Resolves after the next redraw of the page has finished: two frames (the

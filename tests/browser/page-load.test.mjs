@@ -14,7 +14,8 @@ const web = useBrowser();
 async function assertLoaded(page) {
   assert.equal(await page.locator('#loading').isVisible(), false, 'the loading indicator is gone');
   for (const id of ['cues', 'data', 'pooling', 'heatmap', 'training']) {
-    assert.ok((await page.locator(`#${id} h2`).innerText()).length > 3, `section ${id} has its title`);
+    // Out of view (not rendered): the title's text, not its rendered text.
+    assert.ok((await page.locator(`#${id} h2`).textContent()).length > 3, `section ${id} has its title`);
   }
 }
 
@@ -71,7 +72,7 @@ test('the wasm served as octet-stream still loads; a missing wasm is named on th
     await page.goto(`${web.server.origin}/`);
     if (expectLoaded) {
       await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
-      assert.ok((await page.locator('#pooling h2').innerText()).length > 3, `${label}: drawn`);
+      assert.ok((await page.locator('#pooling h2').textContent()).length > 3, `${label}: drawn`);
     } else {
       await page.waitForSelector('#loading[data-state="failed"]');
       assert.match(await page.locator('[data-role="load-error"]').innerText(), /attention-core-basics\.wasm could not be loaded/, label);
@@ -105,7 +106,7 @@ test('the language follows the browser and the switch changes it', async () => {
   await page.waitForFunction(() => document.querySelector('h1').textContent === 'Attention Lab');
   assert.equal(await page.locator('html').getAttribute('lang'), 'en');
   assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /Sorted training inputs/);
-  assert.equal(await page.locator('[data-action="play"]').innerText(), 'Play');
+  assert.equal((await page.locator('[data-action="play"]').textContent()).trim(), 'Play');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -133,7 +134,7 @@ test('the first sections can be used before the rest are built, and a change mad
   assert.equal(atInteractive.allReady, false, 'the page is not yet marked ready');
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
-  assert.equal(await page.locator('#attention-training .section-title').innerText().then((text) => /[\u4e00-\u9fff]/.test(text)), true,
+  assert.equal(await page.locator('#attention-training .section-title').textContent().then((text) => /[\u4e00-\u9fff]/.test(text)), true,
     'the last section, built after the switch, speaks Chinese');
   assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /排序后的训练输入/);
   assert.deepEqual(problems, []);

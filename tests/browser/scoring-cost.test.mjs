@@ -33,8 +33,9 @@ test('measure again, and in Chinese', async () => {
   await page.waitForSelector('[data-role="cost-status"][data-done="true"]', { state: 'attached', timeout: 60000 });
   assert.equal((await rows()).length, 3);
   await setLanguage(page, 'zh');
-  assert.match(await page.locator('[data-role="cost-panel"] .subsection-title').innerText(), /哪个更省/);
-  assert.match(await page.locator('[data-role="cost-status"]').innerText(), /中位数/);
+  // The switch scrolled to the top: the panel is out of view (not rendered), its text is read.
+  assert.match(await page.locator('[data-role="cost-panel"] .subsection-title').textContent(), /哪个更省/);
+  assert.match(await page.locator('[data-role="cost-status"]').textContent(), /中位数/);
   await screenshot(page, 'scoring-cost-zh', '[data-role="cost-panel"]');
   await setLanguage(page, 'en');
 });

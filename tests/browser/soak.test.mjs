@@ -297,7 +297,17 @@ test('soak: 10,000 parameter changes and 200 training runs leave no leak behind'
       while (status.textContent !== '' && status.dataset.done !== 'true' && performance.now() - t0 < 60000) await frame();
       for (let i = 0; i < 10; i += 1) await frame();
       await window.attentionLab.drawn(); // and the sections out of sight, drawn in tasks after the frame
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the URL hash is written 120 ms after a change
+      // Every section shown once: the browser lets go of the nodes a section out of view
+      // (content-visibility: auto) dropped only when it next renders it.
+      const scrolled = window.scrollY;
+      for (const section of document.querySelectorAll('.lab-section')) {
+        section.scrollIntoView({ block: 'start', behavior: 'instant' });
+        await frame();
+        await frame();
+      }
+      window.scrollTo({ top: scrolled, behavior: 'instant' });
+      await frame();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the URL hash is written 250 ms after the last change
       window.__soak.takeTimings();
     }, initial);
     await cdp.send('HeapProfiler.collectGarbage');

@@ -3,7 +3,7 @@
 // set is inside its plot, and a run that leaves the valley is said to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settled, usePage, typeInto, screenshot, setState as setPageState, setLanguage as setPageLanguage } from './harness.mjs';
+import { settled, usePage, typeInto, screenshot, scrollToRendered, setState as setPageState, setLanguage as setPageLanguage } from './harness.mjs';
 
 let page;
 usePage({ directCore: true, opened: (lab) => ({ page } = lab) });
@@ -16,6 +16,11 @@ const text = (css) => page.locator(css).first().evaluate((node) => {
 });
 const setState = (patch) => setPageState(page, patch);
 const setLanguage = (language) => setPageLanguage(page, language);
+// A text as the learner reads it, scrolled to (a section out of view is not rendered: content-visibility).
+const shownText = async (locator) => {
+  await scrollToRendered(locator);
+  return locator.innerText();
+};
 // The maths of a KaTeX span as written (its annotation), not as laid out.
 const texOf = (css) => page.locator(`${css} annotation`).allTextContents();
 
@@ -171,12 +176,12 @@ test('heatmap ticks stand at cell centres, numbered as the hover read-out number
 test('counts agree with their nouns: 1 head, 2 heads; 1 test query has, 2 have', async () => {
   const summary = page.locator('#multihead .reshape-summary');
   await setState({ mhaHidden: 7, mhaHeads: 1 });
-  assert.match(await summary.innerText(), /^H = 7 = 1 head × 7: the one head runs/);
+  assert.match(await shownText(summary), /^H = 7 = 1 head × 7: the one head runs/);
   await setState({ mhaHidden: 8, mhaHeads: 2 });
-  assert.match(await summary.innerText(), /^H = 8 hidden units = 2 heads × 4: each head runs/);
+  assert.match(await shownText(summary), /^H = 8 hidden units = 2 heads × 4: each head runs/);
   await setLanguage('zh');
   await setState({ mhaHidden: 7, mhaHeads: 1 });
-  assert.match(await summary.innerText(), /^H = 7 = 1 个头 × 7：唯一的一个头/);
+  assert.match(await shownText(summary), /^H = 7 = 1 个头 × 7：唯一的一个头/);
   await setLanguage('en');
   await setState({ mhaHidden: 100, mhaHeads: 5 });
 
@@ -202,16 +207,17 @@ test('counts agree with their nouns: 1 head, 2 heads; 1 test query has, 2 have',
   assert.ok(found, 'a data set with one query out of reach');
   const nanNote = page.locator('#pooling [data-role="nan-note"]');
   await setState({ seed: found.seed, estimator: 'nadaraya-watson', kernel: 'boxcar', w: found.widths[1] });
-  assert.match(await nanNote.innerText(), /^1 of 50 test queries has no training input.*Its weights/);
+  assert.match(await shownText(nanNote), /^1 of 50 test queries has no training input.*Its weights/);
   await setState({ w: found.widths[2] });
-  assert.match(await nanNote.innerText(), /^2 of 50 test queries have no training input.*Their weights/);
+  assert.match(await shownText(nanNote), /^2 of 50 test queries have no training input.*Their weights/);
   await setState({ seed: 0 });
   await setState({ kernel: 'gaussian', w: 1 });
 });
 
 test('in Chinese the core is 计算核心, the masking rule is translated and core errors read in Chinese', async () => {
   await setLanguage('zh');
-  const body = await page.locator('body').innerText();
+  // Every text of the page, those of the sections out of view (not rendered) too.
+  const body = await page.locator('body').textContent();
   assert.doesNotMatch(body, /内核/, 'the computation core is never 内核 (核 is the kernel)');
   assert.match(await page.locator('footer, .colophon').first().innerText(), /C\+\+ 计算核心/);
   const rules = await texOf('#masking .formula-strip');
@@ -221,10 +227,10 @@ test('in Chinese the core is 计算核心, the masking rule is translated and co
   await page.evaluate(() => window.attentionLab.setUnchecked({ maskLen2: 7 }));
   await settled(page);
   const error = page.locator('#masking [data-param="maskLen2"] .control-error');
-  assert.equal(await error.innerText(),
+  assert.equal(await shownText(error),
     '计算核心拒绝了这个值：参数 validLens 在下标 1 处的值 7 不被接受（计算核心的原话：validLens: expected lengths in [0, 4] (nk), got 7 at index 1）');
   await setLanguage('en');
-  assert.equal(await error.innerText(), 'The core refused this: validLens: expected lengths in [0, 4] (nk), got 7 at index 1');
+  assert.equal(await shownText(error), 'The core refused this: validLens: expected lengths in [0, 4] (nk), got 7 at index 1');
   await setState({ maskLen2: 2 });
   assert.equal(await error.isVisible(), false);
   await setState({ maskLen2: 3 });

@@ -35,6 +35,9 @@ export const EXERCISE_MODES = Object.freeze(['on', 'off', 'answers']);
 // An exercises= text (hash or attribute) -> a mode, or null when it is none.
 export const readExerciseMode = (raw) => (typeof raw === 'string' && EXERCISE_MODES.includes(raw.trim()) ? raw.trim() : null);
 
+// How long the state must rest before the hash is rewritten (a drag's end).
+const WRITE_AFTER_MS = 250;
+
 export const LIMITS = Object.freeze({ hash: 4096, value: 64, key: 40, entries: 256, hide: 64, heading: 120 });
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,4})?$/;
@@ -175,11 +178,21 @@ export function startHashSync({ store, view, sectionIds, onSection }) {
     const hash = `#${formatHash(store.get(), view)}`;
     if (hash !== location.hash) history.replaceState(history.state, '', hash);
   }
+  // Written once the changes rest: a drag sends an input every frame, and
+  // rewriting the URL under it is work for the frames that show the drag.
   const schedule = () => {
     dirty = true;
-    timer ||= setTimeout(write, 120);
+    clearTimeout(timer);
+    timer = setTimeout(write, WRITE_AFTER_MS);
   };
   store.subscribe(schedule);
+  // A page left (or reloaded) within that time keeps its last state in the URL.
+  window.addEventListener('pagehide', () => {
+    if (timer) {
+      clearTimeout(timer);
+      write();
+    }
+  });
 
   function goTo(id, { focus = true } = {}) {
     const target = document.getElementById(id);
