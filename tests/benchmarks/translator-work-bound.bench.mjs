@@ -42,7 +42,7 @@ const families = [
   { name: 'Bahdanau default, batch 64, held-out 500 every step', config: {}, options: { batch: 64, heldOut: 500, evalEvery: 1 } },
   { name: 'Bahdanau h128 e128 2 layers, batch 1024', config: { hidden: 128, embed: 128, layers: 2 }, options: { batch: 1024, heldOut: 1, evalEvery: 10000 } },
   { name: 'Transformer default, batch 1', config: { architecture: 'transformer' }, options: lean },
-  { name: 'Transformer h512 ffn 2048 2 blocks, batch 1', config: { architecture: 'transformer', hidden: 512, heads: 8, ffnHidden: 2048, blocks: 2 }, options: lean },
+  { name: 'Transformer h256 ffn 1024 2 blocks, batch 1', config: { architecture: 'transformer', hidden: 256, heads: 8, ffnHidden: 1024, blocks: 2 }, options: lean },
   { name: 'Transformer default, batch 64', config: { architecture: 'transformer' }, options: { batch: 64, heldOut: 1, evalEvery: 10000 } },
 ].filter(({ name }) => name.includes(args.only));
 

@@ -353,7 +353,7 @@ const TRANSLATOR_FUNCTIONS = {
     check: (result, p) => checkTraining(result, p, translatorWith(p.architecture, p.model)),
   },
   seq2seqTranslate: {
-    names: ['source', 'sourceLens', 'options', 'maxLength', ...TRANSLATOR_MODEL_NAMES],
+    names: ['source', 'sourceLens', 'options', 'maxLength', 'sourceLength', ...TRANSLATOR_MODEL_NAMES],
     // The config's sourceLength too: it sizes a single source's padding, so it is checked before that.
     plan: fc.record({ ...translatorBatchPlan, single: fc.boolean(),
       sourceLength: fc.option(fc.oneof(count, fc.constantFrom(NaN, Infinity, -1, 0, 9, 2 ** 31 - 1, 2 ** 32 + 8, null)),
