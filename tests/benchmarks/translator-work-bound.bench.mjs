@@ -66,7 +66,7 @@ function largestAccepted(call, argument, high, limit) {
   const top = countedWork(() => call(high), argument);
   if (top === null) return high;
   const slope = top - countedWork(() => call(high - 1), argument);
-  let count = Math.max(0, Math.floor((limit - (top - slope * high)) / slope));
+  let count = Math.min(high - 1, Math.max(0, Math.floor((limit - (top - slope * high)) / slope)));
   // Where the count is not quite affine (a held-out evaluation every k steps), down to the first accepted.
   for (let work = count > 0 ? countedWork(() => call(count), argument) : null; work !== null;
     work = count > 0 ? countedWork(() => call(count), argument) : null) {
