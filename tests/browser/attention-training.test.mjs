@@ -461,10 +461,8 @@ test('the section in an <attention-lab> element: removed mid-run, its training s
   await course.context.close();
 });
 
-test('a run that diverges stops at its last finite model and says so, in both languages', async () => {
-  // Inside the sliders' bounds: SGD at learning rate 1 diverges on reverse.
-  await setState({ atOptimizer: 'sgd', atLr: 1, atSteps: 300, atSpeed: 1000 });
-  assert.equal(await readout('at-step'), '0', 'a new run');
+// Play, until the run is no longer playing (done, or stopped).
+async function playUntilItStops() {
   await page.evaluate(() => new Promise((resolve) => {
     const root = document.getElementById('attention-training');
     root.querySelector('[data-action="at-play"]').click();
@@ -476,6 +474,13 @@ test('a run that diverges stops at its last finite model and says so, in both la
     requestAnimationFrame(watch);
   }));
   await settled(page);
+}
+
+test('a run that diverges stops at its last finite model and says so, in both languages', async () => {
+  // Inside the sliders' bounds: SGD at learning rate 1 diverges on reverse.
+  await setState({ atOptimizer: 'sgd', atLr: 1, atSteps: 300, atSpeed: 1000 });
+  assert.equal(await readout('at-step'), '0', 'a new run');
+  await playUntilItStops();
   assert.equal(await section('[data-role="at-status"]').getAttribute('data-status'), 'stopped');
   const step = Number(await readout('at-step'));
   // The core, called directly, stops the same run at the same step.
@@ -508,17 +513,7 @@ test('a run whose loss climbs far above its start says so, though it never diver
   assert.equal(await readout('at-step'), '0', 'a new run');
   const note = section('[data-role="at-risen"]');
   assert.equal(await note.isVisible(), false, 'nothing to say before the run');
-  await page.evaluate(() => new Promise((resolve) => {
-    const root = document.getElementById('attention-training');
-    root.querySelector('[data-action="at-play"]').click();
-    const watch = () => {
-      const status = root.querySelector('[data-role="at-status"]').dataset.status;
-      if (status !== 'playing') resolve(status);
-      else requestAnimationFrame(watch);
-    };
-    requestAnimationFrame(watch);
-  }));
-  await settled(page);
+  await playUntilItStops();
   assert.equal(await section('[data-role="at-status"]').getAttribute('data-status'), 'done', 'never diverged');
   assert.equal(await section('[data-role="at-diverged"]').isVisible(), false);
   // The core, called directly: the loss the note quotes, at the step it quotes.
