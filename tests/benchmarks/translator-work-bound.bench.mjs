@@ -76,7 +76,8 @@ function largestAccepted(call, argument, high, limit) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-function timed(call) {
+function timed(call, what) {
+  process.stderr.write(`timing ${what}\n`);
   const times = [];
   for (let i = 0; i < repetitions; i += 1) {
     const started = performance.now();
@@ -86,15 +87,21 @@ function timed(call) {
   return median(times);
 }
 
-const rows = [];
+// Each row printed as it is measured: call | count (steps or batch) | seconds (median).
+console.log('call | count (steps or batch) | seconds (median)');
+const rows = {
+  push({ call, count, seconds }) {
+    console.log(`${call} | ${count} | ${seconds.toFixed(2)}`);
+  },
+};
 const yardstick = core.attentionModelInit({});
 rows.push({ call: 'attentionModelTrain default, 1,000 steps (the yardstick)', count: 1000,
-  seconds: timed(() => core.attentionModelTrain(yardstick, { steps: 1000 })) });
+  seconds: timed(() => core.attentionModelTrain(yardstick, { steps: 1000 }), 'the yardstick') });
 for (const { name, config, options } of families) {
   const model = core.seq2seqInit(config);
   const train = (steps) => core.seq2seqTrain(model, { ...options, steps });
   const steps = largestAccepted(train, 'steps', core.limits.maxTrainingSteps, core.limits.maxTrainingWork);
-  rows.push({ call: `seq2seqTrain ${name}`, count: steps, seconds: steps > 0 ? timed(() => train(steps)) : NaN });
+  rows.push({ call: `seq2seqTrain ${name}`, count: steps, seconds: steps > 0 ? timed(() => train(steps), `${name}: ${steps} steps`) : NaN });
 }
 for (const { name, config } of families.filter(({ options }) => options.batch === 1)) {
   const model = core.seq2seqInit(config);
@@ -102,8 +109,6 @@ for (const { name, config } of families.filter(({ options }) => options.batch ==
   const batchOf = (n) => batches.get(n) ?? batches.set(n, core.seq2seqTaskBatch({ batch: n, seed: 1 })).get(n);
   const step = (n) => core.seq2seqStep(model, batchOf(n));
   const batch = largestAccepted(step, 'batch', core.limits.maxModelBatch, core.limits.maxModelWork);
-  rows.push({ call: `seq2seqStep ${name.replace(', batch 1', '')}`, count: batch, seconds: batch > 0 ? timed(() => step(batch)) : NaN });
+  rows.push({ call: `seq2seqStep ${name.replace(', batch 1', '')}`, count: batch, seconds: batch > 0 ? timed(() => step(batch), `${name}: step of batch ${batch}`) : NaN });
 }
 
-console.log('call | count (steps or batch) | seconds (median)');
-for (const { call, count, seconds } of rows) console.log(`${call} | ${count} | ${seconds.toFixed(2)}`);
