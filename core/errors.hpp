@@ -86,24 +86,53 @@ inline std::string js_number(double value) {
     return result;
 }
 
+// Characters that change how the text around them shows without showing
+// themselves: C1 controls, the Arabic letter mark, zero-width characters and
+// direction marks, the line and paragraph separators, the bidirectional
+// embeddings, overrides and isolates, invisible operators, the BOM. An
+// error's quote of them would reorder or hide the message where a page shows it.
+inline bool is_invisible(char32_t c) {
+    return (c >= 0x80 && c <= 0x9F) || c == 0x61C || (c >= 0x200B && c <= 0x200F) || (c >= 0x2028 && c <= 0x202E) ||
+           (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF;
+}
+
 // A name or other text of the caller's as an error shows it: quoted (an
 // empty one still shows), cut to at most 40 bytes on a UTF-8 character
 // boundary with an ellipsis (a megabyte of text makes a short message),
-// control characters as \xNN (a NUL would end the message early).
+// control characters as \xNN (a NUL would end the message early), the
+// invisible ones above as \uNNNN (as JS writes a lone surrogate's escape).
 inline std::string quoted(std::string_view name) {
     constexpr std::size_t longest = 40;
     std::size_t cut = std::min(name.size(), longest);
     while (cut > 0 && cut < name.size() && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
     std::string result = "'";
-    for (const char c : name.substr(0, cut)) {
-        const auto byte = static_cast<unsigned char>(c);
+    const std::string_view kept = name.substr(0, cut);
+    for (std::size_t at = 0; at < kept.size(); ++at) {
+        const auto byte = static_cast<unsigned char>(kept[at]);
+        char escaped[8];
         if (byte < 0x20 || byte == 0x7f) {
-            char escaped[5];
             std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
             result += escaped;
-        } else {
-            result += c;
+            continue;
         }
+        // A two- or three-byte character that is invisible (every one above is).
+        const std::size_t size = (byte & 0xE0) == 0xC0 ? 2 : (byte & 0xF0) == 0xE0 ? 3 : 1;
+        if (size > 1 && at + size <= kept.size()) {
+            char32_t c = byte & (size == 2 ? 0x1F : 0x0F);
+            bool whole = true;
+            for (std::size_t k = 1; k < size; ++k) {
+                const auto next = static_cast<unsigned char>(kept[at + k]);
+                whole = whole && (next & 0xC0) == 0x80;
+                c = (c << 6) | (next & 0x3F);
+            }
+            if (whole && is_invisible(c)) {
+                std::snprintf(escaped, sizeof escaped, "\\u%04X", static_cast<unsigned>(c));
+                result += escaped;
+                at += size - 1;
+                continue;
+            }
+        }
+        result += kept[at];
     }
     if (cut < name.size()) result += "\xE2\x80\xA6";  // U+2026, an ellipsis
     return result + "'";

@@ -428,15 +428,13 @@ function wrapModels(core) {
     // padded to the model's sourceLength with their sourceLens.
     seq2seqTranslate(model, source, opts) {
       const m = modelArgument(model, readTranslatorConfig);
-      // A config's sizes left null are its task's (a config without either is the core's to refuse).
-      const { task, sourceLength, targetLength } = m.config;
-      const ofTask = (key) => (task === null ? null : unwrap(core.seq2seqVocabulary(task))[key]);
-      const { maxLength, sourceLens } =
-        fields(opts, 'options', { maxLength: targetLength ?? ofTask('targetLength'), sourceLens: null });
+      // The config checked by the core before its sizes size anything here (a
+      // NaN or 2^31 - 1 sourceLength is refused, not allocated); sizes left null are its task's.
+      const { sourceLength: length, targetLength } = unwrap(core.seq2seqCheckedConfig(m.config));
+      const { maxLength, sourceLens } = fields(opts, 'options', { maxLength: targetLength, sourceLens: null });
       const ids = wholeNumbers(source, 'source');
       let batch;
       if (sourceLens === null) {
-        const length = sourceLength ?? ofTask('sourceLength') ?? ids.length;
         if (ids.length < 1 || ids.length > length) {
           throw argumentError('source', `one source of 1 to ${length} tokens (sourceLength), or sourceLens`, String(ids.length));
         }

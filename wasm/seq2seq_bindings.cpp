@@ -333,6 +333,12 @@ val seq2seq_train(val model, val options) {
     });
 }
 
+// The config as the core reads and checks it (its sizes the task's where it
+// leaves them null): the JS API sizes a single source's padding by it.
+val seq2seq_checked_config(val config) {
+    return guarded([&] { return config_to_js(seq2seq_config(config), config["task"]); });
+}
+
 // {source, sourceLens, batch, maxLength}, the JS API having padded a single source.
 val seq2seq_translate(val model, val options) {
     return guarded([&] {
@@ -378,6 +384,7 @@ EMSCRIPTEN_BINDINGS(attention_seq2seq) {
     emscripten::function("seq2seqLoss", &seq2seq_loss);
     emscripten::function("seq2seqStep", &seq2seq_step);
     emscripten::function("seq2seqTrain", &seq2seq_train);
+    emscripten::function("seq2seqCheckedConfig", &seq2seq_checked_config);
     emscripten::function("seq2seqTranslate", &seq2seq_translate);
     emscripten::function("seq2seqSourceFromText", &seq2seq_source_from_text);
 }

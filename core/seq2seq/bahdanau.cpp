@@ -614,7 +614,16 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
     return result;
 }
 
-std::uint64_t bahdanau_forward_work(const Seq2SeqConfig& config, std::uint64_t batch) {
+// The GRUs and the decoder's attention run one position at a time on
+// `batch` rows. With fewer rows than this a product streams its weights
+// from memory for each position at matrix-vector speed, not faster for
+// the rows it lacks: a smaller batch is counted as this many rows (a
+// 512-unit GRU at batch 1 ran 5-7 times slower than its multiply-adds said;
+// tests/benchmarks/translator-work-bound.bench.mjs).
+constexpr std::uint64_t least_counted_rows = 8;
+
+std::uint64_t bahdanau_forward_work(const Seq2SeqConfig& config, std::uint64_t items) {
+    const std::uint64_t batch = std::max(items, least_counted_rows);
     const Sizes n(config, 1);
     const std::uint64_t h = n.hidden, e = n.embed, s = n.source, t = n.target, u = n.units;
     // The embeddings' input gates per word of each vocabulary (project_table), for each encoder direction and the decoder.

@@ -31,6 +31,15 @@ std::uint64_t forward_work(const Seq2SeqConfig& config, std::uint64_t batch) {
                : seq2seq_detail::transformer_forward_work(config, batch);
 }
 
+// A step's work on each parameter besides the passes (the gradients zeroed
+// and clipped, the optimiser's update, the model copied): in the time of
+// about this many multiply-adds (tests/benchmarks/translator-work-bound.bench.mjs).
+constexpr std::uint64_t update_work_per_parameter = 32;
+
+std::uint64_t update_work(const Seq2SeqConfig& config) {
+    return update_work_per_parameter * seq2seq_parameter_count(config);
+}
+
 // Greedy decoding of `count` items costs about one teacher-forced forward
 // pass: the Bahdanau decoder steps as in training, and the Transformer's
 // keeps its keys and values (it projects each position once).
@@ -95,7 +104,7 @@ Seq2SeqTrainingResult train_seq2seq(Seq2SeqModel& model, OptimizerState& state, 
     check_optimizer(options.optimizer, model.values.size(), model.values.size(), state);
     check_optimizer_state(state, options.steps);
     const std::uint64_t evaluations = options.steps / options.eval_every + 1;
-    const std::uint64_t work = options.steps * 3 * forward_work(config, options.batch) +
+    const std::uint64_t work = options.steps * (3 * forward_work(config, options.batch) + update_work(config)) +
                                evaluations * evaluation_work(config, options.held_out) +
                                forward_work(config, options.batch);  // the last step's check
     if (work > limits::max_training_work)

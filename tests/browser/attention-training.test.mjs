@@ -16,6 +16,7 @@ import { typeInto, settled, usePage, screenshot, openPage, elementsReady } from 
 import { matrixCells, values } from './figure-readers.mjs';
 import { EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions } from '../../web/src/sections/attention-training.js';
 import { defaultState, AT_LENGTH, AT_VOCAB } from '../../web/src/state.js';
+import { formatNumber } from '../../web/src/format.js';
 
 let page;
 let problems;
@@ -460,10 +461,8 @@ test('the section in an <attention-lab> element: removed mid-run, its training s
   await course.context.close();
 });
 
-test('a run that diverges stops at its last finite model and says so, in both languages', async () => {
-  // Inside the sliders' bounds: SGD at learning rate 1 diverges on reverse.
-  await setState({ atOptimizer: 'sgd', atLr: 1, atSteps: 300, atSpeed: 1000 });
-  assert.equal(await readout('at-step'), '0', 'a new run');
+// Play, until the run is no longer playing (done, or stopped).
+async function playUntilItStops() {
   await page.evaluate(() => new Promise((resolve) => {
     const root = document.getElementById('attention-training');
     root.querySelector('[data-action="at-play"]').click();
@@ -475,6 +474,13 @@ test('a run that diverges stops at its last finite model and says so, in both la
     requestAnimationFrame(watch);
   }));
   await settled(page);
+}
+
+test('a run that diverges stops at its last finite model and says so, in both languages', async () => {
+  // Inside the sliders' bounds: SGD at learning rate 1 diverges on reverse.
+  await setState({ atOptimizer: 'sgd', atLr: 1, atSteps: 300, atSpeed: 1000 });
+  assert.equal(await readout('at-step'), '0', 'a new run');
+  await playUntilItStops();
   assert.equal(await section('[data-role="at-status"]').getAttribute('data-status'), 'stopped');
   const step = Number(await readout('at-step'));
   // The core, called directly, stops the same run at the same step.
@@ -496,6 +502,31 @@ test('a run that diverges stops at its last finite model and says so, in both la
   await setState({ language: 'zh' });
   assert.match(await note.textContent(), new RegExp(`训练发散了.*第 ${step} 步之后的模型.*更小的学习率`));
   await screenshot(page, 'attention-training-diverged-zh', '#attention-training');
+  await setState({ language: 'en', atOptimizer: 'adam', atLr: 0.01, atSteps: 1000 });
+  assert.equal(await note.isVisible(), false, 'a new run: the note goes');
+  assert.deepEqual(problems, []);
+});
+
+test('a run whose loss climbs far above its start says so, though it never diverges, in both languages', async () => {
+  // Inside the sliders' bounds: Adam at learning rate 1 climbs to thousands, finite, then comes back down.
+  await setState({ atOptimizer: 'adam', atLr: 1, atSteps: 100, atSpeed: 1000 });
+  assert.equal(await readout('at-step'), '0', 'a new run');
+  const note = section('[data-role="at-risen"]');
+  assert.equal(await note.isVisible(), false, 'nothing to say before the run');
+  await playUntilItStops();
+  assert.equal(await section('[data-role="at-status"]').getAttribute('data-status'), 'done', 'never diverged');
+  assert.equal(await section('[data-role="at-diverged"]').isVisible(), false);
+  // The core, called directly: the loss the note quotes, at the step it quotes.
+  const direct = await directRun({ atOptimizer: 'adam', atLr: 1 }, 100);
+  const peak = Math.max(...direct.loss);
+  const peakStep = direct.loss.indexOf(peak) + 1;
+  assert.ok(peak > 10 * direct.loss[0] && Number.isFinite(peak), `a climb from ${direct.loss[0]} to ${peak}`);
+  assert.equal(await note.isVisible(), true);
+  const quoted = `${formatNumber(direct.loss[0], '.4~g')} at step 1, ${formatNumber(peak, '.4~g')} at step ${peakStep}`;
+  assert.match(await note.textContent(), /^The loss climbed far above where it started .*smaller learning rate\.$/);
+  assert.ok((await note.textContent()).includes(quoted), `the note quotes the core's losses: ${quoted}`);
+  await setState({ language: 'zh' });
+  assert.match(await note.textContent(), new RegExp(`损失远远高于起点.*第 ${peakStep} 步`));
   await setState({ language: 'en', atOptimizer: 'adam', atLr: 0.01, atSteps: 1000 });
   assert.equal(await note.isVisible(), false, 'a new run: the note goes');
   assert.deepEqual(problems, []);

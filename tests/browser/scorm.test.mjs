@@ -20,6 +20,7 @@ import { unzipSync } from 'fflate';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { useBrowser, openPage, DIST } from './harness.mjs';
 import { decodeSuspendData } from '../../web/src/scorm/suspend-data.js';
+import { wrapApi } from '../web/hostile-lms.mjs';
 
 const started = performance.now();
 const run = promisify(execFile);
@@ -75,11 +76,13 @@ const shared = useBrowser({ serve: serveLms, report: ['scorm.json', figures] });
 // A new LMS session: the host page, a fresh API object (loaded with what the
 // LMS stored, if anything), the package's page in an iframe, drawn (or,
 // with `until`, as far as that element of it: the rest is built meanwhile).
-async function launchInLms({ version, folder, stored = null, until = 'html[data-ready="true"]' }) {
+// `hostile`: the options of hostile-lms.mjs's wrapApi (an API that throws, or lies).
+async function launchInLms({ version, folder, stored = null, until = 'html[data-ready="true"]', hostile = null }) {
   const opened = await openPage(shared.browser, `${shared.server.origin}/host.html`, { ready: null, predictions: 'open' });
-  await opened.page.evaluate(({ version, folder, stored }) => {
+  await opened.page.evaluate(({ version, folder, stored, hostile, wrap }) => {
     const api = version === '1.2' ? new window.Scorm12API({ logLevel: 5 }) : new window.Scorm2004API({ logLevel: 5 });
     if (stored) api.loadFromJSON(stored);
+    if (hostile) (0, eval)(`(${wrap})`)(api, version, hostile); // eslint-disable-line no-eval
     // What the content calls, in order.
     window.lmsCalls = [];
     for (const name of ['LMSInitialize', 'LMSCommit', 'LMSFinish', 'Initialize', 'Commit', 'Terminate']) {
@@ -97,7 +100,7 @@ async function launchInLms({ version, folder, stored = null, until = 'html[data-
     frame.src = `${folder}/index.html`;
     frame.style.cssText = 'width: 1280px; height: 900px; border: 0';
     document.body.append(frame);
-  }, { version, folder, stored });
+  }, { version, folder, stored, hostile, wrap: hostile ? wrapApi.toString() : null });
   const frame = opened.page.frameLocator('#sco');
   await frame.locator(until).waitFor({ state: 'attached', timeout: 30000 });
   return { ...opened, frame };
@@ -210,6 +213,53 @@ for (const [sections, version] of [[['pooling', 'masking'], '2004'], [['pooling'
     await lms.context.close();
   });
 }
+
+for (const [version, folder] of [['1.2', 'attention-lab-scorm12-pooling'], ['2004', 'attention-lab-scorm2004-pooling-masking']]) {
+  test(`SCORM ${version}: an LMS that throws at launch gives the plain lab; one that throws later, a note, and the learner keeps working`, async () => {
+    // Initialize, GetValue, a value's toString, SetValue, Commit: each once left the package blank (never ready).
+    for (const throws of ['initialize', 'get', 'toString', 'set', 'commit']) {
+      const lms = await launchInLms({ version, folder, hostile: { throws } });
+      assert.equal(await lms.frame.locator('html').getAttribute('data-scorm'), 'none', throws);
+      assert.equal(await lms.frame.locator('[data-exercise]').count(), exerciseCount(folder.includes('masking') ? ['pooling', 'masking'] : ['pooling']));
+      await choose(lms.frame, 'pooling.average-query', 'ignores');
+      assert.equal(await exercise(lms.frame, 'pooling.average-query').getAttribute('data-status'), 'right', throws);
+      assert.equal(await lms.frame.locator('[data-role="scorm-unsaved"]').count(), 0, `${throws}: the plain lab has nothing to say`);
+      assert.deepEqual(lms.problems, [], throws);
+      await lms.context.close();
+    }
+    // Every Commit after the launch's throws: the answer stays, and the learner is told it is not stored.
+    const lms = await launchInLms({ version, folder, hostile: { throws: 'commit', after: 1 } });
+    assert.equal(await lms.frame.locator('html').getAttribute('data-scorm'), version);
+    const note = lms.frame.locator('[data-role="scorm-unsaved"]');
+    assert.equal(await note.count(), 0, 'nothing unsaved at launch');
+    await choose(lms.frame, 'pooling.average-query', 'ignores');
+    assert.equal(await exercise(lms.frame, 'pooling.average-query').getAttribute('data-status'), 'right');
+    await note.waitFor({ state: 'visible' });
+    assert.match(await note.textContent(), /did not store your latest answers/);
+    assert.deepEqual(lms.problems, []);
+    await lms.context.close();
+  });
+}
+
+test('SCORM 1.2: suspend_data the page does not accept, or another package\'s, is neither scored nor kept', async () => {
+  // Nine tries, and 4,000 characters of another package's answers, from an LMS that keeps 1.2's 4,096 strictly.
+  const foreign = `other:${Array.from({ length: 600 }, (_, i) => `x${i}=r1`).join(',')}`.slice(0, 4000).replace(/,[^,]*$/, '');
+  const stored = { suspend_data: `1;pooling:average-query=r9;${foreign}`, core: { entry: 'resume' } };
+  const lms = await launchInLms({ version: '1.2', folder: 'attention-lab-scorm12-pooling', stored, hostile: { strict: true } });
+  assert.equal(await lms.frame.locator('html').getAttribute('data-scorm'), '1.2');
+  assert.equal(await exercise(lms.frame, 'pooling.average-query').getAttribute('data-status'), 'open');
+  let cmi = await lmsData(lms.page);
+  assert.equal(Number(cmi.core.score.raw), 0, 'once 1.85 while the page showed every exercise open');
+  assert.equal(cmi.suspend_data, '1');
+  await choose(lms.frame, 'pooling.average-query', 'ignores');
+  cmi = await lmsData(lms.page);
+  assert.deepEqual(Object.keys(decodeSuspendData(cmi.suspend_data)), ['pooling.average-query'], 'the answer is stored');
+  assert.equal(Number(cmi.core.score.raw), percent(1 / exerciseCount(['pooling'])));
+  assert.deepEqual(await lms.page.evaluate(() => window.lms.hostile.refusals), []);
+  assert.equal(await lms.frame.locator('[data-role="scorm-unsaved"]').count(), 0);
+  assert.deepEqual(lms.problems, []);
+  await lms.context.close();
+});
 
 // The pooling package: what is checked here does not depend on the sections, and one section loads fastest.
 test('without an LMS the package\'s page is the plain lab: over http (answers in localStorage) and from file://', async () => {

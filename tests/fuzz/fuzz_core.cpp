@@ -25,6 +25,7 @@
 #include "random_tensor.hpp"
 #include "scaling_study.hpp"
 #include "consistency_study.hpp"
+#include "seq2seq/tasks.hpp"
 #include "softmax.hpp"
 
 namespace {
@@ -91,10 +92,32 @@ void check_rows(const double* weights, std::size_t rows, std::size_t keys, bool 
     }
 }
 
+// A refusal's message shows no control byte and no character that reorders
+// or hides text (errors.hpp: quoted escapes them), and quotes the typed text
+// from its start, never a word cut out of it.
+void check_refusal_of_text(const std::string& typed, const attention::ArgumentError& error) {
+    const std::string message = error.what();
+    for (std::size_t at = 0; at < message.size(); ++at) {
+        const auto byte = static_cast<unsigned char>(message[at]);
+        expect(byte >= 0x20 && byte != 0x7f);
+        if (byte == 0xC2 && at + 1 < message.size())
+            expect(!(static_cast<unsigned char>(message[at + 1]) >= 0x80 && static_cast<unsigned char>(message[at + 1]) <= 0x9F));
+        if (byte == 0xE2 && at + 2 < message.size() && static_cast<unsigned char>(message[at + 1]) == 0x80)
+            expect(!(static_cast<unsigned char>(message[at + 2]) >= 0x8B && static_cast<unsigned char>(message[at + 2]) <= 0x8F) &&
+                   !(static_cast<unsigned char>(message[at + 2]) >= 0xA8 && static_cast<unsigned char>(message[at + 2]) <= 0xAE));
+    }
+    const std::string& got = error.got();
+    if (got.size() >= 2 && got.front() == '\'' && !typed.empty()) {
+        // The quote's first character is the text's first one, or its escape.
+        const char first = got[1];
+        expect(first == typed[0] || first == '\\' || first == '\'');
+    }
+}
+
 void run(FuzzedDataProvider& data) {
     const Kernel kernels[] = {Kernel::gaussian, Kernel::boxcar, Kernel::constant, Kernel::triangular,
                               Kernel::epanechnikov};
-    switch (data.ConsumeIntegralInRange(0, 13)) {
+    switch (data.ConsumeIntegralInRange(0, 14)) {
         case 0: {
             attention::DatasetOptions options{size(data), data.ConsumeIntegral<std::uint32_t>(), number(data),
                                               number(data)};
@@ -272,6 +295,18 @@ void run(FuzzedDataProvider& data) {
             const auto product = attention::batch_matrix_product(left, right);
             expect(product.shape(0) == left.shape(0) && product.shape(1) == left.shape(1) &&
                    product.shape(2) == right.shape(2));
+            break;
+        }
+        case 13: {
+            // A learner's typed text, any bytes, for any task.
+            const auto task = static_cast<attention::Seq2SeqTask>(data.ConsumeIntegralInRange(0, 4));
+            const std::string typed = data.ConsumeRandomLengthString(200);
+            try {
+                const std::vector<int> tokens = attention::seq2seq_source_from_text(task, typed);
+                expect(!tokens.empty());
+            } catch (const attention::ArgumentError& error) {
+                check_refusal_of_text(typed, error);
+            }
             break;
         }
         default: {

@@ -353,20 +353,38 @@ const TRANSLATOR_FUNCTIONS = {
     check: (result, p) => checkTraining(result, p, translatorWith(p.architecture, p.model)),
   },
   seq2seqTranslate: {
-    names: ['source', 'sourceLens', 'options', 'maxLength', ...TRANSLATOR_MODEL_NAMES],
+    names: ['source', 'sourceLens', 'options', 'maxLength', 'sourceLength', ...TRANSLATOR_MODEL_NAMES],
+    // The config's sourceLength too: it sizes a single source's padding, so it is checked before that.
     plan: fc.record({ ...translatorBatchPlan, single: fc.boolean(),
+      sourceLength: fc.option(fc.oneof(count, fc.constantFrom(NaN, Infinity, -1, 0, 9, 2 ** 31 - 1, 2 ** 32 + 8, null)),
+        { freq: 3, nil: undefined }),
       options: optionsPlan({ maxLength: fc.oneof(smallCount, fc.constantFrom(8, 9, null)) }) }),
     arrays: (p) => (p.single ? { source: Math.min(p.items, 8) } : batchLengths(p, ['source', 'sourceLens'])),
     fill: batchFill,
-    call: (p, a, o) => api.seq2seqTranslate(translatorWith(p.architecture, p.model), a.source,
-      p.single ? o.options : withField(o.options, 'sourceLens', a.sourceLens)),
+    call: (p, a, o) => {
+      const model = translatorWith(p.architecture, p.model);
+      const config = p.sourceLength === undefined ? model.config : { ...model.config, sourceLength: p.sourceLength };
+      return api.seq2seqTranslate({ ...model, config }, a.source, p.single ? o.options : withField(o.options, 'sourceLens', a.sourceLens));
+    },
   },
   seq2seqSourceFromText: {
     names: ['task', 'text'],
     plan: fc.record({ task: fc.oneof(translatorTask, junk), text: fc.oneof(fc.string({ maxLength: 80 }),
       fc.constantFrom('4782', 'four thousand and two', '2026-11-25', '25 November 2026', '1 2 3', '12345678',
-        '四千七百八十二', ' '.repeat(100), '1'.repeat(1 << 16)), junk) }),
+        '四千七百八十二', ' '.repeat(100), '1'.repeat(1 << 16)),
+      // Digits with hyphens, lone surrogates, and the characters that reorder or hide text.
+      fc.string({ unit: fc.constantFrom('4', '7', '-', ' ', '四', 'four', '\uD800', '\uDC00', '\u202E', '\u200F', '\u2066',
+        '\u200B', '\uFEFF', '\u0085', '\u061C', '\u2028'), maxLength: 12 }), junk) }),
     arrays: () => ({}), call: (p) => api.seq2seqSourceFromText(p.task, p.text),
+    // A refusal of the text quotes the text as typed (its start, escaped), never a word cut out of it.
+    refusal(error, p) {
+      if (error.argument !== 'text' || typeof p.text !== 'string' || !error.got.startsWith("'")) return;
+      assert.doesNotMatch(error.message, INVISIBLE, `"${error.message}" shows a character that reorders or hides text`);
+      const escaped = escapedAsQuoted(p.text);
+      const quote = error.got.slice(1, -1).replace(/\u2026$/, '');
+      assert.ok(escaped.startsWith(quote) && quote.length >= Math.min(escaped.length, 10),
+        `"${error.message}" quotes other text than the ${JSON.stringify(p.text)} typed`);
+    },
   },
 };
 
@@ -599,6 +617,7 @@ function property({ fn, plan }) {
       `${fn}: "${error.message}" names ${error.argument}, which is none of its arguments (${spec.names.join(', ')})`);
     assertErrorFields(error, fn);
     assertQuotesGiven(error, plan);
+    spec.refusal?.(error, plan);
   } else {
     if (refused) assert.fail(`${fn} accepted an argument it must refuse (${JSON.stringify(plan, replacer)})`);
     spec.check?.(hostile.result, plan);
@@ -627,6 +646,16 @@ function assertQuotesGiven(error, plan) {
       /^-?[\d.]+(e[+-]\d+)?$|^-?Infinity$|^NaN$/.test(error.got)) {
     assert.equal(error.got, String(given), `"${error.message}" quotes another value than the ${given} given`);
   }
+}
+
+// What an error shows of a typed text: lone surrogates as \uD800, controls
+// as \x0a, the characters that reorder or hide text as \u202E (core/errors.hpp).
+const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
+function escapedAsQuoted(text) {
+  const hex = (code, digits) => code.toString(16).toUpperCase().padStart(digits, '0');
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (unit) => `\\u${hex(unit.charCodeAt(0), 4)}`)
+    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${hex(c.charCodeAt(0), 2).toLowerCase()}`)
+    .replace(new RegExp(INVISIBLE.source, 'gu'), (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
 }
 
 function replacer(key, value) {

@@ -333,5 +333,44 @@ test('a typed source is read whole: words after the 64th character count', () =>
   assertArgumentError(() => api.seq2seqSourceFromText('reverse', `1 2 3 4 5 6 7${' '.repeat(60)}8`), 'text',
     'at most 7 source words');
   // A lone surrogate is quoted as written, escaped, not replaced.
-  assert.equal(assertArgumentError(() => api.seq2seqSourceFromText('numbers-en-zh', 'four \uD800'), 'text').got, "'\\uD800'");
+  assert.equal(assertArgumentError(() => api.seq2seqSourceFromText('numbers-en-zh', 'four \uD800'), 'text').got, "'four \\uD800'");
+});
+
+test('a refused typed text is quoted as typed: whole, its lone surrogates and direction marks escaped', () => {
+  const got = (task, typed) => assertArgumentError(() => api.seq2seqSourceFromText(task, typed), 'text').got;
+  // Once '\\' (the escape cut after its backslash), '4782' of '-4782' (digits refused as no digits), '4' of '4-7-8-2'.
+  assert.equal(got('numbers-zh-en', '\uD800四'), "'\\uD800四'");
+  assert.equal(got('numbers-en-zh', '-4782'), "'-4782'");
+  assert.equal(got('numbers-en-zh', '4782-'), "'4782-'");
+  assert.equal(got('numbers-zh-en', '4-7-8-2'), "'4-7-8-2'");
+  // Once echoed raw: U+202E reversed the rest of the message where the page shows it.
+  assert.equal(got('numbers-en-zh', 'four\u202Ethousand'), "'four\\u202Ethousand'");
+  assert.equal(got('reverse', '\u200F12'), "'\\u200F12'");
+  const { message } = assertArgumentError(() => api.seq2seqSourceFromText('dates', '\u2067x\u2069'), 'text');
+  assert.doesNotMatch(message, /[\u2066-\u2069\u202a-\u202e\u200e\u200f]/u, message);
+});
+
+test('seq2seqTranslate checks the config\'s sourceLength before anything is sized by it', () => {
+  const model = api.seq2seqInit({ ...TRANSLATOR, architecture: 'bahdanau' });
+  const sizes = { task: null, sourceVocab: 13, targetVocab: 13, targetLength: 8 };
+  for (const sourceLength of [NaN, Infinity, 2 ** 32 + 8, -1, 2 ** 31 - 1]) {
+    for (const config of [model.config, { ...model.config, ...sizes }]) {
+      const before = api.memoryStats();
+      // Once RangeError "offset is out of bounds", "Invalid typed array length", or an 8 GB Int32Array.
+      assertArgumentError(() => api.seq2seqTranslate({ ...model, config: { ...config, sourceLength } }, [3, 2]), 'sourceLength');
+      assert.equal(api.memoryStats().heapBytes, before.heapBytes);
+    }
+  }
+  assertStillWorks();
+});
+
+test('the translators\' work bound counts a GRU\'s work as it is done: calls of seconds are refused', () => {
+  // Each once accepted, taking 3-8 s where the docs promise about a second
+  // (tests/benchmarks/translator-work-bound.bench.mjs times the largest accepted ones).
+  const lean = { batch: 1, heldOut: 1, evalEvery: 10000 };
+  for (const [config, steps] of [[{ hidden: 512, embed: 512, layers: 1 }, 22], [{ hidden: 256, embed: 256, layers: 4 }, 44],
+    [{}, 4241]]) {
+    const model = api.seq2seqInit(config);
+    assertArgumentError(() => api.seq2seqTrain(model, { ...lean, steps }), 'steps', 'multiply-adds');
+  }
 });

@@ -885,6 +885,14 @@ for (const [architecture, model] of Object.entries(translators)) {
     config: { ...model.config, task: 'numbers', sourceLength: null } }, [3, 2]), 'task');
   row('seq2seqTranslate', label('a batch\'s source one short'), () => translate(pairs2.source.subarray(1),
     { sourceLens: pairs2.sourceLens }), /^(source|sourceLens)$/);
+  // The config's sourceLength sizes the padding of a single source: checked before anything is sized by it,
+  // with the task's sizes and without (2^31 - 1 once asked JS for an 8 GB Int32Array).
+  for (const [what, config] of [['with its task', model.config], ['of sizes given', { ...model.config, ...sized }]]) {
+    each('seq2seqTranslate', [...NON_FINITE, ['2**32 + 8', 2 ** 32 + 8], ['-1', -1], ['2**31 - 1', 2 ** 31 - 1], ['0', 0],
+      ['2.5', 2.5], ['a string', '8']], label(`sourceLength of a config ${what}`),
+    (v) => api.seq2seqTranslate({ ...model, config: { ...config, sourceLength: v } }, [3, 2]), 'sourceLength',
+    { over: true });
+  }
 }
 
 // seq2seqSourceFromText(task, text)
@@ -901,6 +909,18 @@ for (const [task, text] of [['reverse', ''], ['reverse', '   '], ['reverse', '12
   ['numbers-en-zh', `four thousand seven hundred${' '.repeat(40)}and eighty two three`]]) {
   row('seq2seqSourceFromText', `${task}: ${JSON.stringify(text).slice(0, 40)}`, () => api.seq2seqSourceFromText(task, text),
     'text');
+}
+// A refusal quotes the text as typed (never a word cut out of it), lone surrogates escaped as \uD800,
+// the characters that reorder or hide text (bidi controls, zero-width ones) as \uNNNN.
+for (const [task, typed, quote] of [
+  ['numbers-zh-en', '\uD800四', "'\\uD800四'"], ['numbers-en-zh', '-4782', "'-4782'"], ['numbers-en-zh', '4782-', "'4782-'"],
+  ['numbers-zh-en', '4-7-8-2', "'4-7-8-2'"], ['dates', '2026-11-25-', "'2026-11-25-'"], ['dates', 'x 2026', "'x 2026'"],
+  ['reverse', '1\u202E2', "'1\\u202E2'"], ['sort', '\u200F3', "'\\u200F3'"], ['numbers-en-zh', 'four\u2066x', "'four\\u2066x'"],
+  ['dates', '2026\u061C-01-01', "'2026\\u061C-01-01'"], ['reverse', '\uFEFF1', "'\\uFEFF1'"], ['reverse', '1\u00852', "'1\\u00852'"],
+  ['numbers-en-zh', 'four\u200Bthousand', "'four\\u200Bthousand'"], ['numbers-en-zh', 'a\u2028b', "'a\\u2028b'"],
+]) {
+  row('seq2seqSourceFromText', `${task}: quotes ${JSON.stringify(typed)} as typed`, () => api.seq2seqSourceFromText(task, typed),
+    'text', { detail: `got ${quote}` });
 }
 row('seq2seqSourceFromText', 'a megabyte of text', () => api.seq2seqSourceFromText('reverse', '1'.repeat(1 << 20)),
   'text', { over: true, detail: 'got at least 1048576 bytes' });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProgressStore, STORAGE_KEY, VERSION } from '../../web/src/exercises/progress-store.js';
-import { afterCheck, initialEntry, another } from '../../web/src/exercises/exercise-state.js';
+import { afterCheck, initialEntry, another, reveal, STATUSES, VERDICTS, MAX_TRIES } from '../../web/src/exercises/exercise-state.js';
 
 function fakeStorage(initial = {}) {
   const items = new Map(Object.entries(initial));
@@ -88,6 +88,51 @@ test('garbled or hostile storage is ignored, entry by entry', () => {
   assert.equal(progress.get('not a name').status, 'open');
   assert.equal(({}).status, undefined, 'no prototype was touched');
   assert.throws(() => progress.set('pooling.x', { status: 'right', attempts: 9, instance: 0 }), /not an exercise entry/);
+});
+
+// What a transition of an entry read from storage must give: an entry the store saves.
+function everyTransitionSaves(progress, name, label) {
+  const entry = progress.get(name);
+  const nexts = [...VERDICTS.flatMap((verdict) => [afterCheck(entry, verdict), afterCheck(entry, verdict, { once: true })]),
+    reveal(entry), another(entry)];
+  for (const next of nexts) {
+    assert.doesNotThrow(() => progress.set(name, next), `${label}: ${JSON.stringify(next)}`);
+    progress.set(name, entry); // back to the entry as read, for the next transition
+  }
+}
+
+test('an entry the exercise state machine cannot make is read as one it can; Check and Show answer then save', () => {
+  const tampered = (value) => JSON.stringify({ version: VERSION, exercises: { 'pooling.average-query': value } });
+  const cases = [
+    [{ status: 'wrong', attempts: 3, instance: 0 }, { status: 'revealed', attempts: 3, instance: 0 }],
+    [{ status: 'close', attempts: 3, instance: 4 }, { status: 'revealed', attempts: 3, instance: 4 }],
+    [{ status: 'right', attempts: 0, instance: 2 }, { status: 'open', attempts: 0, instance: 2 }],
+    [{ status: 'wrong', attempts: 0, instance: 0 }, { status: 'open', attempts: 0, instance: 0 }],
+    // "Try another" from the largest instance would make one the store refuses.
+    [{ status: 'right', attempts: 1, instance: 2 ** 31 - 1 }, { status: 'open', attempts: 0, instance: 0 }],
+  ];
+  for (const [stored, read] of cases) {
+    const storage = fakeStorage({ [STORAGE_KEY]: tampered(stored) });
+    const progress = createProgressStore(() => storage);
+    assert.deepEqual({ ...progress.get('pooling.average-query') }, read, JSON.stringify(stored));
+    everyTransitionSaves(progress, 'pooling.average-query', JSON.stringify(stored));
+  }
+});
+
+// The fuzzer's class: every entry of valid shape, as tampered storage may hold it.
+test('fuzz: whatever entry storage holds, every transition of it as read is one the store saves', () => {
+  let cases = 0;
+  for (const status of [...STATUSES, 'winner']) {
+    for (let attempts = -1; attempts <= MAX_TRIES + 1; attempts += 1) {
+      for (const instance of [0, 1, 2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31]) {
+        const value = { status, attempts, instance };
+        const storage = fakeStorage({ [STORAGE_KEY]: JSON.stringify({ version: VERSION, exercises: { 'a.b': value } }) });
+        everyTransitionSaves(createProgressStore(() => storage), 'a.b', JSON.stringify(value));
+        cases += 1;
+      }
+    }
+  }
+  assert.equal(cases, 6 * 6 * 5);
 });
 
 test('storage that throws (a sandboxed iframe, storage disabled, a full quota) degrades to memory silently', () => {

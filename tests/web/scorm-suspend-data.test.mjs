@@ -92,7 +92,8 @@ function fakeSession({ suspendData = '', mastery = null } = {}) {
     reports,
     suspendData: () => suspendData,
     mastery: () => mastery,
-    report: (what) => reports.push(what),
+    suspendDataLimit: SCORM12_SUSPEND_DATA_LIMIT,
+    report: (what) => reports.push(what) > 0,
   };
 }
 

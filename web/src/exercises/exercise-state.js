@@ -26,6 +26,20 @@ export function afterCheck(entry, verdict, { once = false } = {}) {
   return Object.freeze({ ...entry, status, attempts });
 }
 
+// A stored entry (of valid shape: progress-store.js) as one this machine
+// could have made, for storage that was tampered with or written by
+// something else: a check counts one try, so "right" has at least one and
+// "wrong" or "close" fewer than MAX_TRIES (the last try reveals). Past
+// them it is revealed, never credited; a right without a try was never
+// checked, and starts again. Without this an impossible entry gets stuck:
+// its next transition makes an entry the store refuses.
+export function reachable(entry) {
+  const { status, attempts, instance } = entry;
+  if ((status === 'wrong' || status === 'close') && attempts >= MAX_TRIES) return Object.freeze({ status: 'revealed', attempts: MAX_TRIES, instance });
+  if ((status === 'wrong' || status === 'close' || status === 'right') && attempts === 0) return initialEntry(instance);
+  return entry;
+}
+
 export const reveal = (entry) => (entry.status === 'right' ? entry : Object.freeze({ ...entry, status: 'revealed' }));
 
 // "Try another": a fresh start on the next instance.

@@ -7,7 +7,7 @@
 // a full quota): reading or writing then throws, and the store carries on
 // in memory without a word. What is read is checked entry by entry: a
 // garbled or hostile value is ignored, never trusted.
-import { STATUSES, MAX_TRIES, initialEntry } from './exercise-state.js';
+import { STATUSES, MAX_TRIES, initialEntry, reachable } from './exercise-state.js';
 
 export const STORAGE_KEY = 'attention-lab:exercises';
 export const VERSION = 1;
@@ -25,6 +25,14 @@ export function validEntry(value) {
   return Object.freeze({ status, attempts, instance });
 }
 
+// An entry read from storage as the page takes it, or null: of valid shape,
+// one the state machine could have made (exercise-state.js: reachable), and
+// with an instance "Try another" can still count on from.
+export function readEntry(value) {
+  const entry = validEntry(value);
+  return entry && entry.instance < MAX_INSTANCE ? reachable(entry) : null;
+}
+
 // The valid entries of a stored text, in an object without a prototype.
 function parse(text) {
   const entries = Object.create(null);
@@ -39,7 +47,7 @@ function parse(text) {
   const saved = stored.exercises;
   if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return entries;
   for (const [name, value] of Object.entries(saved)) {
-    const entry = validEntry(value);
+    const entry = readEntry(value);
     if (entry && /^[\w-]+\.[\w-]+$/.test(name)) entries[name] = entry;
   }
   return entries;

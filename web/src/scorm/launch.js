@@ -8,7 +8,8 @@
 // through cmi.suspend_data, each change reports the score and statuses and
 // commits, and leaving the page ends the session (LMSFinish / Terminate).
 // Without one (the package's page opened on its own, from disk or a plain
-// web server) it is the plain lab: answers in localStorage.
+// web server), or with one that refuses or throws at launch, it is the
+// plain lab: answers in localStorage.
 // <html data-scorm> says which: "1.2" or "2004" when connected, "none".
 import { start } from '../main.js';
 import { SECTIONS, SECTION_IDS } from '../sections/registry.js';
@@ -18,6 +19,7 @@ import { API_NAME as API_12, connectScorm12 } from './scorm12.js';
 import { API_NAME as API_2004, connectScorm2004 } from './scorm2004.js';
 import { createSuspendDataStorage } from './suspend-data-storage.js';
 import { exerciseNames } from './package-exercises.js';
+import { t } from '../i18n/index.js';
 
 const VERSIONS = Object.freeze({
   '1.2': { apiName: API_12, connect: connectScorm12 },
@@ -39,23 +41,56 @@ function connect(version) {
   return api ? spec.connect(api) : null;
 }
 
+// Tells the learner, above the lab, that the LMS did not store their latest
+// answers (once: the note stays until the page goes).
+function showUnsaved() {
+  if (document.querySelector('[data-role="scorm-unsaved"]')) return;
+  const note = document.createElement('p');
+  note.className = 'note note-warning';
+  note.setAttribute('role', 'alert');
+  note.dataset.role = 'scorm-unsaved';
+  note.dataset.i18n = 'scorm.unsaved';
+  note.textContent = t('scorm.unsaved');
+  document.getElementById('main').before(note);
+}
+
+// The session and its storage; null when there is no LMS, or when its API
+// refuses or throws at launch (Initialize, a read, the first report): the
+// plain lab then, as without an LMS. A session that throws later is the
+// storage's to tell the learner of.
+function connectStorage(version, sections) {
+  try {
+    const session = connect(version);
+    if (!session) return null;
+    const storage = createSuspendDataStorage({ session, names: exerciseNames(sections), onUnsaved: showUnsaved });
+    return { session, storage };
+  } catch {
+    return null;
+  }
+}
+
 function launch() {
   const sections = packageSections();
-  const session = connect(metaContent('attention-lab:scorm'));
-  document.documentElement.dataset.scorm = session ? session.version : 'none';
-  if (!session) {
+  const connected = connectStorage(metaContent('attention-lab:scorm'), sections);
+  document.documentElement.dataset.scorm = connected ? connected.session.version : 'none';
+  if (!connected) {
     start({ sectionIds: sections.map(({ id }) => id) });
     return;
   }
-  const storage = createSuspendDataStorage({ session, names: exerciseNames(sections) });
+  const { session, storage } = connected;
   const began = performance.now();
   let finished = false;
   // pagehide: the LMS closes the content's frame or window, or the learner
-  // leaves; the session time goes with the last commit.
+  // leaves; the session time goes with the last commit (an LMS that throws
+  // now has nothing left to lose).
   window.addEventListener('pagehide', () => {
     if (finished) return;
     finished = true;
-    session.finish((performance.now() - began) / 1000);
+    try {
+      session.finish((performance.now() - began) / 1000);
+    } catch {
+      // the page is going: nothing to tell
+    }
   });
   start({ sectionIds: sections.map(({ id }) => id), progress: createProgressStore(() => storage) });
 }

@@ -2,7 +2,7 @@
 // LMSGetValue, LMSSetValue, LMSCommit, LMSFinish) and its data model, the
 // cmi.core elements. 1.2 has a single status for completion and success:
 // passed or failed once outcome.js decides, else completed or incomplete.
-import { succeeded, percent, threshold } from './lms-calls.js';
+import { succeeded, valueText, percent, threshold } from './lms-calls.js';
 
 export const API_NAME = 'API';
 
@@ -24,16 +24,24 @@ export function timespan(seconds) {
 // A session with the LMS, or null when it refuses LMSInitialize.
 export function connectScorm12(api) {
   if (!succeeded(api.LMSInitialize(''))) return null;
-  const get = (element) => String(api.LMSGetValue(element) ?? '');
-  const set = (element, value) => api.LMSSetValue(element, String(value));
+  const get = (element) => valueText(api.LMSGetValue(element), element);
+  // Every write's answer counts: one refused ("false") leaves the report unsaved.
+  let saved = true;
+  const set = (element, value) => {
+    saved = succeeded(api.LMSSetValue(element, String(value))) && saved;
+  };
   return Object.freeze({
     version: '1.2',
+    // The longest cmi.suspend_data 1.2 holds (CMIString4096).
+    suspendDataLimit: 4096,
     suspendData: () => get('cmi.suspend_data'),
     // adlcp:masteryscore of the manifest, or the LMS's own: a percentage.
     mastery: () => threshold(get('cmi.student_data.mastery_score'), 100),
     // The answers and what they add up to, committed at once: a learner
-    // who closes the tab has lost nothing they answered.
+    // who closes the tab has lost nothing they answered. true when the LMS
+    // took every value and the commit.
     report({ suspendData, outcome }) {
+      saved = true;
       set('cmi.suspend_data', suspendData);
       if (outcome.score !== null) {
         set('cmi.core.score.min', 0);
@@ -43,7 +51,8 @@ export function connectScorm12(api) {
       set('cmi.core.lesson_status', lessonStatus(outcome));
       // "suspend": the next launch resumes with this suspend_data.
       set('cmi.core.exit', 'suspend');
-      api.LMSCommit('');
+      saved = succeeded(api.LMSCommit('')) && saved;
+      return saved;
     },
     finish(seconds) {
       set('cmi.core.session_time', timespan(seconds));

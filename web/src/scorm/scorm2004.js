@@ -1,7 +1,7 @@
 // The SCORM 2004 (4th edition) side of a session: the LMS's `API_1484_11`
 // object (Initialize, GetValue, SetValue, Commit, Terminate) and its data
 // model, where completion and success are two elements.
-import { succeeded, percent, scaled, threshold } from './lms-calls.js';
+import { succeeded, valueText, percent, scaled, threshold } from './lms-calls.js';
 
 export const API_NAME = 'API_1484_11';
 
@@ -11,16 +11,24 @@ export const duration = (seconds) => `PT${Math.max(0, Math.round(seconds * 100))
 // A session with the LMS, or null when it refuses Initialize.
 export function connectScorm2004(api) {
   if (!succeeded(api.Initialize(''))) return null;
-  const get = (element) => String(api.GetValue(element) ?? '');
-  const set = (element, value) => api.SetValue(element, String(value));
+  const get = (element) => valueText(api.GetValue(element), element);
+  // Every write's answer counts: one refused ("false") leaves the report unsaved.
+  let saved = true;
+  const set = (element, value) => {
+    saved = succeeded(api.SetValue(element, String(value))) && saved;
+  };
   return Object.freeze({
     version: '2004',
+    // The longest cmi.suspend_data 2004 holds (characterstring, SPM 64000).
+    suspendDataLimit: 64000,
     // Empty on a first launch (the LMS may also report error 403, not initialised: the same).
     suspendData: () => get('cmi.suspend_data'),
     // The manifest's minNormalizedMeasure, or the LMS's own: a scaled score in [-1, 1].
     mastery: () => threshold(get('cmi.scaled_passing_score'), 1),
-    // The answers and what they add up to, committed at once.
+    // The answers and what they add up to, committed at once; true when
+    // the LMS took every value and the commit.
     report({ suspendData, outcome }) {
+      saved = true;
       set('cmi.suspend_data', suspendData);
       if (outcome.score !== null) {
         set('cmi.score.min', 0);
@@ -34,7 +42,8 @@ export function connectScorm2004(api) {
       set('cmi.success_status', outcome.success);
       // "suspend": the next launch resumes with this suspend_data.
       set('cmi.exit', 'suspend');
-      api.Commit('');
+      saved = succeeded(api.Commit('')) && saved;
+      return saved;
     },
     finish(seconds) {
       set('cmi.session_time', duration(seconds));

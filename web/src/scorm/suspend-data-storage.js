@@ -4,15 +4,69 @@
 // with the score and statuses it adds up to (outcome.js), committed at
 // once. Wrapping the storage is how the package hears of every answer,
 // "Reset my answers" included, without a hook in the exercise engine.
-import { STORAGE_KEY, VERSION } from '../exercises/progress-store.js';
+//
+// What the LMS holds is read as the page reads it: only the package's own
+// exercises, each entry as the progress store takes it (readEntry), so the
+// score never counts an answer the page does not show, and text the page
+// would not keep (another package's entries, impossible entries) is not
+// written back. The text is fitted to the version's limit (1.2: 4,096
+// characters); when the LMS refuses a value, throws, or the answers do not
+// fit, `onUnsaved` tells the page, which tells the learner.
+import { STORAGE_KEY, VERSION, readEntry } from '../exercises/progress-store.js';
+import { isFinished } from '../exercises/exercise-state.js';
 import { decodeSuspendData, encodeSuspendData } from './suspend-data.js';
 import { outcome, MASTERY } from './outcome.js';
 
+// The entries the package keeps, of `stored` (any object): its exercises' valid ones.
+function keptEntries(stored, known) {
+  const kept = Object.create(null);
+  if (typeof stored !== 'object' || stored === null) return kept;
+  for (const [name, value] of Object.entries(stored)) {
+    const entry = known.has(name) ? readEntry(value) : null;
+    if (entry) kept[name] = entry;
+  }
+  return kept;
+}
+
+// The most entries whose text fits `limit`, the finished ones first (the
+// score stands on them), then the package's order: {entries, text, all}.
+// Each entry's share of the text is counted once: a section's first entry
+// brings ";section:", the others a ",".
+function fitted(entries, names, limit) {
+  const text = encodeSuspendData(entries);
+  if (text.length <= limit) return { entries, text, all: true };
+  const present = names.filter((name) => entries[name]);
+  const order = [...present.filter((name) => isFinished(entries[name])), ...present.filter((name) => !isFinished(entries[name]))];
+  const kept = Object.create(null);
+  const sections = new Set();
+  const empty = encodeSuspendData(kept).length;
+  let length = empty;
+  for (const name of order) {
+    const alone = encodeSuspendData({ [name]: entries[name] }).length - empty; // ";section:id=..."
+    if (alone <= 0) continue; // an entry at its start is not written
+    const section = name.slice(0, name.indexOf('.'));
+    const cost = sections.has(section) ? alone - section.length - 1 : alone;
+    if (length + cost > limit) continue;
+    kept[name] = entries[name];
+    sections.add(section);
+    length += cost;
+  }
+  return { entries: kept, text: encodeSuspendData(kept), all: false };
+}
+
 // session: scorm12.js's or scorm2004.js's; names: the package's exercises.
-export function createSuspendDataStorage({ session, names }) {
+// A session that throws while the storage is made (its first report
+// included) throws here: launch.js then opens the plain lab.
+export function createSuspendDataStorage({ session, names, onUnsaved = () => {} }) {
   const mastery = session.mastery() ?? MASTERY;
-  let entries = decodeSuspendData(session.suspendData());
-  const report = () => session.report({ suspendData: encodeSuspendData(entries), outcome: outcome(entries, names, mastery) });
+  const known = new Set(names);
+  let entries = keptEntries(decodeSuspendData(session.suspendData()), known);
+  // The score of what is stored: an answer that did not fit is not counted.
+  const report = () => {
+    const fit = fitted(entries, names, session.suspendDataLimit);
+    const saved = session.report({ suspendData: fit.text, outcome: outcome(fit.entries, names, mastery) });
+    if (!saved || !fit.all) onUnsaved();
+  };
   // At launch too: a first launch turns "not attempted" into "incomplete",
   // and a package whose exercises changed reports what now holds.
   report();
@@ -20,9 +74,13 @@ export function createSuspendDataStorage({ session, names }) {
     getItem: (key) => (key === STORAGE_KEY ? JSON.stringify({ version: VERSION, exercises: entries }) : null),
     setItem(key, value) {
       if (key !== STORAGE_KEY) return;
-      const stored = JSON.parse(value);
-      entries = stored?.exercises && typeof stored.exercises === 'object' ? stored.exercises : Object.create(null);
-      report();
+      entries = keptEntries(JSON.parse(value)?.exercises, known);
+      // The learner keeps working whatever the LMS does now: its throw is an unsaved answer.
+      try {
+        report();
+      } catch {
+        onUnsaved();
+      }
     },
   });
 }

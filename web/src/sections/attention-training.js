@@ -44,7 +44,7 @@ const RUN_KEYS = {
     ready: 'at.status.ready', playing: 'at.status.playing', paused: 'at.status.paused', done: 'at.status.done',
     stopped: 'at.status.stopped',
   },
-  diverged: 'at.diverged', progress: 'at.progress',
+  diverged: 'at.diverged', risen: 'at.risen', progress: 'at.progress',
   step: 'at.currentStep', loss: 'at.currentLoss', accuracy: 'at.currentAccuracy', accuracyAt: 'at.accuracyAt',
   axisStep: 'at.axisStep', axisAccuracy: 'at.axisAccuracy',
   lossCaption: 'at.lossCaption', lossLabel: 'at.lossLabel', accuracyCaption: 'at.accuracyCaption', accuracyLabel: 'at.accuracyLabel',

@@ -20,6 +20,9 @@ import { createRunTimeline } from '../run/run-timeline.js';
 
 // While a run plays, the maps are redrawn at most every MAPS_EVERY_MS.
 const MAPS_EVERY_MS = 100;
+// A loss past this many times the run's first has climbed, not wobbled: the
+// steps overshoot (a finite loss of thousands never "diverges").
+export const RISE_FACTOR = 10;
 // Steps trained and thrown away in idle time, WARM_UP_CHUNK at a time, so
 // the browser has optimised the training code before the first frame of play.
 const WARM_UP_STEPS = 30;
@@ -53,10 +56,14 @@ export function createRunView({
   // A run that diverged: where it stopped, and what to change (beside the player).
   const divergedNote = element('p', { className: 'note note-warning', role: 'alert', dataset: { role: `${name}-diverged` } });
   divergedNote.hidden = true;
+  // A run whose loss rose far above its start (keys.risen, for a section that has the text).
+  const risenNote = element('p', { className: 'note note-warning', role: 'alert', dataset: { role: `${name}-risen` } });
+  risenNote.hidden = true;
   const controlNodes = [
     element('div', { className: 'player' }, [resetButton, playButton, stepButton]),
     status,
     divergedNote,
+    risenNote,
     progressLabel,
     progress,
     element('div', { className: `readouts readouts-${bleuReadout ? 4 : 3}` }, [stepReadout.cell, lossReadout.cell, accuracyReadout.cell, ...(bleuReadout ? [bleuReadout.cell] : [])]),
@@ -120,6 +127,12 @@ export function createRunView({
     status.textContent = t(keys.status[run.status], { step: run.step, steps: run.target });
     divergedNote.hidden = run.status !== 'stopped';
     divergedNote.textContent = run.status === 'stopped' ? t(keys.diverged, { step: run.step }) : '';
+    const peak = run.losses.length > 0 ? max(run.losses) : NaN;
+    const risen = Boolean(keys.risen) && run.status !== 'stopped' && peak > RISE_FACTOR * run.losses[0];
+    risenNote.hidden = !risen;
+    risenNote.textContent = risen ? t(keys.risen, {
+      start: formatNumber(run.losses[0], '.4~g'), peak: formatNumber(peak, '.4~g'), step: run.losses.indexOf(peak) + 1,
+    }) : '';
     progress.max = run.target;
     progress.value = Math.min(run.step, run.target);
 

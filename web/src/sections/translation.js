@@ -47,7 +47,7 @@ const RUN_KEYS = {
     ready: 'tr.status.ready', playing: 'tr.status.playing', paused: 'tr.status.paused', done: 'tr.status.done',
     stopped: 'tr.status.stopped',
   },
-  diverged: 'tr.diverged', progress: 'tr.progress',
+  diverged: 'tr.diverged', risen: 'tr.risen', progress: 'tr.progress',
   step: 'tr.currentStep', loss: 'tr.currentLoss', accuracy: 'tr.currentAccuracy', accuracyAt: 'tr.accuracyAt',
   bleu: 'tr.currentBleu',
   axisStep: 'tr.axisStep', axisAccuracy: 'tr.axisAccuracy',

@@ -26,6 +26,7 @@ export default {
   'tr.status.done': 'Done: {step} of {steps} steps',
   'tr.status.stopped': 'Stopped after step {step} of {steps}: the run diverged',
   'tr.diverged': 'The run diverged: one more step would make the loss or the weights infinite or NaN. The curves and the maps show the model after step {step}, the last one that still computes.',
+  'tr.risen': 'The loss climbed far above where it started ({start} at step 1, {peak} at step {step}): the steps are too large and overshoot, so the model gets worse instead of better. Reset and try a smaller learning rate (or Adam).',
   'tr.speed': 'Speed (steps a second)',
   'tr.speedHint': 'Lower it to watch the maps form step by step; at the top, 1000, as fast as this machine allows.',
   'tr.steps': 'Steps to train',

@@ -26,6 +26,7 @@ export default {
   'tr.status.done': '完成：{step} / {steps} 步',
   'tr.status.stopped': '已停止：训练在第 {step} 步后发散（共 {steps} 步）',
   'tr.diverged': '训练发散了：再走一步，损失或权重就会变成无穷大或 NaN。曲线和注意力图显示的是第 {step} 步之后的模型，也就是最后一个还能正常计算的模型。',
+  'tr.risen': '损失远远高于起点（第 1 步为 {start}，第 {step} 步达到 {peak}）：步子太大，一步跨过了谷底，模型越训越差。请重置，并尝试更小的学习率（或改用 Adam）。',
   'tr.speed': '速度（每秒步数）',
   'tr.speedHint': '调低它可以一步一步看注意力图形成；拉到最大 1000 时，以这台机器允许的最快速度训练。',
   'tr.steps': '训练步数',
