@@ -186,7 +186,8 @@ async function answerMaskingWrongThenRight(language) {
   assert.ok(mistakes.length > 0, `a mistake to make at cell ${cell}, length ${length}`);
   const [mistake, key] = mistakes[0];
   await typeMaskWeight(mistake.toFixed(3));
-  assert.ok(['wrong', 'close'].includes(await maskStatus('masked-weight-value')), 'not right');
+  assert.equal(await maskStatus('masked-weight-value'), 'wrong', 'a recognised mistake is "not yet", never close');
+  assert.ok((await maskVerdict('masked-weight-value')).startsWith(opening(language, 'exercises.wrong')));
   assert.ok((await maskVerdict('masked-weight-value')).includes(opening(language, key)), `said why: ${key}`);
   await typeMaskWeight(right.toFixed(3));
   assert.equal(await maskStatus('masked-weight-value'), 'right');
