@@ -244,7 +244,12 @@ test('every head\'s map paints the core\'s weights of the example, beside the ta
   });
   assert.deepEqual(values(await matrixCells(page, 'at-ideal')), direct.ideal0, 'the ideal pattern is the core\'s');
   const labels = await page.locator('[data-figure="at-map-b1-h1"] .matrix-col-labels text').allTextContents();
-  assert.deepEqual(labels, direct.tokens.slice(0, AT_LENGTH).map(String), 'the keys are labelled with the tokens');
+  // A token that comes twice carries its position (subscript digits): no two keys share a label.
+  const tokens = direct.tokens.slice(0, AT_LENGTH);
+  const sub = (p) => String(p).replace(/\d/g, (digit) => '₀₁₂₃₄₅₆₇₈₉'[digit]);
+  assert.deepEqual(labels, tokens.map((token, p) => (tokens.filter((other) => other === token).length > 1 ? `${token}${sub(p)}` : String(token))),
+    'the keys are labelled with the tokens, and their positions where tokens repeat');
+  assert.equal(new Set(labels).size, labels.length, 'every key\'s label is its own');
   // Some head has learnt the anti-diagonal: its heaviest key for query i is n-1-i.
   const antiDiagonal = maps.some((map) => Array.from({ length: AT_LENGTH }, (_, i) => {
     const row = map.slice(i * AT_LENGTH, (i + 1) * AT_LENGTH);

@@ -41,7 +41,7 @@ const OPTIMIZER_KEYS = { adam: 'at.optimizer.adam', sgd: 'at.optimizer.sgd' };
 const RUN_KEYS = {
   status: {
     ready: 'at.status.ready', playing: 'at.status.playing', paused: 'at.status.paused', done: 'at.status.done',
-    stopped: 'at.status.stopped',
+    stopped: 'at.status.stopped', plateau: 'at.status.plateau',
   },
   diverged: 'at.diverged', progress: 'at.progress',
   step: 'at.currentStep', loss: 'at.currentLoss', accuracy: 'at.currentAccuracy', accuracyAt: 'at.accuracyAt',
@@ -49,6 +49,12 @@ const RUN_KEYS = {
   lossCaption: 'at.lossCaption', lossLabel: 'at.lossLabel', accuracyCaption: 'at.accuracyCaption', accuracyLabel: 'at.accuracyLabel',
   mapsCaption: 'at.mapsCaption', timeline: 'at.timeline', timelineHint: 'at.timelineHint', timelineStep: 'at.timelineStep',
 };
+
+// A playing run pauses by itself once its held-out accuracy has stayed
+// within half a point over four evaluations (150 steps): the maps have
+// formed, and the default reverse run has nothing more to show
+// (Play goes on).
+export const PLATEAU = Object.freeze({ evaluations: 4, within: 0.005 });
 
 // The pace of a playing run: the speed setting in steps a second, its top as fast as the machine allows.
 export const stepsPerSecond = (inputs) => (inputs.atSpeed >= AT_FULL_SPEED ? Infinity : inputs.atSpeed);
@@ -173,6 +179,7 @@ function create({ frame, controls, core, errors }) {
     train: (model, steps) => errors.run(() => trainSteps(core, model, context.inputs, steps), context.inputs),
     warmUp: (model, steps) => trainSteps(core, model, context.inputs, steps),
     maps: { forward: examplesForward, draw: drawAhead },
+    plateau: PLATEAU,
   });
 
   // --- Controls ---
