@@ -163,9 +163,9 @@ test('at the default four heads the pattern prediction holds: checked before Pla
   }
 });
 
-test('no uncovered figure gives a prediction away: d2l\'s masked_softmax heatmap is covered with ② and ③', async () => {
+test('no uncovered figure gives a prediction away: d2l\'s masked_softmax heatmap, the fully-masked-rows note and the hover read-out are covered with ② and ③', async () => {
   const { page, context, problems } = await open();
-  for (const name of ['mask-masked', 'mask-weights', 'mask-book']) {
+  for (const name of ['mask-masked', 'mask-weights', 'mask-book', 'mask-empty-rows', 'mask-readout']) {
     assert.equal(await isCovered(page, 'masking', name), true, `${name} covered while the prediction is open`);
   }
   assert.equal(await isCovered(page, 'masking', 'mask-scores'), false, 'the scores it is worked out from stay in view');

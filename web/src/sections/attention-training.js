@@ -112,10 +112,13 @@ function create({ frame, controls, core, errors }) {
   frame.figures.append(formulas);
   const inputFormula = createFormula(formulas);
   createFormula(formulas).set('\\mathbf H_{b} = \\operatorname{MultiHead}(\\mathbf H_{b-1}, \\mathbf H_{b-1}, \\mathbf H_{b-1}),\\quad \\hat y_i = \\operatorname{argmax}\\,(\\mathbf H_{B}\\mathbf W_{\\text{out}}^\\top + \\mathbf b)_i');
-  const explainNote = note(frame.figures, { className: 'note note-callout' });
+  // Named as a figure: an open prediction of the pattern covers it (it
+  // describes the pattern); a box around the note, so that the cover keeps
+  // its words from screen readers too.
+  const explainBox = element('div', { className: 'note-box', dataset: { figure: 'at-explain' } });
+  frame.figures.append(explainBox);
+  const explainNote = note(explainBox, { className: 'note note-callout' });
   explainNote.dataset.role = 'at-explain';
-  // Named as a figure: an open prediction of the pattern covers it (it describes the pattern).
-  explainNote.dataset.figure = 'at-explain';
   const causalNote = note(frame.figures, { key: 'at.causalNote', className: 'note note-warning' });
   causalNote.dataset.role = 'at-causal-note';
   const scaleNote = note(frame.figures, { key: 'at.scaleNote', className: 'note note-warning' });

@@ -154,8 +154,10 @@ const zeroWeights = Object.freeze({
     { id: 'k3', labelKey: 'masking.ex.zeros.k3' }, { id: 'k4', labelKey: 'masking.ex.zeros.k4' },
     { id: NONE, labelKey: 'masking.ex.zeros.none' },
   ],
-  // d2l's masked_softmax below them shows the same row's weights: covered too.
-  hides: ['mask-masked', 'mask-weights', 'mask-book'],
+  // Everything else that shows the row's weights is covered too: d2l's
+  // masked_softmax below them, the note naming fully masked rows, and the
+  // read-out that hovering ① fills with the masked score and the weight.
+  hides: ['mask-masked', 'mask-weights', 'mask-book', 'mask-empty-rows', 'mask-readout'],
   draw: (core, inputs, instance) => ({ row: zeroRow(core, instance) }),
   questionParams: (instance) => (instance ? rowPlace(instance.row) : { batch: '–', query: '–' }),
   check(core, inputs, answer, { row }) {

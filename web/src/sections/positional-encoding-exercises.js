@@ -65,7 +65,8 @@ const fastestColumn = Object.freeze({
   kind: 'predict',
   questionKey: 'pe.ex.fastest.question',
   hintKey: 'pe.ex.fastest.hint',
-  hides: ['pe-heatmap', 'pe-curves'],
+  // The binary note says the frequency falls from the left columns: covered too.
+  hides: ['pe-heatmap', 'pe-curves', 'pe-binary-note'],
   options: FASTEST_OPTIONS,
   // The question names the columns drawn: it follows the controls.
   draw: (core, inputs) => ({ columns: drawnColumns(inputs) }),
