@@ -108,15 +108,18 @@ test('at 360 px the cover says why it is there, with Reveal, above the controls\
 
 test('Play, Step or Translate shows the maps at once and marks the prediction skipped; a new run of the page covers them again', async () => {
   const { page, context, problems } = await open();
-  await setState(page, { atSpeed: 1000, atSteps: 100 });
   assert.equal(await isCovered(page, 'attention-training', 'at-heads'), true, 'covered on a first visit');
-  await page.locator('#attention-training [data-action="at-play"]').click();
-  // At once: the click's own task uncovers them, before the run has trained to its end.
-  assert.deepEqual(await page.evaluate(() => [
-    document.querySelector('#attention-training [data-figure="at-heads"]').hasAttribute('data-covered'),
-    document.querySelector('#attention-training [data-figure="at-explain"]').hasAttribute('data-covered'),
-    document.querySelector('#attention-training [data-role="at-status"]').dataset.status,
-  ]), [false, false, 'playing']);
+  // At once: the click's own task uncovers them, as the run starts (at the default pace, 2,000 steps).
+  assert.deepEqual(await page.evaluate(() => {
+    const root = document.getElementById('attention-training');
+    root.querySelector('[data-action="at-play"]').click();
+    return [
+      root.querySelector('[data-figure="at-heads"]').hasAttribute('data-covered'),
+      root.querySelector('[data-figure="at-explain"]').hasAttribute('data-covered'),
+      root.querySelector('[data-role="at-status"]').dataset.status,
+    ];
+  }), [false, false, 'playing']);
+  await page.locator('#attention-training [data-action="at-play"]').click(); // pause
   assert.equal(await card(page, 'attention-training', 'reverse-pattern').getAttribute('data-skipped'), '');
   assert.equal(await card(page, 'attention-training', 'reverse-pattern').getAttribute('data-status'), 'open');
 
