@@ -25,7 +25,7 @@ const MAPS_EVERY_MS = 100;
 const WARM_UP_STEPS = 30;
 const WARM_UP_CHUNK = 3;
 
-// A run stops by itself once its held-out accuracy has plateaued: the last
+// Whether a run's held-out accuracy has plateaued: the last
 // `evaluations` evaluations within `within` of each other.
 export function plateaued(accuracy, { evaluations, within }) {
   if (accuracy.length < evaluations) return false;
