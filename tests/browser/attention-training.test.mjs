@@ -64,13 +64,19 @@ async function playToTheEnd(goal = 0.99) {
     const status = () => root.querySelector('[data-role="at-status"]').dataset.status;
     const started = performance.now();
     let reached = null;
+    let plateau = null;
     root.querySelector('[data-action="at-play"]').click();
     const watch = () => {
       const accuracy = Number(value('at-accuracy'));
       if (reached === null && value('at-accuracy') !== '' && accuracy >= wanted) {
         reached = { ms: performance.now() - started, step: Number(value('at-step')) };
       }
-      if (status() === 'done') resolve({ ms: performance.now() - started, reached });
+      // Paused by itself once the accuracy has plateaued: Play goes on.
+      if (plateau === null && status() === 'paused' && root.querySelector('[data-role="at-status"]').hasAttribute('data-plateau')) {
+        plateau = { ms: performance.now() - started, step: Number(value('at-step')) };
+        root.querySelector('[data-action="at-play"]').click();
+      }
+      if (status() === 'done') resolve({ ms: performance.now() - started, reached, plateau });
       else requestAnimationFrame(watch);
     };
     requestAnimationFrame(watch);
@@ -167,13 +173,15 @@ test('the default model learns reverse: 99 % held-out within 2,000 steps, in sec
   const run = await playToTheEnd();
   assert.ok(run.reached, 'the held-out accuracy on screen reached 99 %');
   assert.ok(run.reached.step <= 2000, `at step ${run.reached.step}`);
-  assert.equal(await readout('at-step'), '2000');
+  assert.ok(run.plateau && run.plateau.step > run.reached.step && run.plateau.step <= run.reached.step + 300,
+    `paused by itself soon after 99 %: ${JSON.stringify(run.plateau)}`);
+  assert.equal(await readout('at-step'), '2000', 'Play went on to the end');
 
   const steps = run.frames.map((frame) => frame.steps);
   const longest = Math.max(...run.frames.map((frame) => frame.ms));
   Object.assign(figures, {
     reverseDefault: {
-      msTo99: Math.round(run.reached.ms), stepTo99: run.reached.step, msFor2000Steps: Math.round(run.ms),
+      msTo99: Math.round(run.reached.ms), stepTo99: run.reached.step, plateauStep: run.plateau.step, msFor2000Steps: Math.round(run.ms),
       frames: run.frames.length, medianStepsPerFrame: median(steps), mostStepsPerFrame: Math.max(...steps),
       medianFrameMs: Number(median(run.frames.map((frame) => frame.ms)).toFixed(1)), longestFrameMs: Number(longest.toFixed(1)),
       medianTrainMs: Number(median(run.frames.map((frame) => frame.trainMs)).toFixed(1)),
@@ -206,18 +214,21 @@ test('after the run, its timeline replays the maps as they formed, with a cursor
   const slider = section('[data-role="at-timeline"]');
   assert.equal(await slider.isDisabled(), false, 'usable once the run is over');
   const moments = Number(await slider.getAttribute('max')) + 1;
-  assert.ok(moments > 100 && moments <= 201, `${moments} moments of 2,000 steps: at most one every 10 steps`);
+  assert.ok(moments > 100 && moments <= 201, `${moments} moments of 2,000 steps: at most about 200`);
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'step 2000', 'the slider announces its step, not its index');
   assert.equal(await section('[data-figure="at-loss"] line.timeline-cursor').count(), 0, 'no cursor on the run as it is');
   let previous = 0;
-  for (const index of [1, 15, 100]) {
+  for (const index of [1, 15, Math.floor(moments / 2)]) {
     await slider.evaluate((node, value) => {
       node.value = String(value);
       node.dispatchEvent(new Event('input', { bubbles: true }));
     }, index);
     await settled(page);
     const step = Number(await section('[data-role="at-timeline-step"]').getAttribute('data-step'));
-    // The first model at or past a tenth step (a frame's chunk of steps may pass more than one).
-    assert.ok(step >= index * 10 && step > previous, `moment ${index} at step ${step}`);
+    // Dense while the maps form, sparse after: the slider's middle is within the first 300 steps of 2,000.
+    assert.ok(step >= index && step > previous, `moment ${index} at step ${step}`);
+    if (index > 15) assert.ok(step <= 300, `the middle of the slider is step ${step}`);
+    assert.equal(await slider.getAttribute('aria-valuetext'), `step ${step}`);
     previous = step;
     // The maps are the core's forward pass of the model at that step.
     const direct = await directRun({ atSpeed: 1000 }, step);
@@ -245,7 +256,12 @@ test('every head\'s map paints the core\'s weights of the example, beside the ta
   });
   assert.deepEqual(values(await matrixCells(page, 'at-ideal')), direct.ideal0, 'the ideal pattern is the core\'s');
   const labels = await page.locator('[data-figure="at-map-b1-h1"] .matrix-col-labels text').allTextContents();
-  assert.deepEqual(labels, direct.tokens.slice(0, AT_LENGTH).map(String), 'the keys are labelled with the tokens');
+  // A token that comes twice carries its position (subscript digits): no two keys share a label.
+  const tokens = direct.tokens.slice(0, AT_LENGTH);
+  const sub = (p) => String(p).replace(/\d/g, (digit) => '₀₁₂₃₄₅₆₇₈₉'[digit]);
+  assert.deepEqual(labels, tokens.map((token, p) => (tokens.filter((other) => other === token).length > 1 ? `${token}${sub(p)}` : String(token))),
+    'the keys are labelled with the tokens, and their positions where tokens repeat');
+  assert.equal(new Set(labels).size, labels.length, 'every key\'s label is its own');
   // Some head has learnt the anti-diagonal: its heaviest key for query i is n-1-i.
   const antiDiagonal = maps.some((map) => Array.from({ length: AT_LENGTH }, (_, i) => {
     const row = map.slice(i * AT_LENGTH, (i + 1) * AT_LENGTH);

@@ -139,7 +139,7 @@ async function answerPositional(language) {
 
   // The prediction, with the heatmap and the curves covered while it is open.
   const fastest = 'positional.fastest-column';
-  for (const figure of ['pe-heatmap', 'pe-curves']) assert.notEqual(await covered('positional', figure), null, `${figure} covered`);
+  for (const figure of ['pe-heatmap', 'pe-curves', 'pe-binary-note']) assert.notEqual(await covered('positional', figure), null, `${figure} covered`);
   await choose(fastest, 'last');
   await saysWhy(fastest, language, 'pe.ex.fastest.rising', 'revealed');
   for (const figure of ['pe-heatmap', 'pe-curves']) assert.equal(await covered('positional', figure), null, `${figure} uncovered`);

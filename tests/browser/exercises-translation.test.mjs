@@ -5,8 +5,9 @@
 // own core (window.directCore), training the same model, never read from
 // the page. Checked: data-status, the feedback's opening from the catalogue,
 // the hint after a wrong try, "cannot be checked" before a model is trained
-// (no try counted), and the maps covered while the prediction is open. The
-// ratio exercise reads the row the learner opened (its scores on screen).
+// (no try counted: the prediction is committed and the maps shown), and the
+// maps covered while the prediction is open. The ratio exercise reads the
+// row the learner opened (its scores on screen).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
@@ -93,18 +94,21 @@ async function answerWrongThenRight(language, seed) {
   await setState(page, { ...RUN, trSeed: seed });
   assert.equal(await covered('tr-maps'), '', 'the maps are covered while the prediction is open');
 
-  // Before training: cannot be checked, no try counted.
-  await choose('where-eight-looks', 'seven');
-  assert.equal(await statusOf('where-eight-looks'), 'open');
-  assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'tr.ex.pressPlay')));
-  await playToTheEnd();
   const {
     eight, heldOut, crossWeights, T, S, targetWords, sourceWords, targetLens, sourceLens,
   } = await directAnswers(seed);
 
-  // 1. The prediction: one try, then reset and right.
+  // 1. The prediction, made before training: no try counted, the choice
+  // committed (kept as made) and the maps shown to watch the run; checked
+  // once trained: one try, then reset and right.
   const wrong = EIGHT_OPTIONS.find((word) => word !== eight);
   await choose('where-eight-looks', wrong);
+  assert.equal(await statusOf('where-eight-looks'), 'open');
+  assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'exercises.committed')));
+  assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'tr.ex.pressPlay')));
+  assert.equal(await covered('tr-maps'), null, 'committed: the maps shown');
+  await playToTheEnd();
+  await check('where-eight-looks');
   assert.equal(await statusOf('where-eight-looks'), 'revealed', 'a prediction has one try');
   assert.ok(await hintShown('where-eight-looks'));
   assert.equal(await covered('tr-maps'), null, 'the maps shown once checked');

@@ -134,7 +134,10 @@ async function predictZeroWeights(language) {
     await maskCheck('zero-weights');
   };
   assert.deepEqual([await covered('mask-weights'), await covered('mask-masked')], [true, true], 'covered while the prediction is open');
-  assert.equal(await page.locator('#masking [data-figure="mask-weights"]').evaluate((node) => node.inert), true, 'no keyboard reaches in');
+  // No keyboard reaches into the figure: all of it is hidden (so neither focusable nor read out) but the cover, whose Reveal it may press.
+  assert.deepEqual(await page.locator('#masking [data-figure="mask-weights"]').evaluate((node) => [...node.children]
+    .map((child) => (child.matches('.figure-cover') ? 'cover' : getComputedStyle(child).visibility))
+    .filter((state) => state !== 'hidden')), ['cover'], 'no keyboard reaches in');
   const zeros = await zeroKeysOf(await rowAsked());
   const kept = ['k1', 'k2', 'k3', 'k4'].filter((key) => !zeros.includes(key));
   // The kept keys (the mistake of counting from the wrong end), or, for a row
@@ -186,7 +189,8 @@ async function answerMaskingWrongThenRight(language) {
   assert.ok(mistakes.length > 0, `a mistake to make at cell ${cell}, length ${length}`);
   const [mistake, key] = mistakes[0];
   await typeMaskWeight(mistake.toFixed(3));
-  assert.ok(['wrong', 'close'].includes(await maskStatus('masked-weight-value')), 'not right');
+  assert.equal(await maskStatus('masked-weight-value'), 'wrong', 'a recognised mistake is "not yet", never close');
+  assert.ok((await maskVerdict('masked-weight-value')).startsWith(opening(language, 'exercises.wrong')));
   assert.ok((await maskVerdict('masked-weight-value')).includes(opening(language, key)), `said why: ${key}`);
   await typeMaskWeight(right.toFixed(3));
   assert.equal(await maskStatus('masked-weight-value'), 'right');

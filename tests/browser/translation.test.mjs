@@ -143,11 +143,16 @@ test('the map paints the core\'s weights of the example, words as labels, beside
   assert.deepEqual(values(cells), coreMap(direct.cross, { item: 0, batch: EXAMPLES, heads: 1, rows: T, cols: S }));
   assert.deepEqual(values(await matrixCells(page, 'tr-ideal')), direct.ideal0, 'the ideal alignment is the core\'s');
   const columns = await page.locator('[data-figure="tr-cross-b1-h1"] .matrix-col-labels text').allTextContents();
-  const words = direct.source.slice(0, S).map((id, p) => (p < direct.sourceLens[0] ? direct.vocabulary.source[id] : '·'));
-  assert.deepEqual(columns, words, 'source words across');
+  // A word that comes twice carries its position (subscript digits); padding is '·'.
+  const sub = (p) => String(p).replace(/\d/g, (digit) => '₀₁₂₃₄₅₆₇₈₉'[digit]);
+  const labelled = (ids, length, words) => ids.map((id, p) => {
+    if (p >= length) return '·';
+    const twice = ids.slice(0, length).filter((other) => other === id).length > 1;
+    return twice ? `${words[id]}${sub(p)}` : words[id];
+  });
+  assert.deepEqual(columns, labelled(direct.source.slice(0, S), direct.sourceLens[0], direct.vocabulary.source), 'source words across');
   const rows = await page.locator('[data-figure="tr-cross-b1-h1"] .matrix-row-labels text').allTextContents();
-  assert.deepEqual(rows, direct.targetOut.slice(0, T).map((id, p) => (p < direct.targetLens[0] ? direct.vocabulary.target[id] : '·')),
-    'target words down');
+  assert.deepEqual(rows, labelled(direct.targetOut.slice(0, T), direct.targetLens[0], direct.vocabulary.target), 'target words down');
   // Each row past the lengths is hatched; each open row a probability distribution.
   for (let row = 0; row < direct.targetLens[0]; row += 1) {
     const sum = cells.filter((cell) => cell.row === row).reduce((total, cell) => total + cell.value, 0);

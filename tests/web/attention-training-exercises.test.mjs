@@ -62,26 +62,29 @@ const accuracy = (inputs, model, headsOff = null) => {
   return raw.attentionModelAccuracy(model, set.tokens, set.targets, { batch: 256, causal: inputs.atCausal, headsOff }).accuracy;
 };
 
-// This test's own reading of block 1 · head 1's pattern: the mean squared
-// difference of its maps of the first 64 held-out sequences from each
-// pattern (full-length sequences), the nearest.
-function nearestPattern(inputs, model) {
+// This test's own reading of the pattern block 1's heads learned: of the
+// rows of every head's maps of the first 64 held-out sequences
+// (full-length), the share whose largest weight sits on each pattern's key
+// (for uniform: no weight above 2/8); the largest share.
+function learnedShares(inputs, model) {
   const set = heldOut(inputs, 64);
   const { weights } = raw.attentionModelForward(model, set.tokens, { batch: 64, causal: inputs.atCausal });
-  const patterns = {
-    antiDiagonal: (i, j) => (j === 7 - i ? 1 : 0), diagonal: (i, j) => (i === j ? 1 : 0),
-    uniform: () => 1 / 8, firstColumn: (i, j) => (j === 0 ? 1 : 0),
-  };
-  const distances = {};
-  for (const [name, pattern] of Object.entries(patterns)) {
-    let sum = 0;
-    for (let item = 0; item < 64; item += 1) {
-      const from = item * inputs.atHeads * 64; // block 0, head 0 of the item
-      for (let i = 0; i < 8; i += 1) for (let j = 0; j < 8; j += 1) sum += (weights[from + i * 8 + j] - pattern(i, j)) ** 2;
+  const keyOf = { antiDiagonal: (i) => 7 - i, diagonal: (i) => i, firstColumn: () => 0 };
+  const shares = { antiDiagonal: 0, diagonal: 0, uniform: 0, firstColumn: 0 };
+  const rows = 64 * inputs.atHeads * 8;
+  for (let map = 0; map < 64 * inputs.atHeads; map += 1) { // block 0: item-major, then head
+    for (let i = 0; i < 8; i += 1) {
+      const row = Array.from(weights.subarray(map * 64 + i * 8, map * 64 + i * 8 + 8));
+      const top = Math.max(...row);
+      if (top <= 2 / 8) shares.uniform += 1 / rows;
+      for (const [name, key] of Object.entries(keyOf)) if (top > 2 / 8 && row.indexOf(top) === key(i)) shares[name] += 1 / rows;
     }
-    distances[name] = sum / 64;
   }
-  return Object.keys(distances).reduce((best, name) => (distances[name] < distances[best] ? name : best));
+  return shares;
+}
+function nearestPattern(inputs, model) {
+  const shares = learnedShares(inputs, model);
+  return Object.keys(shares).reduce((best, name) => (shares[name] > shares[best] ? name : best));
 }
 
 const cannotCheck = (fn, key, params) => assert.throws(fn, (error) => error.message === t(key, params), key);
@@ -91,41 +94,47 @@ test('the section declares six exercises of four kinds, the predict one covering
     ['reverse-pattern:predict', 'sort-one-head:achieve', 'head-removal:compute', 'd2l-scale:concept', 'causal-reverse:concept',
       'row-weight-ratio:compute']);
   assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain', 'at-row-steps']);
+  assert.deepEqual(exercise('reverse-pattern').startedBy, ['at-play', 'at-step'], 'Play and Step show the maps the lead says to watch');
   assert.equal(section.teacherNoteKey, 'at.ex.teacherNote');
 });
 
-test('predict the pattern: cannot be checked before a one-head reverse model has trained; then judged by the trained head', () => {
+test('predict the pattern: cannot be checked before a reverse model has trained; then judged by the heads trained, at the default four heads too', () => {
   const predict = exercise('reverse-pattern');
-  const inputs = inputsOf({ atHeads: 1 });
+  const inputs = inputsOf();
+  assert.equal(inputs.atHeads, 4, 'the default has four heads: the question holds for it');
   cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, undefined), 'at.ex.pressPlay');
   cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, viewOf(inputs, raw.attentionModelInit(modelConfig(inputs)), 0)), 'at.ex.pressPlay');
-  cannotCheck(() => predict.check(core, inputsOf({ atHeads: 4 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'at.ex.pattern.oneHead', { heads: 4 });
-  cannotCheck(() => predict.check(core, inputsOf({ atHeads: 1, atTask: 'sort' }), 'antiDiagonal', null, undefined), 'at.ex.pattern.notReverse');
-  const early = inputsOf({ atHeads: 1 });
+  cannotCheck(() => predict.check(core, inputsOf({ atTask: 'sort' }), 'antiDiagonal', null, undefined), 'at.ex.pattern.notReverse');
+  const early = inputsOf();
   cannotCheck(() => predict.check(core, early, 'antiDiagonal', null, viewOf(early, train(early, 50), 50)),
     'at.ex.trainLonger', { steps: PATTERN_MIN_STEPS, step: 50 });
   // A run trained for other settings than the live ones is no answer.
-  cannotCheck(() => predict.check(core, inputsOf({ atHeads: 1, atSeed: 3 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'at.ex.pressPlay');
+  cannotCheck(() => predict.check(core, inputsOf({ atSeed: 3 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'at.ex.pressPlay');
   // Nothing trained: the answer shown is the task's ideal pattern, from the core.
   assert.match(t(predict.solution(core, inputs, null, undefined).key, predict.solution(core, inputs, null, undefined).params),
     new RegExp(`^${t('at.ex.pattern.name.antiDiagonal')}:`));
 
-  for (const seed of [0, 1]) {
-    const { inputs: live, view, model } = trainedView({ atHeads: 1, atSeed: seed }, 100);
-    const learned = nearestPattern(live, model);
-    assert.equal(learned, 'antiDiagonal', `seed ${seed}: one head learns reverse's anti-diagonal`);
-    assert.equal(predict.check(core, live, 'antiDiagonal', null, view).verdict, 'right');
-    assert.equal(predict.check(core, live, 'antiDiagonal', null, view).key, 'at.ex.pattern.right');
+  for (const patch of [{ atSeed: 0 }, { atSeed: 1 }, { atHeads: 1 }]) {
+    const { inputs: live, view, model } = trainedView(patch, 100);
+    const shares = learnedShares(live, model);
+    assert.equal(nearestPattern(live, model), 'antiDiagonal', `${JSON.stringify(patch)}: the heads learn reverse's anti-diagonal`);
+    assert.ok(shares.antiDiagonal > 0.6, `${JSON.stringify(patch)}: ${shares.antiDiagonal} of the rows on it`);
+    const right = predict.check(core, live, 'antiDiagonal', null, view);
+    assert.deepEqual([right.verdict, right.key], ['right', 'at.ex.pattern.right']);
+    assert.equal(right.params.share, (shares.antiDiagonal * 100).toFixed(1), 'the share said is the test\'s own');
     for (const [wrong, key] of [['diagonal', 'at.ex.pattern.diagonalWhy'], ['uniform', 'at.ex.pattern.uniformWhy'], ['firstColumn', 'at.ex.pattern.firstColumnWhy']]) {
       const result = predict.check(core, live, wrong, null, view);
       assert.deepEqual([result.verdict, result.key], ['wrong', key], `${wrong}: its own explanation`);
+      assert.equal(result.params.chosenShare, (shares[wrong] * 100).toFixed(1));
     }
     assert.equal(predict.solution(core, live, null, view).key, 'at.ex.pattern.solution');
     assert.equal(predict.solution(core, live, null, view).params.pattern, t('at.ex.pattern.name.antiDiagonal'));
   }
+  // Untrained maps are flat: the uniform pattern, by the same reading.
+  assert.equal(nearestPattern(inputs, raw.attentionModelInit(modelConfig(inputs))), 'uniform');
 
-  // d2l's embedding scale: the head never finds the positions, and the
-  // right answer is what it did learn (the test's own reading).
+  // d2l's embedding scale: the heads never find the positions, and the
+  // right answer is what they did learn (the test's own reading).
   const { inputs: scaled, view: scaledView, model: scaledModel } = trainedView({ atHeads: 1, atD2lScale: true }, 100);
   const learned = nearestPattern(scaled, scaledModel);
   assert.notEqual(learned, 'antiDiagonal', 'the scale keeps the head off the anti-diagonal');

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import {
   initialEntry, afterCheck, reveal, another, hintShown, answerShown, isFinished, MAX_TRIES,
 } from '../../web/src/exercises/exercise-state.js';
-import { judgeNumber, judgeAtMost, conceptExercise } from '../../web/src/exercises/judging.js';
+import {
+  judgeNumber, judgeAtMost, conceptExercise, mistake, verdictOf,
+} from '../../web/src/exercises/judging.js';
 
 test('a right answer ends the instance; tries before it are counted', () => {
   let entry = initialEntry();
@@ -84,4 +86,12 @@ test('a concept question: a fixed right option, each option explained by its own
   assert.equal(exercise.check(null, {}, 'c').verdict, 'wrong', 'an unknown option is not right');
   assert.deepEqual(exercise.solution(), { labelKey: 'q.b', explanationKey: 'q.bWhy' });
   assert.throws(() => conceptExercise({ id: 'q', right: 'z', options }), /not an option/);
+});
+
+test('a recognised mistake is "not yet" with its explanation, never close, however near its number is', () => {
+  const named = mistake('masking.ex.weight.shown', { weight: '0.836' });
+  assert.deepEqual([named.verdict, named.key, named.params.weight, verdictOf(named)], ['wrong', 'masking.ex.weight.shown', '0.836', 'wrong']);
+  // A section that says both is graded by the engine's rule.
+  assert.equal(verdictOf({ verdict: 'close', key: 'x', mistake: true }), 'wrong');
+  assert.equal(verdictOf({ verdict: 'close', key: 'x' }), 'close', 'a near number that names no mistake is close');
 });

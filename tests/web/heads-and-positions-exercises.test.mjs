@@ -167,7 +167,7 @@ test('the positional-encoding section declares four exercises of three kinds, an
 
 test('fastest-column: the leftmost pair drawn, measured in the core\'s P; the pairing and rising frequency named', () => {
   const fastest = exerciseOf(positional, 'fastest-column');
-  assert.deepEqual(fastest.hides, ['pe-heatmap', 'pe-curves']);
+  assert.deepEqual(fastest.hides, ['pe-heatmap', 'pe-curves', 'pe-binary-note']);
   // Sign changes of each column over 200 positions, counted here in the core's P.
   const changes = (dim, column) => {
     const p = P(200, dim);

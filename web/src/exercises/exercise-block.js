@@ -4,7 +4,8 @@
 // (exercise-state.js), asks the section's declaration to check an answer
 // against the core for the live state, keeps the entries in the progress
 // store, lets an exercise point into the section's figures (mark()), and
-// covers the figures an open prediction would give away (hides). Every
+// covers the figures an open prediction would give away (hides), with the
+// prediction placed beside them. Every
 // change of an entry is reported (onProgress), for the events a course
 // page and a learning platform read.
 //
@@ -18,6 +19,7 @@ import {
 } from './exercise-state.js';
 import { createExerciseView } from './exercise-view.js';
 import { setRichText } from '../i18n/rich-text.js';
+import { verdictOf } from './judging.js';
 
 const VERDICT_KEYS = Object.freeze({ right: 'exercises.right', close: 'exercises.close', wrong: 'exercises.wrong' });
 
@@ -42,13 +44,16 @@ export function createExerciseBlock({
 
   const items = section.exercises.map((exercise) => {
     const name = `${section.id}.${exercise.id}`;
-    const item = { exercise, name, entry: progress.get(name), instance: null, feedback: null };
+    const item = {
+      exercise, name, entry: progress.get(name), instance: null, feedback: null, skipped: false, committed: false,
+    };
     item.view = createExerciseView(exercise, {
       name,
       onCheck: () => act(item, checkAnswer),
       onReveal: () => act(item, (it) => save(it, reveal(it.entry))),
       onAnother: () => act(item, (it) => {
         save(it, another(it.entry));
+        Object.assign(it, { skipped: false, committed: false });
         it.view.clearAnswer();
         it.feedback = null;
         drawInstance(it);
@@ -75,22 +80,88 @@ export function createExerciseBlock({
     report(item);
   }
 
-  // The figures an open prediction hides are covered (and inert, so no
-  // keyboard reaches into them) until it is checked or shown.
+  // The figures an open prediction hides are covered until it is checked
+  // or shown, or the learner skips it: the Reveal on a cover, or starting
+  // what the section's text says to watch (the controls named by the
+  // prediction's startedBy, like Play). Skipped is this view's mark alone
+  // (not stored): the prediction stays open to answer, its figures shown.
+  // A cover is an element of its figure (its note and Reveal stay usable);
+  // the figure's other children are hidden and inert, so no keyboard
+  // reaches into them.
   const coverable = [...new Set(section.exercises.flatMap(({ hides }) => hides ?? []))];
+  const covers = new WeakMap(); // figure -> its cover
+  const coversNow = ({ exercise, entry, skipped, committed }) => !teacherMode && exercise.kind === 'predict'
+    && entry.status === 'open' && !skipped && !committed;
+
+  function skip(item) {
+    if (!coversNow(item)) return;
+    item.skipped = true;
+    render(item);
+    syncCovers();
+  }
+
+  function coverOf(figure, name) {
+    if (!covers.has(figure)) {
+      const message = element('p', { className: 'figure-cover-message' });
+      const revealButton = element('button', {
+        type: 'button', className: 'button', dataset: { action: 'reveal-figure' },
+      });
+      revealButton.addEventListener('click', () => {
+        for (const item of items) if ((item.exercise.hides ?? []).includes(name)) skip(item);
+      });
+      const cover = element('div', { className: 'figure-cover', dataset: { role: 'figure-cover' } }, [
+        element('div', { className: 'figure-cover-note' }, [message, revealButton]),
+      ]);
+      covers.set(figure, { cover, message, revealButton });
+    }
+    const parts = covers.get(figure);
+    parts.message.textContent = t('exercises.covered');
+    parts.revealButton.textContent = t('exercises.revealFigure');
+    return parts.cover;
+  }
+
   function syncCovers() {
     if (coverable.length === 0 || !sectionRoot) return;
-    const covered = new Set(teacherMode ? [] : items
-      .filter(({ exercise, entry }) => exercise.kind === 'predict' && entry.status === 'open')
-      .flatMap(({ exercise }) => exercise.hides ?? []));
+    placePredictions();
+    const covered = new Set(items.filter(coversNow).flatMap(({ exercise }) => exercise.hides ?? []));
     for (const name of coverable) {
       for (const figure of sectionRoot.querySelectorAll(`[data-figure="${name}"]`)) {
         const cover = covered.has(name);
         figure.toggleAttribute('data-covered', cover);
-        figure.toggleAttribute('inert', cover);
-        if (cover) figure.dataset.coverNote = t('exercises.covered');
+        const node = cover ? coverOf(figure, name) : covers.get(figure)?.cover;
+        if (cover && node.parentNode !== figure) figure.append(node);
+        if (!cover) node?.remove();
+        for (const child of figure.children) if (child !== node) child.toggleAttribute('inert', cover);
       }
     }
+  }
+
+  // A prediction stands just above the figure it hides (the grid or cell
+  // that holds it), not below the section: the learner meets it where the
+  // cover is.
+  function placePredictions() {
+    for (const item of items) {
+      const [first] = item.exercise.kind === 'predict' ? item.exercise.hides ?? [] : [];
+      const figure = first && sectionRoot.querySelector(`[data-figure="${first}"]`);
+      if (!figure) continue;
+      const anchor = figure.closest('.figure-grid') ?? figure.closest('.figure-cell') ?? figure;
+      if (anchor.previousElementSibling === item.view.element) continue;
+      item.view.element.classList.add('exercise-beside');
+      anchor.before(item.view.element);
+    }
+  }
+
+  // Starting what the text says to watch skips the predictions that would
+  // hide it (capture: before the control's own handler starts the run).
+  const starters = new Map(); // data-action -> the items it skips
+  for (const item of items) {
+    for (const action of item.exercise.startedBy ?? []) starters.set(action, [...(starters.get(action) ?? []), item]);
+  }
+  if (starters.size > 0 && sectionRoot) {
+    sectionRoot.addEventListener('click', (event) => {
+      const action = event.target.closest?.('[data-action]')?.dataset.action;
+      for (const item of starters.get(action) ?? []) skip(item);
+    }, { capture: true });
   }
 
   // An exercise with instances draws its instance from the core; mark()
@@ -112,11 +183,20 @@ export function createExerciseBlock({
     try {
       result = item.exercise.check(core, inputs, answer, item.instance, sectionView);
     } catch (error) {
-      item.feedback = { prompt: 'exercises.cannotCheck', params: { reason: String(error?.message ?? error) } };
+      const reason = String(error?.message ?? error);
+      // A prediction about a run, made before the run: committed as it is
+      // (locked, its figures shown), checked once the run has trained.
+      if (item.exercise.kind === 'predict' && item.exercise.startedBy) {
+        item.committed = true;
+        item.feedback = { prompt: 'exercises.committed', params: { reason } };
+        return;
+      }
+      item.feedback = { prompt: 'exercises.cannotCheck', params: { reason } };
       return;
     }
-    save(item, afterCheck(item.entry, result.verdict, { once: item.exercise.kind === 'predict' }));
-    item.feedback = result;
+    const verdict = verdictOf(result);
+    save(item, afterCheck(item.entry, verdict, { once: item.exercise.kind === 'predict' }));
+    item.feedback = { ...result, verdict };
   }
 
   function act(item, action) {
@@ -147,6 +227,8 @@ export function createExerciseBlock({
     const params = exercise.questionParams?.(item.instance, inputs) ?? {};
     item.view.render({
       status: entry.status,
+      skipped: item.skipped && entry.status === 'open',
+      locked: item.committed && entry.status === 'open',
       finished: isFinished(entry),
       texts: {
         question: t(exercise.questionKey, params),
@@ -159,6 +241,7 @@ export function createExerciseBlock({
         hint: hintShown(entry) ? `**${t('exercises.hint')}** ${t(exercise.hintKey, params)}` : null,
         verdict: verdictText(item),
         answer: teacherMode || answerShown(entry) ? answerText(item) : null,
+        skipped: t('exercises.skipped'),
       },
     });
   }
@@ -176,6 +259,7 @@ export function createExerciseBlock({
     for (const item of items) {
       item.entry = initialEntry();
       item.feedback = null;
+      Object.assign(item, { skipped: false, committed: false });
       item.view.clearAnswer();
       drawInstance(item);
       render(item);

@@ -53,6 +53,8 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
   const anotherButton = element('button', { type: 'button', className: 'button', dataset: { action: 'another' } });
   anotherButton.hidden = !exercise.draw;
   const hint = element('p', { className: 'exercise-hint' });
+  const skippedNote = element('p', { className: 'exercise-skipped', dataset: { role: 'exercise-skipped' } });
+  skippedNote.hidden = true;
   const verdict = element('p', { className: 'exercise-verdict' });
   const answer = element('p', { className: 'exercise-answer' });
   const feedback = element('div', { className: 'exercise-feedback', role: 'status', 'aria-live': 'polite' }, [verdict, answer]);
@@ -62,7 +64,7 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
   const root = element('div', {
     className: 'exercise',
     dataset: { exercise: name, kind: exercise.kind, status: 'open' },
-  }, [fieldset, element('div', { className: 'exercise-actions' }, [check, revealButton, anotherButton]), hint, feedback]);
+  }, [skippedNote, fieldset, element('div', { className: 'exercise-actions' }, [check, revealButton, anotherButton]), hint, feedback]);
 
   check.addEventListener('click', () => onCheck());
   numberBox?.addEventListener('keydown', (event) => {
@@ -93,9 +95,17 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
       if (numberBox) numberBox.value = '';
     },
     // texts: { question, options: {id: label}, numberLabel, taskNote,
-    // check, reveal, another, hint, verdict, answer } (null hides one).
-    render({ status, finished, texts }) {
+    // check, reveal, another, hint, verdict, answer, skipped } (null hides
+    // one); `skipped`: a prediction whose figures were shown before it was
+    // made (marked, not failed); `locked`: a prediction committed before
+    // the run it is about, its answer kept as made.
+    render({ status, finished, skipped = false, locked = false, texts }) {
       root.dataset.status = status;
+      root.toggleAttribute('data-skipped', skipped);
+      root.toggleAttribute('data-committed', locked);
+      for (const input of fieldset.querySelectorAll('input')) input.disabled = locked;
+      skippedNote.hidden = !skipped;
+      setText(skippedNote, skipped ? texts.skipped : '');
       setText(legend, texts.question);
       for (const [id, label] of optionLabels) setText(label, texts.options[id]);
       if (numberLabel) setText(numberLabel, texts.numberLabel);

@@ -3,6 +3,9 @@
 // choice is right when it is the right option, and each option brings its
 // own explanation. The right value itself always comes from the core, for
 // the state the learner sees (the section's declaration asks for it).
+// A recognised mistake (an answer a named belief gives) is "not yet" with
+// its explanation, never close, however near its number is: the check
+// says so with mistake(), and the engine grades it by verdictOf().
 export const CLOSE_SHARE = 0.1;
 // A number typed at the tolerance's edge is right, whatever the rounding of the difference.
 const EDGE = 1 + 1e-9;
@@ -13,6 +16,12 @@ export function judgeNumber(answer, right, tolerance) {
   if (off <= tolerance * EDGE) return 'right';
   return off <= CLOSE_SHARE * Math.abs(right) * EDGE ? 'close' : 'wrong';
 }
+
+// A check's result for a recognised mistake: its explanation, graded wrong.
+export const mistake = (key, params = {}) => Object.freeze({ verdict: 'wrong', key, params, mistake: true });
+
+// The verdict the engine records for a check's result.
+export const verdictOf = (result) => (result.mistake ? 'wrong' : result.verdict);
 
 // A measure that must fall to `limit` (a make-it-happen goal): close within 10 % above it.
 export function judgeAtMost(value, limit) {

@@ -1,7 +1,8 @@
 // The attention-training section's exercises, each aimed at a belief
 // learners hold about a Transformer that trains: that they cannot say
-// beforehand what a head will learn (predict the pattern of the one head
-// on reverse, checked against the maps of the model trained); that more
+// beforehand what a head will learn (predict the pattern the heads of
+// block 1 learn on reverse, made before Play and checked against the maps
+// of the model trained); that more
 // heads is what a harder task needs (sort to 95 % with a single head: the
 // feed-forward network of d2l's encoder block does it); that every head is
 // needed (d2l 10.5, exercise 2: switch off each head and measure: most can
@@ -12,8 +13,9 @@
 // run has reached through its view (view.trainedRun()) and ask the core
 // about it (a forward pass, the held-out accuracy with and without a head:
 // a few milliseconds). Until a model is trained, check() throws a sentence
-// the engine shows as "cannot be checked right now" (no try is counted).
-import { conceptExercise, CLOSE_SHARE } from '../exercises/judging.js';
+// the engine shows as "cannot be checked right now" (no try is counted; a
+// prediction is then committed, to be checked once the model is trained).
+import { conceptExercise, CLOSE_SHARE, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { t } from '../i18n/index.js';
 import { AT_LENGTH } from '../state.js';
@@ -85,7 +87,7 @@ function accuracyOf(core, model, inputs, off = null) {
   return core.attentionModelAccuracy(model, set.tokens, set.targets, { ...set.options, headsOff: off }).accuracy;
 }
 
-// --- 1. Predict the pattern of the one head on reverse ---
+// --- 1. Predict the pattern the heads learn on reverse ---
 
 // The first PATTERN_SEQUENCES held-out sequences, as the section draws them.
 function patternSequences(core, inputs) {
@@ -93,6 +95,12 @@ function patternSequences(core, inputs) {
     batch: PATTERN_SEQUENCES, seed: exampleSeed(inputs.atSeed, core.defaults.heldOutSeedMix),
   }));
 }
+
+// The key a pattern puts query i's weight on, in a sequence of valid
+// length n (null for the uniform pattern, which has none).
+const PATTERN_KEY = Object.freeze({
+  antiDiagonal: (i, n) => n - 1 - i, diagonal: (i) => i, uniform: () => null, firstColumn: () => 0,
+});
 
 // The pattern's maps for those sequences, padded queries and keys left 0.
 function patternMaps(name, validLens) {
@@ -106,22 +114,15 @@ function patternMaps(name, validLens) {
   return maps;
 }
 
-// Head `head` of block `block`: its maps of the sequences, its padded
-// queries' rows left out (zeroed, as the patterns have them).
-function headMaps(weights, { block, head, heads, validLens }) {
-  const cells = AT_LENGTH * AT_LENGTH;
-  const batch = validLens.length;
-  const maps = new Float64Array(batch * cells);
-  validLens.forEach((n, item) => {
-    const from = ((block * batch + item) * heads + head) * cells;
-    maps.set(weights.subarray(from, from + n * AT_LENGTH), item * cells);
-  });
-  return maps;
-}
-
-// How far each pattern is from what head 1 of block 1 shows: the mean over
-// the sequences of the squared difference between its map and the pattern
-// (the core's sum of squares); the nearest is the pattern it learned.
+// Which patterns the heads of block 1 follow: the share of their rows (a
+// query of a sequence, in every head) whose largest weight sits on the
+// pattern's key; for the uniform pattern, the share of flat rows (no
+// weight above 2/n). A row the patterns share (the diagonal and the
+// anti-diagonal cross) counts for each. Shares, not distances: with
+// several heads the work is shared and a head reads its key with about
+// half its weight, a row nearer the uniform one in squared distance whose
+// largest weight still names the key it reads. The pattern with the
+// largest share is the one learned.
 export function learnedPattern(core, model, inputs) {
   return remembered(model, 'pattern', () => {
     const sequences = patternSequences(core, inputs);
@@ -129,12 +130,25 @@ export function learnedPattern(core, model, inputs) {
     const { weights } = core.attentionModelForward(model, sequences.tokens, {
       batch: PATTERN_SEQUENCES, validLens: inputs.atVariable ? sequences.validLens : null, causal: inputs.atCausal,
     });
-    const shown = headMaps(weights, { block: 0, head: 0, heads: inputs.atHeads, validLens });
-    const distances = Object.fromEntries(Object.keys(PATTERNS).map((name) => [
-      name, core.sumSquaredError(shown, patternMaps(name, validLens)) / PATTERN_SEQUENCES,
-    ]));
-    const nearest = Object.keys(distances).reduce((best, name) => (distances[name] < distances[best] ? name : best));
-    return { nearest, distances };
+    const heads = inputs.atHeads;
+    const counts = Object.fromEntries(Object.keys(PATTERNS).map((name) => [name, 0]));
+    let rows = 0;
+    validLens.forEach((n, item) => {
+      for (let head = 0; head < heads; head += 1) {
+        const from = (item * heads + head) * AT_LENGTH * AT_LENGTH; // block 1
+        for (let i = 0; i < n; i += 1) {
+          const row = weights.subarray(from + i * AT_LENGTH, from + i * AT_LENGTH + n);
+          let heaviest = 0;
+          for (let j = 1; j < n; j += 1) if (row[j] > row[heaviest]) heaviest = j;
+          rows += 1;
+          if (row[heaviest] <= 2 / n) counts.uniform += 1;
+          else for (const name of Object.keys(PATTERNS)) if (PATTERN_KEY[name](i, n) === heaviest) counts[name] += 1;
+        }
+      }
+    });
+    const shares = Object.fromEntries(Object.keys(counts).map((name) => [name, counts[name] / rows]));
+    const nearest = Object.keys(shares).reduce((best, name) => (shares[name] > shares[best] ? name : best));
+    return { nearest, shares };
   });
 }
 
@@ -152,11 +166,11 @@ function idealPattern(core, inputs) {
   }, { name: null, distance: Infinity }).name;
 }
 
-const patternParams = ({ nearest, distances }, chosen) => ({
+const patternParams = ({ nearest, shares }, chosen) => ({
   pattern: t(PATTERN_NAME_KEYS[nearest]),
   chosen: t(PATTERN_NAME_KEYS[chosen] ?? PATTERN_NAME_KEYS[nearest]),
-  distance: formatNumber(distances[nearest], '.2f'),
-  chosenDistance: formatNumber(distances[chosen] ?? NaN, '.2f'),
+  share: percent(shares[nearest]),
+  chosenShare: percent(shares[chosen] ?? NaN),
 });
 
 // What each pattern would mean for reverse: the anti-diagonal's is the
@@ -176,11 +190,12 @@ const predictPattern = Object.freeze({
   hintKey: 'at.ex.pattern.hint',
   // The maps and the note that describes the task's pattern give it away.
   hides: ['at-heads', 'at-explain', 'at-row-steps'],
+  // Play and Step start what the section's lead says to watch: they show the maps at once.
+  startedBy: ['at-play', 'at-step'],
   questionParams: () => ({ steps: PATTERN_MIN_STEPS }),
   options: Object.keys(PATTERNS).map((id) => ({ id, labelKey: PATTERN_KEYS[id], explanationKey: PATTERN_EXPLANATION_KEYS[id] })),
   check(core, inputs, answer, instance, view) {
     if (inputs.atTask !== 'reverse') throw new Error(t('at.ex.pattern.notReverse'));
-    if (inputs.atHeads !== 1) throw new Error(t('at.ex.pattern.oneHead', { heads: inputs.atHeads }));
     const { model } = trainedRun(inputs, view, PATTERN_MIN_STEPS);
     const learned = learnedPattern(core, model, inputs);
     const params = patternParams(learned, answer);
@@ -194,7 +209,7 @@ const predictPattern = Object.freeze({
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
-    const trained = run && run.step >= PATTERN_MIN_STEPS && inputs.atTask === 'reverse' && inputs.atHeads === 1;
+    const trained = run && run.step >= PATTERN_MIN_STEPS && inputs.atTask === 'reverse';
     if (!trained) {
       return { key: 'at.ex.pattern.solutionIdeal', params: { pattern: t(PATTERN_NAME_KEYS[idealPattern(core, { ...inputs, atTask: 'reverse' })]) } };
     }
@@ -225,9 +240,9 @@ const sortOneHead = Object.freeze({
     // A share to reach: close within 10 % below it, as the engine's close is.
     const verdict = accuracy >= SORT_GOAL ? 'right' : accuracy >= (1 - CLOSE_SHARE) * SORT_GOAL ? 'close' : 'wrong';
     if (verdict === 'right') return { verdict, key: 'at.ex.sort.right', params };
-    if (inputs.atCausal) return { verdict, key: 'at.ex.sort.causal', params };
-    if (inputs.atD2lScale) return { verdict, key: 'at.ex.sort.scale', params };
-    if (inputs.atFfn === 0) return { verdict, key: 'at.ex.sort.attentionOnly', params };
+    if (inputs.atCausal) return mistake('at.ex.sort.causal', params);
+    if (inputs.atD2lScale) return mistake('at.ex.sort.scale', params);
+    if (inputs.atFfn === 0) return mistake('at.ex.sort.attentionOnly', params);
     return { verdict, key: verdict === 'close' ? 'at.ex.sort.close' : 'at.ex.sort.low', params };
   },
   solution(core, inputs, instance, view) {

@@ -9,6 +9,7 @@ import { t, translateTree } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
 import { headColour } from './reshape-diagram.js';
 import { AT_LENGTH } from '../state.js';
+import { positionLabels } from './axis-labels.js';
 
 // A playing run redraws the cards round the grid for about MAPS_FRAME_MS a frame.
 const MAPS_FRAME_MS = 5;
@@ -67,7 +68,7 @@ export function createModelMaps() {
     buildCards(blocks, heads);
     shown = maps;
     const cells = AT_LENGTH * AT_LENGTH;
-    const names = maps.tokens.map((token, p) => (p < maps.validLen ? String(token) : '·'));
+    const names = positionLabels(maps.tokens, maps.validLen, AT_LENGTH);
     // Padding (query or key past the valid length) and, with causal masking,
     // keys after the query: hatched, as the mask hides them.
     const masked = Uint8Array.from({ length: cells }, (_, index) => {

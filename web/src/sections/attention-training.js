@@ -42,7 +42,7 @@ const OPTIMIZER_KEYS = { adam: 'at.optimizer.adam', sgd: 'at.optimizer.sgd' };
 const RUN_KEYS = {
   status: {
     ready: 'at.status.ready', playing: 'at.status.playing', paused: 'at.status.paused', done: 'at.status.done',
-    stopped: 'at.status.stopped',
+    stopped: 'at.status.stopped', plateau: 'at.status.plateau',
   },
   diverged: 'at.diverged', risen: 'at.risen', progress: 'at.progress',
   step: 'at.currentStep', loss: 'at.currentLoss', accuracy: 'at.currentAccuracy', accuracyAt: 'at.accuracyAt',
@@ -50,6 +50,12 @@ const RUN_KEYS = {
   lossCaption: 'at.lossCaption', lossLabel: 'at.lossLabel', accuracyCaption: 'at.accuracyCaption', accuracyLabel: 'at.accuracyLabel',
   mapsCaption: 'at.mapsCaption', timeline: 'at.timeline', timelineHint: 'at.timelineHint', timelineStep: 'at.timelineStep',
 };
+
+// A playing run pauses by itself once its held-out accuracy has stayed
+// within half a point over four evaluations (150 steps): the maps have
+// formed, and the default reverse run has nothing more to show
+// (Play goes on).
+export const PLATEAU = Object.freeze({ evaluations: 4, within: 0.005 });
 
 // The pace of a playing run: the speed setting in steps a second, its top as fast as the machine allows.
 export const stepsPerSecond = (inputs) => (inputs.atSpeed >= AT_FULL_SPEED ? Infinity : inputs.atSpeed);
@@ -107,10 +113,13 @@ function create({ frame, controls, core, errors }) {
   frame.figures.append(formulas);
   const inputFormula = createFormula(formulas);
   createFormula(formulas).set('\\mathbf H_{b} = \\operatorname{MultiHead}(\\mathbf H_{b-1}, \\mathbf H_{b-1}, \\mathbf H_{b-1}),\\quad \\hat y_i = \\operatorname{argmax}\\,(\\mathbf H_{B}\\mathbf W_{\\text{out}}^\\top + \\mathbf b)_i');
-  const explainNote = note(frame.figures, { className: 'note note-callout' });
+  // Named as a figure: an open prediction of the pattern covers it (it
+  // describes the pattern); a box around the note, so that the cover keeps
+  // its words from screen readers too.
+  const explainBox = element('div', { className: 'note-box', dataset: { figure: 'at-explain' } });
+  frame.figures.append(explainBox);
+  const explainNote = note(explainBox, { className: 'note note-callout' });
   explainNote.dataset.role = 'at-explain';
-  // Named as a figure: an open prediction of the pattern covers it (it describes the pattern).
-  explainNote.dataset.figure = 'at-explain';
   const causalNote = note(frame.figures, { key: 'at.causalNote', className: 'note note-warning' });
   causalNote.dataset.role = 'at-causal-note';
   const scaleNote = note(frame.figures, { key: 'at.scaleNote', className: 'note note-warning' });
@@ -177,6 +186,7 @@ function create({ frame, controls, core, errors }) {
     train: (model, steps) => errors.run(() => trainSteps(core, model, context.inputs, steps), context.inputs),
     warmUp: (model, steps) => trainSteps(core, model, context.inputs, steps),
     maps: { forward: examplesForward, draw: drawAhead },
+    plateau: PLATEAU,
   });
 
   // --- Controls ---

@@ -5,7 +5,7 @@
 // identity heatmap's output for drawn values), and what a row-wise softmax
 // guarantees (d2l 10.1 exercise 2, predicted before the figure shows it).
 // Every number checked comes from the core: a new draw gives a new answer.
-import { conceptExercise, judgeNumber } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { streamSeed } from './seeded-draws.js';
 import { CUE_SIZE, identityRow, randomSoftmax } from './cues-matrices.js';
@@ -86,11 +86,11 @@ const identityPooling = Object.freeze({
     // The mistakes aimed at, wrong even within 10 %: the key's index (what is matched, not what
     // comes back), the mean of the values (average pooling, which has no
     // query), and the value one place before (keys counted from 1).
-    if (judgeNumber(answer, query, VALUE_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'cues.ex.output.key', params };
+    if (judgeNumber(answer, query, VALUE_TOLERANCE) === 'right') return mistake('cues.ex.output.key', params);
     const [mean] = core.averagePool(instance.values, 1);
-    if (judgeNumber(answer, mean, VALUE_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'cues.ex.output.average', params };
+    if (judgeNumber(answer, mean, VALUE_TOLERANCE) === 'right') return mistake('cues.ex.output.average', params);
     if (judgeNumber(answer, instance.values[query - 1], VALUE_TOLERANCE) === 'right') {
-      return { verdict: 'wrong', key: 'cues.ex.output.countedFromOne', params };
+      return mistake('cues.ex.output.countedFromOne', params);
     }
     if (verdict === 'close') return { verdict, key: 'cues.ex.output.close', params };
     return { verdict, key: 'cues.ex.output.wrong', params };

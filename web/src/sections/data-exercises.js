@@ -6,7 +6,7 @@
 // from its coordinates); and that more points or a new sample bring the
 // points closer to the curve (only σ does). Every number checked comes
 // from the core for the live state: a new seed gives a new right answer.
-import { conceptExercise, judgeNumber, judgeAtMost } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { parameters } from '../state.js';
 import { streamSeed } from './seeded-draws.js';
@@ -149,9 +149,9 @@ const readNoise = Object.freeze({
     const verdict = judgeNumber(answer, noise, NOISE_TOLERANCE);
     if (verdict === 'right') return { verdict, key: 'data.ex.point.right', params };
     // The mistakes aimed at: the point's y, the curve's f(x) and the sign turned round.
-    if (judgeNumber(answer, y, NOISE_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'data.ex.point.wholeY', params };
-    if (judgeNumber(answer, truth, NOISE_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'data.ex.point.truth', params };
-    if (judgeNumber(answer, -noise, NOISE_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'data.ex.point.sign', params };
+    if (judgeNumber(answer, y, NOISE_TOLERANCE) === 'right') return mistake('data.ex.point.wholeY', params);
+    if (judgeNumber(answer, truth, NOISE_TOLERANCE) === 'right') return mistake('data.ex.point.truth', params);
+    if (judgeNumber(answer, -noise, NOISE_TOLERANCE) === 'right') return mistake('data.ex.point.sign', params);
     if (verdict === 'close') return { verdict, key: 'data.ex.point.close', params };
     return { verdict, key: 'data.ex.point.wrong', params };
   },

@@ -7,7 +7,7 @@
 // weight is its kernel value alone (the ratio of two weights of one row,
 // in which the row's normalising sum cancels). Every answer that depends
 // on the state is the core's for the live data, settings and query.
-import { conceptExercise, judgeNumber } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { t } from '../i18n/index.js';
 import { parameters } from '../state.js';
@@ -214,9 +214,9 @@ const weightRatio = Object.freeze({
     if (verdict === 'right') return { verdict, key: 'heatmap.ex.ratio.right', params };
     // The mistakes aimed at: the ratio turned round, and the ratio of the
     // distances (as if a weight fell like 1 / distance).
-    if (judgeNumber(answer, 1 / ratio, RATIO_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'heatmap.ex.ratio.inverse', params };
+    if (judgeNumber(answer, 1 / ratio, RATIO_TOLERANCE) === 'right') return mistake('heatmap.ex.ratio.inverse', params);
     const distances = Math.abs(inputs.query - x[instance.b]) / Math.abs(inputs.query - x[instance.a]);
-    if (judgeNumber(answer, distances, RATIO_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'heatmap.ex.ratio.distances', params };
+    if (judgeNumber(answer, distances, RATIO_TOLERANCE) === 'right') return mistake('heatmap.ex.ratio.distances', params);
     if (verdict === 'close') return { verdict, key: 'heatmap.ex.ratio.close', params };
     return { verdict, key: answer > ratio ? 'heatmap.ex.ratio.tooHigh' : 'heatmap.ex.ratio.tooLow', params };
   },

@@ -140,7 +140,10 @@ function create({ frame, controls, core, errors }) {
   const weightsMatrix = createMatrix(figureCell(grid, { captionKey: 'masking.weightsCaption' }),
     matrixOptions('weights', { ariaKey: 'masking.weightsLabel', colTitleKey: 'masking.keysAxis', rowTitleKey: 'masking.rowsAxis' }));
   weightsMatrix.element.dataset.figure = 'mask-weights';
-  frame.figures.append(readout);
+  // Hovering ① reads the masked score and the weight too: a prediction of
+  // the zeros covers it (a box around it, so that the cover stays as the
+  // read-out is written, and keeps its words from screen readers).
+  frame.figures.append(element('div', { className: 'note-box', dataset: { figure: 'mask-readout' } }, [readout]));
 
   const compare = element('div', { className: 'figure-grid matrix-compare' });
   frame.figures.append(compare);
@@ -151,8 +154,11 @@ function create({ frame, controls, core, errors }) {
   compare.append(explanation);
   const emptyNote = note(explanation, { key: 'masking.emptyRow', className: 'note note-callout' });
   emptyNote.dataset.role = 'empty-row-note';
-  const emptyStatus = note(explanation, { className: 'note note-warning' });
+  const emptyBox = element('div', { className: 'note-box', dataset: { figure: 'mask-empty-rows' } });
+  explanation.append(emptyBox);
+  const emptyStatus = note(emptyBox, { className: 'note note-warning' });
   emptyStatus.dataset.role = 'empty-rows';
+  // Names the rows whose weights are all 0: a prediction of the zeros covers it (its box).
 
   function draw(result, inputs) {
     last = [result, inputs];
@@ -206,7 +212,7 @@ function create({ frame, controls, core, errors }) {
 
     const empty = lengths.map((length, r) => (length === 0 ? r : -1)).filter((r) => r >= 0);
     emptyNote.classList.toggle('is-emphasised', empty.length > 0);
-    emptyStatus.hidden = empty.length === 0;
+    emptyBox.hidden = empty.length === 0;
     emptyStatus.textContent = empty.length === 0 ? '' : t('masking.emptyRows', {
       rows: empty.map((r) => t('masking.rowName', { batch: Math.floor(r / ROWS) + 1, row: (r % ROWS) + 1, length: 0 })).join(', '),
     });

@@ -8,7 +8,7 @@
 // masked figures show it, which weights of a row become 0. Every number
 // checked comes from the core for the live state: a new seed gives new
 // scores, so a new right answer.
-import { conceptExercise, judgeNumber } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { streamSeed } from './seeded-draws.js';
 import { MASK_SHAPE, validLens, seededScores } from './masking-setup.js';
@@ -100,11 +100,11 @@ const maskedWeight = Object.freeze({
     if (verdict === 'right') return { verdict, key: 'masking.ex.weight.right', params };
     // The mistakes aimed at: the weight of the length the row has now (read
     // off ③), and a sum over all four keys, the masked ones included.
-    if (judgeNumber(answer, shown, WEIGHT_TOLERANCE) === 'right') return { verdict, key: 'masking.ex.weight.shown', params };
+    if (judgeNumber(answer, shown, WEIGHT_TOLERANCE) === 'right') return mistake('masking.ex.weight.shown', params);
     if (length < KEYS && judgeNumber(answer, unmasked, WEIGHT_TOLERANCE) === 'right') {
-      return { verdict, key: 'masking.ex.weight.unmasked', params };
+      return mistake('masking.ex.weight.unmasked', params);
     }
-    if (judgeNumber(answer, 0, WEIGHT_TOLERANCE) === 'right') return { verdict, key: 'masking.ex.weight.zero', params };
+    if (judgeNumber(answer, 0, WEIGHT_TOLERANCE) === 'right') return mistake('masking.ex.weight.zero', params);
     if (verdict === 'close') return { verdict, key: 'masking.ex.weight.close', params };
     return { verdict, key: answer > right ? 'masking.ex.weight.tooHigh' : 'masking.ex.weight.tooLow', params };
   },
@@ -154,7 +154,10 @@ const zeroWeights = Object.freeze({
     { id: 'k3', labelKey: 'masking.ex.zeros.k3' }, { id: 'k4', labelKey: 'masking.ex.zeros.k4' },
     { id: NONE, labelKey: 'masking.ex.zeros.none' },
   ],
-  hides: ['mask-masked', 'mask-weights'],
+  // Everything else that shows the row's weights is covered too: d2l's
+  // masked_softmax below them, the note naming fully masked rows, and the
+  // read-out that hovering ① fills with the masked score and the weight.
+  hides: ['mask-masked', 'mask-weights', 'mask-book', 'mask-empty-rows', 'mask-readout'],
   draw: (core, inputs, instance) => ({ row: zeroRow(core, instance) }),
   questionParams: (instance) => (instance ? rowPlace(instance.row) : { batch: '–', query: '–' }),
   check(core, inputs, answer, { row }) {

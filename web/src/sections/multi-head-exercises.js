@@ -7,7 +7,7 @@
 // head); and which head matters most (d2l 10.5 ex. 2, on this untrained
 // layer: switch off the head whose removal changes the output most). Every
 // number checked comes from the core for the live H, heads and seed.
-import { conceptExercise, judgeNumber } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { t } from '../i18n/index.js';
 import { streamSeed } from './seeded-draws.js';
@@ -54,9 +54,9 @@ const parameterCount = Object.freeze({
     // The mistakes aimed at: every head with projections of its own (n_h
     // times the count), one head's slice only, and W_o forgotten.
     const quarter = right / PROJECTIONS.length;
-    if (heads > 1 && answer === right * heads) return { verdict: 'wrong', key: 'mha.ex.params.perHead', params };
-    if (heads > 1 && answer === right / heads) return { verdict: 'wrong', key: 'mha.ex.params.oneHead', params };
-    if (answer === right - quarter) return { verdict: 'wrong', key: 'mha.ex.params.noWo', params };
+    if (heads > 1 && answer === right * heads) return mistake('mha.ex.params.perHead', params);
+    if (heads > 1 && answer === right / heads) return mistake('mha.ex.params.oneHead', params);
+    if (answer === right - quarter) return mistake('mha.ex.params.noWo', params);
     if (verdict === 'close') return { verdict, key: 'mha.ex.params.close', params };
     return { verdict, key: answer > right ? 'mha.ex.params.tooHigh' : 'mha.ex.params.tooLow', params };
   },

@@ -8,7 +8,7 @@
 // (drag q until a key drawn for the instance has most of it). Every number
 // checked comes from the core's attention call for the live keys, values
 // and scorer (pipeline-setup.js, as the figures draw them).
-import { conceptExercise, judgeNumber } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { parameters } from '../state.js';
 import { streamSeed } from './seeded-draws.js';
@@ -111,8 +111,8 @@ const raisedValues = Object.freeze({
     const params = { output: outputText(now), raised: outputText(raised), m: inputs.pipelineKeys };
     const verdict = judgeNumber(answer, raised, OUTPUT_TOLERANCE);
     if (verdict === 'right') return { verdict, key: 'pipeline.ex.raised.right', params };
-    if (judgeNumber(answer, now, OUTPUT_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'pipeline.ex.raised.unchanged', params };
-    if (judgeNumber(answer, perKey, OUTPUT_TOLERANCE) === 'right') return { verdict: 'wrong', key: 'pipeline.ex.raised.perKey', params };
+    if (judgeNumber(answer, now, OUTPUT_TOLERANCE) === 'right') return mistake('pipeline.ex.raised.unchanged', params);
+    if (judgeNumber(answer, perKey, OUTPUT_TOLERANCE) === 'right') return mistake('pipeline.ex.raised.perKey', params);
     if (verdict === 'close') return { verdict, key: 'pipeline.ex.raised.close', params };
     return { verdict, key: answer > raised ? 'pipeline.ex.raised.tooHigh' : 'pipeline.ex.raised.tooLow', params };
   },

@@ -6,7 +6,7 @@
 // comes from the core for the state on screen: a new seed, kernel or width
 // gives a new right answer. And before the learner narrows the kernel, a
 // prediction of what that does to the fit at the points.
-import { conceptExercise, judgeNumber, judgeAtMost } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { streamSeed } from './seeded-draws.js';
 import { dataset, predict, setup } from './kernel-regression.js';
@@ -44,7 +44,7 @@ const readPrediction = Object.freeze({
     // The blue truth is the curve most often read by mistake.
     const [truth] = core.truth([x]);
     if (judgeNumber(answer, truth, READ_TOLERANCE) === 'right') {
-      return { verdict, key: 'pooling.ex.read.truth', params: { x: at } };
+      return mistake('pooling.ex.read.truth', { x: at });
     }
     if (verdict === 'close') return { verdict, key: 'pooling.ex.read.close', params: { x: at } };
     return { verdict, key: answer > right ? 'pooling.ex.read.tooHigh' : 'pooling.ex.read.tooLow', params: { x: at } };

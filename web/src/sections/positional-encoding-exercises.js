@@ -7,7 +7,7 @@
 // turns); and that a larger d slows a given column down (make column 6
 // repeat within 20 positions). Every number checked comes from the core's
 // encoding for the live d and length.
-import { judgeNumber, judgeAtMost } from '../exercises/judging.js';
+import { judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { parameters } from '../state.js';
 import { streamSeed } from './seeded-draws.js';
@@ -65,7 +65,8 @@ const fastestColumn = Object.freeze({
   kind: 'predict',
   questionKey: 'pe.ex.fastest.question',
   hintKey: 'pe.ex.fastest.hint',
-  hides: ['pe-heatmap', 'pe-curves'],
+  // The binary note says the frequency falls from the left columns: covered too.
+  hides: ['pe-heatmap', 'pe-curves', 'pe-binary-note'],
   options: FASTEST_OPTIONS,
   // The question names the columns drawn: it follows the controls.
   draw: (core, inputs) => ({ columns: drawnColumns(inputs) }),
@@ -151,9 +152,9 @@ const entryValue = Object.freeze({
     const params = { ...entryParams(inputs, instance), value: decimals(right) };
     const verdict = judgeNumber(answer, right, ENTRY_TOLERANCE);
     if (verdict === 'right') return { verdict, key: 'pe.ex.entry.right', params };
-    if (swapped !== null && judgeNumber(answer, swapped, ENTRY_TOLERANCE) === 'right') return { verdict, key: 'pe.ex.entry.swapped', params };
+    if (swapped !== null && judgeNumber(answer, swapped, ENTRY_TOLERANCE) === 'right') return mistake('pe.ex.entry.swapped', params);
     if (columnIndex !== null && judgeNumber(answer, columnIndex, ENTRY_TOLERANCE) === 'right') {
-      return { verdict, key: 'pe.ex.entry.columnIndex', params };
+      return mistake('pe.ex.entry.columnIndex', params);
     }
     if (verdict === 'close') return { verdict, key: 'pe.ex.entry.close', params };
     return { verdict, key: answer > right ? 'pe.ex.entry.tooHigh' : 'pe.ex.entry.tooLow', params };
@@ -228,10 +229,10 @@ const turnAngle = Object.freeze({
     // depends on i), one step's turn, and degrees for radians.
     const near = (value) => Math.abs(answer - value) <= TURN_TOLERANCE || Math.abs(wrapped(answer) - wrapped(value)) <= TURN_TOLERANCE;
     if (near(instance.from * frequency) || near((instance.from + instance.steps) * frequency)) {
-      return { verdict: 'wrong', key: 'pe.ex.turn.absolute', params };
+      return mistake('pe.ex.turn.absolute', params);
     }
-    if (instance.steps > 1 && near(frequency)) return { verdict: 'wrong', key: 'pe.ex.turn.oneStep', params };
-    if (Math.abs(answer - turn * DEGREES) <= TURN_TOLERANCE * DEGREES) return { verdict: 'wrong', key: 'pe.ex.turn.degrees', params };
+    if (instance.steps > 1 && near(frequency)) return mistake('pe.ex.turn.oneStep', params);
+    if (Math.abs(answer - turn * DEGREES) <= TURN_TOLERANCE * DEGREES) return mistake('pe.ex.turn.degrees', params);
     if (verdict === 'close') return { verdict, key: 'pe.ex.turn.close', params };
     return { verdict, key: answer > turn ? 'pe.ex.turn.tooHigh' : 'pe.ex.turn.tooLow', params };
   },

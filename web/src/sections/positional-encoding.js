@@ -89,7 +89,10 @@ function create({ frame, controls }) {
   binary.element.dataset.figure = 'pe-binary';
   const analogy = element('div', { className: 'pe-analogy' });
   binaryGrid.append(analogy);
-  note(analogy, { key: 'pe.binaryNote', className: 'note note-callout' });
+  // It says where the frequency is highest: a prediction of the fastest column covers it (its box).
+  const binaryBox = element('div', { className: 'note-box', dataset: { figure: 'pe-binary-note' } });
+  analogy.append(binaryBox);
+  note(binaryBox, { key: 'pe.binaryNote', className: 'note note-callout' });
   note(analogy, { key: 'pe.relativeNote', className: 'note note-muted' });
 
   return {

@@ -43,9 +43,14 @@
 //                   (a concept option explains itself),
 //                 multiple?  true: checkboxes (a prediction of several),
 //                 hides?     ['<data-figure name>']: a prediction's figures,
-//                   covered while it is open,
+//                   covered while it is open (it stands above the first),
+//                 startedBy? ['<data-action>']: the controls that start what
+//                   the text says to watch: they show the figures at once,
+//                   the prediction marked skipped (and a prediction checked
+//                   before its run is committed, checked once trained),
 //                 check(core, inputs, answer, instance, view)
-//                   -> { verdict: 'right' | 'close' | 'wrong', key, params? },
+//                   -> { verdict: 'right' | 'close' | 'wrong', key, params? }
+//                   or mistake(key, params) (judging.js): always 'wrong',
 //                 solution(core, inputs, instance, view) -> { key, params? }
 //                   (or { labelKey, explanationKey } for a choice),
 //                 draw?(core, inputs, index, view) -> instance: "Try another",

@@ -28,9 +28,20 @@ export const RISE_FACTOR = 10;
 const WARM_UP_STEPS = 30;
 const WARM_UP_CHUNK = 3;
 
-// `mapsContent`: the section's nodes of the maps' cell (above the timeline).
+// Whether a run's held-out accuracy has plateaued: the last
+// `evaluations` evaluations within `within` of each other.
+export function plateaued(accuracy, { evaluations, within }) {
+  if (accuracy.length < evaluations) return false;
+  const last = accuracy.slice(-evaluations);
+  return Math.max(...last) - Math.min(...last) <= within;
+}
+
+// `mapsContent`: the section's nodes of the maps' cell (above the timeline);
+// `plateau`: { evaluations, within }, for a run that pauses by itself once
+// its held-out accuracy has plateaued (keys.status.plateau says so; Play
+// goes on to the end), or null.
 export function createRunView({
-  id, name, frame, controls, keys, train, warmUp, maps, mapsContent,
+  id, name, frame, controls, keys, train, warmUp, maps, mapsContent, plateau = null,
 }) {
   let start = null; // the model the run on screen starts from; null when there is none
 
@@ -117,14 +128,30 @@ export function createRunView({
 
   function drawRun(run) {
     if (start === null) return;
+    if (run.step === 0) pausedAtPlateau = null;
+    // Once a run: the pause redraws the run (paused) before this returns.
+    if (plateau && run.status === 'playing' && pausedAtPlateau === null && run.lastChunk > 0
+      && run.evaluatedAt.at(-1) === run.step && plateaued(run.accuracy, plateau)) {
+      pausedAtPlateau = run.step;
+      player.pause();
+      return;
+    }
     const model = run.model ?? start;
     const recorded = recordMoment(run, model);
 
-    playButton.dataset.i18n = run.status === 'playing' ? 'player.pause' : 'player.play';
+    // Play after the end plays the run again from its start: it says so.
+    playButton.dataset.i18n = { playing: 'player.pause', done: 'player.playAgain', stopped: 'player.playAgain' }[run.status] ?? 'player.play';
     playButton.textContent = t(playButton.dataset.i18n);
     stepButton.disabled = run.status === 'done' || run.status === 'stopped';
     status.dataset.status = run.status;
-    status.textContent = t(keys.status[run.status], { step: run.step, steps: run.target });
+    const atPlateau = run.status === 'paused' && pausedAtPlateau === run.step;
+    status.toggleAttribute('data-plateau', atPlateau);
+    status.textContent = atPlateau
+      ? t(keys.status.plateau, {
+        step: run.step, steps: run.target, accuracy: formatNumber(run.heldOut * 100, '.1f'),
+        span: (plateau.evaluations - 1) * (run.evaluatedAt.at(-1) - run.evaluatedAt.at(-2)),
+      })
+      : t(keys.status[run.status], { step: run.step, steps: run.target });
     divergedNote.hidden = run.status !== 'stopped';
     divergedNote.textContent = run.status === 'stopped' ? t(keys.diverged, { step: run.step }) : '';
     const peak = run.losses.length > 0 ? max(run.losses) : NaN;
@@ -189,6 +216,7 @@ export function createRunView({
   }
   let lastMaps = 0;
   let wasPlaying = false;
+  let pausedAtPlateau = null; // the step where this run paused by itself, once
   let finalFrame = 0;
 
   // The forward pass of the model the run has reached, kept in the timeline
@@ -214,6 +242,9 @@ export function createRunView({
     }
     const moment = timeline.at(scrubbed ?? timeline.length - 1);
     timelineStep.textContent = moment ? t(keys.timelineStep, { step: moment.step }) : '';
+    // A screen reader announces the step, not the moment's index.
+    if (moment) timelineSlider.setAttribute('aria-valuetext', timelineStep.textContent);
+    else timelineSlider.removeAttribute('aria-valuetext');
     timelineStep.dataset.step = moment ? String(moment.step) : '';
     const rule = scrubbed === null ? null : { kind: 'rule', x: moment.step, className: 'timeline-cursor' };
     lossPlot.set('cursor', rule);
@@ -267,6 +298,7 @@ export function createRunView({
     reset(model0, steps) {
       start = model0;
       scrubbed = null;
+      pausedAtPlateau = null;
       timeline.reset(steps);
       player.reset(model0, steps);
       scheduleWarmUp();

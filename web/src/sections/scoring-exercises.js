@@ -8,7 +8,7 @@
 // (a ratio read off the timing table). Every right answer comes from the
 // core for the live state, or from what the section's panels measured:
 // the scaling study's rows and the timings of the core's own calls.
-import { conceptExercise, judgeNumber } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { t } from '../i18n/index.js';
 import { streamSeed } from './seeded-draws.js';
@@ -193,12 +193,12 @@ const costRatio = Object.freeze({
     if (verdict === 'right') return { verdict, key: 'scoring.ex.cost.right', params };
     // The mistakes aimed at: the ratio upside down, a time in place of a
     // ratio, another size's row.
-    if (ratio > 1 && answer > 0 && answer < 1) return { verdict, key: 'scoring.ex.cost.inverse', params };
-    if ([additive, dot].some((time) => Math.abs(answer - time) <= 0.0015)) return { verdict, key: 'scoring.ex.cost.time', params };
+    if (ratio > 1 && answer > 0 && answer < 1) return mistake('scoring.ex.cost.inverse', params);
+    if ([additive, dot].some((time) => Math.abs(answer - time) <= 0.0015)) return mistake('scoring.ex.cost.time', params);
     for (const other of COST_SIZES) {
       const measured = other === n ? null : view.measuredCost(other);
       if (measured && judgeNumber(answer, measured.additive / measured.dot, RATIO_TOLERANCE / 2) === 'right') {
-        return { verdict, key: 'scoring.ex.cost.otherSize', params: { ...params, other } };
+        return mistake('scoring.ex.cost.otherSize', { ...params, other });
       }
     }
     if (verdict === 'close') return { verdict, key: 'scoring.ex.cost.close', params };

@@ -10,7 +10,7 @@
 // weight is made from the vectors (one weight of the notes' own formula,
 // without the √d the maps divide by, worked out from the vector table).
 // Every right answer comes from the core for the live vectors and series.
-import { conceptExercise, judgeNumber } from '../exercises/judging.js';
+import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { t, getLanguage } from '../i18n/index.js';
 import { streamSeed } from './seeded-draws.js';
@@ -252,9 +252,9 @@ const notesWeight = Object.freeze({
     const verdict = judgeNumber(answer, right, WEIGHT_TOLERANCE);
     if (verdict === 'right') return { verdict, key: 'sa.ex.weight.right', params };
     // The mistakes aimed at: the map's weight (with √5), and the score itself.
-    if (judgeNumber(answer, shown[cell], WEIGHT_TOLERANCE) === 'right') return { verdict, key: 'sa.ex.weight.shown', params };
+    if (judgeNumber(answer, shown[cell], WEIGHT_TOLERANCE) === 'right') return mistake('sa.ex.weight.shown', params);
     if ([scores[cell], scores[cell] / Math.sqrt(FEATURE_COUNT)].some((score) => Math.abs(answer - score) <= WEIGHT_TOLERANCE * 5)) {
-      return { verdict, key: 'sa.ex.weight.score', params };
+      return mistake('sa.ex.weight.score', params);
     }
     if (verdict === 'close') return { verdict, key: 'sa.ex.weight.close', params };
     return { verdict, key: answer > right ? 'sa.ex.weight.tooHigh' : 'sa.ex.weight.tooLow', params };

@@ -9,7 +9,7 @@
 // data and settings, through its loss and gradient at one w
 // (kernelWidthLoss), one step (trainKernelWidth with one epoch) and the
 // landscape (lossLandscape): no training loop runs in a check.
-import { judgeNumber, judgeAtMost } from '../exercises/judging.js';
+import { judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
 import { formatNumber } from '../format.js';
 import { streamSeed } from './seeded-draws.js';
 import { dataset, setup } from './kernel-regression.js';
@@ -222,12 +222,12 @@ const mirrorGradient = Object.freeze({
     // The mistakes aimed at: the slope at +w as shown, the loss in place of
     // its slope, and 0 (the slope at w = 0 only).
     if (Math.abs(at.gradient) > 0 && judgeNumber(answer, at.gradient, tolerance) === 'right') {
-      return { verdict: 'wrong', key: 'training.ex.mirror.sameSign', params };
+      return mistake('training.ex.mirror.sameSign', params);
     }
     if (judgeNumber(answer, mirrored.loss, MIRROR_SHARE * mirrored.loss) === 'right') {
-      return { verdict: 'wrong', key: 'training.ex.mirror.loss', params };
+      return mistake('training.ex.mirror.loss', params);
     }
-    if (answer === 0) return { verdict: 'wrong', key: 'training.ex.mirror.zero', params };
+    if (answer === 0) return mistake('training.ex.mirror.zero', params);
     if (verdict === 'close') return { verdict, key: 'training.ex.mirror.close', params };
     return { verdict, key: 'training.ex.mirror.wrong', params };
   },

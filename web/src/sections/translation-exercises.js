@@ -104,6 +104,8 @@ const predictEight = Object.freeze({
   hintKey: 'tr.ex.eight.hint',
   // The maps (the ideal alignment among them) and the note on them give it away.
   hides: ['tr-maps', 'tr-explain', 'tr-row-steps'],
+  // Play, Step and Translate start what the section says to watch: they show the maps at once.
+  startedBy: ['tr-play', 'tr-step', 'tr-typed-show'],
   questionParams: () => ({ steps: EIGHT_MIN_STEPS }),
   options: EIGHT_OPTIONS.map((id) => ({ id, labelKey: EIGHT_OPTION_KEYS[id] })),
   check(core, inputs, answer, instance, view) {

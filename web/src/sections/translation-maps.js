@@ -7,6 +7,7 @@
 // Block b, head h of item `item` in a batch of `batch` is the core's
 // crossWeights[b][item][h] (blocks x batch x heads x T x S; Bahdanau's one
 // block of one head), selfWeights likewise (T x T).
+import { positionLabels } from './axis-labels.js';
 import { createMatrix } from '../figures/matrix.js';
 import { element } from '../dom.js';
 import { t, translateTree } from '../i18n/index.js';
@@ -87,7 +88,7 @@ export function createTranslationMaps() {
     buildCards(maps.blocks, maps.heads, maps.self !== null);
     shown = maps;
     const { rows, cols } = maps;
-    const label = (words, count, length) => Array.from({ length }, (_, p) => (p < count ? words[p] : '·'));
+    const label = (words, count, length) => positionLabels(words, count, length);
     const rowNames = label(maps.targetWords, maps.targetLen, rows);
     const colNames = label(maps.sourceWords, maps.sourceLen, cols);
     const selfNames = label(maps.selfKeyWords, maps.targetLen, rows);

@@ -67,9 +67,11 @@ function create({ frame, controls, core, errors }) {
   let typed = null; // { text, source (Int32Array with <eos>) } of the learner's source
 
   // --- Notes: what the learner sees, for the architecture and the task ---
-  const explainNote = note(frame.figures, { className: 'note note-callout' });
+  // Named as a figure, in a box: an open prediction covers it, words included.
+  const explainBox = element('div', { className: 'note-box', dataset: { figure: 'tr-explain' } });
+  frame.figures.append(explainBox);
+  const explainNote = note(explainBox, { className: 'note note-callout' });
   explainNote.dataset.role = 'tr-explain';
-  explainNote.dataset.figure = 'tr-explain';
   const taskNote = note(frame.figures, { className: 'note note-muted' });
   taskNote.dataset.role = 'tr-task-note';
 

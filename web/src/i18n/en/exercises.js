@@ -20,6 +20,9 @@ export default {
   'exercises.cannotCheck': 'This cannot be checked right now: {reason}',
   'exercises.answerIs': 'The answer: {answer}',
   'exercises.answerChoice': 'The answer: “{choice}”.',
-  'exercises.covered': 'Make your prediction below first: this figure would give it away.',
+  'exercises.covered': 'Make the prediction beside this figure first, or press Reveal: the figure would give it away.',
+  'exercises.committed': '**Your prediction is noted;** {reason} It stays as you made it.',
+  'exercises.revealFigure': 'Reveal',
+  'exercises.skipped': '**Skipped:** the figure was shown before you predicted, so this is no longer a prediction. You can still answer it.',
   'exercises.teacherNote': 'For the teacher:',
 };

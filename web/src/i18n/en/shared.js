@@ -95,6 +95,7 @@ export default {
   'pytorch.test': 'test time: every training pair is a key and a value',
 
   'player.play': 'Play',
+  'player.playAgain': 'Play again',
   'player.pause': 'Pause',
   'player.step': 'Step',
   'player.reset': 'Reset',

@@ -93,7 +93,7 @@ export default {
   'tr.ex.pressPlay': 'no model is trained for these settings yet. Press **Play** (or **Step**) first, then check again.',
   'tr.ex.trainLonger': 'the model has trained {step} steps; train at least {steps} (press **Play**), then check again.',
 
-  'tr.ex.eight.question': 'With the task on **numbers, English → Chinese** and the **bidirectional GRU**: when the trained model writes 八 in the translation of 4782 (“four thousand seven hundred and eighty two”), which source word gets the most weight? (The maps stay covered until you check; train at least {steps} steps first.)',
+  'tr.ex.eight.question': 'With the task on **numbers, English → Chinese** and the **bidirectional GRU**: when the trained model writes 八 in the translation of 4782 (“four thousand seven hundred and eighty two”), which source word gets the most weight? (Choose and press Check before you train: that commits your prediction and uncovers the maps. Then train at least {steps} steps and press Check again.)',
   'tr.ex.eight.hint': 'Each state of a bidirectional encoder is about its own word and its neighbours. Which English word says the eight of 4782?',
   'tr.ex.eight.option.four': 'four',
   'tr.ex.eight.option.thousand': 'thousand',

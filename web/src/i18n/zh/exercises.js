@@ -19,6 +19,9 @@ export default {
   'exercises.cannotCheck': '现在无法检查：{reason}',
   'exercises.answerIs': '答案：{answer}',
   'exercises.answerChoice': '答案：“{choice}”。',
-  'exercises.covered': '请先在下方作出预测：这张图会泄露答案。',
+  'exercises.covered': '请先作出这张图旁边的预测，或按“显示”：这张图会泄露答案。',
+  'exercises.committed': '**你的预测已记下；**{reason}预测保持你作出时的样子。',
+  'exercises.revealFigure': '显示',
+  'exercises.skipped': '**已跳过：**你在预测之前就看到了图，这已不再是预测。你仍可作答。',
   'exercises.teacherNote': '教师提示：',
 };

@@ -94,6 +94,7 @@ export default {
   'pytorch.test': '测试时：全部训练样本都作为键和值',
 
   'player.play': '播放',
+  'player.playAgain': '重新播放',
   'player.pause': '暂停',
   'player.step': '单步',
   'player.reset': '重置',

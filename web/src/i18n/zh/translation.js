@@ -93,7 +93,7 @@ export default {
   'tr.ex.pressPlay': '这些设置下还没有训练过模型。先按**播放**（或**单步**），再检查。',
   'tr.ex.trainLonger': '模型已训练 {step} 步；至少训练 {steps} 步（按**播放**），再检查。',
 
-  'tr.ex.eight.question': '任务设为**数字，英文 → 中文**，模型设为**双向 GRU**：训练好的模型在 4782（“four thousand seven hundred and eighty two”）的译文里写八时，哪个源词得到的权重最大？（检查之前注意力图会被遮住；先至少训练 {steps} 步。）',
+  'tr.ex.eight.question': '任务设为**数字，英文 → 中文**，模型设为**双向 GRU**：训练好的模型在 4782（“four thousand seven hundred and eighty two”）的译文里写八时，哪个源词得到的权重最大？（请在训练之前选好并按“检查”：这样就记下了你的预测，注意力图也随之显示。然后至少训练 {steps} 步，再按一次“检查”。）',
   'tr.ex.eight.hint': '双向编码器的每个状态主要关于它自己的词和邻居。4782 里的八是哪个英文词说出来的？',
   'tr.ex.eight.option.four': 'four（四）',
   'tr.ex.eight.option.thousand': 'thousand（千）',
