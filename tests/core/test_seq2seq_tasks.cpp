@@ -430,23 +430,24 @@ TEST_CASE("seq2seq tasks: every refused input names its argument", "[seq2seq-tas
         CHECK(fields.argument == "text");
         return fields;
     };
-    CHECK(text_error(Seq2SeqTask::numbers_en_zh, "two hundred fourty").got == "'fourty'");
+    // A refusal quotes the whole text as typed, never a word cut out of it.
+    CHECK(text_error(Seq2SeqTask::numbers_en_zh, "two hundred fourty").got == "'two hundred fourty'");
     CHECK(text_error(Seq2SeqTask::numbers_en_zh, "10000").expected == "a number in [0, 9999]");
     CHECK(text_error(Seq2SeqTask::numbers_en_zh, "99999999999999999999999").got == "'99999999999999999999999'");
     CHECK(text_error(Seq2SeqTask::numbers_en_zh, "<eos>").got == "'<eos>'");
     CHECK(text_error(Seq2SeqTask::numbers_en_zh, "one one one one one one one one").got == "8");
     CHECK(text_error(Seq2SeqTask::numbers_en_zh, "   ").expected == "at least one source word");
     CHECK(text_error(Seq2SeqTask::numbers_en_zh, std::string(100000, 'a')).got == "100000");
-    CHECK(text_error(Seq2SeqTask::numbers_zh_en, "两千").got == "'两'");
-    CHECK(text_error(Seq2SeqTask::numbers_zh_en, "四千x").got == "'x'");
+    CHECK(text_error(Seq2SeqTask::numbers_zh_en, "两千").got == "'两千'");
+    CHECK(text_error(Seq2SeqTask::numbers_zh_en, "四千x").got == "'四千x'");
     CHECK(text_error(Seq2SeqTask::numbers_zh_en, "一一一一一一一一").got == "8");
     CHECK(text_error(Seq2SeqTask::dates, "2026-02-30").got == "'2026-02-30'");
     CHECK(text_error(Seq2SeqTask::dates, "1949-12-31").got == "'1949-12-31'");
-    CHECK(text_error(Seq2SeqTask::dates, "25 Novembre 2026").got == "'Novembre'");
-    CHECK(text_error(Seq2SeqTask::dates, "25 November 2050").got == "'2050'");
+    CHECK(text_error(Seq2SeqTask::dates, "25 Novembre 2026").got == "'25 Novembre 2026'");
+    CHECK(text_error(Seq2SeqTask::dates, "25 November 2050").got == "'25 November 2050'");
     CHECK(text_error(Seq2SeqTask::dates, "25 November 20 26 1").got == "5");
     CHECK(text_error(Seq2SeqTask::reverse, "12345678").got == "8");
-    CHECK(text_error(Seq2SeqTask::sort, "1 2 a").got == "'a'");
+    CHECK(text_error(Seq2SeqTask::sort, "1 2 a").got == "'1 2 a'");
     CHECK(text_error(Seq2SeqTask::sort, "").expected == "at least one source word");
 
     for (const Seq2SeqTask task : all_tasks) {
