@@ -11,6 +11,7 @@ import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
+import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { normalDraws, linearBound } from '../../web/src/sections/seeded-draws.js';
 import { MOST_HEADS_WEIGHED } from '../../web/src/sections/multi-head-exercises.js';
@@ -168,6 +169,13 @@ test('the positional-encoding section declares four exercises of three kinds, an
 test('fastest-column: the leftmost pair drawn, measured in the core\'s P; the pairing and rising frequency named', () => {
   const fastest = exerciseOf(positional, 'fastest-column');
   assert.deepEqual(fastest.hides, ['pe-heatmap', 'pe-curves', 'pe-binary-note']);
+  // The leads stay in view above the covered figures: they must not say which way the frequency goes.
+  for (const language of ['en', 'zh']) {
+    for (const key of positional.frame.leadKeys) {
+      const lead = assembleCatalogue(language)[key];
+      assert.doesNotMatch(lead, /fall|lower|higher|slower|faster|降低|更低|更高|更慢|更快/, `${language} ${key} gives the answer away`);
+    }
+  }
   // Sign changes of each column over 200 positions, counted here in the core's P.
   const changes = (dim, column) => {
     const p = P(200, dim);

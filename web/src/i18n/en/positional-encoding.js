@@ -2,8 +2,8 @@
 // the same keys as ../zh/positional-encoding.js.
 export default {
   'pe.title': 'Positional encoding',
-  'pe.lead1': 'Self-attention ignores order: shuffle the tokens and every output stays the same, only shuffled. The Transformer adds order back by adding to each token’s embedding a **positional encoding** $\\mathbf p_i$, a row of sines and cosines whose frequencies fall along the columns.',
-  'pe.lead2': 'The book draws $\\mathbf P$ for 60 positions and $d = 32$, and its columns 6 to 9 over position: columns 6 and 7 share one frequency, 8 and 9 a lower one. Change $d$ and the columns to watch the frequencies shift.',
+  'pe.lead1': 'Self-attention ignores order: shuffle the tokens and every output stays the same, only shuffled. The Transformer adds order back by adding to each token’s embedding a **positional encoding** $\\mathbf p_i$, a row of sines and cosines, each pair of columns at a frequency of its own.',
+  'pe.lead2': 'The book draws $\\mathbf P$ for 60 positions and $d = 32$, and its columns 6 to 9 over position. Predict which of them oscillate fastest, then change $d$ and the columns to watch the frequencies shift.',
   'pe.length': 'Positions',
   'pe.dim': 'Encoding dimension d',
   'pe.dimHint': 'the book uses 32',
