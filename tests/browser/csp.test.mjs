@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, DIST, elementsReady, makePredictions } from './harness.mjs';
+import { useBrowser, DIST, elementsReady, makePredictions, offlineWorkerActive } from './harness.mjs';
 import { downloadOf } from './downloads.mjs';
 
 // The header: the policy docs/learning-and-teaching.md ("Hosting: the
@@ -252,8 +252,7 @@ async function playTraining(scope) {
 test('the lab under the strict policy header: every section, training, export, copy and language, with no violation', async () => {
   const { context, page, problems } = await openStrict('/', 'html[data-ready="true"]');
   // The service worker registers under the header; the page is used as its worker serves it (the worker's responses keep the header).
-  await page.waitForSelector('html[data-offline="registered"]', { state: 'attached' });
-  await page.evaluate(() => navigator.serviceWorker.ready);
+  await offlineWorkerActive(page);
   assert.deepEqual(await violations(page), [], 'no violation registering the worker');
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 30000 });

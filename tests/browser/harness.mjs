@@ -195,6 +195,16 @@ export async function settled(page) {
     .then(() => window.attentionLab?.drawn()));
 }
 
+// The page's service worker is registered and activated (web/src/offline/).
+export async function offlineWorkerActive(page) {
+  await page.waitForSelector('html[data-offline="registered"]', { state: 'attached' });
+  await page.evaluate(async () => {
+    const worker = (await navigator.serviceWorker.ready).active;
+    const activated = new Promise((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()));
+    if (worker.state !== 'activated') await activated;
+  });
+}
+
 // Every <attention-lab> of the page has drawn.
 export async function elementsReady(page, count) {
   await page.waitForFunction((n) => {

@@ -26,7 +26,7 @@ import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { useBrowser, openPage, foreignRequests, serveDistGzipped, DIST, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, foreignRequests, serveDistGzipped, offlineWorkerActive, DIST, FILE_URL } from './harness.mjs';
 import { OFFLINE_WORKER } from '../../web/build-steps/offline-worker.mjs';
 
 const RUNS = Number(process.env.LOAD_RUNS ?? 5);
@@ -93,14 +93,7 @@ function networkQuiet(page, quiet, longest = 30000) {
 // active; then the CPU and network slowed and the page reloaded.
 async function secondVisit(url, cpuThrottle, network, worker) {
   const opened = await openPage(web.browser, url);
-  if (worker) {
-    await opened.page.waitForSelector('html[data-offline="registered"]', { state: 'attached' });
-    await opened.page.evaluate(async () => {
-      const active = (await navigator.serviceWorker.ready).active;
-      const activated = new Promise((resolve) => active.addEventListener('statechange', () => active.state === 'activated' && resolve()));
-      if (active.state !== 'activated') await activated;
-    });
-  }
+  if (worker) await offlineWorkerActive(opened.page);
   const devtools = await opened.context.newCDPSession(opened.page);
   await devtools.send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
   await devtools.send('Network.enable');

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { useBrowser, openPage, serveDistGzipped, elementsReady, DIST, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, serveDistGzipped, elementsReady, offlineWorkerActive, DIST, FILE_URL } from './harness.mjs';
 import { offlineBuild, writeOfflineWorker, OFFLINE_WORKER } from '../../web/build-steps/offline-worker.mjs';
 import { launchPage, SCORM_FOLDER, SCORM_SCRIPT } from '../../web/build-steps/scorm-package.mjs';
 import { SECTION_IDS } from '../../web/src/sections/section-loaders.js';
@@ -22,16 +22,6 @@ before(async () => {
   copies.folder = await mkdtemp(path.join(os.tmpdir(), 'attention-lab-builds-'));
 });
 after(() => rm(copies.folder, { recursive: true, force: true }));
-
-// Once the page's worker is registered and active.
-async function workerActive(page) {
-  await page.waitForSelector('html[data-offline="registered"]', { state: 'attached' });
-  await page.evaluate(async () => {
-    const worker = (await navigator.serviceWorker.ready).active;
-    const activated = new Promise((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()));
-    if (worker.state !== 'activated') await activated;
-  });
-}
 
 // Once a new build's worker is installed and waits.
 async function workerWaiting(page) {
@@ -72,7 +62,7 @@ async function assertEverySectionDrawn(page, label) {
 
 test('a second visit comes from the service worker, and works with the network off', async () => {
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
-  await workerActive(page);
+  await offlineWorkerActive(page);
   assert.equal(await controllingBuild(page), null, 'the first visit stays with the network: no worker takes it over half-way');
   await reloaded(page);
   const { version } = await offlineBuild(DIST);
@@ -142,7 +132,7 @@ test('an update between two builds: a page runs one build whole, the new one tak
   const responses = [];
   page.on('response', (response) => responses.push(response));
   try {
-    await workerActive(page);
+    await offlineWorkerActive(page);
     await reloaded(page);
     assert.equal(await controllingBuild(page), a.version, 'build A\'s worker controls the page');
 
@@ -195,7 +185,7 @@ test('a build whose files do not match its worker (a host half-way through an up
   const server = await serveDistGzipped(() => serving);
   const { page, context } = await openPage(web.browser, `${server.origin}/`);
   try {
-    await workerActive(page);
+    await offlineWorkerActive(page);
     serving = half;
     await page.evaluate(async () => {
       const registration = await navigator.serviceWorker.getRegistration();
@@ -256,7 +246,7 @@ test('the element, the notebook, the disk page and the SCORM package carry no wo
 
 test('installable as an app: the browser reads the manifest; its icons are PNGs of the sizes it names', async () => {
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/`);
-  await workerActive(page);
+  await offlineWorkerActive(page);
   const devtools = await context.newCDPSession(page);
   const { errors, data } = await devtools.send('Page.getAppManifest');
   assert.deepEqual(errors, [], 'the manifest parses');

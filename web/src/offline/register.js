@@ -31,16 +31,18 @@ const decided = (state) => {
 // A worker of a new build that waits while this page's build runs: asked to
 // take over before the page runs anything, it does when this is the only
 // page open; the page then reloads from the new build's files. Resolves
-// false when there is nothing to take over (or another page is open), and
-// never when the page reloads.
+// false when there is nothing to take over (another page is open, the
+// worker went away, the browser keeps no workers here), and never when the
+// page reloads: the page starts either way.
 export async function takeOverByNewBuild() {
   if (offlineRefusal()) return false;
-  const registration = await navigator.serviceWorker.getRegistration();
+  const registration = await navigator.serviceWorker.getRegistration().catch(() => null);
   const waiting = registration?.waiting;
   if (!waiting || !navigator.serviceWorker.controller) return false;
   const channel = new MessageChannel();
   const answered = new Promise((resolve) => {
     channel.port1.onmessage = ({ data }) => resolve(data === true);
+    waiting.addEventListener('statechange', () => waiting.state === 'redundant' && resolve(false));
   });
   const changed = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
   waiting.postMessage('take-over', [channel.port2]);
@@ -53,22 +55,25 @@ export async function takeOverByNewBuild() {
 
 // Registers the worker (workerUrl: its address; trust makes it the
 // TrustedScriptURL register() takes where Trusted Types are enforced), or
-// removes the lab's worker, and no other, when the host opted out.
+// removes it when the host opted out.
 export async function registerOfflineWorker(workerUrl, trust = (address) => address) {
   const refusal = offlineRefusal();
-  if (refusal === 'host-opted-out') {
-    const registration = await navigator.serviceWorker.getRegistration();
-    const worker = registration?.active ?? registration?.waiting ?? registration?.installing;
-    if (worker?.scriptURL === workerUrl) {
-      await registration.unregister();
-      const names = await caches.keys();
-      await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX)).map((name) => caches.delete(name)));
-    }
-  }
+  if (refusal === 'host-opted-out') await removeOfflineWorker(workerUrl).catch(() => {});
   if (refusal) {
     decided(refusal);
     return;
   }
   // A host that cannot serve it (an old copy without the file) keeps the page as it was.
-  await navigator.serviceWorker.register(trust(workerUrl)).then(() => decided('registered'), () => decided('failed'));
+  await Promise.resolve().then(() => navigator.serviceWorker.register(trust(workerUrl)))
+    .then(() => decided('registered'), () => decided('failed'));
+}
+
+// The lab's worker, and no other of the host, with its caches.
+async function removeOfflineWorker(workerUrl) {
+  const registration = await navigator.serviceWorker.getRegistration();
+  const worker = registration?.active ?? registration?.waiting ?? registration?.installing;
+  if (worker?.scriptURL !== workerUrl) return;
+  await registration.unregister();
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX)).map((name) => caches.delete(name)));
 }
