@@ -10,7 +10,9 @@
 //   dist/course-example.html: a course page showing the element and the iframe mode;
 //   dist/package.json, the declarations and licences: dist/ is also the npm package;
 //   dist/python/attention_lab/: show() for Jupyter notebooks, with the element's script;
-//   dist/scorm/: the SCORM 1.2 and 2004 packages of the lab, and the script they launch.
+//   dist/scorm/: the SCORM 1.2 and 2004 packages of the lab, and the script they launch;
+//   dist/offline-worker.js, manifest.webmanifest, icons/: over http the page keeps
+//     its build for a second visit and offline, and installs as an app.
 // Usage: node web/build.mjs --wasm-basics <build>/wasm/attention-core-basics-wasm.mjs
 //          --wasm-models <build>/wasm/attention-core-models-wasm.mjs --out dist
 import { build } from 'esbuild';
@@ -23,6 +25,8 @@ import { writePackage } from './build-steps/npm-package.mjs';
 import { writeNotebookPackage } from './build-steps/notebook-package.mjs';
 import { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } from './build-steps/scorm-package.mjs';
 import { writeCoreParts } from './build-steps/core-parts.mjs';
+import { writeAppManifest } from './build-steps/app-manifest.mjs';
+import { OFFLINE_WORKER, writeOfflineWorker } from './build-steps/offline-worker.mjs';
 import { coreWasmFile } from './src/core-files.js';
 import { SECTION_LOADERS } from './src/sections/section-loaders.js';
 import { CATALOGUE_PARTS, SHARED_PARTS } from './src/i18n/catalogue-parts.js';
@@ -105,7 +109,7 @@ await writeFile(path.join(out, 'app.js'), (await build({
   platform: 'browser',
   target: page.target,
   minify: true,
-  define: { ATTENTION_LAB_PAGE: JSON.stringify(pagePreloads(modules.metafile, { disk: DISK_SCRIPT, wasm: coreWasmFile('basics') })) },
+  define: { ATTENTION_LAB_PAGE: JSON.stringify(pagePreloads(modules.metafile, { disk: DISK_SCRIPT, wasm: coreWasmFile('basics'), worker: OFFLINE_WORKER })) },
 })).outputFiles[0].contents);
 
 // The module files a chunk of the page needs with it (its static imports,
@@ -237,6 +241,7 @@ const element = await build({
 });
 
 await copyFile('web/index.html', path.join(out, 'index.html'));
+await writeAppManifest(out);
 await copyFile('web/course-example.html', path.join(out, 'course-example.html'));
 await copyFile('web/course-example.css', path.join(out, 'course-example.css'));
 
@@ -248,3 +253,6 @@ await writeNotebookPackage(out);
 // in dist/scorm/ for `npm run scorm`, which packages chosen sections.
 await build({ ...page, entryPoints: ['web/src/scorm/launch.js'], outfile: path.join(out, SCORM_FOLDER, SCORM_SCRIPT) });
 await writeScormPackages(out);
+
+// Last: the worker keeps every file of the page as written above.
+await writeOfflineWorker(out);

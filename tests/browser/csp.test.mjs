@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, DIST, elementsReady, makePredictions } from './harness.mjs';
+import { useBrowser, DIST, elementsReady, makePredictions, offlineWorkerActive } from './harness.mjs';
 import { downloadOf } from './downloads.mjs';
 
 // The header: the policy docs/learning-and-teaching.md ("Hosting: the
@@ -27,9 +27,11 @@ import { downloadOf } from './downloads.mjs';
 // either. data: only for what is inlined (the element's wasm, fetched by
 // Emscripten's loader; KaTeX's fonts) or made in the page (figure export
 // draws an SVG data: image); connect-src 'self' for the page's own wasm file.
-// Trusted Types on top: no string becomes HTML or script, and the one
-// policy allowed (attention-lab-core) makes one script URL only, the wasm's
-// copy for a page opened from disk.
+// Trusted Types on top: no string becomes HTML or script, and each policy
+// allowed makes one script URL only: attention-lab-core the wasm's copy for
+// a page opened from disk, attention-lab-boot the page as one script from
+// disk or, over http, the service worker's (registered once the page is
+// drawn: the test waits for it). manifest-src 'self': the app manifest.
 const BASE_POLICY = [
   "default-src 'none'",
   "script-src 'self' 'wasm-unsafe-eval'",
@@ -37,11 +39,12 @@ const BASE_POLICY = [
   'font-src data:',
   'img-src data:',
   "connect-src 'self' data:",
+  "manifest-src 'self'",
   "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
 ];
-const TRUSTED_TYPES = ["require-trusted-types-for 'script'", 'trusted-types attention-lab-core'];
+const TRUSTED_TYPES = ["require-trusted-types-for 'script'", 'trusted-types attention-lab-core attention-lab-boot'];
 const POLICY = [...BASE_POLICY, ...TRUSTED_TYPES].join('; ');
 
 const TYPES = {
@@ -248,6 +251,12 @@ async function playTraining(scope) {
 
 test('the lab under the strict policy header: every section, training, export, copy and language, with no violation', async () => {
   const { context, page, problems } = await openStrict('/', 'html[data-ready="true"]');
+  // The service worker registers under the header; the page is used as its worker serves it (the worker's responses keep the header).
+  await offlineWorkerActive(page);
+  assert.deepEqual(await violations(page), [], 'no violation registering the worker');
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 30000 });
+  assert.equal(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)), true, 'the page comes from its worker');
   // Each section seen once (the scaling study starts when its panel is).
   for (const id of await page.locator('main > section').evaluateAll((nodes) => nodes.map((node) => node.id))) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();

@@ -36,7 +36,9 @@ export async function serveDist(folder = DIST) {
 // Serves dist/ as a real host does: gzipped (level 9, as the docs' sizes are
 // measured) to a browser that accepts it, with each file's content type.
 // esbuild's server sends no Content-Encoding, so the bytes a learner
-// downloads are measured here (load-performance.test.mjs).
+// downloads are measured here (load-performance.test.mjs). `folder` may be
+// a function giving the folder to serve now: a host that puts a new build
+// in place (offline.test.mjs).
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
@@ -45,8 +47,9 @@ export async function serveDistGzipped(folder = DIST) {
   const gzipped = new Map(); // file -> its gzipped bytes, made once
   const server = http.createServer(async (request, response) => {
     const name = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    const file = path.join(folder, name.endsWith('/') ? `${name}index.html` : name);
-    if (!file.startsWith(`${folder}${path.sep}`)) {
+    const root = typeof folder === 'function' ? folder() : folder;
+    const file = path.join(root, name.endsWith('/') ? `${name}index.html` : name);
+    if (!file.startsWith(`${root}${path.sep}`)) {
       response.writeHead(403).end();
       return;
     }
@@ -200,6 +203,16 @@ export async function scrollToRendered(locator) {
 export async function settled(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
     .then(() => window.attentionLab?.drawn()));
+}
+
+// The page's service worker is registered and activated (web/src/offline/).
+export async function offlineWorkerActive(page) {
+  await page.waitForSelector('html[data-offline="registered"]', { state: 'attached' });
+  await page.evaluate(async () => {
+    const worker = (await navigator.serviceWorker.ready).active;
+    const activated = new Promise((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()));
+    if (worker.state !== 'activated') await activated;
+  });
 }
 
 // Every <attention-lab> of the page has drawn.

@@ -15,13 +15,19 @@
 // test-results/load-performance.json. Asserted only what must hold: every
 // run became interactive and drew every section, with no console error and
 // no request to any other host.
+// The second visit: the page loaded once at full speed, its service worker
+// installed and active, then reloaded with the CPU 4x slower on slow 4G
+// (the page then comes from the worker's cache; a build without a worker,
+// a baseline's, reloads from the network).
 // LOAD_BASELINE=<a dist/ folder> (another build, say main's) loads that one
 // too, interleaved with this one, and prints the ratios of the medians.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { useBrowser, openPage, foreignRequests, serveDistGzipped, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, foreignRequests, serveDistGzipped, offlineWorkerActive, DIST, FILE_URL } from './harness.mjs';
+import { OFFLINE_WORKER } from '../../web/build-steps/offline-worker.mjs';
 
 const RUNS = Number(process.env.LOAD_RUNS ?? 5);
 const figures = {};
@@ -41,13 +47,15 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const SLOW_4G = { latency: 150, download: 1.6e6 / 8, upload: 750e3 / 8 };
 const KBPS_750 = { latency: 300, download: 750e3 / 8, upload: 250e3 / 8 };
 
-// name, where from, CPU slowdown, network, the goal for the time to interactive (ms)
+// name, where from ('second visit': http, the page's second load), CPU
+// slowdown, network, the goal for the time to interactive (ms)
 const SETTINGS = [
   ['http', 'http', 1, null, 500],
   ['http, CPU 4x slower', 'http', 4, null, 1500],
   ['file://', 'file', 1, null, 500],
   ['slow 4G, CPU 4x slower', 'http', 4, SLOW_4G, 1500],
   ['750 kbps, CPU 4x slower', 'http', 4, KBPS_750, 3000],
+  ['second visit, slow 4G, CPU 4x slower', 'second visit', 4, SLOW_4G, 500],
 ];
 
 // Resolves once no request of the page has been in flight for `quiet` ms
@@ -81,8 +89,26 @@ function networkQuiet(page, quiet, longest = 30000) {
   });
 }
 
-async function oneLoad(url, origin, cpuThrottle, network) {
-  const { page, context, problems, requests } = await openPage(web.browser, url, { cpuThrottle, network, ready: null });
+// The page opened once at full speed, its worker (if the build has one)
+// active; then the CPU and network slowed and the page reloaded.
+async function secondVisit(url, cpuThrottle, network, worker) {
+  const opened = await openPage(web.browser, url);
+  if (worker) await offlineWorkerActive(opened.page);
+  const devtools = await opened.context.newCDPSession(opened.page);
+  await devtools.send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
+  await devtools.send('Network.enable');
+  await devtools.send('Network.emulateNetworkConditions', {
+    offline: false, latency: network.latency, downloadThroughput: network.download, uploadThroughput: network.upload,
+  });
+  opened.requests.length = 0;
+  await opened.page.reload({ waitUntil: 'commit' });
+  return opened;
+}
+
+async function oneLoad(url, origin, { from, cpuThrottle, network, worker }) {
+  const { page, context, problems, requests } = from === 'second visit'
+    ? await secondVisit(url, cpuThrottle, network, worker)
+    : await openPage(web.browser, url, { cpuThrottle, network, ready: null });
   const quiet = networkQuiet(page, network ? 3 * network.latency + 1000 : 1000);
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 120000 });
   const unfinished = await quiet;
@@ -126,10 +152,14 @@ function fileTable(files) {
 }
 
 // The builds measured: this one, and the baseline's when asked for.
-function builds() {
-  const own = { label: 'this build', origin: web.server.origin, fileUrl: FILE_URL };
+async function builds() {
+  const hasWorker = (folder) => access(path.join(folder, OFFLINE_WORKER)).then(() => true, () => false);
+  const own = { label: 'this build', origin: web.server.origin, fileUrl: FILE_URL, worker: await hasWorker(DIST) };
   if (!BASELINE) return [own];
-  return [{ label: 'baseline', origin: baseline.server.origin, fileUrl: pathToFileURL(path.join(BASELINE, 'index.html')).href }, own];
+  return [{
+    label: 'baseline', origin: baseline.server.origin, fileUrl: pathToFileURL(path.join(BASELINE, 'index.html')).href,
+    worker: await hasWorker(BASELINE),
+  }, own];
 }
 
 function report(label, runs) {
@@ -147,6 +177,11 @@ function report(label, runs) {
     console.log(`${label}, ${name} (goal: interactive within ${ms(goal)}): first contentful paint ${ms(part('firstPaint'))}, ` +
       `interactive ${ms(part('interactive'))} (runs: ${list.map((run) => Math.round(run.interactive)).join(', ')}), ` +
       `the core loaded at ${ms(part('coreLoaded'))}, every section drawn at ${ms(part('allDrawn'))}`);
+    if (from === 'second visit') {
+      const transferred = list[0].files.reduce((total, file) => total + file.transferred, 0);
+      out[name].bytesOverTheNetwork = transferred;
+      console.log(`  over the network: ${kb(transferred)} (the rest from the cache)`);
+    }
     if (from === 'http') {
       const table = fileTable(list[0].files);
       out[name].bytesBeforeInteractive = table.beforeInteractive;
@@ -159,13 +194,14 @@ function report(label, runs) {
   return out;
 }
 
-test('time to the first paint and until interactive: http, file://, CPU 4x slower, slow 4G, 750 kbps', async () => {
-  const measured = builds();
+test('time to the first paint and until interactive: http, file://, CPU 4x slower, slow 4G, 750 kbps, the second visit', async () => {
+  const measured = await builds();
   const runs = measured.map(() => Object.fromEntries(SETTINGS.map(([name]) => [name, []])));
   for (let i = 0; i < RUNS; i += 1) {
     for (const [name, from, cpuThrottle, network] of SETTINGS) {
       for (const [index, build] of measured.entries()) {
-        runs[index][name].push(await oneLoad(from === 'file' ? build.fileUrl : `${build.origin}/`, build.origin, cpuThrottle, network));
+        const url = from === 'file' ? build.fileUrl : `${build.origin}/`;
+        runs[index][name].push(await oneLoad(url, build.origin, { from, cpuThrottle, network, worker: build.worker }));
       }
     }
   }

@@ -163,7 +163,8 @@ test('the command refuses an unknown section or version, and says which sections
 });
 
 test('the launch page: chosen sections in the registry\'s order; a changed index.html fails loudly', () => {
-  const html = '<meta charset="utf-8">\n<a href="#pooling" data-i18n="nav.pooling">P</a>\n<a href="#masking" data-i18n="nav.masking">M</a>\n' +
+  const html = '<meta charset="utf-8">\n  <!-- the offline worker -->\n  <meta name="attention-lab:offline" content="on">\n  <link rel="manifest" href="manifest.webmanifest">\n' +
+    '<a href="#pooling" data-i18n="nav.pooling">P</a>\n<a href="#masking" data-i18n="nav.masking">M</a>\n' +
     '<section id="pooling" data-section="pooling"></section>\n<section id="masking" data-section="masking"></section>\n<script src="app.js" defer></script>';
   const others = SECTION_IDS.filter((id) => id !== 'masking');
   const withAll = html.replace('<section id="pooling"', others.filter((id) => id !== 'pooling').map((id) => `<a href="#${id}">x</a>\n<section id="${id}" data-section="${id}"></section>\n`).join('') + '<section id="pooling"');
@@ -171,5 +172,6 @@ test('the launch page: chosen sections in the registry\'s order; a changed index
   assert.match(page, /content="masking"/);
   assert.doesNotMatch(page, /data-section="pooling"|href="#pooling"/);
   assert.match(page, /data-section="masking"/);
+  assert.doesNotMatch(page, /attention-lab:offline|rel="manifest"/, 'no service worker opt-in, no app manifest');
   assert.throws(() => launchPage(html.replace('app.js', 'main.js'), { version: '1.2', sectionIds: SECTION_IDS }), /app\.js's script once, found it 0 times/);
 });

@@ -65,6 +65,9 @@ function replaceOnce(text, pattern, replacement, what) {
 // The package's page from the lab's index.html.
 export function launchPage(html, { version, sectionIds }) {
   let page = replaceOnce(html, '<script src="app.js" defer></script>', `<script src="${SCORM_SCRIPT}" defer></script>`, 'app.js\'s script');
+  // A package is no app of its own and keeps no files offline: the LMS serves it.
+  page = replaceOnce(page, /\n *<!--[^\n]*-->\n *<meta name="attention-lab:offline" content="on">/, '', 'the offline opt-in');
+  page = replaceOnce(page, /\n *<link rel="manifest" href="[^"]*">/, '', 'the app manifest');
   page = replaceOnce(page, /<meta charset="utf-8">\n/, (charset) => `${charset}  <meta name="attention-lab:scorm" content="${version}">\n` +
     `  <meta name="attention-lab:sections" content="${sectionIds.join(',')}">\n`, 'the charset');
   for (const id of SECTION_IDS.filter((section) => !sectionIds.includes(section))) {

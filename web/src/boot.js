@@ -13,14 +13,22 @@
 //   comes as one classic script (dist/app-disk.js), made by the page's
 //   second Trusted Types policy, attention-lab-boot, which makes that one
 //   script URL and nothing else.
+// Over http, at the top of its window, the page also runs a service worker
+// that keeps the build's files for a second visit and offline
+// (offline/register.js says where; offline/worker.js how): registered once
+// everything is drawn, so its downloads never slow the first visit; a new
+// build's worker waiting from the last visit takes over before the page
+// starts, when this is the only page open.
 // A failure to load is said in the loading line, as the core's is.
 import { detectLanguage } from './i18n/detect-language.js';
+import { registerOfflineWorker, takeOverByNewBuild } from './offline/register.js';
 
 // Filled in by the build (build.mjs): the page's entry module, and for the
 // entry, each language (its shared texts) and each section (its code, and
-// its texts in each language), the module files to ask for with it.
+// its texts in each language), the module files to ask for with it; the
+// page as one script, the first wasm and the service worker.
 /* global ATTENTION_LAB_PAGE */
-const { entry, preloads, disk, wasm } = ATTENTION_LAB_PAGE;
+const { entry, preloads, disk, wasm, worker } = ATTENTION_LAB_PAGE;
 const scriptUrl = document.currentScript.src;
 const url = (file) => new URL(file, scriptUrl).href;
 
@@ -31,16 +39,21 @@ function failed(error) {
   if (detail) detail.textContent = String(error?.message ?? error);
 }
 
-function fromDisk() {
-  const allowed = url(disk);
+// The one script URL this page makes: `allowed`, as a TrustedScriptURL
+// where Trusted Types are there.
+function scriptUrlOf(allowed) {
   const policy = globalThis.trustedTypes?.createPolicy('attention-lab-boot', {
     createScriptURL(asked) {
       if (asked !== allowed) throw new TypeError(`attention-lab-boot: only ${allowed} may be loaded, not ${asked}`);
       return asked;
     },
   });
+  return policy ? policy.createScriptURL(allowed) : allowed;
+}
+
+function fromDisk() {
   const script = document.createElement('script');
-  script.src = policy ? policy.createScriptURL(allowed) : allowed;
+  script.src = scriptUrlOf(url(disk));
   script.onerror = () => failed(new Error(`${disk} could not be loaded: is it beside app.js?`));
   document.head.append(script);
 }
@@ -73,7 +86,13 @@ function overHttp() {
   const [language, section] = [firstLanguage(), preloads.sections[firstSection()]];
   const files = new Set([...preloads.entry, ...preloads.languages[language], ...section.code, ...section.texts[language]]);
   for (const file of files) preloadModule(url(file));
-  import(url(entry)).catch(failed);
+  takeOverByNewBuild().then(() => import(url(entry))).catch(failed);
+  const drawn = new MutationObserver(() => {
+    if (document.documentElement.dataset.ready !== 'true') return;
+    drawn.disconnect();
+    registerOfflineWorker(url(worker), scriptUrlOf);
+  });
+  drawn.observe(document.documentElement, { attributes: true, attributeFilter: ['data-ready'] });
 }
 
 // A frame sandboxed without allow-same-origin (a learning platform's) has
