@@ -103,8 +103,15 @@ inline bool is_invisible(char32_t c) {
 // invisible ones above as \uNNNN (as JS writes a lone surrogate's escape).
 inline std::string quoted(std::string_view name) {
     constexpr std::size_t longest = 40;
+    // Cut before a character, not inside one: back over at most three continuation bytes (UTF-8's
+    // longest character is four bytes); past that the text is no UTF-8, and any cut will do.
     std::size_t cut = std::min(name.size(), longest);
-    while (cut > 0 && cut < name.size() && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    const auto inside_character = [&](std::size_t at) {
+        return at < name.size() && (static_cast<unsigned char>(name[at]) & 0xC0) == 0x80;
+    };
+    std::size_t back = 0;
+    while (back < 3 && cut > back && inside_character(cut - back)) ++back;
+    if (back < 3 || !inside_character(cut - back)) cut -= back;
     std::string result = "'";
     const std::string_view kept = name.substr(0, cut);
     for (std::size_t at = 0; at < kept.size(); ++at) {

@@ -167,3 +167,15 @@ TEST_CASE("a long kernel name is cut on a character boundary", "[errors]") {
     CHECK(ref::argument_error_of([] { attention::parse_kernel(std::string(40, 'b')); }).got ==
           "'" + std::string(40, 'b') + "'");
 }
+
+TEST_CASE("a long name that is no UTF-8 is cut at 40 bytes, not emptied", "[errors]") {
+    // Continuation bytes only: no character boundary to back up to, so the quote keeps the first 40.
+    const std::string name = std::string(50, '\xb8');
+    const std::string ellipsis = "\xe2\x80\xa6";
+    CHECK(ref::argument_error_of([&] { attention::parse_kernel(name); }).got ==
+          "'" + name.substr(0, 40) + ellipsis + "'");
+    // A four-byte character across the cut is still kept whole or left out whole.
+    const std::string emoji = std::string(38, 'a') + "\xf0\x9f\x98\x80" + "tail";
+    CHECK(ref::argument_error_of([&] { attention::parse_kernel(emoji); }).got ==
+          "'" + std::string(38, 'a') + ellipsis + "'");
+}
