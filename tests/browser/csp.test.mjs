@@ -227,7 +227,8 @@ async function exportEachSection(page, scope) {
   const saved = [];
   const sections = scope.locator('section');
   for (let i = 0; i < await sections.count(); i += 1) {
-    const figure = sections.nth(i).locator('[data-exportable]').first();
+    // A covered figure's menu is under its cover (a prediction): the first uncovered one.
+    const figure = sections.nth(i).locator('[data-exportable]:not([data-covered]):not(:has([data-covered])):not([data-covered] *)').first();
     if ((await figure.count()) === 0 || !(await figure.isVisible())) continue;
     await figure.scrollIntoViewIfNeeded();
     const menu = figure.locator('.figure-export').first();

@@ -90,7 +90,8 @@ test('in an 860 px column the controls sit beside the figures: Play shows the lo
   const panel = await page.locator('#training .controls-panel').boundingBox();
   const figures = await page.locator('#training .figures').boundingBox();
   assert.ok(panel.x + panel.width <= figures.x, 'the panel is left of the figures');
-  await scrollToTop(page, '#training .section-body');
+  // Scrolled to the loss curve (the section's prediction stands above the figures), Play is beside it.
+  await scrollToTop(page, '#training [data-figure="loss"]');
   await page.locator('#training [data-action="play"]').click();
   assert.ok(await onTop(page, '#training [data-action="play"]'));
   const loss = '#training [data-figure="loss"]';

@@ -204,7 +204,7 @@ test('a typed number is translated greedily with its map; bad input gets the cor
 test('the one-directional GRU: its note explains the shifted map; the Transformer: every block\'s and head\'s maps', { timeout: 300000 }, async () => {
   await setState({ trArchitecture: 'gru' });
   const note = await section('[data-role="tr-explain"]').innerText();
-  assert.match(note, /shifted/);
+  assert.match(note, /sits to the right of the ideal alignment/, "it says where the map is shifted to");
   assert.match(note, /not automatically an explanation/);
   await setState({ trArchitecture: 'transformer', trSteps: 50 });
   assert.equal(await section('[data-role="tr-status"]').getAttribute('data-status'), 'ready');
