@@ -130,7 +130,8 @@ for (const name of chosen) {
         const value = (role) => root.querySelector(`[data-role="${role}"]`).dataset.value;
         root.querySelector('[data-action="at-play"]').click();
         const watch = () => {
-          if (root.querySelector('[data-role="at-status"]').dataset.status !== 'done') { setTimeout(watch, 100); return; }
+          // Done, or paused by itself once held-out accuracy has plateaued (the section's default).
+          if (!['done', 'paused'].includes(root.querySelector('[data-role="at-status"]').dataset.status)) { setTimeout(watch, 100); return; }
           resolve({ step: Number(value('at-step')), accuracy: Number(value('at-accuracy')) });
         };
         watch();
