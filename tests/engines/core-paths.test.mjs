@@ -158,7 +158,9 @@ for (const name of chosen) {
         };
         const predict = document.querySelector('[data-exercise="masking.zero-weights"]');
         const weights = document.querySelector('#masking [data-figure="mask-weights"]');
-        const coveredBefore = weights.hasAttribute('data-covered') && weights.inert;
+        // Covered: marked, its drawing out of reach (inert) under the cover.
+        const coveredBefore = weights.hasAttribute('data-covered')
+          && [...weights.children].some((child) => child.inert && !child.matches('.figure-cover'));
         predict.querySelector('[data-action="reveal"]').click();
         return {
           wrong: choose('nearer'), right: choose('ignores'),
