@@ -2,7 +2,8 @@
 // how the page loads:
 // - Over http: the page is ES modules cut in chunks (dist/page/), so the
 //   first screen waits only for what it draws; the rest (the sections out
-//   of sight, KaTeX, the other language) arrives while the learner reads.
+//   of sight, KaTeX; the other language once the learner reaches for its switch)
+//   arrives while the learner reads.
 //   Before importing the page it asks for what the first screen needs at
 //   once, in parallel: the page's modules, the catalogue of the learner's
 //   language, the first section's code and the core's wasm. Without that a
