@@ -554,6 +554,30 @@ test('a run whose loss climbs far above its start says so, though it never diver
   assert.deepEqual(problems, []);
 });
 
+test('Reset, or new settings, while the timeline shows a past moment: the new run is shown, no error', async () => {
+  await setState({ atSteps: 100, atSpeed: 1000 });
+  const slider = section('[data-role="at-timeline"]');
+  for (const [label, restart] of [
+    ['Reset', () => section('[data-action="at-reset"]').click()],
+    ['a new seed', () => setState({ atSeed: 1 })],
+  ]) {
+    await playUntilItStops();
+    await slider.evaluate((node) => {
+      node.value = '1';
+      node.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await settled(page);
+    assert.equal(await section('[data-figure="at-loss"] line.timeline-cursor').count(), 1, `${label}: a past moment on screen`);
+    await restart();
+    await settled(page);
+    assert.equal(await readout('at-step'), '0', `${label}: a new run`);
+    assert.equal(await section('[data-figure="at-loss"] line.timeline-cursor').count(), 0, `${label}: no cursor, the run as it is`);
+    assert.equal(await slider.isDisabled(), true, `${label}: nothing recorded to go back to`);
+    assert.deepEqual(problems, [], label);
+  }
+  await setState({ atSeed: 0, atSteps: 2000 });
+});
+
 test('figures written', async () => {
   await mkdir('test-results', { recursive: true });
   await writeFile(path.join('test-results', 'attention-training.json'), `${JSON.stringify({ ...figures, heldOut: HELD_OUT }, null, 2)}\n`);

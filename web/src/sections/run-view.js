@@ -48,7 +48,7 @@ export function createRunView({
   // --- Controls (the section places them in its panel: `controlNodes`) ---
   const playButton = controls.button({ labelKey: 'player.play', className: 'button button-primary', action: `${name}-play`, onClick: () => (player.state.status === 'playing' ? player.pause() : player.play()) });
   const stepButton = controls.button({ labelKey: 'player.step', action: `${name}-step`, onClick: () => player.step() });
-  const resetButton = controls.button({ labelKey: 'player.reset', action: `${name}-reset`, onClick: () => start !== null && player.reset(start, player.state.target) });
+  const resetButton = controls.button({ labelKey: 'player.reset', action: `${name}-reset`, onClick: () => start !== null && restart(start, player.state.target) });
   const status = element('p', { className: 'player-status', 'aria-live': 'polite', dataset: { role: `${name}-status` } });
   const progress = element('progress', { className: 'player-progress', max: 1, value: 0, 'aria-labelledby': `${name}-progress-label` });
   const progressLabel = element('span', { className: 'visually-hidden', id: `${name}-progress-label`, dataset: { i18n: keys.progress } });
@@ -292,17 +292,20 @@ export function createRunView({
     });
   }
 
+  // A new run of `steps` steps from `model0` (the section's new settings, or
+  // Reset): the run as it is on screen, nothing recorded, not a past moment.
+  function restart(model0, steps) {
+    start = model0;
+    scrubbed = null;
+    pausedAtPlateau = null;
+    timeline.reset(steps);
+    player.reset(model0, steps);
+    scheduleWarmUp();
+  }
+
   return {
     controlNodes,
-    // A new run of `steps` steps from `model0`, nothing trained yet.
-    reset(model0, steps) {
-      start = model0;
-      scrubbed = null;
-      pausedAtPlateau = null;
-      timeline.reset(steps);
-      player.reset(model0, steps);
-      scheduleWarmUp();
-    },
+    reset: restart,
     setTarget: (steps) => player.setTarget(steps),
     setSpeed: (stepsPerSecond) => player.setSpeed(stepsPerSecond),
     // The run as it is, written again (a language switch re-labels it).
