@@ -6,8 +6,11 @@
 // set, one for the process: the core runs on one thread (a thread_local one
 // would register its destructor with an allocation on first use, which the
 // wasm leak checks would see). A set that grew past large_workspace doubles
-// is released after the call; release() frees it at once (the wasm bindings
-// do at the end of every call, so memory returns to its level between calls).
+// is released when the outermost lease of it ends (a call that runs a
+// forward pass and then the backward pass reading its buffers holds one
+// across both: hold() and let_go()); release() frees it at once (the wasm
+// bindings do at the end of every call, so memory returns to its level
+// between calls).
 #include <cstddef>
 #include <vector>
 
@@ -26,16 +29,23 @@ std::size_t capacity_of(const Buffers&... buffers) {
 template <class Buffers>
 class WorkspaceLease {
 public:
-    WorkspaceLease() : buffers_(storage()) {}
-    ~WorkspaceLease() {
-        if (buffers_.doubles() > large_workspace) storage() = Buffers{};
-    }
+    WorkspaceLease() : buffers_(storage()) { hold(); }
+    ~WorkspaceLease() { let_go(); }
     WorkspaceLease(const WorkspaceLease&) = delete;
     WorkspaceLease& operator=(const WorkspaceLease&) = delete;
     Buffers& operator*() { return buffers_; }
     static void release() { storage() = Buffers{}; }
+    // A lease without the object, for a caller that cannot name Buffers.
+    static void hold() { ++leases(); }
+    static void let_go() {
+        if (--leases() == 0 && storage().doubles() > large_workspace) release();
+    }
 
 private:
+    static std::size_t& leases() {
+        static std::size_t count = 0;
+        return count;
+    }
     static Buffers& storage() {
         static Buffers buffers;
         return buffers;

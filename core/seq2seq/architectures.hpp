@@ -55,4 +55,12 @@ std::uint64_t transformer_forward_work(const Seq2SeqConfig& config, std::uint64_
 void release_bahdanau_workspace();
 void release_transformer_workspace();
 
+// A lease of the architecture's workspace held from a forward pass to the
+// backward pass that reads its buffers (each pass's own lease would release
+// a large workspace in between): model.cpp's loss.
+void hold_bahdanau_workspace();
+void let_go_bahdanau_workspace();
+void hold_transformer_workspace();
+void let_go_transformer_workspace();
+
 }  // namespace attention::seq2seq_detail

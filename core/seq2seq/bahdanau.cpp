@@ -639,5 +639,7 @@ std::uint64_t bahdanau_forward_work(const Seq2SeqConfig& config, std::uint64_t i
 }
 
 void release_bahdanau_workspace() { BahdanauLease::release(); }
+void hold_bahdanau_workspace() { BahdanauLease::hold(); }
+void let_go_bahdanau_workspace() { BahdanauLease::let_go(); }
 
 }  // namespace attention::seq2seq_detail

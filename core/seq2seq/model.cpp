@@ -217,6 +217,20 @@ struct LossWorkspace {
 };
 using LossLease = layers::WorkspaceLease<LossWorkspace>;
 
+// The architecture's buffers kept from the forward pass to the backward pass that reads them.
+class PassesHold {
+public:
+    explicit PassesHold(bool bahdanau) : bahdanau_(bahdanau) {
+        bahdanau_ ? hold_bahdanau_workspace() : hold_transformer_workspace();
+    }
+    ~PassesHold() { bahdanau_ ? let_go_bahdanau_workspace() : let_go_transformer_workspace(); }
+    PassesHold(const PassesHold&) = delete;
+    PassesHold& operator=(const PassesHold&) = delete;
+
+private:
+    bool bahdanau_;
+};
+
 }  // namespace
 
 Seq2SeqLoss seq2seq_loss(const Seq2SeqModel& model, const Seq2SeqBatch& batch) {
@@ -226,6 +240,7 @@ Seq2SeqLoss seq2seq_loss(const Seq2SeqModel& model, const Seq2SeqBatch& batch) {
     LossLease lease;
     LossWorkspace& w = *lease;
     const bool bahdanau = is_bahdanau(config);
+    const PassesHold passes(bahdanau);
     if (bahdanau)
         bahdanau_forward(model, batch, w.logits, nullptr);
     else

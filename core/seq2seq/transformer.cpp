@@ -397,5 +397,7 @@ std::uint64_t transformer_forward_work(const Seq2SeqConfig& config, std::uint64_
 }
 
 void release_transformer_workspace() { TransformerLease::release(); }
+void hold_transformer_workspace() { TransformerLease::hold(); }
+void let_go_transformer_workspace() { TransformerLease::let_go(); }
 
 }  // namespace attention::seq2seq_detail

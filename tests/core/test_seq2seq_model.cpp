@@ -5,6 +5,7 @@
 // (logits and every attention map), d2l's objective and the token loss, every
 // gradient by name, two clipped Adam steps as d2l's train_seq2seq takes them,
 // and greedy translation; then the checks every call makes.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <xtensor/xview.hpp>
 
 #include "model_references.hpp"
 #include "reference.hpp"
@@ -176,4 +178,37 @@ TEST_CASE("translators: the training call checks its options against the model a
     CHECK(refused([](auto& o) { o.clip = -1; }) == "clip");
     CHECK(refused([](auto& o) { o.optimizer.lr = 0; }) == "lr");
     CHECK(state.step == 0);
+}
+
+TEST_CASE("translators: a batch whose buffers pass the workspace's size keeps them from its forward pass to its backward pass", "[seq2seq-model]") {
+    // d2l's objective is summed over the batch: a batch's loss and gradients are those of its halves, added.
+    // 2 x 400 items: the Transformer's buffers pass layers::large_workspace.
+    const std::size_t half = 400;
+    for (const auto architecture : {attention::Seq2SeqArchitecture::transformer, attention::Seq2SeqArchitecture::bahdanau}) {
+        Seq2SeqConfig config;
+        config.architecture = architecture;
+        const Seq2SeqModel model = attention::init_seq2seq_model(config);
+        const Seq2SeqBatch whole = attention::seq2seq_task_batch(attention::Seq2SeqTask::numbers_en_zh, 2 * half, 7);
+        const auto part = [&](std::size_t first) {
+            const auto rows = [&](const xt::xtensor<int, 1>& all, std::size_t width) {
+                return xt::xtensor<int, 1>(xt::view(all, xt::range(first * width, (first + half) * width)));
+            };
+            Seq2SeqBatch b;
+            b.batch = half;
+            b.source = rows(whole.source, config.source_length);
+            b.source_lens = rows(whole.source_lens, 1);
+            b.target_in = rows(whole.target_in, config.target_length);
+            b.target_out = rows(whole.target_out, config.target_length);
+            b.target_lens = rows(whole.target_lens, 1);
+            return attention::seq2seq_loss(model, b);
+        };
+        const auto both = attention::seq2seq_loss(model, whole);
+        const auto first = part(0), second = part(half);
+        CHECK(both.loss == Approx(first.loss + second.loss).epsilon(1e-12));
+        REQUIRE(both.gradients.size() == first.gradients.size());
+        double largest = 0.0;
+        for (std::size_t i = 0; i < both.gradients.size(); ++i)
+            largest = std::max(largest, std::abs(both.gradients(i) - first.gradients(i) - second.gradients(i)));
+        CHECK(largest < 1e-12);
+    }
 }
