@@ -135,10 +135,10 @@ function sectionRoot(container, id) {
 // heading: a course page's own title for the section shown (one section:
 // the iframe mode, the element), in place of the lab's.
 // progress: where the exercises' answers are kept (the page's localStorage
-// unless given; in memory where storage is refused), the lab's `progress`.
-// exercises: 'on', 'off' (none shown) or 'answers' (the teacher's screen:
-// every answer shown). onProgress(detail): called whenever an exercise's
-// entry changes, with
+// unless given; in memory where storage is refused), handed back as the
+// lab's `progress`. exercises: 'on', 'off' (none shown) or 'answers' (the
+// teacher's screen: every answer shown). onProgress(detail): called
+// whenever an exercise's entry changes, with
 // { section, exercise, status, attempts, score: { right, finished, total } }.
 export function mountLab({
   container, sections, store, indicator, controls = createControls(store),
@@ -196,7 +196,6 @@ export function mountLab({
     });
     translateTree(section.root);
     section.update(store.get(), new Set(Object.keys(parameters)));
-    return section;
   }
 
   // The new sections' controls show the state (and what it disables).
