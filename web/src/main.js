@@ -8,14 +8,14 @@ import { mountLab } from './mount.js';
 import { SECTION_LOADERS, SECTION_IDS } from './sections/section-loaders.js';
 import { parseHash, startHashSync } from './url-state.js';
 import { startEmbedMode, postProgress } from './embed.js';
-import { createProgressStore } from './exercises/progress-store.js';
 import { showContentsProgress } from './contents-progress.js';
 import { texReady, useTexStylesheet } from './figures/tex.js';
 
-// progress: where the exercises' answers are kept (localStorage unless
-// given: a SCORM package's launch, web/src/scorm/launch.js, keeps them in
-// the LMS). sectionIds: the sections to show (all unless given: a package
-// of chosen sections shows only those).
+// progress: where the exercises' answers are kept (the mount's default,
+// localStorage, unless given: a SCORM package's launch,
+// web/src/scorm/launch.js, keeps them in the LMS). sectionIds: the
+// sections to show (all unless given: a package of chosen sections shows
+// only those).
 export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   performance.mark('attention-lab:start');
   useTexStylesheet('katex.css'); // beside index.html, loaded with KaTeX
@@ -31,13 +31,12 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   // The sections shown (all, unless a package chose some), or the one of #embed=<id>.
   const sections = view.embed ? shown.filter(({ id }) => id === view.embed) : shown;
   const exercises = view.exercises ?? 'on';
-  const answers = progress ?? createProgressStore();
   let contents = null;
   // Asked for first: the mount loads the core, the language shown and the first sections' code at once.
   const lab = mountLab({
     container: main,
     sections,
-    progress: answers,
+    progress,
     exercises,
     // The contents bar, and the page that embeds this one in an iframe.
     onProgress(detail) {
@@ -67,7 +66,7 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   // section's code is there (asked for once the first screen is usable).
   if (exercises !== 'off') {
     lab.interactive.then(() => Promise.all(sections.map(({ load }) => load()))).then((declarations) => {
-      contents = showContentsProgress({ nav: document.querySelector('.toc'), sections: declarations, progress: answers });
+      contents = showContentsProgress({ nav: document.querySelector('.toc'), sections: declarations, progress: lab.progress });
     }, () => {}); // a section that could not load: the mount says so
   }
   const interactive = lab.interactive.then(() => { // the first screenful of sections can be used

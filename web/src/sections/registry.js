@@ -1,3 +1,4 @@
+// @ts-check
 // The page's sections, in the book's order. The page (main.js), its iframe
 // mode (#embed=<id>) and the <attention-lab section="<id>"> element all mount
 // sections from this one list (mount.js), so a section added here gets the
@@ -5,73 +6,74 @@
 // them through section-loaders.js (the same list, each section's code
 // loaded when needed): add a section there too.
 //
-// A section is one declaration:
-//   id        its <section> id in index.html, and the `section` / `embed`
-//             value in the hash
-//   frame     { titleKey, leadKeys, controls }: the shared skeleton (frame.js)
-//   inputs    the parameters (state.js) its numbers depend on, listed once:
-//             the mount redraws the section when one of them (or the
-//             language) changes, asks compute() again only when their values
-//             changed, and routes a core error about an argument of the same
-//             name to that parameter's control
-//   arguments optional: the core arguments named otherwise, mapped to the
-//             parameter whose control shows their errors (a name, a list
-//             indexed by the error's index, or a function of the inputs)
-//   create({ frame, store, controls, core, errors, alone }) -> view
-//             builds the controls and figures once (core: for sections that
-//             compute on their own clock, like a training run; alone: the
-//             lab shows this section only, as in a course page); a view
-//             that runs on its own clock has dispose(), which the mount
-//             calls when the section goes away (its element left the page)
-//   compute(core, inputs) -> result
-//             every number the section draws, asked of the core
-//   draw(view, result, inputs, changed)
-//             puts the result on screen; it is handed no core, but a view
-//             that took the core in create() may call it here for what the
-//             result leaves open (masked-softmax.js masks the scores the
-//             learner typed over the result's)
-//   pytorch   optional (state, core, section) -> string: "Copy as PyTorch"
-//   needsModels optional: true when the section calls the trainable models
-//             (attentionModel*, attentionTask*, seq2seq*), which come in the
-//             core's second part: the mount builds it once that part is loaded
-//   exercises optional: the section's exercises, shown below its figures by
-//             the exercise engine (web/src/exercises/), which the mount
-//             wires. Each is
-//               { id, kind: 'concept' | 'compute' | 'achieve' | 'predict',
-//                 questionKey, hintKey,
-//                 options?   [{ id, labelKey, explanationKey? }]: radios
-//                   (a concept option explains itself),
-//                 multiple?  true: checkboxes (a prediction of several),
-//                 hides?     ['<data-figure name>']: a prediction's figures,
-//                   covered while it is open (it stands above the first),
-//                 startedBy? ['<data-action>']: the controls that start what
-//                   the text says to watch: they show the figures at once,
-//                   the prediction marked skipped (and a prediction checked
-//                   before its run is committed, checked once trained),
-//                 check(core, inputs, answer, instance, view)
-//                   -> { verdict: 'right' | 'close' | 'wrong', key, params? }
-//                   or mistake(key, params) (judging.js): always 'wrong',
-//                 solution(core, inputs, instance, view) -> { key, params? }
-//                   (or { labelKey, explanationKey } for a choice),
-//                 draw?(core, inputs, index, view) -> instance: "Try another",
-//                 questionParams?(instance, inputs) (the question's,
-//                   hint's and options' placeholders), mark?(view, instance) }
-//             answer: an option's id (their ids, for several), a number
-//             (compute, predict without options), or nothing for achieve
-//             (the section's state is the answer). view: the section's
-//             view, for what it alone holds (a trained model). Every right
-//             answer that depends on the data or the settings is asked of
-//             the core for the inputs drawn; check() and solution() are
-//             cheap (a teacher's screen calls solution() on every redraw)
-//             and never train; a concept question is made with
-//             conceptExercise() (exercises/judging.js). A prediction has
-//             one try.
-//   teacherNoteKey with exercises: the note shown above them on the
-//             teacher's screen (exercises=answers): what to ask, the
-//             common misconception and where the figure shows it
+// A section is one declaration, a SectionDeclaration below; its exercises'
+// fields are exercises/exercise-declaration.js's. tsc checks SECTIONS
+// against them (tests/web/declaration-types.test.mjs).
 // Figures need no declaration: every figure kind registers its own export
 // menu (PNG, SVG and, with data, CSV); a data-figure name on its element
 // gives the files readable names.
+
+/**
+ * The shared skeleton (frame.js): the title, the lead paragraphs, and
+ * whether it has a controls panel (true unless false).
+ * @typedef {object} SectionFrame
+ * @property {string} titleKey
+ * @property {readonly string[]} [leadKeys]
+ * @property {boolean} [controls]
+ */
+
+/**
+ * Where a core error about an argument shows (section-errors.js): a
+ * parameter's control, a list indexed by the error's index, a function of the
+ * inputs giving either, or null for the section's own slot.
+ * @typedef {string | null | readonly (string | null)[] | ((inputs: SectionInputs) => string | null | readonly (string | null)[])} ErrorRoute
+ */
+
+/**
+ * The section's inputs by name (any: a declaration destructures the names it reads).
+ * @typedef {any} SectionInputs
+ */
+
+/**
+ * @typedef {object} SectionDeclaration
+ * @property {string} id its <section> id in index.html, and the `section` /
+ *   `embed` value in the hash
+ * @property {SectionFrame} frame
+ * @property {readonly string[]} [inputs] the parameters (state.js) its
+ *   numbers depend on, listed once: the mount redraws the section when one of
+ *   them (or the language) changes, asks compute() again only when their
+ *   values changed, and routes a core error about an argument of the same
+ *   name to that parameter's control
+ * @property {Record<string, ErrorRoute>} [arguments] the core arguments
+ *   named otherwise, mapped to the parameter whose control shows their errors
+ * @property {(error: any, inputs: SectionInputs, core: any) => string | undefined} [explain]
+ *   a core error in the page's language, by its fields (else the text is
+ *   built from them)
+ * @property {(context: { frame: any, store: any, controls: any, core: any, errors: any, alone: boolean }) => any} create
+ *   builds the controls and figures once, and returns the view (core: for
+ *   sections that compute on their own clock, like a training run; alone: the
+ *   lab shows this section only, as in a course page); a view that runs on
+ *   its own clock has dispose(), which the mount calls when the section goes
+ *   away (its element left the page)
+ * @property {(core: any, inputs: SectionInputs) => any} [compute]
+ *   every number the section draws, asked of the core
+ * @property {(view: any, result: any, inputs: SectionInputs, changed: Set<string>) => void} [draw]
+ *   puts the result on screen; it is handed no core, but a view that took
+ *   the core in create() may call it here for what the result leaves open
+ *   (masked-softmax.js masks the scores the learner typed over the result's)
+ * @property {(state: SectionInputs, core: any, section: any) => string} [pytorch]
+ *   "Copy as PyTorch" (section: this declaration)
+ * @property {boolean} [needsModels] true when the section calls the
+ *   trainable models (attentionModel*, attentionTask*, seq2seq*), which come
+ *   in the core's second part: the mount builds it once that part is loaded
+ * @property {readonly import('../exercises/exercise-declaration.js').ExerciseDeclaration[]} [exercises]
+ *   shown below its figures by the exercise engine (web/src/exercises/),
+ *   which the mount wires
+ * @property {string} [teacherNoteKey] with exercises: the note shown above
+ *   them on the teacher's screen (exercises=answers): what to ask, the common
+ *   misconception and where the figure shows it
+ */
+
 import { cuesSection } from './cues.js';
 import { dataSection } from './data.js';
 import { poolingSection } from './pooling.js';
@@ -87,6 +89,7 @@ import { positionalEncodingSection } from './positional-encoding.js';
 import { attentionTrainingSection } from './attention-training.js';
 import { SECTION_IDS as LOADED_IDS, sectionNumber } from './section-loaders.js';
 
+/** @type {readonly SectionDeclaration[]} */
 export const SECTIONS = Object.freeze([
   cuesSection,
   dataSection,
