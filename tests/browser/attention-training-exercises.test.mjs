@@ -1,5 +1,5 @@
 // The attention-training section's exercises in the page
-// (sections/attention-training-exercises.js): each answered wrong, then
+// (sections/attention-training/exercises.js): each answered wrong, then
 // right, in English, then in Chinese, on models the page trains with the
 // fewest steps that give the state asked for (100 steps of reverse, 400 of
 // sort, at full speed); the right answers worked out here from the test's
@@ -14,8 +14,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage } from './harness.mjs';
-import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training.js';
-import { SORT_RECIPE, SPARE_DROP } from '../../web/src/sections/attention-training-exercises.js';
+import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
+import { SORT_RECIPE, SPARE_DROP } from '../../web/src/sections/attention-training/exercises.js';
 import { defaultState } from '../../web/src/state.js';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };

@@ -1,5 +1,5 @@
 // The exercises of the cues, data and heatmap sections in the page
-// (sections/cues-exercises.js, data-exercises.js, heatmap-exercises.js):
+// (sections/cues/exercises.js, data/exercises.js, heatmap/exercises.js):
 // one page load; each prediction committed wrong (its figure covered
 // before, uncovered after, the answer shown), then "Reset my answers" and
 // every exercise answered wrong then right, in English, then in Chinese.
@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage, screenshot } from './harness.mjs';
-import { streamSeed } from '../../web/src/sections/seeded-draws.js';
+import { streamSeed } from '../../web/src/sections/shared/seeded-draws.js';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // The longest run of a catalogue text without placeholders, TeX or markup:

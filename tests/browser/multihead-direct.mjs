@@ -1,8 +1,8 @@
 // The multi-head section's self-attention of its six seeded token embeddings
-// (sections/seeded-draws.js), called on the page's second core
+// (sections/shared/seeded-draws.js), called on the page's second core
 // (window.directCore): what the section and its PyTorch snippet must show.
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
-import { TOKEN_COUNT } from '../../web/src/sections/multi-head.js';
+import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
+import { TOKEN_COUNT } from '../../web/src/sections/multihead/multihead.js';
 
 export async function directMultiHead(page, { hidden = 100, heads = 5, seed = 0, headMask = null } = {}) {
   return page.evaluate(({ hidden, heads, seed, headMask, salts, n }) => {

@@ -1,5 +1,5 @@
 // The multi-head and positional-encoding sections' exercises in the page
-// (sections/multi-head-exercises.js, positional-encoding-exercises.js):
+// (sections/multihead/exercises.js, positional/exercises.js):
 // each answered wrong, then right, in English and then in Chinese, the
 // right answer computed here from the test's own core (window.directCore)
 // for the live state; the status on the root, the feedback's opening from
@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, setState, setLanguage } from './harness.mjs';
-import { directMultiHead } from './multi-head-direct.mjs';
+import { directMultiHead } from './multihead-direct.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // The longest run of a catalogue text with no placeholder, TeX or bold in

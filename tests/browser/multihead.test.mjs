@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { typeInto, settled, usePage, numberValue } from './harness.mjs';
 import { matrixCells, values, canvasPixels } from './figure-readers.mjs';
-import { directMultiHead } from './multi-head-direct.mjs';
+import { directMultiHead } from './multihead-direct.mjs';
 
 let page;
 let problems;

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { typeInto, settled, usePage, numberValue } from './harness.mjs';
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
-import { PIPELINE_DRAWS } from '../../web/src/sections/scoring-pipeline.js';
+import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
+import { PIPELINE_DRAWS } from '../../web/src/sections/pipeline/pipeline.js';
 
 let page;
 let problems;

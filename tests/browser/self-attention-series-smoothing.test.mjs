@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { usePage, setState, setLanguage, screenshot } from './harness.mjs';
-import { SERIES_ENCODING_DIM } from '../../web/src/sections/series-smoothing-panel.js';
+import { SERIES_ENCODING_DIM } from '../../web/src/sections/self-attention/series-smoothing-panel.js';
 
 let page;
 usePage({ section: '#self-attention', directCore: true, opened: (lab) => ({ page } = lab) });

@@ -1,5 +1,5 @@
 // The training section's and the scoring framework's exercises in the page
-// (sections/training-exercises.js, sections/pipeline-exercises.js): every
+// (sections/training/exercises.js, sections/pipeline/exercises.js): every
 // exercise answered wrong, then (after "Reset my answers") right, in English
 // and then in Chinese, the right answers computed here from a core of the
 // test's own (window.directCore) for the live state, never read from the
@@ -9,8 +9,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
-import { PIPELINE_DRAWS } from '../../web/src/sections/pipeline-setup.js';
+import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
+import { PIPELINE_DRAWS } from '../../web/src/sections/pipeline/setup.js';
 import { usePage, setState, setLanguage } from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };

@@ -1,5 +1,5 @@
 // The translation section's exercises in the page
-// (sections/translation-exercises.js): each answered wrong, then right, in
+// (sections/translation/exercises.js): each answered wrong, then right, in
 // English, then in Chinese, on the default translator the page trains (300
 // steps at full speed); the right answers worked out here from the test's
 // own core (window.directCore), training the same model, never read from
@@ -12,8 +12,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage } from './harness.mjs';
-import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/translation-task.js';
-import { EIGHT_OPTIONS } from '../../web/src/sections/translation-exercises.js';
+import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
+import { EIGHT_OPTIONS } from '../../web/src/sections/translation/exercises.js';
 import { defaultState } from '../../web/src/state.js';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };

@@ -1,5 +1,5 @@
 // The exercises of the cues, data and heatmap sections (sections/
-// cues-exercises.js, data-exercises.js, heatmap-exercises.js), checked
+// cues/exercises.js, data/exercises.js, heatmap/exercises.js), checked
 // without a browser against the real core (dist/attention-core.mjs): the
 // right answer is judged right and the typical wrong ones wrong with the
 // feedback meant for them; a new seed or instance gives a new right
@@ -10,11 +10,11 @@ import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
-import { testQueries } from '../../web/src/sections/kernel-regression.js';
-import { VALUE_TOLERANCE } from '../../web/src/sections/cues-exercises.js';
-import { NOISE_TOLERANCE, TIGHT_RMS } from '../../web/src/sections/data-exercises.js';
-import { RATIO_TOLERANCE } from '../../web/src/sections/heatmap-exercises.js';
-import { SALTS, streamSeed } from '../../web/src/sections/seeded-draws.js';
+import { testQueries } from '../../web/src/sections/shared/kernel-regression.js';
+import { VALUE_TOLERANCE } from '../../web/src/sections/cues/exercises.js';
+import { NOISE_TOLERANCE, TIGHT_RMS } from '../../web/src/sections/data/exercises.js';
+import { RATIO_TOLERANCE } from '../../web/src/sections/heatmap/exercises.js';
+import { SALTS, streamSeed } from '../../web/src/sections/shared/seeded-draws.js';
 
 const raw = await loadAttentionCore();
 const core = memoizeCore(raw);

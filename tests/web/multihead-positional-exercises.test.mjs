@@ -1,5 +1,5 @@
 // The multi-head and positional-encoding sections' exercises
-// (sections/multi-head-exercises.js, positional-encoding-exercises.js),
+// (sections/multihead/exercises.js, positional/exercises.js),
 // without a browser: each right answer judged right and the typical wrong
 // ones wrong with the feedback that names them, every right answer asked of
 // the test's own core (dist/attention-core.mjs) for the state, so that a
@@ -13,9 +13,9 @@ import { memoizeCore } from '../../web/src/core-memo.js';
 import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
-import { normalDraws, linearBound } from '../../web/src/sections/seeded-draws.js';
-import { MOST_HEADS_WEIGHED } from '../../web/src/sections/multi-head-exercises.js';
-import { ENTRY_TOLERANCE, TURN_TOLERANCE, PERIOD_GOAL } from '../../web/src/sections/positional-encoding-exercises.js';
+import { normalDraws, linearBound } from '../../web/src/sections/shared/seeded-draws.js';
+import { MOST_HEADS_WEIGHED } from '../../web/src/sections/multihead/exercises.js';
+import { ENTRY_TOLERANCE, TURN_TOLERANCE, PERIOD_GOAL } from '../../web/src/sections/positional/exercises.js';
 
 // The page loads a language's catalogue when it shows it; these tests read both.
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);

@@ -1,5 +1,5 @@
 // The training section's and the scoring framework's exercises
-// (sections/training-exercises.js, sections/pipeline-exercises.js), checked
+// (sections/training/exercises.js, sections/pipeline/exercises.js), checked
 // without a browser against the real core (dist/attention-core.mjs): each
 // right answer is judged right, the typical wrong ones wrong with the
 // feedback that names the mistake, the right answer follows the data (a new
@@ -11,8 +11,8 @@ import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
-import { landscapeBottom, NEAR_SHARE, MIRROR_SHARE } from '../../web/src/sections/training-exercises.js';
-import { OUTPUT_TOLERANCE, GOAL_WEIGHT } from '../../web/src/sections/pipeline-exercises.js';
+import { landscapeBottom, NEAR_SHARE, MIRROR_SHARE } from '../../web/src/sections/training/exercises.js';
+import { OUTPUT_TOLERANCE, GOAL_WEIGHT } from '../../web/src/sections/pipeline/exercises.js';
 
 const raw = await loadAttentionCore();
 const core = memoizeCore(raw);

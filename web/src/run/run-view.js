@@ -14,9 +14,9 @@ import { createLinePlot } from '../figures/line-plot.js';
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { formatNumber } from '../format.js';
-import { figureCell } from './frame.js';
-import { createModelPlayer } from '../run/model-run.js';
-import { createRunTimeline } from '../run/run-timeline.js';
+import { figureCell } from '../sections/shared/frame.js';
+import { createModelPlayer } from './model-run.js';
+import { createRunTimeline } from './run-timeline.js';
 
 // While a run plays, the maps are redrawn at most every MAPS_EVERY_MS.
 const MAPS_EVERY_MS = 100;

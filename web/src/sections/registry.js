@@ -72,19 +72,19 @@
 // Figures need no declaration: every figure kind registers its own export
 // menu (PNG, SVG and, with data, CSV); a data-figure name on its element
 // gives the files readable names.
-import { cuesSection } from './cues.js';
-import { dataSection } from './data.js';
-import { poolingSection } from './pooling.js';
-import { attentionHeatmapSection } from './attention-heatmap.js';
-import { trainingSection } from './training.js';
-import { scoringPipelineSection } from './scoring-pipeline.js';
-import { maskedSoftmaxSection } from './masked-softmax.js';
-import { scoringFunctionsSection } from './scoring-functions.js';
-import { selfAttentionSection } from './self-attention.js';
-import { translationSection } from './translation.js';
-import { multiHeadSection } from './multi-head.js';
-import { positionalEncodingSection } from './positional-encoding.js';
-import { attentionTrainingSection } from './attention-training.js';
+import { cuesSection } from './cues/cues.js';
+import { dataSection } from './data/data.js';
+import { poolingSection } from './pooling/pooling.js';
+import { attentionHeatmapSection } from './heatmap/heatmap.js';
+import { trainingSection } from './training/training.js';
+import { scoringPipelineSection } from './pipeline/pipeline.js';
+import { maskedSoftmaxSection } from './masking/masking.js';
+import { scoringFunctionsSection } from './scoring/scoring.js';
+import { selfAttentionSection } from './self-attention/self-attention.js';
+import { translationSection } from './translation/translation.js';
+import { multiHeadSection } from './multihead/multihead.js';
+import { positionalEncodingSection } from './positional/positional.js';
+import { attentionTrainingSection } from './attention-training/attention-training.js';
 import { SECTION_IDS as LOADED_IDS, sectionNumber } from './section-loaders.js';
 
 export const SECTIONS = Object.freeze([

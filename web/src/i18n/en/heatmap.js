@@ -1,5 +1,5 @@
-// English catalogue of the section "Attention weights" (sections/attention-heatmap.js);
-// the same keys as ../zh/attention-heatmap.js.
+// English catalogue of the section "Attention weights" (sections/heatmap/heatmap.js);
+// the same keys as ../zh/heatmap.js.
 export default {
   'heatmap.title': 'Attention weights',
   'heatmap.lead': 'Each row of the matrix is one test query, each column one training input (a key); a cell is the weight $\\alpha(x, x_i)$ the query gives that key’s value. Both are sorted, so closeness shows as a bright band along the diagonal. Hover a cell to read it, and drag the query line in the figure of one query to watch its row at work.',

@@ -1,5 +1,5 @@
-// English catalogue of the section "Masked softmax" (sections/masked-softmax.js);
-// the same keys as ../zh/masked-softmax.js.
+// English catalogue of the section "Masked softmax" (sections/masking/masking.js);
+// the same keys as ../zh/masking.js.
 export default {
   'masking.title': 'Masked softmax',
   'masking.lead1': 'A minibatch holds sequences of different lengths, padded to one length with keys that mean nothing. The **valid length** $\\ell$ of a query row says how many keys are real: only keys $j < \\ell$ may get weight. d2l does it by writing $-10^6$ over the scores of the padded keys before the softmax, so that their exponentials vanish.',

@@ -1,5 +1,5 @@
-// English catalogue of the section "Multi-head attention" (sections/multi-head.js);
-// the same keys as ../zh/multi-head.js.
+// English catalogue of the section "Multi-head attention" (sections/multihead/multihead.js);
+// the same keys as ../zh/multihead.js.
 export default {
   'mha.title': 'Self-attention and multi-head attention',
   'mha.lead1': 'In **self-attention** one sequence supplies the queries, the keys and the values: every token attends to every token of its own sentence and mixes what it finds into its output. **Multi-head attention** runs $n_h$ such attentions side by side on different learned projections and concatenates the results, and each head can come to follow a different relation between the tokens. Heads get such roles only by training: their projections are learned.',

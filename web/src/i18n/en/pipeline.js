@@ -1,5 +1,5 @@
-// English catalogue of the section "Scoring pipeline" (sections/scoring-pipeline.js);
-// the same keys as ../zh/scoring-pipeline.js.
+// English catalogue of the section "Scoring pipeline" (sections/pipeline/pipeline.js);
+// the same keys as ../zh/pipeline.js.
 export default {
   'pipeline.title': 'The attention scoring framework',
   'pipeline.lead1': 'Nadaraya–Watson weighed each key by a kernel of its distance to the query. Generalise it: an **attention scoring function** $a(\\mathbf q, \\mathbf k_i)$ gives each key a real-valued score, a softmax turns the scores into weights that are nonnegative and sum to 1, and the output is the weighted sum of the values. The Gaussian kernel was one choice of $a$; {§scoring} compares two more.',
@@ -25,7 +25,7 @@ export default {
   'pipeline.colValue': 'value vᵢ',
   'pipeline.colTerm': '③ αᵢ · vᵢ',
   'pipeline.scoreNote': 'Each score is written out with the numbers of $\\mathbf q$ and $\\mathbf k_i$. The core evaluates it inside its attention call and returns the scores, the weights $\\alpha_i$ and the output $f(\\mathbf q)$ shown here.',
-  // Exercises (sections/pipeline-exercises.js).
+  // Exercises (sections/pipeline/exercises.js).
   'pipeline.ex.teacherNote': 'Ask what adding 5 to every score in ① would do to the weights in ②: many expect every weight to grow, yet the softmax divides the common factor $e^5$ out, and the weights still sum to 1. Then ask for a prediction before anyone doubles $\\mathbf q$: doubling every score makes the largest weight larger (peakier), the scale of the scores is a temperature. Last, dragging $\\mathbf q$ to give one key most of the weight shows that the dot product rewards direction and length, not nearness.',
 
   'pipeline.ex.shift.question': 'Suppose 5 were added to every score $a(\\mathbf q, \\mathbf k_i)$ in column ①. What would happen to the weights $\\alpha_i$ in column ②?',

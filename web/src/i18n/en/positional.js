@@ -1,5 +1,5 @@
-// English catalogue of the section "Positional encoding" (sections/positional-encoding.js);
-// the same keys as ../zh/positional-encoding.js.
+// English catalogue of the section "Positional encoding" (sections/positional/positional.js);
+// the same keys as ../zh/positional.js.
 export default {
   'pe.title': 'Positional encoding',
   'pe.lead1': 'Self-attention ignores order: shuffle the tokens and every output stays the same, only shuffled. The Transformer adds order back by adding to each token’s embedding a **positional encoding** $\\mathbf p_i$, a row of sines and cosines, each pair of columns at a frequency of its own.',

@@ -1,5 +1,5 @@
-// English catalogue of the section "Scoring functions" (sections/scoring-functions.js);
-// the same keys as ../zh/scoring-functions.js.
+// English catalogue of the section "Scoring functions" (sections/scoring/scoring.js);
+// the same keys as ../zh/scoring.js.
 export default {
   'scoring.title': 'Additive vs scaled dot-product attention',
   'scoring.lead1': '**Additive attention** works for queries and keys of different lengths: it maps both into $h$ hidden units, adds them, squashes the sum with tanh and reads out one number with $\\mathbf w_v$. **Scaled dot-product attention** needs no parameters, but queries and keys of the same length $d$: the score is their dot product divided by $\\sqrt d$.',
@@ -72,7 +72,7 @@ export default {
   'scaling.colMax': 'largest weight',
   'scaling.colScaledMax': 'largest weight, scaled',
 
-  // --- Exercises (sections/scoring-exercises.js) ---
+  // --- Exercises (sections/scoring/exercises.js) ---
   'scoring.ex.teacherNote': 'Ask first why additive attention can take the book’s 20-D queries against 2-D keys: the dot product pairs components, additive attention has weights of its own. Then have the class predict, before switching the keys to random, whether the two maps will still agree: many think they must, because the book’s all-ones keys made both uniform (d2l 10.3 exercise 1). In “Why divide by √d?” let them predict the right-hand plot before it uncovers: the unscaled curve climbs towards 1 as the variance of q·k grows with d. The timing table settles “cheaper” with a number of their own machine.',
 
   'scoring.ex.lengths.question': 'Additive attention here scores the book’s **20-D queries** against **2-D keys**. Why can’t scaled dot-product attention do the same?',

@@ -1,5 +1,5 @@
-// Simplified Chinese catalogue of the section "Attention weights" (sections/attention-heatmap.js);
-// the same keys as ../en/attention-heatmap.js.
+// Simplified Chinese catalogue of the section "Attention weights" (sections/heatmap/heatmap.js);
+// the same keys as ../en/heatmap.js.
 export default {
   'heatmap.title': '注意力权重',
   'heatmap.lead': '矩阵的每一行是一个测试查询，每一列是一个训练输入（键）；每个格子是查询分配给该键所对应值的权重 $\\alpha(x, x_i)$。两者都已排序，所以“越接近权重越大”表现为对角线上的一条亮带。把鼠标移到格子上可以读数；在“单个查询”图中拖动查询线，看它的那一行如何起作用。',

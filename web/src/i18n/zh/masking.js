@@ -1,5 +1,5 @@
-// Simplified Chinese catalogue of the section "Masked softmax" (sections/masked-softmax.js);
-// the same keys as ../en/masked-softmax.js.
+// Simplified Chinese catalogue of the section "Masked softmax" (sections/masking/masking.js);
+// the same keys as ../en/masking.js.
 export default {
   'masking.title': '掩蔽 softmax 操作',
   'masking.lead1': '一个小批量里的序列长短不一，要用没有意义的词元填充到同样的长度。查询行的**有效长度** $\\ell$ 说明有几个键是真实的：只有 $j < \\ell$ 的键才能分到权重。d2l 的做法是在 softmax 之前把填充位置的评分替换成 $-10^6$，让它们的指数几乎为零。',

@@ -1,5 +1,5 @@
-// Simplified Chinese catalogue of the section "Multi-head attention" (sections/multi-head.js);
-// the same keys as ../en/multi-head.js.
+// Simplified Chinese catalogue of the section "Multi-head attention" (sections/multihead/multihead.js);
+// the same keys as ../en/multihead.js.
 export default {
   'mha.title': '自注意力与多头注意力',
   'mha.lead1': '在**自注意力**中，查询、键和值都来自同一个序列：每个词元都关注自己所在句子中的所有词元，并把找到的信息混入自己的输出。**多头注意力**在不同的可学习投影上并行地做 $n_h$ 次这样的注意力，再把结果拼接起来，每个头都可能学会关注词元之间的一种不同关系。但头只有经过训练才会有这样的分工：它们的投影是学出来的。',

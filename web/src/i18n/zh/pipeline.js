@@ -1,5 +1,5 @@
-// Simplified Chinese catalogue of the section "Scoring pipeline" (sections/scoring-pipeline.js);
-// the same keys as ../en/scoring-pipeline.js.
+// Simplified Chinese catalogue of the section "Scoring pipeline" (sections/pipeline/pipeline.js);
+// the same keys as ../en/pipeline.js.
 export default {
   'pipeline.title': '注意力评分函数的框架',
   'pipeline.lead1': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核只是 $a$ 的一种选择；{§scoring}再比较另外两种。',
@@ -25,7 +25,7 @@ export default {
   'pipeline.colValue': '值 vᵢ',
   'pipeline.colTerm': '③ αᵢ · vᵢ',
   'pipeline.scoreNote': '每个评分都代入了 $\\mathbf q$ 和 $\\mathbf k_i$ 的数值。评分由计算核心在注意力计算中求值，这里显示的评分、权重 $\\alpha_i$ 和输出 $f(\\mathbf q)$ 就是计算核心返回的结果。',
-  // 练习（sections/pipeline-exercises.js）。
+  // 练习（sections/pipeline/exercises.js）。
   'pipeline.ex.teacherNote': '先问：把 ① 中每个评分都加上 5，② 中的权重会怎样？很多人以为每个权重都会变大，其实 softmax 把公共因子 $e^5$ 约掉了，权重之和仍为 1。再在有人把 $\\mathbf q$ 加倍之前让大家预测：每个评分都加倍会让最大的权重更大（更尖锐），评分的尺度就像温度。最后，拖动 $\\mathbf q$ 让某个键得到大部分权重，可以看出点积奖励的是方向和长度，而不是距离近。',
 
   'pipeline.ex.shift.question': '假设给 ① 列中每个评分 $a(\\mathbf q, \\mathbf k_i)$ 都加上 5。② 列中的权重 $\\alpha_i$ 会怎样？',

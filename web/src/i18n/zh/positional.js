@@ -1,5 +1,5 @@
-// Simplified Chinese catalogue of the section "Positional encoding" (sections/positional-encoding.js);
-// the same keys as ../en/positional-encoding.js.
+// Simplified Chinese catalogue of the section "Positional encoding" (sections/positional/positional.js);
+// the same keys as ../en/positional.js.
 export default {
   'pe.title': '位置编码',
   'pe.lead1': '自注意力不考虑顺序：把词元打乱，每个输出都不变，只是跟着换了位置。Transformer 给每个词元的嵌入加上一个**位置编码** $\\mathbf p_i$ 来补上顺序信息：它是一行正弦和余弦，每两列共用一个自己的频率。',

@@ -1,5 +1,5 @@
-// Simplified Chinese catalogue of the section "Scoring functions" (sections/scoring-functions.js);
-// the same keys as ../en/scoring-functions.js.
+// Simplified Chinese catalogue of the section "Scoring functions" (sections/scoring/scoring.js);
+// the same keys as ../en/scoring.js.
 export default {
   'scoring.title': '加性注意力与缩放点积注意力',
   'scoring.lead1': '**加性注意力**适用于查询和键长度不同的情形：把两者都映射到 $h$ 个隐藏单元，相加后经过 tanh，再用 $\\mathbf w_v$ 读出一个数。**缩放点积注意力**不需要参数，但要求查询和键的长度 $d$ 相同：评分是两者的点积除以 $\\sqrt d$。',
@@ -72,7 +72,7 @@ export default {
   'scaling.colMax': '最大权重',
   'scaling.colScaledMax': '缩放后的最大权重',
 
-  // --- 练习（sections/scoring-exercises.js）---
+  // --- 练习（sections/scoring/exercises.js）---
   'scoring.ex.teacherNote': '先问为什么加性注意力能让书中 20 维的查询去匹配 2 维的键：点积要把分量一一配对，而加性注意力有自己的权重。再让学生在把键换成随机之前预测两张热图是否仍然一致：很多人以为一定一致，因为书中全为 1 的键让两者都是均匀的（d2l 10.3 练习 1）。在“为什么要除以 √d？”中，让他们在右边的图揭开之前先预测：q·k 的方差随 d 增大，不缩放的曲线会爬向 1。“更省”则由计时表给出他们自己机器上的数字。',
 
   'scoring.ex.lengths.question': '这里加性注意力用书中 **20 维的查询**去给 **2 维的键**评分。为什么缩放点积注意力做不到？',

@@ -4,29 +4,29 @@
 // a readout at every position) trains in the page on a toy task (the core's
 // attentionTask*: reverse, sort, shift, lookup), a few optimiser steps per
 // animation frame (trainSteps). The run itself (Play, its curves, the maps'
-// cell and timeline) is the run view's (run-view.js); this module declares
+// cell and timeline) is the run view's (run/run-view.js); this module declares
 // the section and brings the task, the model's settings, the examples with
 // their predictions, a sequence the learner types, every head's attention
-// map of one example (attention-training-maps.js) beside the task's ideal
+// map of one example (attention-training/maps.js) beside the task's ideal
 // pattern, and the switches that show what breaks: causal masking, variable
 // lengths (padding), d2l's embedding scale. Every number is the core's
 // (argmax of the logits to show a predicted token is display, not
 // arithmetic on data).
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { describeError } from '../section-errors.js';
-import { setRichText } from '../i18n/rich-text.js';
-import { figureCell, note } from './frame.js';
-import { createRunView } from './run-view.js';
-import { createModelMaps } from './attention-training-maps.js';
-import { createRowStepsPanel } from './row-steps-panel.js';
-import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../state.js';
-import { attentionTrainingPytorch } from '../pytorch/attention-training.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { describeError } from '../../section-errors.js';
+import { setRichText } from '../../i18n/rich-text.js';
+import { figureCell, note } from '../shared/frame.js';
+import { createRunView } from '../../run/run-view.js';
+import { createModelMaps } from './maps.js';
+import { createRowStepsPanel } from '../shared/row-steps-panel.js';
+import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../../state.js';
+import { attentionTrainingPytorch } from './pytorch.js';
 import {
   EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions, exampleSeed,
-} from './attention-training-setup.js';
-import { ATTENTION_TRAINING_EXERCISES } from './attention-training-exercises.js';
+} from './setup.js';
+import { ATTENTION_TRAINING_EXERCISES } from './exercises.js';
 
 // Where they were first declared: the tests and scripts import them from here.
 export {
@@ -38,7 +38,7 @@ const EXPLAIN_KEYS = {
   reverse: 'at.explain.reverse', sort: 'at.explain.sort', shift: 'at.explain.shift', lookup: 'at.explain.lookup',
 };
 const OPTIMIZER_KEYS = { adam: 'at.optimizer.adam', sgd: 'at.optimizer.sgd' };
-// The run view's texts (run-view.js).
+// The run view's texts (run/run-view.js).
 const RUN_KEYS = {
   status: {
     ready: 'at.status.ready', playing: 'at.status.playing', paused: 'at.status.paused', done: 'at.status.done',

@@ -15,12 +15,12 @@
 // a few milliseconds). Until a model is trained, check() throws a sentence
 // the engine shows as "cannot be checked right now" (no try is counted; a
 // prediction is then committed, to be checked once the model is trained).
-import { conceptExercise, CLOSE_SHARE, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { t } from '../i18n/index.js';
-import { AT_LENGTH } from '../state.js';
-import { heldOutSet, taskOptions, exampleSeed } from './attention-training-setup.js';
-import { ROW_RATIO_EXERCISE } from './row-steps-exercise.js';
+import { conceptExercise, CLOSE_SHARE, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { t } from '../../i18n/index.js';
+import { AT_LENGTH } from '../../state.js';
+import { heldOutSet, taskOptions, exampleSeed } from './setup.js';
+import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
 
 // The fewest steps a run can be set to (Steps to train): a head's pattern
 // is judged from a model trained at least this far.

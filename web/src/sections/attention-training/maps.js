@@ -3,13 +3,13 @@
 // a read-out of the cell under the pointer. Block b, head h of item `item` in
 // a batch of `batch` is the core's weights[b][item][h] (blocks x batch x
 // heads x L x L). While a run plays the cards are redrawn a few at a time.
-import { createMatrix } from '../figures/matrix.js';
-import { element } from '../dom.js';
-import { t, translateTree } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { headColour } from './reshape-diagram.js';
-import { AT_LENGTH } from '../state.js';
-import { positionLabels } from './axis-labels.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { element } from '../../dom.js';
+import { t, translateTree } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { headColour } from '../shared/reshape-diagram.js';
+import { AT_LENGTH } from '../../state.js';
+import { positionLabels } from '../shared/axis-labels.js';
 
 // A playing run redraws the cards round the grid for about MAPS_FRAME_MS a frame.
 const MAPS_FRAME_MS = 5;

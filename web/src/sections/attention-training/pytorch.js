@@ -15,9 +15,9 @@
 //     attentionModelTrain draws it;
 //   - torch.optim.Adam or SGD with its defaults, as core/optimizers.hpp.
 // The numbers come from the state and the core; this module only writes text.
-import { t } from '../i18n/index.js';
-import { py, tensorLiteral, stateLine } from './snippet.js';
-import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from './book-attention.js';
+import { t } from '../../i18n/index.js';
+import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
+import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from '../shared/book-attention-pytorch.js';
 
 // The section's parameters (state.js), stated at the top of the snippet (the
 // declaration's `inputs` when it is given).

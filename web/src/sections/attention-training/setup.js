@@ -3,7 +3,7 @@
 // exercises): the examples and the held-out set as the section draws
 // them, and the model, task and training options of a state as the core
 // takes them.
-import { AT_LENGTH, AT_VOCAB } from '../state.js';
+import { AT_LENGTH, AT_VOCAB } from '../../state.js';
 
 // The examples shown: the first sequences of the held-out set (the run's
 // seed XOR the core's heldOutSeedMix, as attentionModelTrain draws it).

@@ -1,14 +1,14 @@
 // Queries (volitional cues), keys (nonvolitional cues) and values
 // (sensory inputs), the chapter's first heatmap (the identity matrix) and
 // its exercise 2 (the softmax of each row of a random matrix).
-import { element } from '../dom.js';
-import { createHeatmap } from '../figures/heatmap.js';
-import { figureCell, note } from './frame.js';
-import { createCuesPicture } from './cues-picture.js';
+import { element } from '../../dom.js';
+import { createHeatmap } from '../../figures/heatmap.js';
+import { figureCell, note } from '../shared/frame.js';
+import { createCuesPicture } from './picture.js';
 import { createStreetPicture } from './street-picture.js';
-import { t } from '../i18n/index.js';
-import { CUE_SIZE, identityMatrix, randomSoftmax } from './cues-matrices.js';
-import { CUES_EXERCISES } from './cues-exercises.js';
+import { t } from '../../i18n/index.js';
+import { CUE_SIZE, identityMatrix, randomSoftmax } from './matrices.js';
+import { CUES_EXERCISES } from './exercises.js';
 
 
 function box(kind, titleKey, cueKey) {

@@ -5,10 +5,10 @@
 // identity heatmap's output for drawn values), and what a row-wise softmax
 // guarantees (d2l 10.1 exercise 2, predicted before the figure shows it).
 // Every number checked comes from the core: a new draw gives a new answer.
-import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { streamSeed } from './seeded-draws.js';
-import { CUE_SIZE, identityRow, randomSoftmax } from './cues-matrices.js';
+import { conceptExercise, judgeNumber, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { CUE_SIZE, identityRow, randomSoftmax } from './matrices.js';
 
 export const VALUE_TOLERANCE = 0.01;
 

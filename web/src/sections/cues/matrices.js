@@ -3,7 +3,7 @@
 // 10.1's exercise 2, the softmax of each row of a random 10 x 10 matrix
 // (torch.rand's U[0, 1) scores, drawn by the core's seeded generator and
 // put through the core's softmax).
-import { streamSeed } from './seeded-draws.js';
+import { streamSeed } from '../shared/seeded-draws.js';
 
 export const CUE_SIZE = 10;
 export const RANDOM_SHAPE = Object.freeze([1, CUE_SIZE, CUE_SIZE]);

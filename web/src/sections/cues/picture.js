@@ -5,9 +5,9 @@
 // buttons move the gaze between them; the caption says which cue acts. A view
 // of the section, not a parameter of the maths: it is not in the URL.
 import { select } from 'd3-selection';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { setRichText } from '../i18n/rich-text.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { setRichText } from '../../i18n/rich-text.js';
 
 // Each object: its catalogue label, its box on the desk (viewBox units) and
 // its class (the cup's colour comes from CSS, as every colour of the page).

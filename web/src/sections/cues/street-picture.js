@@ -5,9 +5,9 @@
 // the caption says what changed: the question (the query) chose where to
 // look. A view of the section, not a parameter of the maths: not in the URL.
 import { select } from 'd3-selection';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { setRichText } from '../i18n/rich-text.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { setRichText } from '../../i18n/rich-text.js';
 
 const WIDTH = 360;
 const HEIGHT = 200;

@@ -1,12 +1,12 @@
 // The toy data set. n, noise and seed go to the core's seeded
 // generator; the same seed always gives the same picture.
-import { createLinePlot } from '../figures/line-plot.js';
-import { createFormula } from '../figures/formula.js';
-import { texNumber } from '../format.js';
-import { figureCell } from './frame.js';
-import { setup, curveQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch/kernel-regression.js';
-import { DATA_EXERCISES } from './data-exercises.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createFormula } from '../../figures/formula.js';
+import { texNumber } from '../../format.js';
+import { figureCell } from '../shared/frame.js';
+import { setup, curveQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from '../shared/kernel-regression.js';
+import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
+import { DATA_EXERCISES } from './exercises.js';
 
 function create({ frame, controls }) {
   frame.controlsPanel.append(

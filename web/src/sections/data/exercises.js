@@ -6,11 +6,11 @@
 // from its coordinates); and that more points or a new sample bring the
 // points closer to the curve (only σ does). Every number checked comes
 // from the core for the live state: a new seed gives a new right answer.
-import { conceptExercise, judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { parameters } from '../state.js';
-import { streamSeed } from './seeded-draws.js';
-import { dataset } from './kernel-regression.js';
+import { conceptExercise, judgeNumber, judgeAtMost, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { parameters } from '../../state.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { dataset } from '../shared/kernel-regression.js';
 
 const truthCurve = conceptExercise({
   id: 'truth-curve',

@@ -7,12 +7,12 @@
 // weight is its kernel value alone (the ratio of two weights of one row,
 // in which the row's normalising sum cancels). Every answer that depends
 // on the state is the core's for the live data, settings and query.
-import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { t } from '../i18n/index.js';
-import { parameters } from '../state.js';
-import { streamSeed } from './seeded-draws.js';
-import { dataset, effectiveKernel, testQueries } from './kernel-regression.js';
+import { conceptExercise, judgeNumber, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { t } from '../../i18n/index.js';
+import { parameters } from '../../state.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { dataset, effectiveKernel, testQueries } from '../shared/kernel-regression.js';
 
 const rowIsQuery = conceptExercise({
   id: 'row-is-query',

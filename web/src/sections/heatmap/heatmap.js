@@ -4,19 +4,19 @@
 // sum, with the live numbers in the formula.
 import { max } from 'd3-array';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
-import { createHeatmap } from '../figures/heatmap.js';
-import { createLinePlot } from '../figures/line-plot.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber, texNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
+import { createHeatmap } from '../../figures/heatmap.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber, texNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
 import {
   setup, curveQueries, testQueries, estimatorFigures, predict, effectiveKernel, dataYDomain,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
-} from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch/kernel-regression.js';
-import { HEATMAP_EXERCISES } from './heatmap-exercises.js';
+} from '../shared/kernel-regression.js';
+import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
+import { HEATMAP_EXERCISES } from './exercises.js';
 
 const TERMS_SHOWN = 3;
 

@@ -8,10 +8,10 @@
 // masked figures show it, which weights of a row become 0. Every number
 // checked comes from the core for the live state: a new seed gives new
 // scores, so a new right answer.
-import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { streamSeed } from './seeded-draws.js';
-import { MASK_SHAPE, validLens, seededScores } from './masking-setup.js';
+import { conceptExercise, judgeNumber, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { MASK_SHAPE, validLens, seededScores } from './setup.js';
 
 const [, ROWS, KEYS] = MASK_SHAPE;
 export const WEIGHT_TOLERANCE = 0.01;

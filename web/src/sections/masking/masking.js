@@ -5,16 +5,16 @@
 // weights; a fourth shows what d2l's own version returns, which differs only
 // on a fully masked row, and a note says why. Which cells are masked, and
 // the masked scores, come from the core (maskScores).
-import { MASK_MODES } from '../state.js';
-import { createMatrix } from '../figures/matrix.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
-import { maskingSnippet } from '../pytorch/masking.js';
-import { MASK_SHAPE, LENGTHS_1D, LENGTHS_2D, validLens, seededScores } from './masking-setup.js';
-import { MASKING_EXERCISES } from './masking-exercises.js';
+import { MASK_MODES } from '../../state.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
+import { maskingSnippet } from './pytorch.js';
+import { MASK_SHAPE, LENGTHS_1D, LENGTHS_2D, validLens, seededScores } from './setup.js';
+import { MASKING_EXERCISES } from './exercises.js';
 
 const [BATCH, ROWS, KEYS] = MASK_SHAPE;
 const SCORE_LIMIT = 10; // typed scores are kept within [-10, 10]

@@ -4,8 +4,8 @@
 // are the core's seeded draws, written out as shortest round-trip decimals
 // (Python reads them back as the same doubles); scores typed into the editor
 // are the view's own, not part of the state, and stay on the page.
-import { printValues, shapedLiteral, snippetOpening } from './snippet.js';
-import { MASKED_SOFTMAX } from './book-attention.js';
+import { printValues, shapedLiteral, snippetOpening } from '../shared/pytorch-snippet.js';
+import { MASKED_SOFTMAX } from '../shared/book-attention-pytorch.js';
 
 // The valid lengths as the book's tensor: one per batch item or per query row.
 function validLensLiteral(state) {

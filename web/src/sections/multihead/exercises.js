@@ -7,12 +7,12 @@
 // head); and which head matters most (d2l 10.5 ex. 2, on this untrained
 // layer: switch off the head whose removal changes the output most). Every
 // number checked comes from the core for the live H, heads and seed.
-import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { t } from '../i18n/index.js';
-import { streamSeed } from './seeded-draws.js';
-import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './multi-head-setup.js';
-import { MHA_SWITCHES } from '../state.js';
+import { conceptExercise, judgeNumber, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { t } from '../../i18n/index.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './setup.js';
+import { MHA_SWITCHES } from '../../state.js';
 
 const splitShape = conceptExercise({
   id: 'split-shape',

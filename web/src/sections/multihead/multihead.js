@@ -9,23 +9,23 @@
 // the transpose_qkv reshaping with the live shapes. Nothing is trained, so the
 // heads' patterns are arbitrary; the lead says so and links to the section
 // where heads are trained (attention-training), when that section is on the page.
-import { createMatrix } from '../figures/matrix.js';
-import { createHeatmap } from '../figures/heatmap.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t, getLanguage } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
-import { createReshapeDiagram, headColour } from './reshape-diagram.js';
-import { multiHeadSnippet } from '../pytorch/multi-head.js';
-import { offeredHeads, mostHeads, MHA_SWITCHES } from '../state.js';
-import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './multi-head-setup.js';
-import { MULTI_HEAD_EXERCISES } from './multi-head-exercises.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { createHeatmap } from '../../figures/heatmap.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t, getLanguage } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
+import { createReshapeDiagram, headColour } from '../shared/reshape-diagram.js';
+import { multiHeadSnippet } from './pytorch.js';
+import { offeredHeads, mostHeads, MHA_SWITCHES } from '../../state.js';
+import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './setup.js';
+import { MULTI_HEAD_EXERCISES } from './exercises.js';
 
 export { TOKEN_COUNT };
 
 const DETAILED_HEADS = 8; // up to this many heads, each map writes its numbers
-const TRAINING_SECTION = 'attention-training'; // where heads are trained (sections/attention-training.js)
+const TRAINING_SECTION = 'attention-training'; // where heads are trained (sections/attention-training/attention-training.js)
 
 function create({ frame, store, controls, core }) {
   const panel = frame.controlsPanel;

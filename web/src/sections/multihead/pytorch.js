@@ -5,8 +5,8 @@
 // weights and the output. With heads switched off it also prints the output
 // of the kept heads and of the switched-off ones: each head's output scaled
 // by its factor before W_o, as the lab does it (the book has no such switch).
-import { printValues, recordedCompute, shapedExpression, shapedLiteral, snippetOpening } from './snippet.js';
-import { DOT_PRODUCT_ATTENTION, MASKED_SOFTMAX, MULTI_HEAD_ATTENTION } from './book-attention.js';
+import { printValues, recordedCompute, shapedExpression, shapedLiteral, snippetOpening } from '../shared/pytorch-snippet.js';
+import { DOT_PRODUCT_ATTENTION, MASKED_SOFTMAX, MULTI_HEAD_ATTENTION } from '../shared/book-attention-pytorch.js';
 
 const HEAD_MASK = `def masked_heads(attention, X, head_mask):
     """MultiHeadAttention's forward with each head's output scaled by its factor before W_o."""

@@ -2,8 +2,8 @@
 // figures draw (six tokens with seeded random embeddings attending to
 // themselves through seeded random projections), so that an exercise is
 // checked against the very outputs and maps on screen.
-import { normalDraws, linearBound } from './seeded-draws.js';
-import { MHA_BATCH, MHA_SWITCHES } from '../state.js';
+import { normalDraws, linearBound } from '../shared/seeded-draws.js';
+import { MHA_BATCH, MHA_SWITCHES } from '../../state.js';
 
 // The self-attention example: six tokens (a sentence from the course notes).
 export const TOKEN_COUNT = 6;

@@ -7,12 +7,12 @@
 // out from the table), and that the key nearest to q gets the most weight
 // (drag q until a key drawn for the instance has most of it). Every number
 // checked comes from the core's attention call for the live keys, values
-// and scorer (pipeline-setup.js, as the figures draw them).
-import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { parameters } from '../state.js';
-import { streamSeed } from './seeded-draws.js';
-import { pipelineAttention, pipelineValues } from './pipeline-setup.js';
+// and scorer (pipeline/setup.js, as the figures draw them).
+import { conceptExercise, judgeNumber, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { parameters } from '../../state.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { pipelineAttention, pipelineValues } from './setup.js';
 
 const weightText = (value) => formatNumber(value, '.3f');
 const outputText = (value) => formatNumber(value, '.4f');

@@ -4,15 +4,15 @@
 // plane of keys and follows the numbers through the pipeline. The weights
 // and the output come from the core's dotProductAttention or
 // additiveAttention; the page writes each score out as the sum it is.
-import { PIPELINE_SCORINGS } from '../state.js';
-import { createPlane } from '../figures/plane.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { texNumber, formatNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
-import { pipelineAttention } from './pipeline-setup.js';
-export { PIPELINE_DRAWS } from './pipeline-setup.js';
-import { PIPELINE_EXERCISES } from './pipeline-exercises.js';
+import { PIPELINE_SCORINGS } from '../../state.js';
+import { createPlane } from '../../figures/plane.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { texNumber, formatNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
+import { pipelineAttention } from './setup.js';
+export { PIPELINE_DRAWS } from './setup.js';
+import { PIPELINE_EXERCISES } from './exercises.js';
 
 const FRAMEWORK_TEX = 'f(\\mathbf q) = \\sum_{i=1}^{m} \\alpha(\\mathbf q, \\mathbf k_i)\\, v_i';
 const SOFTMAX_TEX = '\\alpha(\\mathbf q, \\mathbf k_i) = \\frac{\\exp a(\\mathbf q, \\mathbf k_i)}{\\sum_{j=1}^{m} \\exp a(\\mathbf q, \\mathbf k_j)}';

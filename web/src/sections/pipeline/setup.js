@@ -1,9 +1,9 @@
 // The scoring framework section's tensors, shared by its figures
-// (scoring-pipeline.js) and its exercises (pipeline-exercises.js), so that
+// (scoring-pipeline.js) and its exercises (pipeline/exercises.js), so that
 // an exercise is checked against the keys, values and scorer the figure
 // draws: keys and values in 2-D from the seed, and the chosen scoring
 // function's scores, weights and output from the core.
-import { normalDraws, linearDraws } from './seeded-draws.js';
+import { normalDraws, linearDraws } from '../shared/seeded-draws.js';
 
 // The largest shapes the controls allow: draws are made once at that size and
 // sliced, so more keys add draws without changing the others.

@@ -7,14 +7,14 @@
 // bias) and with w growing as n^(1/5) (it keeps falling). Each n is one
 // core call, run in short tasks (a study queue), so the page never freezes
 // while the study fills in; it starts when the panel comes near the screen.
-import { createLinePlot } from '../figures/line-plot.js';
-import { createFormula } from '../figures/formula.js';
-import { createErrorRouter } from '../section-errors.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { figureCell, note, subsection } from './frame.js';
-import { createStudyProgress, createStudyQueue, createStudyTrigger, queueStudy } from './study-runner.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createFormula } from '../../figures/formula.js';
+import { createErrorRouter } from '../../section-errors.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { figureCell, note, subsection } from '../shared/frame.js';
+import { createStudyProgress, createStudyQueue, createStudyTrigger, queueStudy } from '../shared/study-runner.js';
 
 // The data set's noise and seed (the data section's) and the section's width.
 export const CONSISTENCY_INPUTS = Object.freeze(['noise', 'seed', 'w']);

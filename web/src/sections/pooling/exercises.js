@@ -6,10 +6,10 @@
 // comes from the core for the state on screen: a new seed, kernel or width
 // gives a new right answer. And before the learner narrows the kernel, a
 // prediction of what that does to the fit at the points.
-import { conceptExercise, judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { streamSeed } from './seeded-draws.js';
-import { dataset, predict, setup } from './kernel-regression.js';
+import { conceptExercise, judgeNumber, judgeAtMost, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { dataset, predict, setup } from '../shared/kernel-regression.js';
 
 // The compute exercise's query: drawn by the core for the instance, kept
 // off the plot's edges and put on the axis' tenths, where it is read.

@@ -1,24 +1,24 @@
 // Average pooling against Nadaraya-Watson, with five kernels and
 // a width slider. Truth, prediction and points share one plot (x in [0, 5],
 // y in [-1, 5] like the book unless the points reach beyond); the kernel's
-// shape is drawn beside it. Below, the consistency study (consistency-panel.js),
-// then the exercises (pooling-exercises.js).
+// shape is drawn beside it. Below, the consistency study (pooling/consistency-panel.js),
+// then the exercises (pooling/exercises.js).
 import { max } from 'd3-array';
-import { KERNELS } from '../state.js';
-import { createLinePlot } from '../figures/line-plot.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { texNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
+import { KERNELS } from '../../state.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { texNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
 import { kernelTex, averageTex, averageWeightTex, nadarayaWatsonTex, weightTex, undefinedRows } from './kernel-formulas.js';
 import {
   setup, curveQueries, testQueries, estimatorFigures, kernelShape, effectiveKernel, dataYDomain,
   DATASET_INPUTS, ESTIMATOR_INPUTS,
-} from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch/kernel-regression.js';
+} from '../shared/kernel-regression.js';
+import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
 import { createConsistencyPanel } from './consistency-panel.js';
-import { POOLING_EXERCISES } from './pooling-exercises.js';
+import { POOLING_EXERCISES } from './exercises.js';
 
 const KERNEL_KEYS = Object.fromEntries(KERNELS.map((kernel) => [kernel, `kernel.${kernel}`]));
 

@@ -7,10 +7,10 @@
 // turns); and that a larger d slows a given column down (make column 6
 // repeat within 20 positions). Every number checked comes from the core's
 // encoding for the live d and length.
-import { judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { parameters } from '../state.js';
-import { streamSeed } from './seeded-draws.js';
+import { judgeNumber, judgeAtMost, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { parameters } from '../../state.js';
+import { streamSeed } from '../shared/seeded-draws.js';
 
 const CURVES = 4; // the columns the curves figure draws, from peColumn on (positional-encoding.js)
 

@@ -4,15 +4,15 @@
 // encoding dimension d, and the book's analogy with counting in binary: the
 // low bits flip fast, the high bits slowly, as the columns of P oscillate
 // fast on the left and slowly on the right.
-import { createHeatmap } from '../figures/heatmap.js';
-import { createLinePlot } from '../figures/line-plot.js';
-import { createMatrix } from '../figures/matrix.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
-import { POSITIONAL_EXERCISES } from './positional-encoding-exercises.js';
+import { createHeatmap } from '../../figures/heatmap.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
+import { POSITIONAL_EXERCISES } from './exercises.js';
 
 const CURVES = 4; // columns drawn over position, from peColumn on
 const BITS = 3; // the book counts 0 ... 7 in binary

@@ -10,11 +10,11 @@
 // weight is made from the vectors (one weight of the notes' own formula,
 // without the √d the maps divide by, worked out from the vector table).
 // Every right answer comes from the core for the live vectors and series.
-import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { t, getLanguage } from '../i18n/index.js';
-import { streamSeed } from './seeded-draws.js';
-import { WORDS, WORD_COUNT, FEATURE_COUNT, sentenceMatrix } from './self-attention-words.js';
+import { conceptExercise, judgeNumber, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { t, getLanguage } from '../../i18n/index.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { WORDS, WORD_COUNT, FEATURE_COUNT, sentenceMatrix } from './words.js';
 import { seriesDataset, valuesSelfAttention } from './series-smoothing-panel.js';
 
 const decimals = (value, digits = 3) => formatNumber(value, `.${digits}f`);

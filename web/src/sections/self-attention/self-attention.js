@@ -13,19 +13,19 @@
 // its self-attention) does; the notes' softmax(x_i . x_j) leaves it out.
 // Dividing by a constant keeps the order of the weights in every row, so the
 // word each row favours is the same either way; the lead says so.
-import { createMatrix } from '../figures/matrix.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t, getLanguage } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { parameters, SA_FEATURES } from '../state.js';
-import { figureCell, note } from './frame.js';
-import { normalDraws, linearBound } from './seeded-draws.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t, getLanguage } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { parameters, SA_FEATURES } from '../../state.js';
+import { figureCell, note } from '../shared/frame.js';
+import { normalDraws, linearBound } from '../shared/seeded-draws.js';
 import { createSeriesPanel, computeSeries, SERIES_INPUTS, SERIES_ARGUMENTS } from './series-smoothing-panel.js';
 import {
   WORDS, WORD_COUNT, FEATURE_COUNT, VECTOR_PARAMETERS, TRANSLATION, sentenceMatrix, builtInVectors, translationQueries,
-} from './self-attention-words.js';
-import { SELF_ATTENTION_EXERCISES } from './self-attention-exercises.js';
+} from './words.js';
+import { SELF_ATTENTION_EXERCISES } from './exercises.js';
 
 const ONE_SENTENCE = 1; // batch
 const TRAINING_SECTION = 'attention-training'; // where projections are trained
@@ -179,7 +179,7 @@ function create({ frame, store, controls }) {
   const selfMatrix = exampleMatrix('sa.selfCaption', 'sa.selfLabel', 'sa-self');
 
   return {
-    // For the exercises (self-attention-exercises.js): a point of the series marked.
+    // For the exercises (self-attention/exercises.js): a point of the series marked.
     markSeriesTime: (time) => series.mark(time),
     // A cell (row-major, query x key) outlined in the map "Self-attention" of the comparison.
     markSelfCell: (index) => selfMatrix.mark(index),

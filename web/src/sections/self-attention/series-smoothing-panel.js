@@ -11,14 +11,14 @@
 // neighbours; and its repair within the same recipe, the dot product of the
 // points' positional encodings, which compares positions. Both from the
 // core's scaled dot-product attention (d = 1 for the values).
-import { createLinePlot } from '../figures/line-plot.js';
-import { createHeatmap } from '../figures/heatmap.js';
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { figureCell, note, subsection } from './frame.js';
-import { setup, curveQueries, dataYDomain } from './kernel-regression.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createHeatmap } from '../../figures/heatmap.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { figureCell, note, subsection } from '../shared/frame.js';
+import { setup, curveQueries, dataYDomain } from '../shared/kernel-regression.js';
 
 export const SERIES_INPUTS = Object.freeze(['seriesPoints', 'seriesNoise', 'seriesSeed', 'seriesWidth', 'seriesWeights']);
 // The positional encodings compared: d2l's sinusoids of this many dimensions.

@@ -5,7 +5,7 @@
 // example. The vectors are hand-made for reading, not learned: a component
 // says how much of a feature (person, action, food, colour, grammar) the
 // word has.
-import { parameters, SA_FEATURES } from '../state.js';
+import { parameters, SA_FEATURES } from '../../state.js';
 
 // One entry per word, in sentence order: its token, the catalogue key of its
 // English gloss, and its components' parameters in the order of SA_FEATURES.

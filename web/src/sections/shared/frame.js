@@ -4,7 +4,7 @@
 // The number is the section's place in the registry, not part of its title:
 // a course page hides it (hide=numbers) or gives the title its own words
 // (`heading`), and the catalogue's titles stay words alone.
-import { element } from '../dom.js';
+import { element } from '../../dom.js';
 
 export function createSectionFrame(root, { titleKey, leadKeys = [], controls = true }, { number, heading = null } = {}) {
   root.classList.add('lab-section');

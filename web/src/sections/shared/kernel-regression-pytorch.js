@@ -2,11 +2,11 @@
 // training): their current state as the book's own PyTorch code (d2l §10.2,
 // 1st edition's training loop and the 2nd edition's kernels), runnable with
 // torch alone. The numbers come from the state and from the core's data set
-// (the same call as the sections', regression-task.js); this module only
+// (the same call as the sections', shared/regression-setup.js); this module only
 // writes text. The comments are in the page's language (catalogue keys pytorch.*).
-import { t } from '../i18n/index.js';
-import { dataset, effectiveKernel } from '../regression-task.js';
-import { comment, py, stateLine, tensorLiteral } from './snippet.js';
+import { t } from '../../i18n/index.js';
+import { dataset, effectiveKernel } from './regression-setup.js';
+import { comment, py, stateLine, tensorLiteral } from './pytorch-snippet.js';
 
 const KERNEL_CODE = {
   gaussian: 'def gaussian(d):\n    return torch.exp(-d**2 / 2)',

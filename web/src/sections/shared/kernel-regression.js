@@ -5,7 +5,7 @@
 // redraw share one call.
 import { extent, range } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
-import { setup, dataset, effectiveKernel } from '../regression-task.js';
+import { setup, dataset, effectiveKernel } from './regression-setup.js';
 
 // The set-up, the data set and the kernel are the task's own (also the
 // PyTorch snippet's): the sections take them from here with the rest.

@@ -4,8 +4,8 @@
 // (catalogue keys pytorch.*), the state line, the opening every attention
 // snippet shares, and the section's computation run again with the core's
 // calls recorded. These modules only write text.
-import { t } from '../i18n/index.js';
-import { parameters } from '../state.js';
+import { t } from '../../i18n/index.js';
+import { parameters } from '../../state.js';
 
 // Python reads JS's shortest round-trip decimal back as the same double.
 export const py = (value) => {

@@ -1,7 +1,7 @@
 // The toy regression task of d2l 10.2 at its lowest: its fixed set-up, its
 // data set as the core draws it, and the kernel an estimator uses. Both the
-// sections (sections/kernel-regression.js) and their PyTorch snippet
-// (pytorch/kernel-regression.js) build on it, so a snippet never reaches up
+// sections (sections/shared/kernel-regression.js) and their PyTorch snippet
+// (sections/shared/kernel-regression-pytorch.js) build on it, so a snippet never reaches up
 // into a section.
 
 // Fixed facts of the book's set-up, not parameters a learner changes.

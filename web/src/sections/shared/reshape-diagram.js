@@ -4,8 +4,8 @@
 // they go to, so the learner sees the same colours move from side by side
 // (columns of one matrix) to on top of each other (a batch of small problems).
 import { select } from 'd3-selection';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
 
 // Okabe-Ito, then lighter and darker turns of it: distinct for the first
 // eight heads under the common colour-vision deficiencies, cycled after that.

@@ -1,4 +1,4 @@
-// The exercise on a trained row taken apart (row-steps-panel.js), in both
+// The exercise on a trained row taken apart (shared/row-steps-panel.js), in both
 // sections that train a model: from the two largest scores of step ②, how
 // many times the weight of the one is the other's. The belief it aims at:
 // that the weights keep the scores' proportions (a score twice as large, a
@@ -9,9 +9,9 @@
 // core's steps for the model and row on screen); the right answer is the
 // ratio of the core's two weights. Until the panel shows a row, check()
 // throws a sentence the engine shows as "cannot be checked right now".
-import { judgeNumber } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { t } from '../i18n/index.js';
+import { judgeNumber } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { t } from '../../i18n/index.js';
 import { topTwoKeys } from './row-steps-panel.js';
 
 // Right within 1 % of the ratio: the scores are shown to three decimals,

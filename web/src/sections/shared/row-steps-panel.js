@@ -11,12 +11,12 @@
 // It is computed only while the panel is open, and only when its inputs
 // change (the model, the example, the head, the query); while a run plays
 // it waits for the run to pause (the maps redraw a few at a time then).
-import { createFormula } from '../figures/formula.js';
-import { createMatrix } from '../figures/matrix.js';
-import { element } from '../dom.js';
-import { t, translateTree } from '../i18n/index.js';
-import { setRichText } from '../i18n/rich-text.js';
-import { formatNumber, texNumber } from '../format.js';
+import { createFormula } from '../../figures/formula.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { element } from '../../dom.js';
+import { t, translateTree } from '../../i18n/index.js';
+import { setRichText } from '../../i18n/rich-text.js';
+import { formatNumber, texNumber } from '../../format.js';
 import { ADDITIVE_TEX, DOT_TEX } from './scoring-notation.js';
 
 export const ROW_STEPS = Object.freeze(['vectors', 'scores', 'mask', 'softmax', 'sum']);

@@ -3,8 +3,8 @@
 // panel first comes near the screen (a study is a few hundred ms of core
 // work: not while the page loads) and runs again when one of its inputs
 // changes, and a queue that runs the work in short tasks between frames.
-import { element } from '../dom.js';
-import { runWithin } from '../frame-queue.js';
+import { element } from '../../dom.js';
+import { runWithin } from '../../frame-queue.js';
 
 // How long a study's inputs must rest before it runs: while the learner
 // drags a slider (an input event every frame) the study waits, so its core

@@ -5,13 +5,13 @@
 // answer gives the result's shape and every entry. When b' is not b the core
 // refuses, and its error is shown at Y's stepper with no result drawn. Below,
 // the shapes the training of w hands to bmm for the data section's n.
-import { createMatrix } from '../figures/matrix.js';
-import { createErrorRouter } from '../section-errors.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { setRichText } from '../i18n/rich-text.js';
-import { figureCell, note, subsection } from './frame.js';
-import { normalDraws } from './seeded-draws.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { createErrorRouter } from '../../section-errors.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { setRichText } from '../../i18n/rich-text.js';
+import { figureCell, note, subsection } from '../shared/frame.js';
+import { normalDraws } from '../shared/seeded-draws.js';
 
 // The panel's parameters (state.js); the training's shapes also quote the data section's n and leaveOneOut.
 export const BATCH_PRODUCT_INPUTS = Object.freeze(['bmmN', 'bmmA', 'bmmB', 'bmmBY', 'bmmC', 'bmmValues', 'bmmSeed']);

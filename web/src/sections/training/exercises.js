@@ -9,10 +9,10 @@
 // data and settings, through its loss and gradient at one w
 // (kernelWidthLoss), one step (trainKernelWidth with one epoch) and the
 // landscape (lossLandscape): no training loop runs in a check.
-import { judgeNumber, judgeAtMost, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { streamSeed } from './seeded-draws.js';
-import { dataset, setup } from './kernel-regression.js';
+import { judgeNumber, judgeAtMost, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { dataset, setup } from '../shared/kernel-regression.js';
 
 const W_FORMAT = '.4~g';
 const LOSS_FORMAT = '.4~g';

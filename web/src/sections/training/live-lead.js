@@ -2,10 +2,10 @@
 // placeholders are filled from the section's inputs each time the section
 // draws, which it also does on a language switch, so the lead never quotes
 // a value the controls no longer hold.
-import { t } from '../i18n/index.js';
-import { setRichText } from '../i18n/rich-text.js';
+import { t } from '../../i18n/index.js';
+import { setRichText } from '../../i18n/rich-text.js';
 
-// frame: the section's frame (frame.js); key: one of its leadKeys.
+// frame: the section's frame (shared/frame.js); key: one of its leadKeys.
 // Returns fill(params), to call from the section's draw.
 export function liveLead(frame, key) {
   const paragraph = frame.root.querySelector(`[data-i18n-rich="${key}"]`);

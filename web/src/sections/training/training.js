@@ -5,20 +5,20 @@
 // prediction and the heatmap sharpening, and the leave-one-out switch.
 import { extent, max, range } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
-import { createLinePlot } from '../figures/line-plot.js';
-import { createHeatmap } from '../figures/heatmap.js';
-import { createFormula } from '../figures/formula.js';
-import { createWidthPlayer } from '../run/width-run.js';
-import { createFrameQueue } from '../frame-queue.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber, texNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createHeatmap } from '../../figures/heatmap.js';
+import { createFormula } from '../../figures/formula.js';
+import { createWidthPlayer } from '../../run/width-run.js';
+import { createFrameQueue } from '../../frame-queue.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber, texNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
 import { liveLead } from './live-lead.js';
-import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from './kernel-regression.js';
-import { poolingSnippet } from '../pytorch/kernel-regression.js';
+import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from '../shared/kernel-regression.js';
+import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
 import { BATCH_PRODUCT_INPUTS, createBatchProductPanel } from './batch-product-panel.js';
-import { TRAINING_EXERCISES } from './training-exercises.js';
+import { TRAINING_EXERCISES } from './exercises.js';
 
 const MODEL_TEX =
   'f(x) = \\sum_{i=1}^{n} \\operatorname{softmax}_i\\!\\Big(-\\tfrac{1}{2}\\big((x - x_i)\\,w\\big)^2\\Big)\\, y_i';

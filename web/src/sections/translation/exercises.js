@@ -12,11 +12,11 @@
 // (one translation, one forward pass: a few milliseconds). Until a model is
 // trained, check() throws a sentence the engine shows as "cannot be checked
 // right now" (no try is counted).
-import { conceptExercise, judgeNumber, CLOSE_SHARE } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { t } from '../i18n/index.js';
-import { EXAMPLES, wordsOf, sentence } from '../translation-task.js';
-import { ROW_RATIO_EXERCISE } from './row-steps-exercise.js';
+import { conceptExercise, judgeNumber, CLOSE_SHARE } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { t } from '../../i18n/index.js';
+import { EXAMPLES, wordsOf, sentence } from './setup.js';
+import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
 
 // The number whose map the prediction is about, and the word whose row it reads.
 export const EIGHT_SOURCE = '4782';

@@ -7,13 +7,13 @@
 // Block b, head h of item `item` in a batch of `batch` is the core's
 // crossWeights[b][item][h] (blocks x batch x heads x T x S; Bahdanau's one
 // block of one head), selfWeights likewise (T x T).
-import { positionLabels } from './axis-labels.js';
-import { createMatrix } from '../figures/matrix.js';
-import { element } from '../dom.js';
-import { t, translateTree } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { headColour } from './reshape-diagram.js';
-import { markLanguage } from '../translation-task.js';
+import { positionLabels } from '../shared/axis-labels.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { element } from '../../dom.js';
+import { t, translateTree } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { headColour } from '../shared/reshape-diagram.js';
+import { markLanguage } from './setup.js';
 
 // A playing run redraws the cards round the grid for about MAPS_FRAME_MS a frame.
 const MAPS_FRAME_MS = 5;

@@ -14,12 +14,12 @@
 //     grad_clipping at theta, torch.optim.Adam;
 // and prints the loss per target token of every step, the page's loss curve.
 // The numbers come from the state and the core; this module only writes text.
-import { t } from '../i18n/index.js';
-import { py, tensorLiteral, stateLine } from './snippet.js';
-import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from './book-attention.js';
+import { t } from '../../i18n/index.js';
+import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
+import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from '../shared/book-attention-pytorch.js';
 import {
   BATCH, LEARNING_RATE, CLIP, modelConfig,
-} from '../translation-task.js';
+} from './setup.js';
 
 // The state the snippet states at its top (the section's inputs but the view's).
 export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trSteps', 'trSeed'];

@@ -3,7 +3,7 @@
 // each architecture names (d2l's sizes), the training recipe (d2l 10.4's:
 // Adam at 0.005, batch 64, clipping at norm 1), how often the held-out set
 // is evaluated, and the held-out examples the section draws.
-import { TR_FULL_SPEED } from './state.js';
+import { TR_FULL_SPEED } from '../../state.js';
 
 // The examples shown, and drawn in the maps: the first pairs of the task's held-out set.
 export const EXAMPLES = 4;

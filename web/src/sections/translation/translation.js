@@ -3,25 +3,25 @@
 // English number words to Chinese numerals and back, dates, reverse, sort),
 // with d2l 10.4's one-directional GRU encoder, Bahdanau et al.'s
 // bidirectional one, or d2l 10.7's Transformer. The run (Play, its curves,
-// the maps' cell and timeline) is the run view's (run-view.js); this module
+// the maps' cell and timeline) is the run view's (run/run-view.js); this module
 // brings the task and the model, the held-out examples with their greedy
 // translations, the decoder's attention over the source of one of them
-// (translation-maps.js) beside the task's ideal alignment, and a source the
+// (translation/maps.js) beside the task's ideal alignment, and a source the
 // learner types, translated greedily with its map. Every number is the
 // core's; words are the core's vocabulary.
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { describeError } from '../section-errors.js';
-import { setRichText } from '../i18n/rich-text.js';
-import { figureCell, note } from './frame.js';
-import { createRunView } from './run-view.js';
-import { createTranslationMaps } from './translation-maps.js';
-import { createRowStepsPanel } from './row-steps-panel.js';
-import { translationPytorch } from '../pytorch/translation.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { describeError } from '../../section-errors.js';
+import { setRichText } from '../../i18n/rich-text.js';
+import { figureCell, note } from '../shared/frame.js';
+import { createRunView } from '../../run/run-view.js';
+import { createTranslationMaps } from './maps.js';
+import { createRowStepsPanel } from '../shared/row-steps-panel.js';
+import { translationPytorch } from './pytorch.js';
 import {
   EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
-} from '../translation-task.js';
-import { TRANSLATION_EXERCISES } from './translation-exercises.js';
+} from './setup.js';
+import { TRANSLATION_EXERCISES } from './exercises.js';
 
 const TASK_KEYS = {
   'numbers-en-zh': 'tr.task.numbersEnZh', 'numbers-zh-en': 'tr.task.numbersZhEn', dates: 'tr.task.dates',
@@ -41,7 +41,7 @@ const PLACEHOLDER_KEYS = {
   'numbers-en-zh': 'tr.typed.placeholder.numbersEnZh', 'numbers-zh-en': 'tr.typed.placeholder.numbersZhEn',
   dates: 'tr.typed.placeholder.dates', reverse: 'tr.typed.placeholder.digits', sort: 'tr.typed.placeholder.digits',
 };
-// The run view's texts (run-view.js).
+// The run view's texts (run/run-view.js).
 const RUN_KEYS = {
   status: {
     ready: 'tr.status.ready', playing: 'tr.status.playing', paused: 'tr.status.paused', done: 'tr.status.done',
