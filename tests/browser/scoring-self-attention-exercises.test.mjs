@@ -1,6 +1,6 @@
 // The exercises of "Additive vs scaled dot-product attention" and
-// "Self-attention, hands on" in the page (sections/scoring-exercises.js,
-// sections/self-attention-exercises.js), on one page load: every exercise
+// "Self-attention, hands on" in the page (sections/scoring/exercises.js,
+// sections/self-attention/exercises.js), on one page load: every exercise
 // answered wrong, then (after "Reset my answers") right, in English, then in
 // Chinese. The right answers are worked out here from the test's own core
 // (window.directCore) for the live state; the one exception is the cost
@@ -12,9 +12,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, setLanguage } from './harness.mjs';
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
-import { SCORING_DRAWS } from '../../web/src/sections/scoring-functions.js';
-import { WORDS, VECTOR_PARAMETERS } from '../../web/src/sections/self-attention-words.js';
+import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
+import { SCORING_DRAWS } from '../../web/src/sections/scoring/setup.js';
+import { WORDS, VECTOR_PARAMETERS } from '../../web/src/sections/self-attention/words.js';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // A catalogue text up to its first placeholder or formula: what the page shows of it as written.

@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { typeInto, settled, usePage, numberValue } from './harness.mjs';
 import { pathSegments, matrixCells, values } from './figure-readers.mjs';
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
-import { SCORING_DRAWS } from '../../web/src/sections/scoring-functions.js';
-import { SCALING_DIMS } from '../../web/src/sections/scaling-panel.js';
+import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
+import { SCORING_DRAWS } from '../../web/src/sections/scoring/setup.js';
+import { SCALING_DIMS } from '../../web/src/sections/scoring/scaling-panel.js';
 
 let page;
 let problems;

@@ -1,6 +1,6 @@
 // The exercises of "Additive vs scaled dot-product attention" and
-// "Self-attention, hands on" (sections/scoring-exercises.js,
-// sections/self-attention-exercises.js), checked without a browser against
+// "Self-attention, hands on" (sections/scoring/exercises.js,
+// sections/self-attention/exercises.js), checked without a browser against
 // the real core (dist/attention-core.mjs): each right answer judged right,
 // the typical wrong ones wrong with the feedback that names the mistake,
 // the right answer moved by the state (a seed, a vector, a valid length),
@@ -14,11 +14,11 @@ import { defaultState } from '../../web/src/state.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
-import { computeScoring } from '../../web/src/sections/scoring-functions.js';
-import { COST_SIZES } from '../../web/src/sections/scoring-cost-panel.js';
-import { RATIO_TOLERANCE, TREND_STEP } from '../../web/src/sections/scoring-exercises.js';
-import { WEIGHT_TOLERANCE } from '../../web/src/sections/self-attention-exercises.js';
-import { WORDS, sentenceMatrix } from '../../web/src/sections/self-attention-words.js';
+import { computeScoring } from '../../web/src/sections/scoring/setup.js';
+import { COST_SIZES } from '../../web/src/sections/scoring/cost-panel.js';
+import { RATIO_TOLERANCE, TREND_STEP } from '../../web/src/sections/scoring/exercises.js';
+import { WEIGHT_TOLERANCE } from '../../web/src/sections/self-attention/exercises.js';
+import { WORDS, sentenceMatrix } from '../../web/src/sections/self-attention/words.js';
 
 // The page loads a language's catalogue when it shows it; these tests read both.
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);

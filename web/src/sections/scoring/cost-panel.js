@@ -5,13 +5,13 @@
 // result of the lesson: the numbers of the attention itself stay the core's.
 // Every call gets fresh copies of its arrays: the mount's memo (core-memo.js)
 // answers a repeated call from its cache, which would time nothing.
-import { createFormula } from '../figures/formula.js';
-import { element } from '../dom.js';
-import { subsection } from './frame.js';
-import { t } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { createStudyProgress, createStudyQueue, createStudyTrigger } from './study-runner.js';
-import { normalDraws, linearDraws } from './seeded-draws.js';
+import { createFormula } from '../../figures/formula.js';
+import { element } from '../../dom.js';
+import { subsection } from '../shared/frame.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { createStudyProgress, createStudyQueue, createStudyTrigger } from '../shared/study-runner.js';
+import { normalDraws, linearDraws } from '../shared/seeded-draws.js';
 
 // Queries = keys = n, every vector of size D, additive's hidden layer h = D.
 export const COST_SIZES = Object.freeze([8, 32, 128]);

@@ -8,12 +8,12 @@
 // (a ratio read off the timing table). Every right answer comes from the
 // core for the live state, or from what the section's panels measured:
 // the scaling study's rows and the timings of the core's own calls.
-import { conceptExercise, judgeNumber, mistake } from '../exercises/judging.js';
-import { formatNumber } from '../format.js';
-import { t } from '../i18n/index.js';
-import { streamSeed } from './seeded-draws.js';
-import { computeScoring } from './scoring-functions.js';
-import { COST_SIZES } from './scoring-cost-panel.js';
+import { conceptExercise, judgeNumber, mistake } from '../../exercises/judging.js';
+import { formatNumber } from '../../format.js';
+import { t } from '../../i18n/index.js';
+import { streamSeed } from '../shared/seeded-draws.js';
+import { computeScoring } from './setup.js';
+import { COST_SIZES } from './cost-panel.js';
 
 const NK = 10; // keys per batch item (the book's demo)
 const ITEMS = 2;

@@ -4,8 +4,8 @@
 // (torch alone, float64) printing both layers' weights and outputs, the
 // numbers of the section's four matrices. The inputs are those of the core's
 // own calls (recordedCompute), so the snippet cannot drift from the page.
-import { printValues, recordedCompute, shapedExpression, shapedLiteral, snippetOpening } from './snippet.js';
-import { ADDITIVE_ATTENTION, DOT_PRODUCT_ATTENTION, MASKED_SOFTMAX } from './book-attention.js';
+import { printValues, recordedCompute, shapedExpression, shapedLiteral, snippetOpening } from '../shared/pytorch-snippet.js';
+import { ADDITIVE_ATTENTION, DOT_PRODUCT_ATTENTION, MASKED_SOFTMAX } from '../shared/book-attention-pytorch.js';
 
 export function scoringSnippet(state, core, section) {
   const { calls } = recordedCompute(section, state, core, ['additiveAttention', 'dotProductAttention']);

@@ -5,14 +5,14 @@
 // 1 (the softmax collapses onto one key) unless the scores are scaled. Each d
 // is one core call, run in short tasks (a study queue), so the page never
 // freezes while the study fills in.
-import { createLinePlot } from '../figures/line-plot.js';
-import { createFormula } from '../figures/formula.js';
-import { createErrorRouter } from '../section-errors.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { figureCell, note, subsection } from './frame.js';
-import { createStudyProgress, createStudyQueue, createStudyTrigger, queueStudy } from './study-runner.js';
+import { createLinePlot } from '../../figures/line-plot.js';
+import { createFormula } from '../../figures/formula.js';
+import { createErrorRouter } from '../../section-errors.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { figureCell, note, subsection } from '../shared/frame.js';
+import { createStudyProgress, createStudyQueue, createStudyTrigger, queueStudy } from '../shared/study-runner.js';
 
 // d from 1 to 512, one core call per d.
 export const SCALING_DIMS = Object.freeze([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512]);

@@ -4,29 +4,20 @@
 // for additive attention and (2, 1, 2) for dot-product attention, or the same
 // 2-D queries for both. The weights of both layers side by side, their
 // outputs, the hidden size h of additive attention, and below them the
-// "why divide by sqrt(d)" panel (scaling-panel.js).
-import { SCORING_KEYS, ADDITIVE_QUERIES } from '../state.js';
-import { createMatrix } from '../figures/matrix.js';
-import { createFormula } from '../figures/formula.js';
-import { ADDITIVE_TEX, DOT_TEX } from './scoring-notation.js';
-import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { formatNumber } from '../format.js';
-import { figureCell, note } from './frame.js';
+// "why divide by sqrt(d)" panel (scoring/scaling-panel.js).
+import { SCORING_KEYS, ADDITIVE_QUERIES } from '../../state.js';
+import { createMatrix } from '../../figures/matrix.js';
+import { createFormula } from '../../figures/formula.js';
+import { ADDITIVE_TEX, DOT_TEX } from '../shared/scoring-notation.js';
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { formatNumber } from '../../format.js';
+import { figureCell, note } from '../shared/frame.js';
 import { createScalingPanel, SCALING_INPUTS } from './scaling-panel.js';
-import { createScoringCostPanel } from './scoring-cost-panel.js';
-import { normalDraws, linearDraws } from './seeded-draws.js';
-import { scoringSnippet } from '../pytorch/scoring.js';
-import { SCORING_EXERCISES } from './scoring-exercises.js';
-
-const NK = 10;
-const DV = 4;
-// The largest shapes the controls allow: draws are made once at that size and
-// sliced, so more queries add draws without changing the others.
-export const SCORING_DRAWS = Object.freeze({ queries: 4 });
-// The book's demo values: torch.arange(40).reshape(1, 10, 4).repeat(2, 1, 1).
-const BOOK_VALUES = Float64Array.from({ length: 2 * NK * DV }, (_, i) => i % (NK * DV));
-const BOOK_KEYS_ONES = new Float64Array(2 * NK * 2).fill(1);
+import { createScoringCostPanel } from './cost-panel.js';
+import { scoringSnippet } from './pytorch.js';
+import { SCORING_EXERCISES } from './exercises.js';
+import { computeScoring, queryDimension, NK, DV } from './setup.js';
 
 function create({ frame, controls, core, alone }) {
   const panel = frame.controlsPanel;
@@ -109,7 +100,7 @@ function create({ frame, controls, core, alone }) {
       scaling.dispose();
       cost.dispose();
     },
-    // Read-only, for the exercises (scoring-exercises.js): what the panels measured.
+    // Read-only, for the exercises (scoring/exercises.js): what the panels measured.
     scalingRow: (d, inputs) => scaling.rowAt(d, inputs),
     measuredCost: (n) => cost.measured(n),
     markCost: (n) => cost.mark(n),
@@ -143,35 +134,6 @@ function create({ frame, controls, core, alone }) {
       dotOutput.set({ ...outputs, values: dot.output });
       if (!readout.textContent || changed.has('language')) readout.textContent = t('scoring.hoverHint');
     },
-  };
-}
-
-// Additive attention takes 20-D queries (the book's) or the same 2-D ones as dot product.
-const queryDimension = (inputs) => (inputs.additiveQueries === '20d' ? 20 : 2);
-
-// Both layers on the book's demo: keys all ones (or seeded draws), values
-// arange(40), valid lengths per batch item; queries and W from the seed.
-// (The exercises ask it too, for the keys the learner has not drawn yet.)
-export function computeScoring(core, inputs) {
-  const { scoringSeed: seed, scoringQueries: nq, additiveHidden: h } = inputs;
-  const dq = queryDimension(inputs);
-  const maxQueries = SCORING_DRAWS.queries;
-  const queries2 = normalDraws(core, 2 * maxQueries * 2, seed, 'queries').subarray(0, 2 * nq * 2);
-  const keys = inputs.scoringKeys === 'ones' ? BOOK_KEYS_ONES : normalDraws(core, 2 * NK * 2, seed, 'keys');
-  const validLens = [inputs.scoringLen1, inputs.scoringLen2];
-  return {
-    additive: core.additiveAttention({
-      queries: dq === 20 ? normalDraws(core, 2 * maxQueries * 20, seed, 'queries20').subarray(0, 2 * nq * 20) : queries2,
-      keys, values: BOOK_VALUES,
-      shape: { batch: 2, nq, nk: NK, dq, dk: 2, dv: DV, h },
-      Wq: linearDraws(core, h * dq, dq, seed, 'wq'),
-      Wk: linearDraws(core, h * 2, 2, seed, 'wk'),
-      wv: linearDraws(core, h, h, seed, 'wv'),
-      validLens,
-    }),
-    dot: core.dotProductAttention({
-      queries: queries2, keys, values: BOOK_VALUES, shape: { batch: 2, nq, nk: NK, d: 2, dv: DV }, validLens,
-    }),
   };
 }
 
