@@ -17,7 +17,9 @@
 // The numbers come from the state and the core; this module only writes text.
 import { t } from '../../i18n/index.js';
 import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
-import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from '../shared/book-attention-pytorch.js';
+import {
+  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM,
+} from '../shared/book-attention-pytorch.js';
 
 // The section's parameters (state.js), stated at the top of the snippet (the
 // declaration's `inputs` when it is given).
@@ -154,24 +156,10 @@ class PositionalEncoding(nn.Module):
 
 
 # d2l's Transformer encoder block (§10.7), dropout 0.
-class PositionWiseFFN(nn.Module):
-    def __init__(self, num_hiddens, ffn_num_hiddens):
-        super().__init__()
-        self.dense1 = nn.Linear(num_hiddens, ffn_num_hiddens)
-        self.relu = nn.ReLU()
-        self.dense2 = nn.Linear(ffn_num_hiddens, num_hiddens)
-
-    def forward(self, X):
-        return self.dense2(self.relu(self.dense1(X)))
+${POSITION_WISE_FFN}
 
 
-class AddNorm(nn.Module):
-    def __init__(self, num_hiddens):
-        super().__init__()
-        self.ln = nn.LayerNorm(num_hiddens)
-
-    def forward(self, X, Y):
-        return self.ln(Y + X)
+${ADD_NORM}
 
 
 class TransformerEncoderBlock(nn.Module):

@@ -1,4 +1,4 @@
-// d2l's attention code (Dive into Deep Learning §10.3, §10.5) as the
+// d2l's attention code (Dive into Deep Learning §10.3, §10.5, §10.7) as the
 // snippets write it, shared by every "Copy as PyTorch" that needs it, so
 // each script carries the same book code. Dropout is left out: the lab
 // computes in evaluation mode. The scripts import torch, nn and math.
@@ -76,3 +76,23 @@ class MultiHeadAttention(nn.Module):
             valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
         output = self.attention(queries, keys, values, valid_lens)
         return self.W_o(transpose_output(output, self.num_heads))`;
+
+// The Transformer's position-wise feed-forward network and residual
+// connection with layer normalisation (§10.7), both trained models' blocks.
+export const POSITION_WISE_FFN = `class PositionWiseFFN(nn.Module):
+    def __init__(self, num_hiddens, ffn_num_hiddens):
+        super().__init__()
+        self.dense1 = nn.Linear(num_hiddens, ffn_num_hiddens)
+        self.relu = nn.ReLU()
+        self.dense2 = nn.Linear(ffn_num_hiddens, num_hiddens)
+
+    def forward(self, X):
+        return self.dense2(self.relu(self.dense1(X)))`;
+
+export const ADD_NORM = `class AddNorm(nn.Module):
+    def __init__(self, num_hiddens):
+        super().__init__()
+        self.ln = nn.LayerNorm(num_hiddens)
+
+    def forward(self, X, Y):
+        return self.ln(Y + X)`;

@@ -16,7 +16,9 @@
 // The numbers come from the state and the core; this module only writes text.
 import { t } from '../../i18n/index.js';
 import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
-import { MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION } from '../shared/book-attention-pytorch.js';
+import {
+  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM,
+} from '../shared/book-attention-pytorch.js';
 import {
   BATCH, LEARNING_RATE, CLIP, modelConfig,
 } from './setup.js';
@@ -106,24 +108,10 @@ def positional_encoding(max_len, num_hiddens):
     return P
 
 
-class PositionWiseFFN(nn.Module):
-    def __init__(self, num_hiddens, ffn_num_hiddens):
-        super().__init__()
-        self.dense1 = nn.Linear(num_hiddens, ffn_num_hiddens)
-        self.relu = nn.ReLU()
-        self.dense2 = nn.Linear(ffn_num_hiddens, num_hiddens)
-
-    def forward(self, X):
-        return self.dense2(self.relu(self.dense1(X)))
+${POSITION_WISE_FFN}
 
 
-class AddNorm(nn.Module):
-    def __init__(self, num_hiddens):
-        super().__init__()
-        self.ln = nn.LayerNorm(num_hiddens)
-
-    def forward(self, X, Y):
-        return self.ln(Y + X)
+${ADD_NORM}
 
 
 class TransformerEncoderBlock(nn.Module):
