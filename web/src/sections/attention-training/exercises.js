@@ -21,6 +21,7 @@ import { t } from '../../i18n/index.js';
 import { AT_LENGTH } from '../../state.js';
 import { heldOutSet, taskOptions, exampleSeed } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
+import { remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
 // The fewest steps a run can be set to (Steps to train): a head's pattern
 // is judged from a model trained at least this far.
@@ -57,27 +58,14 @@ const percent = (share) => formatNumber(share * 100, '.1f');
 const goalText = () => formatNumber(SORT_GOAL * 100, '.0f');
 
 // The run the section's view holds, when it has trained at least one step
-// for these inputs; otherwise a sentence saying what to do first, thrown
-// (the engine shows it and counts no try).
-function trainedRun(inputs, view, minSteps = 1) {
-  const run = view?.trainedRun?.() ?? null;
-  if (!run || run.step === 0) throw new Error(t('at.ex.pressPlay'));
-  const same = Object.keys(inputs).every((name) => name === 'atSteps' || name === 'atSpeed' || Object.is(inputs[name], run.inputs[name]));
-  if (!same) throw new Error(t('at.ex.pressPlay'));
-  if (run.step < minSteps) throw new Error(t('at.ex.trainLonger', { steps: minSteps, step: run.step }));
-  return run;
-}
-
-// What the core says of a model, kept per model object: the section's run
-// hands out the same object until it trains again, and solution() is asked
-// on every redraw while an answer is shown.
-const memo = new WeakMap();
-function remembered(model, name, compute) {
-  if (!memo.has(model)) memo.set(model, new Map());
-  const known = memo.get(model);
-  if (!known.has(name)) known.set(name, compute());
-  return known.get(name);
-}
+// (minSteps) for these inputs; otherwise what to do first, thrown.
+const RUN_SENTENCES = {
+  pressPlay: () => t('at.ex.pressPlay'),
+  trainLonger: (values) => t('at.ex.trainLonger', values),
+};
+const trainedRun = (inputs, view, minSteps = 1) => trainedRunFor(inputs, view, {
+  idle: ['atSteps', 'atSpeed'], minSteps, sentences: RUN_SENTENCES,
+});
 
 // The held-out accuracy of the model, with the heads flagged in `off`
 // (blocks x heads) switched off: the core's attentionModelAccuracy on the

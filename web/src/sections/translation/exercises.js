@@ -17,6 +17,7 @@ import { formatNumber } from '../../format.js';
 import { t } from '../../i18n/index.js';
 import { EXAMPLES, wordsOf, sentence } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
+import { remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
 // The number whose map the prediction is about, and the word whose row it reads.
 export const EIGHT_SOURCE = '4782';
@@ -32,25 +33,14 @@ const percent = (share) => formatNumber(share * 100, '.1f');
 const goalText = () => formatNumber(MATCH_GOAL * 100, '.0f');
 
 // The run the section's view holds for these inputs (step 0 allowed with
-// `minSteps` 0); otherwise a sentence saying what to do first, thrown.
-function trainedRun(inputs, view, minSteps = 1) {
-  const run = view?.trainedRun?.() ?? null;
-  if (!run) throw new Error(t('tr.ex.pressPlay'));
-  const same = Object.keys(inputs).every((name) => name === 'trSteps' || name === 'trSpeed' || Object.is(inputs[name], run.inputs[name]));
-  if (!same || run.step < Math.min(1, minSteps)) throw new Error(t('tr.ex.pressPlay'));
-  if (run.step < minSteps) throw new Error(t('tr.ex.trainLonger', { steps: minSteps, step: run.step }));
-  return run;
-}
-
-// What the core says of a model, kept per model object (the run hands out
-// the same object until it trains again; solution() is asked on every redraw).
-const memo = new WeakMap();
-function remembered(model, name, compute) {
-  if (!memo.has(model)) memo.set(model, new Map());
-  const known = memo.get(model);
-  if (!known.has(name)) known.set(name, compute());
-  return known.get(name);
-}
+// `minSteps` 0); otherwise what to do first, thrown.
+const RUN_SENTENCES = {
+  pressPlay: () => t('tr.ex.pressPlay'),
+  trainLonger: (values) => t('tr.ex.trainLonger', values),
+};
+const trainedRun = (inputs, view, minSteps = 1) => trainedRunFor(inputs, view, {
+  idle: ['trSteps', 'trSpeed'], minSteps, sentences: RUN_SENTENCES,
+});
 
 // --- 1. Predict where 八 of 4782 looks (Bahdanau's bidirectional encoder) ---
 
