@@ -3,16 +3,12 @@
 // a read-out of the cell under the pointer. Block b, head h of item `item` in
 // a batch of `batch` is the core's weights[b][item][h] (blocks x batch x
 // heads x L x L). While a run plays the cards are redrawn a few at a time.
-import { createMatrix } from '../../figures/matrix.js';
 import { element } from '../../dom.js';
 import { t, translateTree } from '../../i18n/index.js';
 import { formatNumber } from '../../format.js';
-import { headColour } from '../shared/reshape-diagram.js';
 import { AT_LENGTH } from '../../state.js';
 import { positionLabels } from '../shared/axis-labels.js';
-
-// A playing run redraws the cards round the grid for about MAPS_FRAME_MS a frame.
-const MAPS_FRAME_MS = 5;
+import { createCardPainter, createHeadCard, mapsView } from '../shared/trained-model-maps.js';
 
 export function createModelMaps() {
   const title = element('p', { className: 'readout at-maps-title', dataset: { role: 'at-maps-title' } });
@@ -21,7 +17,7 @@ export function createModelMaps() {
   let cards = []; // { card, title, matrix, block, head } per map, then the ideal's
   let shape = null; // { blocks, heads } the cards were built for
   let shown = null; // { tokens, validLen, weights, item, batch } of the maps on screen
-  let cursor = 0; // the next map a playing run redraws
+  const paint = createCardPainter({ grid, readout, hintKey: 'at.mapsHint' });
 
   function hover(card) {
     return (cell) => {
@@ -37,18 +33,12 @@ export function createModelMaps() {
   }
 
   function makeCard({ block = 0, head = 0, ideal = false }) {
-    const cardTitle = element('span', { className: 'head-title' });
-    const body = element('div', { className: 'head-body' });
-    const card = element('div', { className: `head-card${ideal ? ' is-ideal' : ''}`, dataset: ideal ? { ideal: 'true' } : { block, head } }, [element('div', { className: 'head-header' }, [cardTitle]), body]);
-    if (!ideal) card.style.setProperty('--head-colour', headColour(head));
-    grid.append(card);
-    const entry = { card, title: cardTitle, block, head, ideal };
-    entry.matrix = createMatrix(body, {
-      format: '.2f', maxCell: 26, minCell: 12, textMinCell: 999, rowTitleKey: 'at.axisQuery', colTitleKey: 'at.axisKey',
-      onHover: hover(entry),
+    return createHeadCard(grid, {
+      ideal, head, fields: { block, ideal }, dataset: ideal ? { ideal: 'true' } : { block, head },
+      figure: ideal ? 'at-ideal' : `at-map-b${block + 1}-h${head + 1}`,
+      matrix: { maxCell: 26, minCell: 12, rowTitleKey: 'at.axisQuery', colTitleKey: 'at.axisKey' },
+      hover,
     });
-    entry.matrix.element.dataset.figure = ideal ? 'at-ideal' : `at-map-b${block + 1}-h${head + 1}`;
-    return entry;
   }
 
   function buildCards(blocks, heads) {
@@ -94,35 +84,13 @@ export function createModelMaps() {
         rowNames: names, colNames: names, masked, maskedText: '',
       });
     };
-    if (partial) {
-      const started = performance.now();
-      for (let count = 0; count < cards.length; count += 1) {
-        drawCard(cards[cursor % cards.length]);
-        cursor = (cursor + 1) % cards.length;
-        if (performance.now() - started >= MAPS_FRAME_MS) break;
-      }
-    } else {
-      cards.forEach(drawCard);
-      cursor = 0;
-    }
-    grid.dataset.item = String(maps.item);
-    grid.dataset.typed = String(typed);
-    if (!readout.textContent) readout.textContent = t('at.mapsHint');
+    paint(cards, drawCard, { partial, typed, item: maps.item });
   }
 
-  return {
-    nodes: [title, grid, readout],
-    draw,
-    // Which sequence the maps show, above them.
-    setTitle(text) {
-      title.textContent = text;
-    },
-    // The read-out's hint again, in the page's language.
-    relabel() {
-      readout.textContent = t('at.mapsHint');
-    },
+  return mapsView({
+    nodes: [title, grid, readout], draw, title, readout, hintKey: 'at.mapsHint',
     forget() {
       shown = null;
     },
-  };
+  });
 }

@@ -8,15 +8,11 @@
 // crossWeights[b][item][h] (blocks x batch x heads x T x S; Bahdanau's one
 // block of one head), selfWeights likewise (T x T).
 import { positionLabels } from '../shared/axis-labels.js';
-import { createMatrix } from '../../figures/matrix.js';
 import { element } from '../../dom.js';
 import { t, translateTree } from '../../i18n/index.js';
 import { formatNumber } from '../../format.js';
-import { headColour } from '../shared/reshape-diagram.js';
 import { markLanguage } from './setup.js';
-
-// A playing run redraws the cards round the grid for about MAPS_FRAME_MS a frame.
-const MAPS_FRAME_MS = 5;
+import { createCardPainter, createHeadCard, mapsView } from '../shared/trained-model-maps.js';
 
 export function createTranslationMaps() {
   const title = element('p', { className: 'readout tr-maps-title', dataset: { role: 'tr-maps-title' } });
@@ -27,7 +23,7 @@ export function createTranslationMaps() {
   let cards = []; // { card, title, matrix, kind: 'cross' | 'self' | 'ideal', block, head }
   let shape = null; // { blocks, heads, self } the cards were built for
   let shown = null; // the maps on screen (see draw)
-  let cursor = 0;
+  const paint = createCardPainter({ grid, readout, hintKey: 'tr.mapsHint' });
 
   function hover(card) {
     return (cell) => {
@@ -44,20 +40,17 @@ export function createTranslationMaps() {
   }
 
   function makeCard(parent, { kind, block = 0, head = 0 }) {
-    const cardTitle = element('span', { className: 'head-title' });
-    const body = element('div', { className: 'head-body' });
-    const dataset = kind === 'ideal' ? { ideal: 'true' } : { kind, block, head };
-    const card = element('div', { className: `head-card${kind === 'ideal' ? ' is-ideal' : ''}`, dataset }, [element('div', { className: 'head-header' }, [cardTitle]), body]);
-    if (kind !== 'ideal') card.style.setProperty('--head-colour', headColour(head));
-    parent.append(card);
-    const entry = { card, title: cardTitle, kind, block, head };
-    entry.matrix = createMatrix(body, {
+    const ideal = kind === 'ideal';
+    return createHeadCard(parent, {
+      ideal, head, fields: { kind, block }, dataset: ideal ? { ideal: 'true' } : { kind, block, head },
+      figure: ideal ? 'tr-ideal' : `tr-${kind}-b${block + 1}-h${head + 1}`,
       // Source words are whole words ("thousand"): slanted above their columns.
-      format: '.2f', maxCell: 30, minCell: 14, textMinCell: 999, rotateColumns: true, rowTitleKey: 'tr.axisTarget',
-      colTitleKey: kind === 'self' ? 'tr.axisTargetSoFar' : 'tr.axisSource', onHover: hover(entry),
+      matrix: {
+        maxCell: 30, minCell: 14, rotateColumns: true, rowTitleKey: 'tr.axisTarget',
+        colTitleKey: kind === 'self' ? 'tr.axisTargetSoFar' : 'tr.axisSource',
+      },
+      hover,
     });
-    entry.matrix.element.dataset.figure = kind === 'ideal' ? 'tr-ideal' : `tr-${kind}-b${block + 1}-h${head + 1}`;
-    return entry;
   }
 
   function buildCards(blocks, heads, withSelf) {
@@ -131,33 +124,13 @@ export function createTranslationMaps() {
       markLanguage(card.matrix.svg.querySelector('.matrix-row-labels'), maps.languages?.target);
       markLanguage(card.matrix.svg.querySelector('.matrix-col-labels'), self ? maps.languages?.target : maps.languages?.source);
     };
-    if (partial) {
-      const started = performance.now();
-      for (let count = 0; count < cards.length; count += 1) {
-        drawCard(cards[cursor % cards.length]);
-        cursor = (cursor + 1) % cards.length;
-        if (performance.now() - started >= MAPS_FRAME_MS) break;
-      }
-    } else {
-      cards.forEach(drawCard);
-      cursor = 0;
-    }
-    grid.dataset.item = String(maps.item);
-    grid.dataset.typed = String(Boolean(typed));
-    if (!readout.textContent) readout.textContent = t('tr.mapsHint');
+    paint(cards, drawCard, { partial, typed, item: maps.item });
   }
 
-  return {
-    nodes: [title, grid, selfTitle, selfGrid, readout],
-    draw,
-    setTitle(text) {
-      title.textContent = text;
-    },
-    relabel() {
-      readout.textContent = t('tr.mapsHint');
-    },
+  return mapsView({
+    nodes: [title, grid, selfTitle, selfGrid, readout], draw, title, readout, hintKey: 'tr.mapsHint',
     forget() {
       shown = null;
     },
-  };
+  });
 }
