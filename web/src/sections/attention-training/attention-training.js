@@ -17,10 +17,11 @@ import { element } from '../../dom.js';
 import { t } from '../../i18n/index.js';
 import { describeError } from '../../section-errors.js';
 import { setRichText } from '../../i18n/rich-text.js';
-import { figureCell, note } from '../shared/frame.js';
-import { createRunView } from '../../run/run-view.js';
+import { note } from '../shared/frame.js';
 import { createModelMaps } from './maps.js';
-import { createRowStepsPanel } from '../shared/row-steps-panel.js';
+import {
+  createExamplePicker, createTrainedRun, createTypedInput, followInputs, showRowSteps, trainedViewParts,
+} from '../shared/trained-model-view.js';
 import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../../state.js';
 import { attentionTrainingPytorch } from './pytorch.js';
 import {
@@ -104,9 +105,6 @@ export function parseSequence(text) {
 
 function create({ frame, controls, core, errors }) {
   const panel = frame.controlsPanel;
-  let context = null; // { inputs, result } of the run on screen
-  let selected = 0; // the example drawn in the maps: 0 .. EXAMPLES - 1, or 'typed'
-  let typed = null; // { tokens } of the learner's sequence
 
   // --- Figures ---
   const formulas = element('div', { className: 'formula-strip' });
@@ -128,66 +126,30 @@ function create({ frame, controls, core, errors }) {
   variableNote.dataset.role = 'at-variable-note';
 
   // Examples: input -> target, and the model's prediction; one is drawn in the maps.
-  const examplesBody = figureCell(frame.figures, { captionKey: 'at.examplesCaption', className: 'cell-at-examples' });
-  const exampleRows = element('tbody');
-  const examplesTable = element('table', { className: 'at-examples', dataset: { role: 'at-examples' } }, [
-    element('thead', {}, [element('tr', {}, [
-      element('th', { scope: 'col', dataset: { i18n: 'at.exampleShown' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'at.exampleInput' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'at.exampleTarget' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'at.examplePrediction' } }),
-    ])]),
-    exampleRows,
-  ]);
-  examplesBody.append(element('div', { className: 'log-scroll' }, [examplesTable]));
-  // One row per example, built once (a radio keeps its focus while the run redraws).
-  const exampleRowsView = Array.from({ length: EXAMPLES }, (_, item) => {
-    const choose = element('input', { type: 'radio', name: 'at-example', value: String(item) });
-    choose.addEventListener('change', () => {
-      selected = item;
-      run.redrawMaps();
-    });
-    const cells = { input: element('td', { className: 'tokens' }), target: element('td', { className: 'tokens' }), prediction: element('td', { className: 'tokens' }) };
-    const row = element('tr', { dataset: { item } }, [element('td', {}, [choose]), cells.input, cells.target, cells.prediction]);
-    exampleRows.append(row);
-    return { row, choose, ...cells };
+  const picker = createExamplePicker(frame.figures, {
+    name: 'at', count: EXAMPLES, captionKey: 'at.examplesCaption',
+    headKeys: ['at.exampleShown', 'at.exampleInput', 'at.exampleTarget', 'at.examplePrediction'],
+    cells: ['input', 'target', 'prediction'], cellClass: 'tokens', tableClass: 'at-examples',
+    onChoose: () => trained.run.redrawMaps(),
   });
 
   // The learner's own sequence.
-  const typedInput = element('input', {
-    type: 'text', className: 'text-input', id: 'at-typed-input', inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false',
-    'aria-describedby': 'at-typed-hint', dataset: { role: 'at-typed-input' },
+  const typedBox = createTypedInput(controls, {
+    name: 'at', labelKey: 'at.typed.label', showKey: 'at.typed.show', hintDataset: { i18n: 'at.typed.hint' },
+    inputmode: 'numeric', resultName: 'prediction', onShow: () => showTyped(),
   });
-  const typedButton = controls.button({ labelKey: 'at.typed.show', className: 'button', action: 'at-typed-show', onClick: () => showTyped() });
-  const typedMessage = element('p', { className: 'control-error', role: 'alert', dataset: { role: 'at-typed-error' } });
-  typedMessage.hidden = true;
-  const typedResult = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'at-typed-result' } });
-  typedInput.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      showTyped();
-    }
-  });
-  examplesBody.append(element('div', { className: 'at-typed' }, [
-    element('label', { className: 'control-label', for: 'at-typed-input', dataset: { i18n: 'at.typed.label' } }),
-    element('div', { className: 'control-row' }, [typedInput, typedButton]),
-    element('span', { className: 'control-hint', id: 'at-typed-hint', dataset: { i18n: 'at.typed.hint' } }),
-    typedMessage,
-    typedResult,
-  ]));
+  picker.body.append(typedBox.node);
 
   // --- The run: its controls, curves, and the maps' cell with its timeline ---
   const maps = createModelMaps();
-  // One row of a map taken apart: named as a figure, so a prediction that covers the maps covers it too.
-  const rowSteps = createRowStepsPanel({ name: 'at' });
-  rowSteps.element.dataset.figure = 'at-row-steps';
-  const run = createRunView({
-    id: 'attention-training', name: 'at', frame, controls, keys: RUN_KEYS, mapsContent: [...maps.nodes, rowSteps.element],
-    train: (model, steps) => errors.run(() => trainSteps(core, model, context.inputs, steps), context.inputs),
-    warmUp: (model, steps) => trainSteps(core, model, context.inputs, steps),
-    maps: { forward: examplesForward, draw: drawAhead },
+  const trained = createTrainedRun({
+    id: 'attention-training', name: 'at', frame, controls, keys: RUN_KEYS, maps,
+    train: (model, steps) => errors.run(() => trainSteps(core, model, trained.context.inputs, steps), trained.context.inputs),
+    warmUp: (model, steps) => trainSteps(core, model, trained.context.inputs, steps),
+    forward: examplesForward, draw: drawAhead,
     plateau: PLATEAU,
   });
+  const { run } = trained;
 
   // --- Controls ---
   const lagControl = controls.numberControl('atLag', { labelKey: 'at.lag', hintKey: 'at.lagHint' });
@@ -219,7 +181,7 @@ function create({ frame, controls, core, errors }) {
 
   // The forward pass of a model on the examples: predictions and maps.
   function examplesForward(model) {
-    const { inputs, result: { examples } } = context;
+    const { inputs, result: { examples } } = trained.context;
     const validLens = inputs.atVariable ? examples.validLens : null;
     return errors.run(() => core.attentionModelForward(model, examples.tokens, { batch: EXAMPLES, validLens, causal: inputs.atCausal }), inputs);
   }
@@ -227,17 +189,15 @@ function create({ frame, controls, core, errors }) {
   // Predictions and maps from a forward pass on the examples; `model` for the
   // typed sequence (a recorded moment has none: its maps are the examples').
   function drawAhead(ahead, { partial, model }) {
-    const { inputs, result } = context;
+    const { inputs, result } = trained.context;
     const { examples } = result;
-    exampleRowsView.forEach((row, item) => {
+    picker.rows.forEach((row, item) => {
       const validLen = examples.validLens[item];
       const slice = (array) => Array.from(array.subarray(item * AT_LENGTH, item * AT_LENGTH + validLen));
       const input = slice(examples.tokens);
       const target = slice(examples.targets);
       const guess = predicted(ahead.logits, item, validLen);
-      row.choose.checked = selected === item;
-      row.choose.setAttribute('aria-label', t('at.exampleChoose', { item: item + 1 }));
-      row.row.classList.toggle('is-selected', selected === item);
+      picker.markRow(item, t('at.exampleChoose', { item: item + 1 }));
       Object.assign(row.row.dataset, { prediction: guess.join(' '), target: target.join(' ') });
       row.input.textContent = input.join(' ');
       row.target.textContent = target.join(' ');
@@ -246,16 +206,9 @@ function create({ frame, controls, core, errors }) {
       }, [`${p > 0 ? ' ' : ''}${token}`])));
     });
 
-    let shown;
-    if (selected === 'typed' && typed && model) {
-      shown = typedForward(model);
-      if (!shown) {
-        selected = 0;
-        typed = null;
-      }
-    }
+    let shown = picker.typedShown(model, typedForward);
     if (!shown) {
-      const item = selected === 'typed' ? 0 : selected;
+      const item = picker.item();
       const validLen = examples.validLens[item];
       shown = {
         weights: ahead.weights, batch: EXAMPLES, item, validLen,
@@ -264,69 +217,51 @@ function create({ frame, controls, core, errors }) {
       };
       maps.setTitle(t('at.mapsExample', { item: item + 1, tokens: shown.tokens.slice(0, validLen).join(' ') }));
     }
-    maps.draw(shown, inputs, { partial, typed: selected === 'typed' });
-    showRowSteps(shown, model, ahead.step, partial);
-  }
-
-  // The row-steps panel on the sequence the maps show. Its numbers are
-  // always a model's the run holds: the model drawn (`model`), or for a
-  // moment of the timeline (which keeps maps, not parameters) the run's
-  // current model, said so on screen.
-  function showRowSteps(shown, model, momentStep, playing) {
-    const current = run.current();
-    const live = model ?? current?.model;
-    if (!live) return;
-    const typedRow = shown.batch === 1;
-    const { examples } = context.result;
-    const tokens = typedRow ? Int32Array.from(shown.tokens) : examples.tokens;
-    const options = typedRow
-      ? { batch: 1, validLens: shown.validLen < AT_LENGTH ? [shown.validLen] : null, causal: context.inputs.atCausal }
-      : { batch: EXAMPLES, validLens: context.inputs.atVariable ? examples.validLens : null, causal: context.inputs.atCausal };
-    const names = shown.tokens.map((token, p) => (p < shown.validLen ? String(token) : '·'));
-    rowSteps.update({
-      model: live, example: `${shown.item} ${names.join(' ')}`,
-      compute: ({ block, head, query }) => core.attentionModelRowSteps(live, tokens, options, { block, item: shown.item, head, query }),
-      blocks: live.config.blocks, heads: live.config.heads, queries: names.slice(0, shown.validLen), keyNames: names,
-      liveStep: current?.step ?? 0, momentStep: model === null ? momentStep : undefined, blocked: null,
-    }, { frozen: playing });
+    maps.draw(shown, inputs, { partial, typed: picker.selected === 'typed' });
+    // The row-steps panel on the sequence the maps show.
+    showRowSteps(trained, { model, momentStep: ahead.step, playing: partial }, (live) => {
+      const typedRow = shown.batch === 1;
+      const tokens = typedRow ? Int32Array.from(shown.tokens) : examples.tokens;
+      const options = typedRow
+        ? { batch: 1, validLens: shown.validLen < AT_LENGTH ? [shown.validLen] : null, causal: inputs.atCausal }
+        : { batch: EXAMPLES, validLens: inputs.atVariable ? examples.validLens : null, causal: inputs.atCausal };
+      const names = shown.tokens.map((token, p) => (p < shown.validLen ? String(token) : '·'));
+      return {
+        example: `${shown.item} ${names.join(' ')}`,
+        compute: ({ block, head, query }) => core.attentionModelRowSteps(live, tokens, options, { block, item: shown.item, head, query }),
+        blocks: live.config.blocks, heads: live.config.heads, queries: names.slice(0, shown.validLen), keyNames: names, blocked: null,
+      };
+    });
   }
 
   // The typed sequence through the current model: its prediction and maps.
   function typedForward(model) {
-    const { tokens } = typed;
+    const { tokens } = picker.typed;
     const padded = Int32Array.from({ length: AT_LENGTH }, (_, p) => (p < tokens.length ? tokens[p] : 0));
     let ahead;
     try {
       ahead = core.attentionModelForward(model, padded, {
-        batch: 1, validLens: tokens.length < AT_LENGTH ? [tokens.length] : null, causal: context.inputs.atCausal,
+        batch: 1, validLens: tokens.length < AT_LENGTH ? [tokens.length] : null, causal: trained.context.inputs.atCausal,
       });
     } catch (error) {
-      typedMessage.textContent = describeError(error);
-      typedMessage.hidden = false;
-      typedResult.textContent = '';
-      delete typedResult.dataset.prediction;
+      typedBox.refuse(describeError(error));
       return null;
     }
     const guess = predicted(ahead.logits, 0, tokens.length);
-    typedResult.textContent = t('at.typed.result', { input: tokens.join(' '), prediction: guess.join(' ') });
-    typedResult.dataset.prediction = guess.join(' ');
+    typedBox.showResult(t('at.typed.result', { input: tokens.join(' '), prediction: guess.join(' ') }), guess.join(' '));
     maps.setTitle(t('at.mapsTyped', { tokens: tokens.join(' ') }));
     return { weights: ahead.weights, batch: 1, item: 0, validLen: tokens.length, tokens: Array.from(padded), ideal: null };
   }
 
   function showTyped() {
-    const parsed = parseSequence(typedInput.value);
+    const parsed = parseSequence(typedBox.input.value);
     if (parsed.error) {
-      typedMessage.textContent = t(parsed.error, { count: parsed.count, most: AT_LENGTH, part: parsed.part });
-      typedMessage.hidden = false;
-      typedResult.textContent = '';
-      delete typedResult.dataset.prediction;
+      typedBox.refuse(t(parsed.error, { count: parsed.count, most: AT_LENGTH, part: parsed.part }));
       return;
     }
-    typedMessage.hidden = true;
-    typedMessage.textContent = '';
-    typed = parsed;
-    selected = 'typed';
+    typedBox.accept();
+    picker.typed = parsed;
+    picker.selected = 'typed';
     run.drawModel();
   }
 
@@ -336,7 +271,7 @@ function create({ frame, controls, core, errors }) {
 
   return {
     draw(result, inputs, changed) {
-      context = { inputs, result };
+      trained.context = { inputs, result };
       inputFormula.set(`\\mathbf H_0 = ${inputs.atD2lScale ? `\\sqrt{${inputs.atHidden}}\\,` : ''}\\operatorname{Embed}(\\text{tokens}) + \\mathbf P`);
       lagControl.classList.toggle('is-disabled', inputs.atTask !== 'shift');
       headsHint.textContent = t('at.headsHint', { hidden: inputs.atHidden, list: offeredModelHeads(inputs.atHidden).join(', ') });
@@ -345,40 +280,18 @@ function create({ frame, controls, core, errors }) {
       explainNote.dataset.i18nRich = EXPLAIN_KEYS[inputs.atTask];
       explainNote.dataset.task = inputs.atTask;
       setRichText(explainNote, t(EXPLAIN_KEYS[inputs.atTask]));
-      typedInput.placeholder = t('at.typed.placeholder');
+      typedBox.input.placeholder = t('at.typed.placeholder');
       causalNote.hidden = !inputs.atCausal;
       scaleNote.hidden = !inputs.atD2lScale;
       variableNote.hidden = !inputs.atVariable;
-      if (changed.has('language')) {
-        maps.relabel();
-        rowSteps.relabel();
-      }
-      if (changed.has('atSpeed') || resetting.some((name) => changed.has(name))) run.setSpeed(stepsPerSecond(inputs));
-      if (resetting.some((name) => changed.has(name))) {
-        if (selected !== 'typed') selected = Math.min(Number(selected), EXAMPLES - 1);
-        run.reset(result.model0, inputs.atSteps);
-      } else if (changed.has('atSteps')) {
-        run.setTarget(inputs.atSteps);
-      } else {
-        run.redraw(); // the language: re-label what the run wrote
-      }
+      followInputs(trained, {
+        inputs, changed, resetting, speedName: 'atSpeed', stepsName: 'atSteps', speed: stepsPerSecond(inputs), model0: result.model0,
+        onReset: () => {
+          if (picker.selected !== 'typed') picker.selected = Math.min(Number(picker.selected), EXAMPLES - 1);
+        },
+      });
     },
-    // Read-only, for the exercises (check and solution are handed the view):
-    // the model the run has reached, its step and status, and the inputs it
-    // trains for; null before a run is set.
-    trainedRun() {
-      const current = context === null ? null : run.current();
-      return current && { ...current, inputs: context.inputs };
-    },
-    // The row the row-steps panel takes apart (its core numbers), or null while it is closed.
-    rowSteps: () => rowSteps.rowSteps(),
-    // The section is going away: the run stops, no frame stays pending.
-    dispose() {
-      run.dispose();
-      context = null;
-      maps.forget();
-      rowSteps.forget();
-    },
+    ...trainedViewParts(trained),
   };
 }
 

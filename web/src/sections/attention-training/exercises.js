@@ -59,12 +59,8 @@ const goalText = () => formatNumber(SORT_GOAL * 100, '.0f');
 
 // The run the section's view holds, when it has trained at least one step
 // (minSteps) for these inputs; otherwise what to do first, thrown.
-const RUN_SENTENCES = {
-  pressPlay: () => t('at.ex.pressPlay'),
-  trainLonger: (values) => t('at.ex.trainLonger', values),
-};
 const trainedRun = (inputs, view, minSteps = 1) => trainedRunFor(inputs, view, {
-  idle: ['atSteps', 'atSpeed'], minSteps, sentences: RUN_SENTENCES,
+  idle: ['atSteps', 'atSpeed'], minSteps, keys: { pressPlay: 'at.ex.pressPlay', trainLonger: 'at.ex.trainLonger' },
 });
 
 // The held-out accuracy of the model, with the heads flagged in `off`

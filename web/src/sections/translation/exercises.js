@@ -34,12 +34,8 @@ const goalText = () => formatNumber(MATCH_GOAL * 100, '.0f');
 
 // The run the section's view holds for these inputs (step 0 allowed with
 // `minSteps` 0); otherwise what to do first, thrown.
-const RUN_SENTENCES = {
-  pressPlay: () => t('tr.ex.pressPlay'),
-  trainLonger: (values) => t('tr.ex.trainLonger', values),
-};
 const trainedRun = (inputs, view, minSteps = 1) => trainedRunFor(inputs, view, {
-  idle: ['trSteps', 'trSpeed'], minSteps, sentences: RUN_SENTENCES,
+  idle: ['trSteps', 'trSpeed'], minSteps, keys: { pressPlay: 'tr.ex.pressPlay', trainLonger: 'tr.ex.trainLonger' },
 });
 
 // --- 1. Predict where 八 of 4782 looks (Bahdanau's bidirectional encoder) ---

@@ -13,10 +13,11 @@ import { element } from '../../dom.js';
 import { t } from '../../i18n/index.js';
 import { describeError } from '../../section-errors.js';
 import { setRichText } from '../../i18n/rich-text.js';
-import { figureCell, note } from '../shared/frame.js';
-import { createRunView } from '../../run/run-view.js';
+import { note } from '../shared/frame.js';
 import { createTranslationMaps } from './maps.js';
-import { createRowStepsPanel } from '../shared/row-steps-panel.js';
+import {
+  createExamplePicker, createTrainedRun, createTypedInput, followInputs, showRowSteps, trainedViewParts,
+} from '../shared/trained-model-view.js';
 import { translationPytorch } from './pytorch.js';
 import {
   EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
@@ -62,10 +63,6 @@ const shapeOf = (model) => (model.config.architecture === 'transformer'
 
 function create({ frame, controls, core, errors }) {
   const panel = frame.controlsPanel;
-  let context = null; // { inputs, result } of the run on screen
-  let selected = 0; // the example drawn in the maps: 0 .. EXAMPLES - 1, or 'typed'
-  let typed = null; // { text, source (Int32Array with <eos>) } of the learner's source
-
   // --- Notes: what the learner sees, for the architecture and the task ---
   // Named as a figure, in a box: an open prediction covers it, words included.
   const explainBox = element('div', { className: 'note-box', dataset: { figure: 'tr-explain' } });
@@ -76,65 +73,30 @@ function create({ frame, controls, core, errors }) {
   taskNote.dataset.role = 'tr-task-note';
 
   // --- Examples: source -> reference, and the model's greedy translation ---
-  const examplesBody = figureCell(frame.figures, { captionKey: 'tr.examplesCaption', className: 'cell-tr-examples' });
-  const exampleRows = element('tbody');
-  examplesBody.append(element('div', { className: 'log-scroll' }, [element('table', { className: 'at-examples tr-examples', dataset: { role: 'tr-examples' } }, [
-    element('thead', {}, [element('tr', {}, [
-      element('th', { scope: 'col', dataset: { i18n: 'tr.exampleShown' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'tr.exampleSource' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'tr.exampleTarget' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'tr.exampleTranslation' } }),
-    ])]),
-    exampleRows,
-  ])]));
-  const exampleRowsView = Array.from({ length: EXAMPLES }, (_, item) => {
-    const choose = element('input', { type: 'radio', name: 'tr-example', value: String(item) });
-    choose.addEventListener('change', () => {
-      selected = item;
-      run.redrawMaps();
-    });
-    const cells = { source: element('td', { className: 'words' }), target: element('td', { className: 'words' }), translation: element('td', { className: 'words' }) };
-    const row = element('tr', { dataset: { item } }, [element('td', {}, [choose]), cells.source, cells.target, cells.translation]);
-    exampleRows.append(row);
-    return { row, choose, ...cells };
+  const picker = createExamplePicker(frame.figures, {
+    name: 'tr', count: EXAMPLES, captionKey: 'tr.examplesCaption',
+    headKeys: ['tr.exampleShown', 'tr.exampleSource', 'tr.exampleTarget', 'tr.exampleTranslation'],
+    cells: ['source', 'target', 'translation'], cellClass: 'words', tableClass: 'at-examples tr-examples',
+    onChoose: () => trained.run.redrawMaps(),
   });
 
   // The learner's own source, translated greedily.
-  const typedInput = element('input', {
-    type: 'text', className: 'text-input', id: 'tr-typed-input', autocomplete: 'off', spellcheck: 'false',
-    'aria-describedby': 'tr-typed-hint', dataset: { role: 'tr-typed-input' },
+  const typedBox = createTypedInput(controls, {
+    name: 'tr', labelKey: 'tr.typed.label', showKey: 'tr.typed.show', hintDataset: { role: 'tr-typed-hint' },
+    resultName: 'translation', onShow: () => showTyped(),
   });
-  const typedButton = controls.button({ labelKey: 'tr.typed.show', className: 'button', action: 'tr-typed-show', onClick: () => showTyped() });
-  const typedMessage = element('p', { className: 'control-error', role: 'alert', dataset: { role: 'tr-typed-error' } });
-  typedMessage.hidden = true;
-  const typedResult = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'tr-typed-result' } });
-  const typedHint = element('span', { className: 'control-hint', id: 'tr-typed-hint', dataset: { role: 'tr-typed-hint' } });
-  typedInput.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      showTyped();
-    }
-  });
-  examplesBody.append(element('div', { className: 'at-typed' }, [
-    element('label', { className: 'control-label', for: 'tr-typed-input', dataset: { i18n: 'tr.typed.label' } }),
-    element('div', { className: 'control-row' }, [typedInput, typedButton]),
-    typedHint,
-    typedMessage,
-    typedResult,
-  ]));
+  picker.body.append(typedBox.node);
 
   // --- The run ---
   const maps = createTranslationMaps();
-  // One row of the decoder's map taken apart: named as a figure, so a prediction that covers the maps covers it too.
-  const rowSteps = createRowStepsPanel({ name: 'tr' });
-  rowSteps.element.dataset.figure = 'tr-row-steps';
-  const run = createRunView({
-    id: 'translation', name: 'tr', frame, controls, keys: RUN_KEYS, mapsContent: [...maps.nodes, rowSteps.element],
-    train: (model, steps) => errors.run(() => trainSteps(core, model, context.inputs, steps), context.inputs),
+  const trained = createTrainedRun({
+    id: 'translation', name: 'tr', frame, controls, keys: RUN_KEYS, maps,
+    train: (model, steps) => errors.run(() => trainSteps(core, model, trained.context.inputs, steps), trained.context.inputs),
     // One step an idle task: a translator's step costs what a few of the encoder's do.
-    warmUp: (model) => trainSteps(core, model, context.inputs, 1),
-    maps: { forward: examplesForward, draw: drawAhead },
+    warmUp: (model) => trainSteps(core, model, trained.context.inputs, 1),
+    forward: examplesForward, draw: drawAhead,
   });
+  const { run } = trained;
 
   // --- Controls ---
   panel.append(
@@ -150,7 +112,7 @@ function create({ frame, controls, core, errors }) {
   // A model's forward pass (teacher forcing) and greedy translation of the
   // examples: what the maps and the table show, and what the timeline keeps.
   function examplesForward(model) {
-    const { inputs, result: { examples } } = context;
+    const { inputs, result: { examples } } = trained.context;
     return errors.run(() => {
       const forward = core.seq2seqForward(model, { ...examples, batch: EXAMPLES });
       const translation = core.seq2seqTranslate(model, examples.source, {
@@ -164,20 +126,18 @@ function create({ frame, controls, core, errors }) {
   }
 
   function drawAhead(ahead, { partial, model }) {
-    const { result } = context;
+    const { result } = trained.context;
     const { examples, vocabulary, config } = result;
     const S = config.sourceLength;
     const T = config.targetLength;
-    exampleRowsView.forEach((row, item) => {
+    picker.rows.forEach((row, item) => {
       const source = wordsOf(examples.source, item, S, examples.sourceLens[item], vocabulary.source);
       const target = wordsOf(examples.targetOut, item, T, examples.targetLens[item], vocabulary.target);
       const guess = wordsOf(ahead.tokens, item, T, ahead.lengths[item], vocabulary.target);
       const right = sentence(guess) === sentence(target) && guess.at(-1) === '<eos>';
-      row.choose.checked = selected === item;
-      row.choose.setAttribute('aria-label', t('tr.exampleChoose', { item: item + 1 }));
-      row.row.classList.toggle('is-selected', selected === item);
+      picker.markRow(item, t('tr.exampleChoose', { item: item + 1 }));
       Object.assign(row.row.dataset, { translation: sentence(guess), target: sentence(target), right: String(right) });
-      const languages = WORD_LANGUAGES[context.inputs.trTask];
+      const languages = WORD_LANGUAGES[trained.context.inputs.trTask];
       markLanguage(row.source, languages.source);
       markLanguage(row.target, languages.target);
       markLanguage(row.translation, languages.target);
@@ -187,16 +147,9 @@ function create({ frame, controls, core, errors }) {
       row.translation.className = `words ${right ? 'token-right' : 'token-wrong'}`;
     });
 
-    let shown = null;
-    if (selected === 'typed' && typed && model) {
-      shown = typedForward(model);
-      if (!shown) {
-        selected = 0;
-        typed = null;
-      }
-    }
+    let shown = picker.typedShown(model, typedForward);
     if (!shown) {
-      const item = selected === 'typed' ? 0 : selected;
+      const item = picker.item();
       const { blocks, heads } = shapeOf({ config });
       shown = {
         cross: ahead.weights, self: ahead.self && ahead.self.length > 0 ? ahead.self : null, blocks, heads, batch: EXAMPLES, item,
@@ -213,74 +166,56 @@ function create({ frame, controls, core, errors }) {
         target: sentence(shown.targetWords.slice(0, shown.targetLen)),
       }));
     }
-    maps.draw({ ...shown, languages: WORD_LANGUAGES[context.inputs.trTask] }, { partial, typed: selected === 'typed' });
-    showRowSteps(shown, model, ahead.step, partial);
-  }
-
-  // The row-steps panel on the held-out pair the maps show (the
-  // teacher-forced pass they draw). Its numbers are always a model's the
-  // run holds: the model drawn, or for a moment of the timeline (which keeps
-  // maps, not parameters) the run's current model, said so on screen. A
-  // typed source's map comes from greedy decoding: not taken apart.
-  function showRowSteps(shown, model, momentStep, playing) {
-    const current = run.current();
-    const live = model ?? current?.model;
-    if (!live) return;
-    const { examples } = context.result;
-    rowSteps.update({
-      model: live, example: `${shown.item} ${selected === 'typed'}`,
+    const typedShown = picker.selected === 'typed';
+    maps.draw({ ...shown, languages: WORD_LANGUAGES[trained.context.inputs.trTask] }, { partial, typed: typedShown });
+    // The row-steps panel on the held-out pair the maps show (the
+    // teacher-forced pass they draw). A typed source's map comes from
+    // greedy decoding: not taken apart.
+    showRowSteps(trained, { model, momentStep: ahead.step, playing: partial }, (live) => ({
+      example: `${shown.item} ${typedShown}`,
       compute: ({ block, head, query }) => core.seq2seqRowSteps(live, { ...examples, batch: EXAMPLES },
         { block, item: shown.item, head, query, attention: 'cross' }),
       blocks: shown.blocks, heads: shown.heads, queries: shown.targetWords.slice(0, shown.targetLen), keyNames: shown.sourceWords,
-      liveStep: current?.step ?? 0, momentStep: model === null ? momentStep : undefined,
-      blocked: selected === 'typed' ? t('steps.typedTranslation') : null,
-    }, { frozen: playing });
+      blocked: typedShown ? t('steps.typedTranslation') : null,
+    }));
   }
 
   // The typed source through the current model: its greedy translation and its map.
   function typedForward(model) {
-    const { config, vocabulary } = context.result;
+    const { config, vocabulary } = trained.context.result;
     let translation;
     try {
-      translation = core.seq2seqTranslate(model, typed.source, { maxLength: config.targetLength });
+      translation = core.seq2seqTranslate(model, picker.typed.source, { maxLength: config.targetLength });
     } catch (error) {
-      typedMessage.textContent = describeError(error);
-      typedMessage.hidden = false;
-      typedResult.textContent = '';
-      delete typedResult.dataset.translation;
+      typedBox.refuse(describeError(error));
       return null;
     }
     const length = translation.lengths[0];
     const words = wordsOf(translation.tokens, 0, config.targetLength, length, vocabulary.target);
-    const sourceWords = Array.from(typed.source, (id) => vocabulary.source[id]);
-    typedResult.textContent = t('tr.typed.result', { source: sentence(sourceWords), translation: sentence(words) || '—' });
-    typedResult.dataset.translation = sentence(words);
+    const sourceWords = Array.from(picker.typed.source, (id) => vocabulary.source[id]);
+    typedBox.showResult(t('tr.typed.result', { source: sentence(sourceWords), translation: sentence(words) || '—' }), sentence(words));
     maps.setTitle(t('tr.mapsTyped', { source: sentence(sourceWords), translation: sentence(words) || '—' }));
     const { blocks, heads } = shapeOf(model);
     return {
       // The core pads the source to the model's length: its weights have sourceLength columns.
       cross: translation.crossWeights, self: null, blocks, heads, batch: 1, item: 0, rows: config.targetLength,
       cols: config.sourceLength, targetWords: words, selfKeyWords: [], sourceWords,
-      targetLen: length, sourceLen: typed.source.length, ideal: null,
+      targetLen: length, sourceLen: picker.typed.source.length, ideal: null,
     };
   }
 
   function showTyped() {
-    const { inputs } = context;
+    const { inputs } = trained.context;
     let source;
     try {
-      source = core.seq2seqSourceFromText(inputs.trTask, typedInput.value);
+      source = core.seq2seqSourceFromText(inputs.trTask, typedBox.input.value);
     } catch (error) {
-      typedMessage.textContent = describeError(error);
-      typedMessage.hidden = false;
-      typedResult.textContent = '';
-      delete typedResult.dataset.translation;
+      typedBox.refuse(describeError(error));
       return;
     }
-    typedMessage.hidden = true;
-    typedMessage.textContent = '';
-    typed = { text: typedInput.value, source };
-    selected = 'typed';
+    typedBox.accept();
+    picker.typed = { text: typedBox.input.value, source };
+    picker.selected = 'typed';
     run.drawModel();
   }
 
@@ -288,49 +223,28 @@ function create({ frame, controls, core, errors }) {
 
   return {
     draw(result, inputs, changed) {
-      context = { inputs, result };
+      trained.context = { inputs, result };
       explainNote.dataset.i18nRich = EXPLAIN_KEYS[inputs.trArchitecture];
       explainNote.dataset.architecture = inputs.trArchitecture;
       setRichText(explainNote, t(EXPLAIN_KEYS[inputs.trArchitecture]));
       taskNote.dataset.i18nRich = TASK_NOTE_KEYS[inputs.trTask];
       setRichText(taskNote, t(TASK_NOTE_KEYS[inputs.trTask]));
-      typedHint.dataset.i18n = TYPED_HINT_KEYS[inputs.trTask];
-      typedHint.textContent = t(TYPED_HINT_KEYS[inputs.trTask]);
-      typedInput.placeholder = t(PLACEHOLDER_KEYS[inputs.trTask]);
-      if (changed.has('language')) {
-        maps.relabel();
-        rowSteps.relabel();
-      }
-      if (changed.has('trSpeed') || resetting.some((name) => changed.has(name))) run.setSpeed(stepsPerSecond(inputs));
-      if (resetting.some((name) => changed.has(name))) {
-        if (changed.has('trTask')) {
-          // Another task's words: the typed source is read again by the next Show.
-          typed = null;
-          typedResult.textContent = '';
-          delete typedResult.dataset.translation;
-        }
-        if (selected === 'typed' && !typed) selected = 0;
-        run.reset(result.model0, inputs.trSteps);
-      } else if (changed.has('trSteps')) {
-        run.setTarget(inputs.trSteps);
-      } else {
-        run.redraw();
-      }
+      typedBox.hint.dataset.i18n = TYPED_HINT_KEYS[inputs.trTask];
+      typedBox.hint.textContent = t(TYPED_HINT_KEYS[inputs.trTask]);
+      typedBox.input.placeholder = t(PLACEHOLDER_KEYS[inputs.trTask]);
+      followInputs(trained, {
+        inputs, changed, resetting, speedName: 'trSpeed', stepsName: 'trSteps', speed: stepsPerSecond(inputs), model0: result.model0,
+        onReset: () => {
+          if (changed.has('trTask')) {
+            // Another task's words: the typed source is read again by the next Show.
+            picker.typed = null;
+            typedBox.clearResult();
+          }
+          if (picker.selected === 'typed' && !picker.typed) picker.selected = 0;
+        },
+      });
     },
-    // Read-only, for the exercises: the model the run has reached, its step,
-    // status and last held-out evaluation, and the inputs it trains for.
-    trainedRun() {
-      const current = context === null ? null : run.current();
-      return current && { ...current, inputs: context.inputs };
-    },
-    // The row the row-steps panel takes apart (its core numbers), or null while it is closed.
-    rowSteps: () => rowSteps.rowSteps(),
-    dispose() {
-      run.dispose();
-      context = null;
-      maps.forget();
-      rowSteps.forget();
-    },
+    ...trainedViewParts(trained),
   };
 }
 
