@@ -1,5 +1,6 @@
 // The view of a model trained in the page, for any section that trains one
-// (the attention-training section today): Play, Step and Reset with the
+// (attention-training, translation, through
+// sections/shared/trained-model-view.js): Play, Step and Reset with the
 // run's status, progress and read-outs (step, loss, held-out accuracy), the
 // loss and accuracy curves, the cell of its attention maps with the timeline
 // to scrub back through them, and the maps kept up to date as it plays. The
