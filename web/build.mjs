@@ -139,7 +139,7 @@ function pagePreloads(metafile, files) {
       // Each language's shared catalogue parts, and each section's module with its part in each language.
       languages: eachLanguage((language) => SHARED_PARTS.flatMap((name) => part(language, name))),
       sections: Object.fromEntries(SECTION_LOADERS.map(({ id, file }) => [id, {
-        code: needs(`web/src/sections/${file}.js`),
+        code: needs(`web/src/sections/${id}/${id}.js`),
         texts: eachLanguage((language) => part(language, file)),
       }])),
     },

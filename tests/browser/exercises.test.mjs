@@ -1,6 +1,6 @@
 // The pooling and masked-softmax sections' exercises in the page
-// (web/src/exercises/, sections/pooling-exercises.js,
-// sections/masking-exercises.js): each answered wrong then right, in
+// (web/src/exercises/, sections/pooling/exercises.js,
+// sections/masking/exercises.js): each answered wrong then right, in
 // English and in Chinese, the right answer computed here from a core of
 // the test's own (window.directCore) for the live state; the status on the
 // root (data-status), the hint after one wrong try, the answer after three,

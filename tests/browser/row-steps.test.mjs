@@ -1,4 +1,4 @@
-// "Take one row apart" in the page (sections/row-steps-panel.js): in "Watch
+// "Take one row apart" in the page (sections/shared/row-steps-panel.js): in "Watch
 // attention learn" and "Translate", a head and a query position of the map
 // trained on screen stepped through, step by step. Checked against what the
 // learner sees: the softmax row equals the map's row; the scores, mask and
@@ -13,7 +13,7 @@ import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage, screenshot } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 import { axeViolations, describeViolations } from './axe-audit.mjs';
-import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/attention-training-setup.js';
+import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/attention-training/setup.js';
 import { defaultState } from '../../web/src/state.js';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };

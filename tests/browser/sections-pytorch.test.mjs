@@ -14,7 +14,7 @@ import { useBrowser, openPage, loadDirectCore, typeInto, settled, setLanguage } 
 import { SECTION_IDS } from '../../web/src/sections/registry.js';
 import { bookAddress } from '../../web/src/book-links.js';
 import { matrixCells, values } from './figure-readers.mjs';
-import { directMultiHead } from './multi-head-direct.mjs';
+import { directMultiHead } from './multihead-direct.mjs';
 
 const run = promisify(execFile);
 const TOLERANCE = 1e-9;

@@ -10,12 +10,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settled, usePage, typeInto, numberValue, openPage, screenshot } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
-import { SALTS } from '../../web/src/sections/seeded-draws.js';
+import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { parameters, defaultState } from '../../web/src/state.js';
 import { parseHash } from '../../web/src/url-state.js';
 import {
   WORDS, VECTOR_PARAMETERS, sentenceMatrix, translationQueries, TRANSLATION,
-} from '../../web/src/sections/self-attention-words.js';
+} from '../../web/src/sections/self-attention/words.js';
 
 const lab = usePage({ section: '#self-attention', directCore: true });
 const page = () => lab.page;

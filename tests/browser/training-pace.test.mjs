@@ -1,4 +1,4 @@
-// The pace of the trained sections (sections/run-view.js): at the default
+// The pace of the trained sections (run/run-view.js): at the default
 // settings "Watch it learn" pauses by itself soon after its held-out
 // accuracy has plateaued, says so in both languages, and Play goes on to
 // the end; the time to 99 % and the run's length at the defaults go to
@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { PLATEAU } from '../../web/src/sections/attention-training.js';
-import { EVAL_EVERY } from '../../web/src/sections/attention-training-setup.js';
+import { PLATEAU } from '../../web/src/sections/attention-training/attention-training.js';
+import { EVAL_EVERY } from '../../web/src/sections/attention-training/setup.js';
 import { defaultState } from '../../web/src/state.js';
 import { useBrowser, openPage, settled, setState, setLanguage } from './harness.mjs';
 

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { useBrowser, openPage, loadDirectCore, settled } from './harness.mjs';
-import { modelConfig, trainingOptions } from '../../web/src/translation-task.js';
-import { SNIPPET_STEPS } from '../../web/src/pytorch/translation.js';
+import { modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
+import { SNIPPET_STEPS } from '../../web/src/sections/translation/pytorch.js';
 
 const run = promisify(execFile);
 let lab;

@@ -16,7 +16,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { settled, usePage, screenshot } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
-import { EXAMPLES, EVAL_EVERY, modelConfig, trainingOptions } from '../../web/src/translation-task.js';
+import { EXAMPLES, EVAL_EVERY, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
 import { defaultState } from '../../web/src/state.js';
 
 let page;

@@ -12,8 +12,8 @@ import { memoizeCore } from '../../web/src/core-memo.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { setLanguage, t, loadCatalogue } from '../../web/src/i18n/index.js';
-import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training.js';
-import { SORT_GOAL, SORT_RECIPE, PATTERN_MIN_STEPS, SPARE_DROP } from '../../web/src/sections/attention-training-exercises.js';
+import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
+import { SORT_GOAL, SORT_RECIPE, PATTERN_MIN_STEPS, SPARE_DROP } from '../../web/src/sections/attention-training/exercises.js';
 
 // The page loads a language's catalogue when it shows it; these tests read both.
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);

@@ -12,7 +12,7 @@ import {
 import { parseHash } from '../../web/src/url-state.js';
 import {
   attentionTrainingSection, parseSequence, modelConfig, taskOptions, exampleSeed, EXAMPLES, HELD_OUT,
-} from '../../web/src/sections/attention-training.js';
+} from '../../web/src/sections/attention-training/attention-training.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 
 const AT = Object.keys(parameters).filter((name) => name.startsWith('at'));

@@ -51,7 +51,7 @@ test('the page\'s own code names only keys of the shared parts', () => {
 
 test('each section\'s code names only keys of the shared parts and of its own', () => {
   for (const { id, file } of SECTION_LOADERS) {
-    const keys = keysNamedBy(`web/src/sections/${file}.js`);
+    const keys = keysNamedBy(`web/src/sections/${id}/${id}.js`);
     assert.ok([...keys].some((key) => partOfKey.get(key) === file), `${id}: its own keys are found`);
     assert.deepEqual(outsideOf(keys, [...SHARED_PARTS, file]), [], id);
   }

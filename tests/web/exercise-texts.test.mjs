@@ -16,10 +16,10 @@ import { memoizeCore } from '../../web/src/core-memo.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { setLanguage, t, loadCatalogue } from '../../web/src/i18n/index.js';
-import * as attentionTraining from '../../web/src/sections/attention-training.js';
-import * as translation from '../../web/src/translation-task.js';
-import { PATTERN_MIN_STEPS } from '../../web/src/sections/attention-training-exercises.js';
-import { EIGHT_MIN_STEPS } from '../../web/src/sections/translation-exercises.js';
+import * as attentionTraining from '../../web/src/sections/attention-training/attention-training.js';
+import * as translation from '../../web/src/sections/translation/setup.js';
+import { PATTERN_MIN_STEPS } from '../../web/src/sections/attention-training/exercises.js';
+import { EIGHT_MIN_STEPS } from '../../web/src/sections/translation/exercises.js';
 
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 const raw = await loadAttentionCore();
@@ -153,7 +153,7 @@ function renderAll(language) {
   return texts;
 }
 
-// Leads filled from the section's inputs as it draws (live-lead.js): on the page only.
+// Leads filled from the section's inputs as it draws (training/live-lead.js): on the page only.
 const LIVE_LEADS = new Set(['training.lead']);
 
 const rendered = { en: renderAll('en'), zh: renderAll('zh') };

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { defaultState, AT_LENGTH } from '../../web/src/state.js';
 import { setLanguage, t, loadCatalogue } from '../../web/src/i18n/index.js';
-import { modelConfig, trainingOptions } from '../../web/src/translation-task.js';
-import * as attentionTraining from '../../web/src/sections/attention-training-setup.js';
+import { modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
+import * as attentionTraining from '../../web/src/sections/attention-training/setup.js';
 
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 const core = await loadAttentionCore();

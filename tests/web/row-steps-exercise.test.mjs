@@ -1,4 +1,4 @@
-// The exercise on a trained row taken apart (sections/row-steps-exercise.js),
+// The exercise on a trained row taken apart (sections/shared/row-steps-exercise.js),
 // declared by both sections that train a model, checked without a browser
 // against the real core (dist/attention-core.mjs): a model trained here as
 // the page trains it, one row of it from the core handed to check() through
@@ -13,8 +13,8 @@ import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { loadCatalogue, setLanguage, t } from '../../web/src/i18n/index.js';
-import { EXAMPLES, modelConfig, trainingOptions, taskOptions, exampleSeed } from '../../web/src/sections/attention-training-setup.js';
-import { RATIO_TOLERANCE } from '../../web/src/sections/row-steps-exercise.js';
+import { EXAMPLES, modelConfig, trainingOptions, taskOptions, exampleSeed } from '../../web/src/sections/attention-training/setup.js';
+import { RATIO_TOLERANCE } from '../../web/src/sections/shared/row-steps-exercise.js';
 
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
 const core = await loadAttentionCore();

@@ -12,12 +12,12 @@ import { parameters, defaultState, clampValue, createStore } from '../../web/src
 import { parameterOf, describeError } from '../../web/src/section-errors.js';
 import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
-import { setup, curveQueries } from '../../web/src/sections/kernel-regression.js';
+import { setup, curveQueries } from '../../web/src/sections/shared/kernel-regression.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { KINDS } from '../../web/src/exercises/exercise-state.js';
-import { READ_TOLERANCE, chaseRatio } from '../../web/src/sections/pooling-exercises.js';
-import { WEIGHT_TOLERANCE, LENGTHS_GOAL } from '../../web/src/sections/masking-exercises.js';
+import { READ_TOLERANCE, chaseRatio } from '../../web/src/sections/pooling/exercises.js';
+import { WEIGHT_TOLERANCE, LENGTHS_GOAL } from '../../web/src/sections/masking/exercises.js';
 import { formatNumber } from '../../web/src/format.js';
 
 // The page loads a language's catalogue when it shows it; these tests read both.
@@ -220,7 +220,7 @@ test('every section asks at least three exercises of at least two kinds; at leas
 });
 
 test('every stream of seeded draws has a salt of its own', async () => {
-  const { SALTS } = await import('../../web/src/sections/seeded-draws.js');
+  const { SALTS } = await import('../../web/src/sections/shared/seeded-draws.js');
   const salts = Object.values(SALTS);
   assert.equal(new Set(salts).size, salts.length, 'two roles sharing a salt would draw the same numbers');
 });

@@ -1,7 +1,8 @@
 // The page's lazy list of sections (web/src/sections/section-loaders.js)
 // against the registry: the same sections in the same order, each loader
-// resolving to the very declaration the registry holds; and each naming
-// the module it loads and a catalogue part of that name in both languages.
+// resolving to the very declaration the registry holds; and each loading
+// its folder's declaration (<id>/<id>.js) and a catalogue part named by its
+// id in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SECTIONS } from '../../web/src/sections/registry.js';
@@ -16,9 +17,10 @@ test('every section of the registry has its loader, in the same order, loading t
   }
 });
 
-test('each loader names its module, and its catalogue part in both languages; the other parts are shared', () => {
+test('each loader loads its folder\'s declaration, and its catalogue part in both languages, all named by its id; the other parts are shared', () => {
   for (const { id, file, load } of SECTION_LOADERS) {
-    assert.match(String(load), new RegExp(`import\\(['"]\\./${file}\\.js['"]\\)`), `${id}: loads ${file}.js`);
+    assert.equal(file, id, `${id}: its catalogue part takes its id`);
+    assert.match(String(load), new RegExp(`import\\(['"]\\./${id}/${id}\\.js['"]\\)`), `${id}: loads ${id}/${id}.js`);
     for (const language of ['en', 'zh']) {
       assert.match(String(CATALOGUE_PARTS[language][file]), new RegExp(`\\./${language}/${file}\\.js`), `${id}: ${language}/${file}.js`);
     }

@@ -13,7 +13,7 @@ test('every parameter has sane bounds, a default of its own domain, and a module
   const names = Object.keys(parameters);
   assert.ok(names.length >= 40, `${names.length} parameters`);
   const folder = 'web/src/sections';
-  const files = (await readdir(folder)).filter((file) => file.endsWith('.js'));
+  const files = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith('.js'));
   const source = (await Promise.all(files.map((file) => readFile(path.join(folder, file), 'utf8')))).join('\n');
   for (const [name, spec] of Object.entries(parameters)) {
     if (spec.type === 'integer' || spec.type === 'number') {

@@ -1,10 +1,10 @@
-// The study queue (web/src/sections/study-runner.js): a study's jobs wait
+// The study queue (web/src/sections/shared/study-runner.js): a study's jobs wait
 // until its inputs have rested, then run in tasks of a time budget each; a
 // new list (the learner moved the slider again) replaces the old one and
 // waits again. A fake clock and timers keep it deterministic.
 import { test, beforeEach, afterEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStudyQueue } from '../../web/src/sections/study-runner.js';
+import { createStudyQueue } from '../../web/src/sections/shared/study-runner.js';
 
 const clock = { now: 0 };
 let timers; // id -> { due, callback }

@@ -1,4 +1,4 @@
-// The translation section's exercises (sections/translation-exercises.js),
+// The translation section's exercises (sections/translation/exercises.js),
 // checked without a browser against the real core (dist/attention-core.mjs):
 // models are trained here as the page's run trains them and handed to
 // check() and solution() through a view that holds them; the right answers
@@ -12,10 +12,10 @@ import { memoizeCore } from '../../web/src/core-memo.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
-import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/translation-task.js';
+import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
 import {
   EIGHT_MIN_STEPS, EIGHT_OPTIONS, MATCH_GOAL, WEIGHT_TOLERANCE,
-} from '../../web/src/sections/translation-exercises.js';
+} from '../../web/src/sections/translation/exercises.js';
 
 // The page loads a language's catalogue when it shows it; these tests read both.
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);

@@ -19,7 +19,7 @@ import { memoizeCore } from './core-memo.js';
 import { createErrorRouter } from './section-errors.js';
 import { t, translateTree, useLanguage } from './i18n/index.js';
 import { parameters } from './state.js';
-import { createSectionFrame } from './sections/frame.js';
+import { createSectionFrame } from './sections/shared/frame.js';
 import { sectionNumber } from './sections/section-loaders.js';
 import { attachSectionTools } from './export/section-tools.js';
 import { syncDisabled } from './a11y.js';

@@ -158,7 +158,7 @@ export const parameters = {
   // Attention between two sequences (d2l 10.4, 10.7): an encoder-decoder
   // trained in the page on a toy translation; the default (the bidirectional
   // GRU on numbers-en-zh) reaches 95 % held-out exact match within a few
-  // hundred steps. The model's sizes and the recipe are d2l's (translation-task.js).
+  // hundred steps. The model's sizes and the recipe are d2l's (translation/setup.js).
   trTask: { type: 'choice', default: 'numbers-en-zh', options: TRANSLATION_TASKS },
   trArchitecture: { type: 'choice', default: 'bigru', options: TRANSLATION_ARCHITECTURES },
   trSteps: { type: 'integer', default: 600, min: 50, max: 5000, step: 50 },

@@ -60,7 +60,7 @@
  * @property {(view: any, result: any, inputs: SectionInputs, changed: Set<string>) => void} [draw]
  *   puts the result on screen; it is handed no core, but a view that took
  *   the core in create() may call it here for what the result leaves open
- *   (masked-softmax.js masks the scores the learner typed over the result's)
+ *   (masking/masking.js masks the scores the learner typed over the result's)
  * @property {(state: SectionInputs, core: any, section: any) => string} [pytorch]
  *   "Copy as PyTorch" (section: this declaration)
  * @property {boolean} [needsModels] true when the section calls the
@@ -74,19 +74,19 @@
  *   misconception and where the figure shows it
  */
 
-import { cuesSection } from './cues.js';
-import { dataSection } from './data.js';
-import { poolingSection } from './pooling.js';
-import { attentionHeatmapSection } from './attention-heatmap.js';
-import { trainingSection } from './training.js';
-import { scoringPipelineSection } from './scoring-pipeline.js';
-import { maskedSoftmaxSection } from './masked-softmax.js';
-import { scoringFunctionsSection } from './scoring-functions.js';
-import { selfAttentionSection } from './self-attention.js';
-import { translationSection } from './translation.js';
-import { multiHeadSection } from './multi-head.js';
-import { positionalEncodingSection } from './positional-encoding.js';
-import { attentionTrainingSection } from './attention-training.js';
+import { cuesSection } from './cues/cues.js';
+import { dataSection } from './data/data.js';
+import { poolingSection } from './pooling/pooling.js';
+import { attentionHeatmapSection } from './heatmap/heatmap.js';
+import { trainingSection } from './training/training.js';
+import { scoringPipelineSection } from './pipeline/pipeline.js';
+import { maskedSoftmaxSection } from './masking/masking.js';
+import { scoringFunctionsSection } from './scoring/scoring.js';
+import { selfAttentionSection } from './self-attention/self-attention.js';
+import { translationSection } from './translation/translation.js';
+import { multiHeadSection } from './multihead/multihead.js';
+import { positionalEncodingSection } from './positional/positional.js';
+import { attentionTrainingSection } from './attention-training/attention-training.js';
 import { SECTION_IDS as LOADED_IDS, sectionNumber } from './section-loaders.js';
 
 /** @type {readonly SectionDeclaration[]} */

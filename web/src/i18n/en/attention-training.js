@@ -1,4 +1,4 @@
-// English catalogue of the section "Watch attention learn" (sections/attention-training.js);
+// English catalogue of the section "Watch attention learn" (sections/attention-training/attention-training.js);
 // the same keys as ../zh/attention-training.js.
 export default {
   'at.lead1': 'Now put the pieces together and train them. A small Transformer encoder (d2l 10.7) reads a sequence of 8 tokens from a vocabulary of 10: each token’s embedding plus the **positional encoding** of {§positional}, then multi-head self-attention (attention only, or d2l’s full encoder block with residual connections, LayerNorm and a feed-forward network), then a linear readout that predicts one token at every position. The optimiser, Adam or SGD, lowers the cross-entropy of those predictions on a toy task, batch by batch, right here in the page.',
@@ -89,7 +89,7 @@ export default {
   'at.headLabel': 'Attention weights of block {block}, head {head}.',
   'at.idealTitle': 'ideal pattern',
   'at.idealLabel': 'The ideal attention pattern of the task for this sequence.',
-  // Exercises (sections/attention-training-exercises.js).
+  // Exercises (sections/attention-training/exercises.js).
   'at.ex.teacherNote': 'Before anyone presses Play, ask the class to sketch the map one head will learn for reverse: many draw the diagonal (“a token attends to itself”), which is what self-attention without training often shows. The trained map is the anti-diagonal, and the examples’ predictions show why. Then ask which head matters most, and how much the model loses without it: switching heads off one at a time (d2l 10.5, exercise 2) shows most heads can go at a cost of a point or two while one carries the task. Finally switch on d2l’s embedding scale or the causal mask and let the accuracy curve show a model that cannot learn, not a slow one.',
   'at.ex.pressPlay': 'no model is trained for these settings yet. Press **Play** (or **Step**) first, then check again.',
   'at.ex.trainLonger': 'the model has trained {step} steps; train at least {steps} (press **Play**), then check again.',

@@ -1,4 +1,4 @@
-// English catalogue of the section "Attention cues" (sections/cues.js);
+// English catalogue of the section "Attention cues" (sections/cues/cues.js);
 // the same keys as ../zh/cues.js.
 export default {
   'cues.title': 'Queries, keys and values',

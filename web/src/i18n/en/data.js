@@ -1,4 +1,4 @@
-// English catalogue of the section "The data" (sections/data.js);
+// English catalogue of the section "The data" (sections/data/data.js);
 // the same keys as ../zh/data.js.
 export default {
   'data.title': 'A toy regression problem',

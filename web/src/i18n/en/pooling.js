@@ -1,4 +1,4 @@
-// English catalogue of the section "Attention pooling" (sections/pooling.js);
+// English catalogue of the section "Attention pooling" (sections/pooling/pooling.js);
 // the same keys as ../zh/pooling.js.
 export default {
   'estimator.average': 'Average pooling',

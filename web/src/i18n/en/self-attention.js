@@ -1,4 +1,4 @@
-// English catalogue of the section "Self-attention" (sections/self-attention.js);
+// English catalogue of the section "Self-attention" (sections/self-attention/self-attention.js);
 // the same keys as ../zh/self-attention.js.
 export default {
   // --- A noisy series, re-weighted by itself (self-attention as Nadaraya–Watson) ---
@@ -96,7 +96,7 @@ export default {
   'sa.selfCaption': 'Self-attention: queries, keys and values all from the Chinese sentence (its weights without projections).',
   'sa.selfLabel': 'Self-attention weights of the Chinese sentence over itself.',
 
-  // --- Exercises (sections/self-attention-exercises.js) ---
+  // --- Exercises (sections/self-attention/exercises.js) ---
   'sa.ex.teacherNote': 'Before anyone looks at the maps, ask which word 吃 attends to most: most say 苹果, but without projections a word usually picks itself, since $\\mathbf x_i \\cdot \\mathbf x_i = \\|\\mathbf x_i\\|^2$ (the bright diagonal of “Self-attention”); editing 苹果’s vector until 吃 picks it shows what projections are for. Then shuffle the sentence in thought: every output moves with its word and nothing else changes, so self-attention alone knows no order (d2l 10.6 exercise 1). On the series panel have them predict the notes’ $\\operatorname{softmax}(x_i x_j)$ map before showing it: whole columns light up at the largest values, not a band of neighbours.',
 
   'sa.ex.itself.question': 'Without projections (the map “Self-attention” below the comparison, and the weight map above when the projections are off), which key does **{word}** give its largest weight to? The maps are covered until you answer.',

@@ -105,7 +105,7 @@ export default {
   'player.status.done': 'Done: epoch {epoch} of {epochs}',
   'player.status.stopped': 'Stopped at epoch {epoch} of {epochs}',
 
-  // "Copy as PyTorch" of the attention sections (pytorch/masking.js, pytorch/scoring.js, pytorch/multi-head.js).
+  // "Copy as PyTorch" of the attention sections (sections/masking/pytorch.js, sections/scoring/pytorch.js, sections/multihead/pytorch.js).
   'pytorch.attentionHeader': 'Attention Lab, “{section}”: the current state in the PyTorch code of Dive into Deep Learning ({chapter}).',
 
   // Used by the figures of several sections.
@@ -120,7 +120,7 @@ export default {
   'mha.reshapeLabel': 'Diagram of the projected queries reshaped into one block per head.',
   'mha.reshapeSummaryOneHead': 'H = {hidden} = 1 head × {size}: the one head runs a scaled dot-product attention of {tokens} queries over {tokens} keys of size {size}, the whole of H.',
   'mha.reshapeSummary': 'H = {hidden} hidden units = {heads} heads × {size}: each head runs a scaled dot-product attention of {tokens} queries over {tokens} keys of size {size}, all heads in one batched call.',
-  // A trained map's row taken apart (sections/row-steps-panel.js), in "Watch attention learn" and "Translate".
+  // A trained map's row taken apart (sections/shared/row-steps-panel.js), in "Watch attention learn" and "Translate".
   'steps.summary': 'Take one row apart: from the trained map back to the mechanics',
   'steps.intro': 'Pick a head and a query position of the map above and step through that one row: the numbers are the core’s, for the model this run trained, in the notation of the scoring functions.',
   'steps.head': 'Head',

@@ -1,4 +1,4 @@
-// English catalogue of the section "Training w" (sections/training.js);
+// English catalogue of the section "Training w" (sections/training/training.js);
 // the same keys as ../zh/training.js.
 export default {
   'training.title': 'Learning the width w',
@@ -55,7 +55,7 @@ export default {
   'bmm.training.alone': '**The training\'s product.** With the {n} points of the data set this figure uses, the training of $w$ calls torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1)): weights of shape {weights} times values of shape {values} give shape {result}. Each of the {n} queries has its weights over the {others} other keys (its own pair is left out), and they meet the values of those keys: one small matrix product per query, a row of {others} weights times a column of {others} values, all done as one batch.',
   'bmm.trainingAll': '**The training\'s product.** With the {n} points of {§data} and leave-one-out switched off, the training of $w$ calls torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1)): weights of shape {weights} times values of shape {values} give shape {result}. Each of the {n} queries has its weights over all {others} keys, its own included, and they meet the values: one matrix product per query, a row of {others} weights times a column of {others} values, all done as one batch. (With leave-one-out, as in the book, each query has $n - 1$ keys.)',
   'bmm.trainingAll.alone': '**The training\'s product.** With the {n} points of the data set this figure uses and leave-one-out switched off, the training of $w$ calls torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1)): weights of shape {weights} times values of shape {values} give shape {result}. Each of the {n} queries has its weights over all {others} keys, its own included, and they meet the values: one matrix product per query, a row of {others} weights times a column of {others} values, all done as one batch. (With leave-one-out, as in the book, each query has $n - 1$ keys.)',
-  // Exercises (sections/training-exercises.js).
+  // Exercises (sections/training/exercises.js).
   'training.ex.teacherNote': 'Before anyone presses Step, ask where one step from the book’s $w_0 = 1$ with $\\eta = 0.5$ will put $w$: most expect the bottom of the valley, yet the step $\\eta \\cdot \\partial L/\\partial w$ flings $w$ far past it, and the next steps creep back across flat ground (the dots on the loss landscape). Then ask where $w$ goes without leave-one-out: since each point may attend to itself, the training loss keeps falling as $w$ grows, so it can never choose the width; the landscape’s other curve never turns up.',
 
   'training.ex.step.question': 'Before you press Step: one step of gradient descent from $w_0 = {w0}$ with $\\eta = {lr}$. Where on the loss landscape will it put $w$?',

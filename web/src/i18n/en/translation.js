@@ -1,4 +1,4 @@
-// English catalogue of the section "Attention between two sequences" (sections/translation.js);
+// English catalogue of the section "Attention between two sequences" (sections/translation/translation.js);
 // the same keys as ../zh/translation.js.
 export default {
   'tr.title': 'Attention between two sequences: train a translator',
@@ -88,7 +88,7 @@ export default {
   'tr.timelineHint': 'The maps and translations as they were during the run, up to 200 moments of it; a cursor marks the step on the curves. Drag after the run, or while it is paused.',
   'tr.timelineStep': 'step {step}',
 
-  // Exercises (sections/translation-exercises.js).
+  // Exercises (sections/translation/exercises.js).
   'tr.ex.teacherNote': 'Before Play, ask where the decoder will look when it writes 八 in 4782: most say “eighty”, and with the bidirectional encoder the map agrees. Then switch to d2l’s one-directional GRU, train again and show the same translation’s map: it is as good, and 八 may still read “eighty”, yet other rows sit on a later word (at the default seed, writing 七 it reads “hundred”, writing 百 “eighty”). Ask what the map explains. The point to reach: late encoder states of a left-to-right GRU already carry the prefix, so reading them is enough; an attention map shows where the weights go, which is evidence, not an explanation.',
   'tr.ex.pressPlay': 'no model is trained for these settings yet. Press **Play** (or **Step**) first, then check again.',
   'tr.ex.trainLonger': 'the model has trained {step} steps; train at least {steps} (press **Play**), then check again.',

@@ -1,4 +1,4 @@
-// Simplified Chinese catalogue of the section "Watch attention learn" (sections/attention-training.js);
+// Simplified Chinese catalogue of the section "Watch attention learn" (sections/attention-training/attention-training.js);
 // the same keys as ../en/attention-training.js.
 export default {
   'at.lead1': '现在把前面的零件拼起来训练。一个小的 Transformer 编码器（d2l 10.7）读入由 10 个词元组成的词表中的 8 个词元：每个词元的嵌入加上{§positional}的**位置编码**，经过多头自注意力（只有注意力，或者 d2l 完整的编码器块：残差连接、层规范化和前馈网络），再由一个线性读出层在每个位置预测一个词元。优化器（Adam 或 SGD）在一个玩具任务上一批一批地降低这些预测的交叉熵，就在这个页面里完成。',
@@ -89,7 +89,7 @@ export default {
   'at.headLabel': '第 {block} 块第 {head} 个头的注意力权重。',
   'at.idealTitle': '理想图案',
   'at.idealLabel': '该任务对这个序列的理想注意力图案。',
-  // 练习（sections/attention-training-exercises.js）。
+  // 练习（sections/attention-training/exercises.js）。
   'at.ex.teacherNote': '在任何人按下播放之前，请全班画出一个头在反转任务上会学到的注意力图：不少人会画主对角线（“词元关注它自己”），这正是未经训练的自注意力常见的样子。训练后的图是反对角线，例子的预测说明了原因。然后问哪个头最重要、去掉它模型损失多少：逐个关掉头（d2l 10.5 练习 2）会发现大多数头去掉只损失一两个百分点，而有一个头承担了任务。最后打开 d2l 的嵌入缩放或因果掩蔽，让准确率曲线说明这是一个学不会的模型，而不是学得慢的模型。',
   'at.ex.pressPlay': '这些设置下还没有训练过的模型。请先按**播放**（或**单步**），再检查。',
   'at.ex.trainLonger': '模型训练了 {step} 步；请至少训练 {steps} 步（按**播放**），再检查。',

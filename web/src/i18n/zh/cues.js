@@ -1,4 +1,4 @@
-// Simplified Chinese catalogue of the section "Attention cues" (sections/cues.js);
+// Simplified Chinese catalogue of the section "Attention cues" (sections/cues/cues.js);
 // the same keys as ../en/cues.js.
 export default {
   'cues.title': '查询、键和值',

@@ -1,4 +1,4 @@
-// Simplified Chinese catalogue of the section "The data" (sections/data.js);
+// Simplified Chinese catalogue of the section "The data" (sections/data/data.js);
 // the same keys as ../en/data.js.
 export default {
   'data.title': '一个玩具回归问题',

@@ -1,4 +1,4 @@
-// Simplified Chinese catalogue of the section "Attention pooling" (sections/pooling.js);
+// Simplified Chinese catalogue of the section "Attention pooling" (sections/pooling/pooling.js);
 // the same keys as ../en/pooling.js.
 export default {
   'estimator.average': '平均汇聚',

@@ -1,4 +1,4 @@
-// Simplified Chinese catalogue of the section "Self-attention" (sections/self-attention.js);
+// Simplified Chinese catalogue of the section "Self-attention" (sections/self-attention/self-attention.js);
 // the same keys as ../en/self-attention.js.
 export default {
   // --- 有噪声的序列，由自身重新加权（自注意力即 Nadaraya–Watson）---
@@ -96,7 +96,7 @@ export default {
   'sa.selfCaption': '自注意力：查询、键、值都来自中文句子（不用投影时的权重）。',
   'sa.selfLabel': '中文句子对自身的自注意力权重。',
 
-  // --- 练习（sections/self-attention-exercises.js）---
+  // --- 练习（sections/self-attention/exercises.js）---
   'sa.ex.teacherNote': '在任何人看热图之前，先问“吃”最关注哪个词：大多数人会说“苹果”，但不用投影时一个词通常最关注它自己，因为 $\\mathbf x_i \\cdot \\mathbf x_i = \\|\\mathbf x_i\\|^2$（“自注意力”图中明亮的对角线）；修改“苹果”的向量直到“吃”选中它，就能看出投影的用处。然后在脑中打乱句子：每个输出都跟着它的词走，别的什么都不变，所以单靠自注意力不知道顺序（d2l 10.6 练习 1）。在序列面板上，先让学生预测笔记的 $\\operatorname{softmax}(x_i x_j)$ 权重图再显示它：亮的是最大值所在的整列，而不是邻居组成的一条带。',
 
   'sa.ex.itself.question': '不用投影时（比较表下方的“自注意力”图，以及关闭投影时上方的权重图），**{word}** 把最大的权重给了哪个键？回答之前这些图被遮住。',

@@ -104,7 +104,7 @@ export default {
   'player.status.done': '完成：第 {epoch} / {epochs} 轮',
   'player.status.stopped': '已停止：第 {epoch} / {epochs} 轮',
 
-  // "Copy as PyTorch" of the attention sections (pytorch/masking.js, pytorch/scoring.js, pytorch/multi-head.js).
+  // "Copy as PyTorch" of the attention sections (sections/masking/pytorch.js, sections/scoring/pytorch.js, sections/multihead/pytorch.js).
   'pytorch.attentionHeader': '注意力实验室 ·“{section}”：用《动手学深度学习》（{chapter}）的 PyTorch 代码重现当前状态。',
 
   // Used by the figures of several sections.
@@ -119,7 +119,7 @@ export default {
   'mha.reshapeLabel': '把投影后的查询重排成每个头一块的示意图。',
   'mha.reshapeSummaryOneHead': 'H = {hidden} = 1 个头 × {size}：唯一的一个头对 {tokens} 个查询和 {tokens} 个长度为 {size} 的键做一次缩放点积注意力，用上整个 H。',
   'mha.reshapeSummary': 'H = {hidden} 个隐藏单元 = {heads} 个头 × {size}：每个头对 {tokens} 个查询和 {tokens} 个长度为 {size} 的键做一次缩放点积注意力，所有的头在一次批量计算中完成。',
-  // 训练好的注意力图的一行，逐步拆开（sections/row-steps-panel.js），用于“看注意力学习”和“翻译”。
+  // 训练好的注意力图的一行，逐步拆开（sections/shared/row-steps-panel.js），用于“看注意力学习”和“翻译”。
   'steps.summary': '拆开一行：从训练好的注意力图回到计算过程',
   'steps.intro': '在上面的注意力图中选一个头和一个查询位置，逐步走完这一行：所有数字都来自核心，对应这次训练出的模型，记号与“评分函数”一节相同。',
   'steps.head': '头',

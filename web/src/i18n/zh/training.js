@@ -1,4 +1,4 @@
-// Simplified Chinese catalogue of the section "Training w" (sections/training.js);
+// Simplified Chinese catalogue of the section "Training w" (sections/training/training.js);
 // the same keys as ../en/training.js.
 export default {
   'training.title': '学习宽度 w',
@@ -55,7 +55,7 @@ export default {
   'bmm.training.alone': '**训练中的乘积。**用本图所用数据集的 {n} 个点训练 $w$ 时，代码调用 torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))：形状为 {weights} 的权重乘以形状为 {values} 的值，得到形状 {result}。{n} 个查询中的每一个，都有它对其余 {others} 个键的权重（自己那一对被留出），这些权重与那些键的值相乘：每个查询做一次小小的矩阵乘法，即 {others} 个权重组成的一行乘以 {others} 个值组成的一列，全部作为一个批量一次完成。',
   'bmm.trainingAll': '**训练中的乘积。**用{§data}的 {n} 个点、并关闭留一法训练 $w$ 时，代码调用 torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))：形状为 {weights} 的权重乘以形状为 {values} 的值，得到形状 {result}。{n} 个查询中的每一个，都有它对全部 {others} 个键（包括它自己的键）的权重，这些权重与值相乘：每个查询做一次矩阵乘法，即 {others} 个权重组成的一行乘以 {others} 个值组成的一列，全部作为一个批量一次完成。（像书中那样使用留一法时，每个查询有 $n - 1$ 个键。）',
   'bmm.trainingAll.alone': '**训练中的乘积。**用本图所用数据集的 {n} 个点、并关闭留一法训练 $w$ 时，代码调用 torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))：形状为 {weights} 的权重乘以形状为 {values} 的值，得到形状 {result}。{n} 个查询中的每一个，都有它对全部 {others} 个键（包括它自己的键）的权重，这些权重与值相乘：每个查询做一次矩阵乘法，即 {others} 个权重组成的一行乘以 {others} 个值组成的一列，全部作为一个批量一次完成。（像书中那样使用留一法时，每个查询有 $n - 1$ 个键。）',
-  // 练习（sections/training-exercises.js）。
+  // 练习（sections/training/exercises.js）。
   'training.ex.teacherNote': '在有人按“单步”之前，先问：从书中的 $w_0 = 1$、$\\eta = 0.5$ 出发走一步，$w$ 会落在哪里？多数人以为会落在谷底，实际上步长 $\\eta \\cdot \\partial L/\\partial w$ 把 $w$ 远远甩过了谷底，之后的几步在平坦的地面上慢慢爬回来（看损失曲面上的点）。再问：不用留一法时 $w$ 会去哪里？每个点都可以关注自己，$w$ 越大训练损失越低，所以它根本选不出宽度；损失曲面上另一条曲线从不回升。',
 
   'training.ex.step.question': '按“单步”之前：从 $w_0 = {w0}$ 出发，以 $\\eta = {lr}$ 做一步梯度下降。它会把 $w$ 放到损失曲面的什么位置？',

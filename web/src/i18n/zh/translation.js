@@ -1,4 +1,4 @@
-// Simplified Chinese catalogue of the section "Attention between two sequences" (sections/translation.js);
+// Simplified Chinese catalogue of the section "Attention between two sequences" (sections/translation/translation.js);
 // the same keys as ../en/translation.js.
 export default {
   'tr.title': '两个序列之间的注意力：训练一个翻译器',
@@ -88,7 +88,7 @@ export default {
   'tr.timelineHint': '训练过程中的注意力图和翻译，最多 200 个时刻；曲线上的游标标出对应的步数。训练结束后或暂停时拖动。',
   'tr.timelineStep': '第 {step} 步',
 
-  // Exercises (sections/translation-exercises.js).
+  // Exercises (sections/translation/exercises.js).
   'tr.ex.teacherNote': '按下播放之前，先问：解码器在 4782 的译文里写八时会看哪里？大多数人说“eighty”，用双向编码器时注意力图也这么说。然后换成 d2l 的单向 GRU，重新训练，看同一句译文的注意力图：翻译一样好，写八时可能仍然读“eighty”，其他行却落在更靠后的词上（默认种子下，写七时读“hundred”，写百时读“eighty”）。问大家这张图解释了什么。要达成的认识是：从左到右的 GRU 靠后的编码器状态已经带着前缀，读它们就够了；注意力图显示权重落在哪里，这是证据，不是解释。',
   'tr.ex.pressPlay': '这些设置下还没有训练过模型。先按**播放**（或**单步**），再检查。',
   'tr.ex.trainLonger': '模型已训练 {step} 步；至少训练 {steps} 步（按**播放**），再检查。',

@@ -1,0 +1,189 @@
+// The translation section's exercises in the page
+// (sections/translation/exercises.js): each answered wrong, then right, in
+// English, then in Chinese, on the default translator the page trains (300
+// steps at full speed); the right answers worked out here from the test's
+// own core (window.directCore), training the same model, never read from
+// the page. Checked: data-status, the feedback's opening from the catalogue,
+// the hint after a wrong try, "cannot be checked" before a model is trained
+// (no try counted: the prediction is committed and the maps shown), and the
+// maps covered while the prediction is open. The ratio exercise reads the
+// row the learner opened (its scores on screen).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
+import { usePage, settled, setState, setLanguage } from './harness.mjs';
+import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
+import { EIGHT_OPTIONS } from '../../web/src/sections/translation/exercises.js';
+import { defaultState } from '../../web/src/state.js';
+
+const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
+const opening = (language, key) => catalogues[language][key].split(/[{$]/)[0].replace(/\*\*/g, '').trim();
+const RUN = { trSpeed: 1000, trSteps: 300, trTask: 'numbers-en-zh', trArchitecture: 'bigru' };
+
+let page;
+usePage({ predictions: 'open', section: '#translation', directCore: true, opened: (opened) => ({ page } = opened) });
+
+const exercise = (id) => page.locator(`[data-exercise="translation.${id}"]`);
+const statusOf = (id) => exercise(id).getAttribute('data-status');
+const verdictOf = (id) => exercise(id).locator('.exercise-verdict').innerText();
+const hintShown = (id) => exercise(id).locator('.exercise-hint').isVisible();
+const check = async (id) => {
+  await exercise(id).locator('[data-action="check"]').click();
+  await settled(page);
+};
+const choose = async (id, option) => {
+  await exercise(id).locator(`input[value="${option}"]`).check();
+  await check(id);
+};
+const type = async (id, value) => {
+  const box = exercise(id).locator('input[type="number"]');
+  await box.fill(String(value));
+  await box.press('Enter');
+  await settled(page);
+};
+const covered = (figure) => page.locator(`#translation [data-figure="${figure}"]`).first().getAttribute('data-covered');
+const resetAnswers = async () => {
+  await page.locator('#translation [data-action="reset-exercises"]').click();
+  await settled(page);
+};
+
+async function playToTheEnd() {
+  await page.locator('#translation [data-action="tr-play"]').click();
+  await page.waitForFunction(() => document.querySelector('#translation [data-role="tr-status"]').dataset.status === 'done',
+    null, { timeout: 120000 });
+  await settled(page);
+}
+
+// The test's own answers from the same model trained on the test's core.
+const answers = new Map();
+function directAnswers(seed) {
+  const state = { ...defaultState(), ...RUN, trSeed: seed };
+  if (!answers.has(seed)) answers.set(seed, page.evaluate(({ config, training, count }) => {
+    const core = window.directCore;
+    let model = core.seq2seqInit(config);
+    let last = null;
+    for (let done = 0; done < training.steps; done += 25) { // the core bounds a call's work
+      const part = core.seq2seqTrain(model, { ...training, steps: Math.min(25, training.steps - done), evaluateAtEnd: false });
+      model = part.model;
+      if (part.accuracy.length > 0) last = part.accuracy.at(-1);
+    }
+    const vocabulary = core.seq2seqVocabulary(training.task);
+    const source = core.seq2seqSourceFromText(training.task, '4782');
+    const translation = core.seq2seqTranslate(model, source, {});
+    const words = Array.from(translation.tokens.subarray(0, translation.lengths[0]), (id) => vocabulary.target[id]);
+    const row = words.indexOf('八');
+    const weights = Array.from(translation.crossWeights.subarray(row * source.length, (row + 1) * source.length));
+    const eight = vocabulary.source[source[weights.indexOf(Math.max(...weights))]];
+    const examples = core.seq2seqHeldOut({ task: training.task, count });
+    const { crossWeights } = core.seq2seqForward(model, examples);
+    const T = model.config.targetLength;
+    const S = model.config.sourceLength;
+    const rows = (ids, width, words) => Array.from({ length: count }, (_, item) => Array.from(ids.subarray(item * width, (item + 1) * width), (id) => words[id]));
+    return {
+      eight, heldOut: last, crossWeights: Array.from(crossWeights), T, S,
+      targetWords: rows(examples.targetOut, T, vocabulary.target), sourceWords: rows(examples.source, S, vocabulary.source),
+      targetLens: Array.from(examples.targetLens), sourceLens: Array.from(examples.sourceLens),
+    };
+  }, { config: modelConfig(state), training: trainingOptions(state, state.trSteps), count: EXAMPLES }));
+  return answers.get(seed);
+}
+
+async function answerWrongThenRight(language, seed) {
+  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio'];
+  for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
+  await setState(page, { ...RUN, trSeed: seed });
+  assert.equal(await covered('tr-maps'), '', 'the maps are covered while the prediction is open');
+
+  const {
+    eight, heldOut, crossWeights, T, S, targetWords, sourceWords, targetLens, sourceLens,
+  } = await directAnswers(seed);
+
+  // 1. The prediction, made before training: no try counted, the choice
+  // committed (kept as made) and the maps shown to watch the run; checked
+  // once trained: one try, then reset and right.
+  const wrong = EIGHT_OPTIONS.find((word) => word !== eight);
+  await choose('where-eight-looks', wrong);
+  assert.equal(await statusOf('where-eight-looks'), 'open');
+  assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'exercises.committed')));
+  assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'tr.ex.pressPlay')));
+  assert.equal(await covered('tr-maps'), null, 'committed: the maps shown');
+  await playToTheEnd();
+  await check('where-eight-looks');
+  assert.equal(await statusOf('where-eight-looks'), 'revealed', 'a prediction has one try');
+  assert.ok(await hintShown('where-eight-looks'));
+  assert.equal(await covered('tr-maps'), null, 'the maps shown once checked');
+  await resetAnswers();
+  await choose('where-eight-looks', eight);
+  assert.equal(await statusOf('where-eight-looks'), 'right', `${eight}: ${await verdictOf('where-eight-looks')}`);
+
+  // 2. The concept.
+  await choose('shifted-map', 'drawing');
+  assert.equal(await statusOf('shifted-map'), 'wrong');
+  assert.ok((await verdictOf('shifted-map')).includes(opening(language, 'tr.ex.shift.drawingWhy')));
+  assert.ok(await hintShown('shifted-map'));
+  await choose('shifted-map', 'prefix');
+  assert.equal(await statusOf('shifted-map'), 'right');
+
+  // 3. The goal: the run's last evaluation, as the test's core has it.
+  assert.ok(heldOut >= 0.95, `the default passes 95 % in 300 steps: ${heldOut}`);
+  await check('exact-match');
+  assert.equal(await statusOf('exact-match'), 'right');
+  assert.ok((await verdictOf('exact-match')).includes((heldOut * 100).toFixed(1)));
+
+  // 4. A weight read off the map: the question names the pair, the target
+  // word and the source word; the test finds that cell in its own forward pass.
+  const question = await exercise('read-weight').locator('legend').innerText();
+  const item = Number(/(\d+)/.exec(question)[1]) - 1;
+  // English names the source word first, Chinese the target word.
+  const quoted = [...question.matchAll(/“([^”]+)”/g)].map((match) => match[1]);
+  const [target, sourceWord] = language === 'en' ? quoted.reverse() : quoted;
+  const cellsOf = [];
+  for (let row = 0; row < targetLens[item]; row += 1) {
+    for (let col = 0; col < sourceLens[item]; col += 1) {
+      if (targetWords[item][row] === target && sourceWords[item][col] === sourceWord) cellsOf.push(crossWeights[(item * T + row) * S + col]);
+    }
+  }
+  assert.ok(cellsOf.length >= 1, `the cell of “${target}” and “${sourceWord}” in pair ${item + 1}`);
+  await type('read-weight', 5);
+  assert.equal(await statusOf('read-weight'), 'wrong', 'no weight is 5');
+  assert.ok(await hintShown('read-weight'));
+  await type('read-weight', cellsOf[0].toFixed(3));
+  assert.equal(await statusOf('read-weight'), 'right', await verdictOf('read-weight'));
+  assert.ok((await verdictOf('read-weight')).includes(opening(language, 'tr.ex.weight.right')));
+
+  // 5. Two weights' ratio from two scores, in the decoder's row taken apart (its additive scores).
+  const rowPanel = page.locator('#translation [data-role="tr-row-steps"]');
+  await type('row-weight-ratio', 1);
+  assert.equal(await statusOf('row-weight-ratio'), 'open', 'the panel closed: no try counted');
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.openFirst')));
+  await rowPanel.locator('.row-steps-summary').click();
+  await page.locator('[data-role="tr-steps-query"]').selectOption('1');
+  const stepValues = async (step) => {
+    await page.locator(`#translation [data-action="tr-steps-${step}"]`).click();
+    await settled(page);
+    return page.locator('[data-figure="tr-steps-matrix"] g.cell rect').evaluateAll((rects) => rects.map((r) => ({
+      value: Number(r.dataset.value), masked: r.dataset.masked === 'true' })));
+  };
+  const weightCells = await stepValues('softmax');
+  const weights = weightCells.map(({ value }) => value);
+  const scores = (await stepValues('scores')).map(({ value }) => value);
+  const [a, b] = scores.map((_, j) => j).filter((j) => !weightCells[j].masked).sort((x, y) => scores[y] - scores[x] || x - y);
+  await type('row-weight-ratio', weights[a]);
+  assert.equal(await statusOf('row-weight-ratio'), 'wrong', 'α_a itself is a recognised mistake');
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.weight')));
+  await type('row-weight-ratio', Math.exp(scores[a] - scores[b]).toPrecision(6));
+  assert.equal(await statusOf('row-weight-ratio'), 'right', await verdictOf('row-weight-ratio'));
+  assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.right')));
+  await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
+}
+
+test('each exercise wrong, then right, in English, then in Chinese, on the translator the page trains', { timeout: 600000 }, async () => {
+  assert.equal(await exercise('where-eight-looks').getAttribute('data-kind'), 'predict');
+  assert.equal(await exercise('shifted-map').getAttribute('data-kind'), 'concept');
+  assert.equal(await exercise('exact-match').getAttribute('data-kind'), 'achieve');
+  assert.equal(await exercise('read-weight').getAttribute('data-kind'), 'compute');
+  await answerWrongThenRight('en', 0);
+  await setLanguage(page, 'zh');
+  await resetAnswers();
+  await answerWrongThenRight('zh', 1);
+});

@@ -1,0 +1,273 @@
+// Attention between two sequences (d2l 10.4, 10.7): an encoder-decoder
+// trained in the page on a toy translation (the core's seq2seq tasks:
+// English number words to Chinese numerals and back, dates, reverse, sort),
+// with d2l 10.4's one-directional GRU encoder, Bahdanau et al.'s
+// bidirectional one, or d2l 10.7's Transformer. The run (Play, its curves,
+// the maps' cell and timeline) is the run view's (run/run-view.js); this module
+// brings the task and the model, the held-out examples with their greedy
+// translations, the decoder's attention over the source of one of them
+// (translation/maps.js) beside the task's ideal alignment, and a source the
+// learner types, translated greedily with its map. Every number is the
+// core's; words are the core's vocabulary.
+import { element } from '../../dom.js';
+import { t } from '../../i18n/index.js';
+import { describeError } from '../../section-errors.js';
+import { setRichText } from '../../i18n/rich-text.js';
+import { note } from '../shared/frame.js';
+import { createTranslationMaps } from './maps.js';
+import {
+  createExamplePicker, createTrainedRun, createTypedInput, followInputs, showRowSteps, trainedViewParts,
+} from '../shared/trained-model-view.js';
+import { translationPytorch } from './pytorch.js';
+import {
+  EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
+} from './setup.js';
+import { TRANSLATION_EXERCISES } from './exercises.js';
+
+const TASK_KEYS = {
+  'numbers-en-zh': 'tr.task.numbersEnZh', 'numbers-zh-en': 'tr.task.numbersZhEn', dates: 'tr.task.dates',
+  reverse: 'tr.task.reverse', sort: 'tr.task.sort',
+};
+const ARCHITECTURE_KEYS = { gru: 'tr.architecture.gru', bigru: 'tr.architecture.bigru', transformer: 'tr.architecture.transformer' };
+const EXPLAIN_KEYS = { gru: 'tr.explain.gru', bigru: 'tr.explain.bigru', transformer: 'tr.explain.transformer' };
+const TASK_NOTE_KEYS = {
+  'numbers-en-zh': 'tr.taskNote.numbersEnZh', 'numbers-zh-en': 'tr.taskNote.numbersZhEn', dates: 'tr.taskNote.dates',
+  reverse: 'tr.taskNote.reverse', sort: 'tr.taskNote.sort',
+};
+const TYPED_HINT_KEYS = {
+  'numbers-en-zh': 'tr.typed.hint.numbersEnZh', 'numbers-zh-en': 'tr.typed.hint.numbersZhEn', dates: 'tr.typed.hint.dates',
+  reverse: 'tr.typed.hint.digits', sort: 'tr.typed.hint.digits',
+};
+const PLACEHOLDER_KEYS = {
+  'numbers-en-zh': 'tr.typed.placeholder.numbersEnZh', 'numbers-zh-en': 'tr.typed.placeholder.numbersZhEn',
+  dates: 'tr.typed.placeholder.dates', reverse: 'tr.typed.placeholder.digits', sort: 'tr.typed.placeholder.digits',
+};
+// The run view's texts (run/run-view.js).
+const RUN_KEYS = {
+  status: {
+    ready: 'tr.status.ready', playing: 'tr.status.playing', paused: 'tr.status.paused', done: 'tr.status.done',
+    stopped: 'tr.status.stopped',
+  },
+  diverged: 'tr.diverged', risen: 'tr.risen', progress: 'tr.progress',
+  step: 'tr.currentStep', loss: 'tr.currentLoss', accuracy: 'tr.currentAccuracy', accuracyAt: 'tr.accuracyAt',
+  bleu: 'tr.currentBleu',
+  axisStep: 'tr.axisStep', axisAccuracy: 'tr.axisAccuracy',
+  lossCaption: 'tr.lossCaption', lossLabel: 'tr.lossLabel', accuracyCaption: 'tr.accuracyCaption', accuracyLabel: 'tr.accuracyLabel',
+  mapsCaption: 'tr.mapsCaption', timeline: 'tr.timeline', timelineHint: 'tr.timelineHint', timelineStep: 'tr.timelineStep',
+};
+
+// The first layer's maps are the ones the exercises and the read-outs name.
+const shapeOf = (model) => (model.config.architecture === 'transformer'
+  ? { blocks: model.config.blocks, heads: model.config.heads }
+  : { blocks: 1, heads: 1 });
+
+function create({ frame, controls, core, errors }) {
+  const panel = frame.controlsPanel;
+  // --- Notes: what the learner sees, for the architecture and the task ---
+  // Named as a figure, in a box: an open prediction covers it, words included.
+  const explainBox = element('div', { className: 'note-box', dataset: { figure: 'tr-explain' } });
+  frame.figures.append(explainBox);
+  const explainNote = note(explainBox, { className: 'note note-callout' });
+  explainNote.dataset.role = 'tr-explain';
+  const taskNote = note(frame.figures, { className: 'note note-muted' });
+  taskNote.dataset.role = 'tr-task-note';
+
+  // --- Examples: source -> reference, and the model's greedy translation ---
+  const picker = createExamplePicker(frame.figures, {
+    name: 'tr', count: EXAMPLES, captionKey: 'tr.examplesCaption',
+    headKeys: ['tr.exampleShown', 'tr.exampleSource', 'tr.exampleTarget', 'tr.exampleTranslation'],
+    cells: ['source', 'target', 'translation'], cellClass: 'words', tableClass: 'at-examples tr-examples',
+    onChoose: () => trained.run.redrawMaps(),
+  });
+
+  // The learner's own source, translated greedily.
+  const typedBox = createTypedInput(controls, {
+    name: 'tr', labelKey: 'tr.typed.label', showKey: 'tr.typed.show', hintDataset: { role: 'tr-typed-hint' },
+    resultName: 'translation', onShow: () => showTyped(),
+  });
+  picker.body.append(typedBox.node);
+
+  // --- The run ---
+  const maps = createTranslationMaps();
+  const trained = createTrainedRun({
+    id: 'translation', name: 'tr', frame, controls, keys: RUN_KEYS, maps,
+    train: (model, steps) => errors.run(() => trainSteps(core, model, trained.context.inputs, steps), trained.context.inputs),
+    // One step an idle task: a translator's step costs what a few of the encoder's do.
+    warmUp: (model) => trainSteps(core, model, trained.context.inputs, 1),
+    forward: examplesForward, draw: drawAhead,
+  });
+  const { run } = trained;
+
+  // --- Controls ---
+  panel.append(
+    controls.choiceControl('trTask', { labelKey: 'tr.task', optionKeys: TASK_KEYS }),
+    controls.choiceControl('trArchitecture', { labelKey: 'tr.architecture', optionKeys: ARCHITECTURE_KEYS }),
+    ...run.controlNodes,
+    controls.numberControl('trSpeed', { labelKey: 'tr.speed', hintKey: 'tr.speedHint' }),
+    controls.numberControl('trSteps', { labelKey: 'tr.steps' }),
+    controls.numberControl('trSeed', { labelKey: 'tr.seed', hintKey: 'tr.seedHint', slider: false }),
+    controls.nextSeedButton('trSeed', { labelKey: 'tr.newSeed', action: 'tr-new-seed' }),
+  );
+
+  // A model's forward pass (teacher forcing) and greedy translation of the
+  // examples: what the maps and the table show, and what the timeline keeps.
+  function examplesForward(model) {
+    const { inputs, result: { examples } } = trained.context;
+    return errors.run(() => {
+      const forward = core.seq2seqForward(model, { ...examples, batch: EXAMPLES });
+      const translation = core.seq2seqTranslate(model, examples.source, {
+        maxLength: model.config.targetLength, batch: EXAMPLES, sourceLens: examples.sourceLens,
+      });
+      return {
+        weights: forward.crossWeights, self: forward.selfWeights, logits: forward.logits,
+        tokens: translation.tokens, lengths: translation.lengths,
+      };
+    }, inputs);
+  }
+
+  function drawAhead(ahead, { partial, model }) {
+    const { result } = trained.context;
+    const { examples, vocabulary, config } = result;
+    const S = config.sourceLength;
+    const T = config.targetLength;
+    picker.rows.forEach((row, item) => {
+      const source = wordsOf(examples.source, item, S, examples.sourceLens[item], vocabulary.source);
+      const target = wordsOf(examples.targetOut, item, T, examples.targetLens[item], vocabulary.target);
+      const guess = wordsOf(ahead.tokens, item, T, ahead.lengths[item], vocabulary.target);
+      const right = sentence(guess) === sentence(target) && guess.at(-1) === '<eos>';
+      picker.markRow(item, t('tr.exampleChoose', { item: item + 1 }));
+      Object.assign(row.row.dataset, { translation: sentence(guess), target: sentence(target), right: String(right) });
+      const languages = WORD_LANGUAGES[trained.context.inputs.trTask];
+      markLanguage(row.source, languages.source);
+      markLanguage(row.target, languages.target);
+      markLanguage(row.translation, languages.target);
+      row.source.textContent = sentence(source);
+      row.target.textContent = sentence(target);
+      row.translation.textContent = sentence(guess) || '—';
+      row.translation.className = `words ${right ? 'token-right' : 'token-wrong'}`;
+    });
+
+    let shown = picker.typedShown(model, typedForward);
+    if (!shown) {
+      const item = picker.item();
+      const { blocks, heads } = shapeOf({ config });
+      shown = {
+        cross: ahead.weights, self: ahead.self && ahead.self.length > 0 ? ahead.self : null, blocks, heads, batch: EXAMPLES, item,
+        rows: T, cols: S,
+        targetWords: wordsOf(examples.targetOut, item, T, T, vocabulary.target),
+        selfKeyWords: wordsOf(examples.targetIn, item, T, T, vocabulary.target),
+        sourceWords: wordsOf(examples.source, item, S, S, vocabulary.source),
+        targetLen: examples.targetLens[item], sourceLen: examples.sourceLens[item],
+        ideal: result.ideals[item],
+      };
+      maps.setTitle(t('tr.mapsExample', {
+        item: item + 1,
+        source: sentence(shown.sourceWords.slice(0, shown.sourceLen)),
+        target: sentence(shown.targetWords.slice(0, shown.targetLen)),
+      }));
+    }
+    const typedShown = picker.selected === 'typed';
+    maps.draw({ ...shown, languages: WORD_LANGUAGES[trained.context.inputs.trTask] }, { partial, typed: typedShown });
+    // The row-steps panel on the held-out pair the maps show (the
+    // teacher-forced pass they draw). A typed source's map comes from
+    // greedy decoding: not taken apart.
+    showRowSteps(trained, { model, momentStep: ahead.step, playing: partial }, (live) => ({
+      example: `${shown.item} ${typedShown}`,
+      compute: ({ block, head, query }) => core.seq2seqRowSteps(live, { ...examples, batch: EXAMPLES },
+        { block, item: shown.item, head, query, attention: 'cross' }),
+      blocks: shown.blocks, heads: shown.heads, queries: shown.targetWords.slice(0, shown.targetLen), keyNames: shown.sourceWords,
+      blocked: typedShown ? t('steps.typedTranslation') : null,
+    }));
+  }
+
+  // The typed source through the current model: its greedy translation and its map.
+  function typedForward(model) {
+    const { config, vocabulary } = trained.context.result;
+    let translation;
+    try {
+      translation = core.seq2seqTranslate(model, picker.typed.source, { maxLength: config.targetLength });
+    } catch (error) {
+      typedBox.refuse(describeError(error));
+      return null;
+    }
+    const length = translation.lengths[0];
+    const words = wordsOf(translation.tokens, 0, config.targetLength, length, vocabulary.target);
+    const sourceWords = Array.from(picker.typed.source, (id) => vocabulary.source[id]);
+    typedBox.showResult(t('tr.typed.result', { source: sentence(sourceWords), translation: sentence(words) || '—' }), sentence(words));
+    maps.setTitle(t('tr.mapsTyped', { source: sentence(sourceWords), translation: sentence(words) || '—' }));
+    const { blocks, heads } = shapeOf(model);
+    return {
+      // The core pads the source to the model's length: its weights have sourceLength columns.
+      cross: translation.crossWeights, self: null, blocks, heads, batch: 1, item: 0, rows: config.targetLength,
+      cols: config.sourceLength, targetWords: words, selfKeyWords: [], sourceWords,
+      targetLen: length, sourceLen: picker.typed.source.length, ideal: null,
+    };
+  }
+
+  function showTyped() {
+    const { inputs } = trained.context;
+    let source;
+    try {
+      source = core.seq2seqSourceFromText(inputs.trTask, typedBox.input.value);
+    } catch (error) {
+      typedBox.refuse(describeError(error));
+      return;
+    }
+    typedBox.accept();
+    picker.typed = { text: typedBox.input.value, source };
+    picker.selected = 'typed';
+    run.drawModel();
+  }
+
+  const resetting = ['trTask', 'trArchitecture', 'trSeed'];
+
+  return {
+    draw(result, inputs, changed) {
+      trained.context = { inputs, result };
+      explainNote.dataset.i18nRich = EXPLAIN_KEYS[inputs.trArchitecture];
+      explainNote.dataset.architecture = inputs.trArchitecture;
+      setRichText(explainNote, t(EXPLAIN_KEYS[inputs.trArchitecture]));
+      taskNote.dataset.i18nRich = TASK_NOTE_KEYS[inputs.trTask];
+      setRichText(taskNote, t(TASK_NOTE_KEYS[inputs.trTask]));
+      typedBox.hint.dataset.i18n = TYPED_HINT_KEYS[inputs.trTask];
+      typedBox.hint.textContent = t(TYPED_HINT_KEYS[inputs.trTask]);
+      typedBox.input.placeholder = t(PLACEHOLDER_KEYS[inputs.trTask]);
+      followInputs(trained, {
+        inputs, changed, resetting, speedName: 'trSpeed', stepsName: 'trSteps', speed: stepsPerSecond(inputs), model0: result.model0,
+        onReset: () => {
+          if (changed.has('trTask')) {
+            // Another task's words: the typed source is read again by the next Show.
+            picker.typed = null;
+            typedBox.clearResult();
+          }
+          if (picker.selected === 'typed' && !picker.typed) picker.selected = 0;
+        },
+      });
+    },
+    ...trainedViewParts(trained),
+  };
+}
+
+// The model's first state, the task's words and the held-out examples with
+// their ideal alignments: cheap (the run trains on its own clock).
+function compute(core, inputs) {
+  const model0 = core.seq2seqInit(modelConfig(inputs));
+  const vocabulary = core.seq2seqVocabulary(inputs.trTask);
+  const examples = core.seq2seqHeldOut({ task: inputs.trTask, count: EXAMPLES });
+  const ideals = Array.from({ length: EXAMPLES }, (_, item) => core.seq2seqTaskIdeal({ task: inputs.trTask, count: EXAMPLES }, item));
+  return { model0, vocabulary, examples, ideals, config: model0.config };
+}
+
+export const translationSection = {
+  id: 'translation',
+  needsModels: true, // it trains a translator: the core's models part
+  frame: { titleKey: 'tr.title', leadKeys: ['tr.lead1', 'tr.lead2'] },
+  inputs: ['trTask', 'trArchitecture', 'trSteps', 'trSpeed', 'trSeed'],
+  arguments: { task: 'trTask', architecture: 'trArchitecture', bidirectional: 'trArchitecture', steps: 'trSteps', seed: 'trSeed' },
+  create,
+  compute,
+  draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
+  pytorch: translationPytorch,
+  exercises: TRANSLATION_EXERCISES,
+  teacherNoteKey: 'tr.ex.teacherNote',
+};
