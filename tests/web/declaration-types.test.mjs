@@ -52,7 +52,7 @@ const MISTAKES = [
 ];
 
 test('tsc finds each planted mistake in a declaration, on its own line, and no other error', async () => {
-  const imports = ['data', 'masked-softmax', 'pooling'].map((file) => path.join(SECTIONS_DIR, `${file}.js`));
+  const imports = ['data', 'masking', 'pooling'].map((id) => path.join(SECTIONS_DIR, id, `${id}.js`));
   const lines = [
     '// @ts-check',
     `import { dataSection } from ${JSON.stringify(imports[0])};`,
