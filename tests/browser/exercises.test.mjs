@@ -400,17 +400,14 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
 // The exercises work all the same, their progress kept in memory.
 test('in a sandboxed iframe without storage or forms, an exercise is checked and counted', async () => {
   const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
+  const navigated = host.waitForEvent('framenavigated', { predicate: (candidate) => candidate.url().includes('embed=pooling') });
   await host.evaluate((src) => {
     const frame = document.getElementById('frame-training');
     frame.setAttribute('sandbox', 'allow-scripts');
     frame.src = src;
     document.body.replaceChildren(frame);
   }, `${lab.server.origin}/#embed=pooling`);
-  let frame;
-  for (let i = 0; i < 100 && !frame; i += 1) {
-    frame = host.frames().find((candidate) => candidate.url().includes('embed=pooling'));
-    if (!frame) await host.waitForTimeout(100);
-  }
+  const frame = await navigated;
   await frame.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 30000 });
   assert.equal(await frame.evaluate(() => {
     try {

@@ -205,6 +205,14 @@ export async function settled(page) {
     .then(() => window.attentionLab?.drawn()));
 }
 
+// Resolves after `count` more animation frames of the page: a wait counted in
+// the frames a run advances by or a transition draws in, never in wall time.
+export async function afterFrames(page, count) {
+  await page.evaluate(async (n) => {
+    for (let i = 0; i < n; i += 1) await new Promise((resolve) => requestAnimationFrame(resolve));
+  }, count);
+}
+
 // The page's service worker is registered and activated (web/src/offline/).
 export async function offlineWorkerActive(page) {
   await page.waitForSelector('html[data-offline="registered"]', { state: 'attached' });

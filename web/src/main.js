@@ -11,6 +11,7 @@ import { startEmbedMode, postProgress } from './embed.js';
 import { createProgressStore } from './exercises/progress-store.js';
 import { showContentsProgress } from './contents-progress.js';
 import { texReady, useTexStylesheet } from './figures/tex.js';
+import { skipSectionsOutOfView } from './offscreen-sections.js';
 
 // progress: where the exercises' answers are kept (localStorage unless
 // given: a SCORM package's launch, web/src/scorm/launch.js, keeps them in
@@ -80,6 +81,7 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   } catch {
     return; // the indicator says why
   }
+  if (!view.embed) skipSectionsOutOfView(main);
   document.documentElement.dataset.ready = 'true';
   startHashSync({ store, view, sectionIds });
   // The other language, while the learner reads: a switch is then drawn at once.
