@@ -165,11 +165,11 @@ async function platformPage(frames, column = 800) {
 // feedback and the answer all take their room, as they do at the end of a lesson.
 const framesDrawn = (page) => page.evaluate(() => Promise.all([...document.querySelectorAll('iframe')].map(async (frame) => {
   const inner = frame.contentDocument;
-  while (inner.documentElement.dataset.ready !== 'true') await new Promise((resolve) => { setTimeout(resolve, 50); });
+  while (inner.documentElement.dataset.ready !== 'true') await new Promise((resolve) => { requestAnimationFrame(resolve); });
   const exercises = [...inner.querySelectorAll('.exercise')];
   // An exercise drawn by its section's first draw (not yet: "–" in its question) waits for it.
   while (exercises.some((node) => node.querySelector('.exercise-question').textContent.trim() === '')) {
-    await new Promise((resolve) => { setTimeout(resolve, 50); });
+    await new Promise((resolve) => { requestAnimationFrame(resolve); });
   }
   for (const exercise of exercises) {
     exercise.querySelector('input[type="radio"], input[type="checkbox"]')?.click();

@@ -197,6 +197,19 @@ export async function scrollToRendered(locator) {
   await node.dispose();
 }
 
+// The text of `locator`'s element as the learner reads it (innerText): a
+// section out of view is not rendered (content-visibility: auto) and has no
+// rendered text, so an element skipped there is scrolled into view and read
+// once drawn. An element hidden otherwise is read as it is.
+export async function shownText(locator) {
+  return locator.evaluate(async (node) => {
+    const skipped = () => node.checkVisibility() && !node.checkVisibility({ contentVisibilityAuto: true });
+    if (skipped()) node.scrollIntoView({ block: 'center', behavior: 'instant' });
+    while (skipped()) await new Promise((resolve) => requestAnimationFrame(resolve));
+    return node.innerText;
+  });
+}
+
 // Resolves after the next redraw of the page has finished: two frames (the
 // page draws in the first; the second starts after it), then the sections
 // out of sight, which the page draws after the frame (attentionLab.drawn()).
