@@ -153,7 +153,9 @@ test('at the default speed a learner can watch the heads form: about 30 steps a 
   assert.equal(Number(await section('[data-param="atSpeed"] input[type="number"]').inputValue()), 30);
   await section('[data-action="at-play"]').click();
   const started = Date.now();
-  await page.waitForTimeout(3000);
+  // About three seconds' worth at 30 steps a second, however long a loaded machine takes to get there.
+  await page.waitForFunction(() => Number(document.querySelector('#attention-training [data-role="at-step"]').dataset.value) >= 90,
+    null, { timeout: 60000 });
   await section('[data-action="at-play"]').click(); // pause
   const seconds = (Date.now() - started) / 1000;
   const steps = Number(await readout('at-step'));
@@ -442,6 +444,7 @@ test('the section in an <attention-lab> element: removed mid-run, its training s
       if (window !== window.top) return;
       window.__frames = 0;
       const request = window.requestAnimationFrame.bind(window);
+      window.__uncountedFrame = request; // the test's own clock
       window.requestAnimationFrame = (callback) => {
         window.__frames += 1;
         return request(callback);
@@ -465,19 +468,20 @@ test('the section in an <attention-lab> element: removed mid-run, its training s
     .querySelector('[data-role="at-step"]').dataset.value) >= 20, null, { timeout: 30000 });
   assert.equal(await element.locator('[data-role="at-status"]').getAttribute('data-status'), 'playing');
   const before = await stepOf();
-  await course.page.evaluate(() => {
+  // The frames the page asks for from the removal on, over the next 60 (a second at 60 Hz):
+  // a run still training would ask for one in each, a figure redrawn at its new width for one.
+  const after = await course.page.evaluate(async () => {
     window.__removed = document.getElementById('lab-attention');
     window.__removed.remove();
+    await Promise.resolve(); // past its release, a microtask the removal queued
+    const released = !window.__removed.hasAttribute('data-ready');
+    const framesAtRemoval = window.__frames;
+    for (let i = 0; i < 60; i += 1) await new Promise((resolve) => window.__uncountedFrame(resolve));
+    return { released, asked: window.__frames - framesAtRemoval, children: window.__removed.shadowRoot.childElementCount };
   });
-  await course.page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0))); // past the task's microtasks
-  // The removed figures' width observers may ask for their last redraw frames (a few, once);
-  // a run still training would ask for one every frame. Counted over the second after that.
-  await course.page.waitForTimeout(1000);
-  const framesAtRemoval = await course.page.evaluate(() => window.__frames);
-  await course.page.waitForTimeout(1000);
-  const after = await course.page.evaluate(() => ({ frames: window.__frames, children: window.__removed.shadowRoot.childElementCount }));
   assert.ok(before < 10000, 'removed before the end of its run');
-  assert.equal(after.frames, framesAtRemoval, 'no animation frame asked for in the second after removal');
+  assert.equal(after.released, true, 'released at once');
+  assert.equal(after.asked, 0, 'no animation frame asked for in the 60 frames after removal');
   assert.equal(after.children, 0, 'its figures and controls are gone');
   assert.deepEqual(course.problems, []);
   await course.context.close();

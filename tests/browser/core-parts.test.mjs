@@ -5,7 +5,7 @@
 // (each part's wasm a file) and from file:// (each part in a classic script).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, typeInto, foreignRequests, makePredictions, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, typeInto, foreignRequests, makePredictions, afterFrames, FILE_URL } from './harness.mjs';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 
 const web = useBrowser();
@@ -47,7 +47,7 @@ test('over http: usable with the basics alone; the models are fetched after the 
 
   // Every section before the first that needs the models gets built and drawn meanwhile.
   await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`#${id} .section-title`)), BEFORE_MODELS);
-  await page.waitForTimeout(300); // time enough for any section to be built that should not be
+  await afterFrames(page, 20); // frames enough for any section to be built that should not be
   const built = await builtSections(page);
   for (const id of NEEDS_MODELS) assert.ok(!built.includes(id), `${id} waits for the models`);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), undefined, 'not every section is ready');

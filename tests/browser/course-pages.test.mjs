@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, setLanguage, setState, elementsReady, screenshot } from './harness.mjs';
+import { useBrowser, openPage, setLanguage, setState, elementsReady, screenshot, shownText } from './harness.mjs';
 import { SECTION_IDS } from '../../web/src/sections/registry.js';
 
 const web = useBrowser();
@@ -21,9 +21,9 @@ test('the full page numbers its sections in the registry\'s order, and reference
   assert.deepEqual(numbers, SECTION_IDS.map((id, index) => [id, `${index + 1} · `]));
   const poolingNumber = SECTION_IDS.indexOf('pooling') + 1;
   const settings = page.locator('#heatmap [data-role="settings"]');
-  assert.match(await settings.innerText(), new RegExp(`set in section ${poolingNumber}\\)`));
+  assert.match(await shownText(settings), new RegExp(`set in section ${poolingNumber}\\)`));
   await setLanguage(page, 'zh');
-  assert.match(await settings.innerText(), new RegExp(`在第 ${poolingNumber} 节中设置`));
+  assert.match(await shownText(settings), new RegExp(`在第 ${poolingNumber} 节中设置`));
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -165,11 +165,11 @@ async function platformPage(frames, column = 800) {
 // feedback and the answer all take their room, as they do at the end of a lesson.
 const framesDrawn = (page) => page.evaluate(() => Promise.all([...document.querySelectorAll('iframe')].map(async (frame) => {
   const inner = frame.contentDocument;
-  while (inner.documentElement.dataset.ready !== 'true') await new Promise((resolve) => { setTimeout(resolve, 50); });
+  while (inner.documentElement.dataset.ready !== 'true') await new Promise((resolve) => { requestAnimationFrame(resolve); });
   const exercises = [...inner.querySelectorAll('.exercise')];
   // An exercise drawn by its section's first draw (not yet: "–" in its question) waits for it.
   while (exercises.some((node) => node.querySelector('.exercise-question').textContent.trim() === '')) {
-    await new Promise((resolve) => { setTimeout(resolve, 50); });
+    await new Promise((resolve) => { requestAnimationFrame(resolve); });
   }
   for (const exercise of exercises) {
     exercise.querySelector('input[type="radio"], input[type="checkbox"]')?.click();

@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, DIST, elementsReady, makePredictions, offlineWorkerActive } from './harness.mjs';
+import { useBrowser, DIST, elementsReady, makePredictions, offlineWorkerActive, afterFrames } from './harness.mjs';
 import { downloadOf } from './downloads.mjs';
 
 // The header: the policy docs/learning-and-teaching.md ("Hosting: the
@@ -306,13 +306,14 @@ test('the lab under the strict policy header: every section, training, export, c
     const inlineText = refused(() => { inline.textContent = 'window.__inlineRan = true;'; });
     const html = refused(() => { document.createElement('div').innerHTML = '<b>markup</b>'; });
     const wasm = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => true, () => false);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // violation events are queued
+    // Violation events are queued: both refusals' reports arrived.
+    while (window.__violations.length < 2) await new Promise((resolve) => requestAnimationFrame(resolve));
     return { inlineText, html, wasm, reported: [...new Set(window.__violations.map((v) => v.split(' ')[0]))].sort() };
   });
   // A script of the site's own, loaded by a page of it, tries eval.
   await page.goto(`${web.server.origin}/__csp-probe.html`);
   await page.waitForFunction(() => window.__probe?.Function);
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  await page.waitForFunction(() => window.__violations.some((v) => v.startsWith('script-src '))); // its report, queued
   control.probe = await page.evaluate(() => window.__probe);
   control.probeReported = [...new Set(await page.evaluate(() => window.__violations.map((v) => v.split(' ')[0])))];
   assert.equal(control.inlineText, true, 'script text from a string is refused (Trusted Types)');
@@ -363,7 +364,7 @@ test('the course page under the strict policy header: elements in Shadow DOM and
   await frame.locator('html[data-ready="true"]').waitFor({ state: 'attached', timeout: 30000 });
   await frame.locator('#training [data-action="reset"]').click();
   await playTraining(frame);
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+  await afterFrames(page, 10); // a violation's report is queued as a task
   const found = await violations(page);
   assert.equal(page.frames().length, 2, 'the page and its iframe were both watched');
   assert.deepEqual(found, [], 'no violation in the page, its shadow roots or its iframe');
@@ -371,7 +372,9 @@ test('the course page under the strict policy header: elements in Shadow DOM and
   // The watch sees into shadow roots: an inline style attribute there is refused and reported.
   const reported = await page.evaluate(async () => {
     document.getElementById('lab-heatmap').shadowRoot.querySelector('h2').setAttribute('style', 'color: red');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Reported once by each policy (queued events): both arrived, then ten frames for any other.
+    while (window.__violations.length < 2) await new Promise((resolve) => requestAnimationFrame(resolve));
+    for (let i = 0; i < 10; i += 1) await new Promise((resolve) => requestAnimationFrame(resolve));
     return window.__violations.map((v) => v.split(' ')[0]);
   });
   assert.deepEqual(reported, ['style-src-attr', 'style-src-attr'], 'once by each policy: the header and the page\'s meta');

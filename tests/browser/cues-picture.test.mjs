@@ -82,7 +82,8 @@ test('the notes\' street photograph: the whole scene first, then a question focu
   assert.ok(now.wholeScene, 'the frame takes in the whole picture');
   assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /^The whole first\./);
   await page.locator('#cues [data-look="place"]').click();
-  await page.waitForTimeout(400); // the dimming's transition
+  // The dimming's transition, ended (getAnimations() starts it if the style is not yet updated).
+  await page.waitForFunction((css) => document.querySelector(css).getAnimations({ subtree: true }).length === 0, street);
   now = await seen();
   assert.equal(now.gaze, 'place');
   assert.ok(now.aroundPlace && !now.wholeScene, 'the frame closes round the billboard with the place name');

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { axeViolations, describeViolations } from './axe-audit.mjs';
 import {
-  usePage, openPage, settled, setState, setLanguage, loadDirectCore, screenshot, elementsReady,
+  usePage, openPage, settled, setState, setLanguage, loadDirectCore, screenshot, elementsReady, shownText,
 } from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
@@ -26,11 +26,11 @@ const lab = usePage({ predictions: 'open', section: '#pooling', directCore: true
 
 const exercise = (id) => page.locator(`[data-exercise="pooling.${id}"]`);
 const statusOf = (id) => exercise(id).getAttribute('data-status');
-const verdictOf = (id) => exercise(id).locator('.exercise-verdict').innerText();
+const verdictOf = (id) => shownText(exercise(id).locator('.exercise-verdict'));
 const hintShown = (id) => exercise(id).locator('.exercise-hint').isVisible();
 const answerOf = (id) => exercise(id).locator('.exercise-answer');
 const check = (id) => exercise(id).locator('[data-action="check"]').click();
-const progressText = () => page.locator('#pooling [data-role="exercise-progress"]').innerText();
+const progressText = () => shownText(page.locator('#pooling [data-role="exercise-progress"]'));
 
 async function choose(option) {
   await exercise('average-query').locator(`input[type="radio"][value="${option}"]`).check();
@@ -46,7 +46,7 @@ async function type(value) {
 
 // The query of the compute exercise, as its question shows it.
 async function queryShown() {
-  const question = await exercise('read-prediction').locator('legend').innerText();
+  const question = await shownText(exercise('read-prediction').locator('legend'));
   return Number(question.match(/x = (\d+(?:\.\d+)?)/)[1]);
 }
 
@@ -71,14 +71,14 @@ const chasingWidth = () => page.evaluate(() => {
 // The masked-softmax exercises (same page: every section is on it).
 const maskExercise = (id) => page.locator(`[data-exercise="masking.${id}"]`);
 const maskStatus = (id) => maskExercise(id).getAttribute('data-status');
-const maskVerdict = (id) => maskExercise(id).locator('.exercise-verdict').innerText();
+const maskVerdict = (id) => shownText(maskExercise(id).locator('.exercise-verdict'));
 const maskCheck = (id) => maskExercise(id).locator('[data-action="check"]').click();
 const MASK_TOLERANCE = 0.01; // stated in the question
 
 // The compute exercise's question as it names it: item, query, the row's
 // valid length now, the length asked about, and the key; the cell it outlines.
 async function maskQuestionShown() {
-  const question = await maskExercise('masked-weight-value').locator('legend').innerText();
+  const question = await shownText(maskExercise('masked-weight-value').locator('legend'));
   const [, batch, row, now, length, key] = question.match(/(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+k(\d+)/).map(Number);
   return { cell: ((batch - 1) * 2 + (row - 1)) * 4 + (key - 1), now, length };
 }
@@ -126,7 +126,7 @@ const covered = (figure) => page.locator(`#masking [data-figure="${figure}"]`).e
 async function predictZeroWeights(language) {
   const predict = maskExercise('zero-weights');
   const rowAsked = async () => {
-    const [, batch, query] = (await predict.locator('legend').innerText()).match(/(\d+)\D+(\d+)/).map(Number);
+    const [, batch, query] = (await shownText(predict.locator('legend'))).match(/(\d+)\D+(\d+)/).map(Number);
     return (batch - 1) * 2 + (query - 1);
   };
   const answer = async (keys) => {
@@ -358,7 +358,7 @@ test('each exercise, wrong then right, in English; a new seed, a new right answe
     assert.equal(await statusOf('read-prediction'), expected);
   }
   assert.ok(await answerOf('read-prediction').isVisible(), 'the answer after three tries');
-  assert.ok((await answerOf('read-prediction').innerText()).includes(third.toFixed(2).replace('-', '−')), `shows ${third}`);
+  assert.ok((await shownText(answerOf('read-prediction'))).includes(third.toFixed(2).replace('-', '−')), `shows ${third}`);
 
   // Nothing of it in the URL: the hash carries settings, never answers.
   const hash = await page.evaluate(() => decodeURIComponent(location.hash));
@@ -383,13 +383,13 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
   assert.equal(await storedProgress().then((stored) => Object.keys(stored.exercises).filter((name) => name.startsWith('pooling.')).length), 0,
     'nothing of the section kept');
   assert.equal(await progressText(), `${catalogues.zh['exercises.progress'].replace('{done}', 0).replace('{total}', 4)} ${catalogues.zh['exercises.wasReset']}`);
-  assert.equal(await exercise('average-query').locator('legend').innerText(), catalogues.zh['pooling.ex.average.question']);
+  assert.equal(await shownText(exercise('average-query').locator('legend')), catalogues.zh['pooling.ex.average.question']);
   await answerEachWrongThenRight('zh');
   assert.equal(await progressText(), catalogues.zh['exercises.progress'].replace('{done}', 4).replace('{total}', 4));
 
   assert.equal(await maskStatus('row-lengths'), 'right', 'kept over the reload');
   await page.locator('#masking [data-action="reset-exercises"]').click();
-  assert.equal(await maskExercise('masked-weight').locator('legend').innerText(), catalogues.zh['masking.ex.concept.question']);
+  assert.equal(await shownText(maskExercise('masked-weight').locator('legend')), catalogues.zh['masking.ex.concept.question']);
   await answerMaskingWrongThenRight('zh');
   await auditExercises();
   assert.deepEqual(lab.problems, []);
@@ -400,17 +400,14 @@ test('progress survives a reload; Chinese, wrong then right; "Reset my answers" 
 // The exercises work all the same, their progress kept in memory.
 test('in a sandboxed iframe without storage or forms, an exercise is checked and counted', async () => {
   const { page: host, context, problems } = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, { predictions: 'open', ready: null });
+  const navigated = host.waitForEvent('framenavigated', { predicate: (candidate) => candidate.url().includes('embed=pooling') });
   await host.evaluate((src) => {
     const frame = document.getElementById('frame-training');
     frame.setAttribute('sandbox', 'allow-scripts');
     frame.src = src;
     document.body.replaceChildren(frame);
   }, `${lab.server.origin}/#embed=pooling`);
-  let frame;
-  for (let i = 0; i < 100 && !frame; i += 1) {
-    frame = host.frames().find((candidate) => candidate.url().includes('embed=pooling'));
-    if (!frame) await host.waitForTimeout(100);
-  }
+  const frame = await navigated;
   await frame.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 30000 });
   assert.equal(await frame.evaluate(() => {
     try {
@@ -423,7 +420,7 @@ test('in a sandboxed iframe without storage or forms, an exercise is checked and
   await concept.locator('input[value="ignores"]').check();
   await concept.locator('[data-action="check"]').click();
   assert.equal(await concept.getAttribute('data-status'), 'right');
-  assert.equal(await frame.locator('[data-role="exercise-progress"]').innerText(),
+  assert.equal(await shownText(frame.locator('[data-role="exercise-progress"]')),
     catalogues.en['exercises.progress'].replace('{done}', 1).replace('{total}', 4));
   // (The requests of the frame the sandboxed one replaced were aborted: not a problem of this one.)
   assert.deepEqual(problems.filter((problem) => /form|storage|exercise/i.test(problem) && !problem.endsWith('(net::ERR_ABORTED)')), []);
@@ -441,7 +438,7 @@ test('exercises=answers shows every answer and the teacher\'s notes; exercises=o
   assert.equal(await link.getAttribute('title'), catalogues.zh['nav.exercisesAnswered'].replace('{done}', 4).replace('{total}', 4), 'in words, in the page\'s language');
   await page.locator('#masking [data-action="reset-exercises"]').click();
   assert.deepEqual(await counted(), ['0', '4', '0'], 'reset: the count follows');
-  assert.ok((await link.innerText()).startsWith(catalogues.zh['nav.masking']), 'the link keeps its label');
+  assert.ok((await shownText(link)).startsWith(catalogues.zh['nav.masking']), 'the link keeps its label');
 
   const { page: teacher, context, problems } = await openPage(lab.browser, `${lab.server.origin}/#exercises=answers&section=masking`, { predictions: 'open' });
   const declared = await teacher.locator('[data-role="exercises"]').count();
@@ -451,7 +448,7 @@ test('exercises=answers shows every answer and the teacher\'s notes; exercises=o
   const shown = await answers.evaluateAll((nodes) => nodes.filter((node) => !node.hidden && node.textContent.length > 0).length);
   assert.equal(shown, await teacher.locator('[data-exercise]').count(), 'every answer shown');
   assert.equal(await teacher.locator('[data-covered]').count(), 0, 'nothing covered on the teacher\'s screen');
-  assert.equal(await teacher.locator('[data-role="teacher-note"]').first().innerText()
+  assert.equal(await shownText(teacher.locator('[data-role="teacher-note"]').first())
     .then((text) => text.startsWith(catalogues.en['exercises.teacherNote'])), true);
   assert.match(await teacher.evaluate(() => location.hash), /exercises=answers/, 'the mode stays in the link');
   await teacher.goto('about:blank');

@@ -258,9 +258,14 @@ test('the PyTorch snippets run and give the core\'s numbers', async () => {
   });
   const { page } = lab;
   const snippet = (section) => page.evaluate(async (id) => {
+    await navigator.clipboard.writeText('');
     document.querySelector(`#${id} [data-action="copy-pytorch"]`).click();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    return navigator.clipboard.readText();
+    let text = '';
+    while (text === '') { // the copy is written asynchronously
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      text = await navigator.clipboard.readText();
+    }
+    return text;
   }, section);
   const folder = await mkdtemp(path.join(tmpdir(), 'attention-lab-'));
   const python = async (code, extra) => {

@@ -3,7 +3,7 @@
 // query and the gaps where weights are undefined.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage } from './harness.mjs';
+import { typeInto, settled, usePage, scrollToRendered } from './harness.mjs';
 import { pathSegments, canvasPixels, viridisPixel } from './figure-readers.mjs';
 
 let page;
@@ -118,7 +118,7 @@ test('changing the kernel width changes the prediction, to the core\'s numbers',
 
 test('hovering a heatmap cell reads out its query, key and weight', async () => {
   const canvas = page.locator('#heatmap .heatmap-canvas');
-  await canvas.scrollIntoViewIfNeeded();
+  await scrollToRendered(canvas); // a section comes to life (hover and read-out) once drawn in view
   const box = await canvas.boundingBox();
   // Row 30 (query 3.0), column 20: the centre of that cell.
   await page.mouse.move(box.x + (box.width * 20.5) / 50, box.y + (box.height * 30.5) / 50);

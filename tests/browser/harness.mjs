@@ -197,12 +197,33 @@ export async function scrollToRendered(locator) {
   await node.dispose();
 }
 
+// The text of `locator`'s element as the learner reads it (innerText): a
+// section out of view is not rendered (content-visibility: auto) and has no
+// rendered text, so an element skipped there is scrolled into view and read
+// once drawn. An element hidden otherwise is read as it is.
+export async function shownText(locator) {
+  return locator.evaluate(async (node) => {
+    const skipped = () => node.checkVisibility() && !node.checkVisibility({ contentVisibilityAuto: true });
+    if (skipped()) node.scrollIntoView({ block: 'center', behavior: 'instant' });
+    while (skipped()) await new Promise((resolve) => requestAnimationFrame(resolve));
+    return node.innerText;
+  });
+}
+
 // Resolves after the next redraw of the page has finished: two frames (the
 // page draws in the first; the second starts after it), then the sections
 // out of sight, which the page draws after the frame (attentionLab.drawn()).
 export async function settled(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
     .then(() => window.attentionLab?.drawn()));
+}
+
+// Resolves after `count` more animation frames of the page: a wait counted in
+// the frames a run advances by or a transition draws in, never in wall time.
+export async function afterFrames(page, count) {
+  await page.evaluate(async (n) => {
+    for (let i = 0; i < n; i += 1) await new Promise((resolve) => requestAnimationFrame(resolve));
+  }, count);
 }
 
 // The page's service worker is registered and activated (web/src/offline/).

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import {
-  useBrowser, openPage, settled, setState, setLanguage, loadDirectCore,
+  useBrowser, openPage, settled, setState, setLanguage, loadDirectCore, scrollToRendered,
 } from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
@@ -34,12 +34,18 @@ const card = (page, section, id) => page.locator(`[data-exercise="${section}.${i
 const figure = (page, section, name) => page.locator(`#${section} [data-figure="${name}"]`).first();
 const isCovered = async (page, section, name) => (await figure(page, section, name).getAttribute('data-covered')) !== null;
 
+// Scrolled again until the figure stays there: a section out of view is drawn once it comes into
+// view, and its height (kept from its last drawing, perhaps in the other language) may change then.
 async function scrollToFigure(page, section, name) {
-  await page.evaluate((selector) => {
-    const top = document.querySelector(selector).getBoundingClientRect().top + window.scrollY;
-    window.scrollTo({ top: top - 60, behavior: 'instant' });
-  }, `#${section} [data-figure="${name}"]`);
-  await settled(page);
+  for (let scrolled = false; !scrolled;) {
+    scrolled = await page.evaluate((selector) => {
+      const top = document.querySelector(selector).getBoundingClientRect().top;
+      const from = window.scrollY;
+      window.scrollTo({ top: top + from - 60, behavior: 'instant' });
+      return Math.abs(window.scrollY - from) < 1; // there, or as far as the page scrolls
+    }, `#${section} [data-figure="${name}"]`);
+    await settled(page);
+  }
 }
 
 test('every prediction stands just above the first figure it covers, at 1280 px and 360 px', async () => {
@@ -186,6 +192,7 @@ test('a recognised mistake is "not yet" with its explanation, never close, howev
   const exercise = card(page, 'masking', 'masked-weight-value');
   // The question as it names the cell, the row's length now and the length asked about.
   const asked = async () => {
+    await scrollToRendered(exercise); // read as the learner reads it
     const question = await exercise.locator('legend').innerText();
     const [, batch, row, , length, key] = question.match(/(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+k(\d+)/).map(Number);
     return { cell: ((batch - 1) * 2 + (row - 1)) * 4 + (key - 1), length };

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, setLanguage } from './harness.mjs';
+import { usePage, setLanguage, shownText } from './harness.mjs';
 import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { SCORING_DRAWS } from '../../web/src/sections/scoring/setup.js';
 import { WORDS, VECTOR_PARAMETERS } from '../../web/src/sections/self-attention/words.js';
@@ -32,8 +32,11 @@ const exercise = (section, id) => page.locator(`[data-exercise="${section}.${id}
 // trip: the option picked (or the number typed) and Check clicked as a user
 // would, then what the exercise shows. (Clicks are DOM clicks: the engine's
 // handlers run at once, so the state is read after them.)
-const answerAndRead = (section, id, answer) => page.evaluate(({ section, id, answer }) => {
+const answerAndRead = (section, id, answer) => page.evaluate(async ({ section, id, answer }) => {
   const root = document.querySelector(`[data-exercise="${section}.${id}"]`);
+  // In view and drawn, as the learner answers it (a section out of view has no rendered text).
+  root.scrollIntoView({ block: 'center', behavior: 'instant' });
+  while (!root.checkVisibility({ contentVisibilityAuto: true })) await new Promise((resolve) => requestAnimationFrame(resolve));
   if (typeof answer === 'number') root.querySelector('input[type="number"]').value = String(answer);
   else root.querySelector(`input[type="radio"][value="${answer}"]`).click();
   root.querySelector('[data-action="check"]').click();
@@ -103,7 +106,7 @@ const scalingTrend = () => page.evaluate(() => {
 
 // The row the cost question asks about, outlined in the table, and its measured medians.
 async function costAsked() {
-  const question = await exercise('scoring', 'cost-ratio').locator('legend').innerText();
+  const question = await shownText(exercise('scoring', 'cost-ratio').locator('legend'));
   const n = Number(question.match(/(\d+) × \1/)[1]);
   const marked = page.locator('#scoring [data-role="cost-table"] tr.is-marked');
   assert.equal(await marked.count(), 1, 'one row outlined');
@@ -219,7 +222,7 @@ async function selfAttentionExercises(language, { right }) {
 
   // Prediction on the series, its point marked on the plot.
   assert.equal(await page.locator('#self-attention [data-figure="series"] line.exercise-rule').count(), 1, 'the point marked');
-  const legend = await exercise('self-attention', 'series-values').locator('legend').innerText();
+  const legend = await shownText(exercise('self-attention', 'series-values').locator('legend'));
   const point = Number(legend.match(/(\d+)/)[1]) - 1;
   const favourite = await seriesFavourite(point);
   assert.ok(['largest', 'smallest'].includes(favourite), `point ${point + 1}: ${favourite}`);
@@ -245,11 +248,11 @@ async function selfAttentionExercises(language, { right }) {
 async function resetBoth(language) {
   for (const section of ['scoring', 'self-attention']) {
     await page.locator(`#${section} [data-action="reset-exercises"]`).click();
-    assert.ok((await page.locator(`#${section} [data-role="exercise-progress"]`).innerText()).includes(catalogues[language]['exercises.wasReset']));
+    assert.ok((await shownText(page.locator(`#${section} [data-role="exercise-progress"]`))).includes(catalogues[language]['exercises.wasReset']));
   }
 }
 
-const progressOf = (section) => page.locator(`#${section} [data-role="exercise-progress"]`).innerText();
+const progressOf = (section) => shownText(page.locator(`#${section} [data-role="exercise-progress"]`));
 const progressText = (language, done, total = 4) => catalogues[language]['exercises.progress'].replace('{done}', done).replace('{total}', total);
 
 test('every exercise of both sections wrong, then right, in English, then in Chinese', async () => {
@@ -264,7 +267,7 @@ test('every exercise of both sections wrong, then right, in English, then in Chi
     if (language === 'zh') {
       await setLanguage(page, 'zh');
       await resetBoth('zh');
-      assert.equal(await exercise('scoring', 'equal-lengths').locator('legend').innerText(),
+      assert.equal(await shownText(exercise('scoring', 'equal-lengths').locator('legend')),
         catalogues.zh['scoring.ex.lengths.question'].replace(/\*\*/g, ''));
     }
     await scoringExercises(language, { right: false });

@@ -3,7 +3,7 @@
 // its weights are a band of rows summing to 1, and the width is the knob.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { usePage, setState, setLanguage, screenshot } from './harness.mjs';
+import { usePage, setState, setLanguage, screenshot, scrollToRendered, shownText } from './harness.mjs';
 import { SERIES_ENCODING_DIM } from '../../web/src/sections/self-attention/series-smoothing-panel.js';
 
 let page;
@@ -50,10 +50,10 @@ test('the width is the knob: a wide kernel flattens the series, a narrow one kee
   assert.ok(wide.spread < 0.25 * narrow.spread, `spread ${wide.spread} (w = 0.2) vs ${narrow.spread} (w = 40)`);
   assert.ok(narrow.spread > 0.9 * narrow.noisySpread, 'w = 40 leaves nearly every point alone');
   // The heatmap is the n x n weights; hovering a cell names both points.
-  await page.locator(`${panel} .heatmap-canvas`).scrollIntoViewIfNeeded();
+  await scrollToRendered(page.locator(`${panel} .heatmap-canvas`)); // hovered once drawn in view
   const canvas = await page.locator(`${panel} .heatmap-canvas`).boundingBox();
   await page.mouse.move(canvas.x + canvas.width * 0.5, canvas.y + canvas.height * 0.5);
-  assert.match(await page.locator('[data-role="series-readout"]').innerText(), /^point \d+ \(t = \d\.\d\d\) gives point \d+ \(t = \d\.\d\d\) weight [01]\.\d{4}$/);
+  assert.match(await shownText(page.locator('[data-role="series-readout"]')), /^point \d+ \(t = \d\.\d\d\) gives point \d+ \(t = \d\.\d\d\) weight [01]\.\d{4}$/);
   await page.mouse.move(0, 0);
   await setState(page, { seriesWidth: 3 });
 });
@@ -62,14 +62,14 @@ test('its parameters travel in the URL, it speaks Chinese, and it names self-att
   await setState(page, { seriesWidth: 5, seriesPoints: 80 });
   await page.waitForFunction(() => location.hash.includes('seriesWidth=5') && location.hash.includes('seriesPoints=80'));
   assert.equal(await drawn(), 80);
-  const lead = await page.locator(`${panel} .prose`).innerText();
+  const lead = await shownText(page.locator(`${panel} .prose`));
   assert.match(lead, /self-attention/);
   assert.match(lead, /Nadaraya–Watson/);
   assert.match(lead, /section \d+/, 'it points to the pooling and data sections');
   await screenshot(page, 'series-smoothing-en', panel);
   await setLanguage(page, 'zh');
-  assert.match(await page.locator(`${panel} .subsection-title`).innerText(), /有噪声的序列/);
-  assert.match(await page.locator(`${panel} .prose`).innerText(), /自注意力/);
+  assert.match(await shownText(page.locator(`${panel} .subsection-title`)), /有噪声的序列/);
+  assert.match(await shownText(page.locator(`${panel} .prose`)), /自注意力/);
   await screenshot(page, 'series-smoothing-zh', panel);
   await setLanguage(page, 'en');
   await setState(page, { seriesWidth: 3, seriesPoints: 50 });
@@ -99,10 +99,10 @@ const rowArgmax = (weights, n, i) => {
 // The read-out of one heatmap cell, by hovering it.
 async function hoverWeight(row, col, n) {
   const canvas = page.locator(`${panel} .heatmap-canvas`);
-  await canvas.scrollIntoViewIfNeeded();
+  await scrollToRendered(canvas); // hovered once drawn in view
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + (box.width * (col + 0.5)) / n, box.y + (box.height * (row + 0.5)) / n);
-  const text = await page.locator('[data-role="series-readout"]').innerText();
+  const text = await shownText(page.locator('[data-role="series-readout"]'));
   await page.mouse.move(0, 0);
   return Number(/weight ([\d.]+)$/.exec(text)[1]);
 }

@@ -37,6 +37,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage } from './harness.mjs';
+import { formatHash } from '../../web/src/url-state.js';
 
 const CHANGES = Number(process.env.SOAK_CHANGES ?? 10000);
 const RUNS = Number(process.env.SOAK_RUNS ?? 200);
@@ -285,8 +286,10 @@ test('soak: 10,000 parameter changes and 200 training runs leave no leak behind'
   const initial = await page.evaluate(() => window.attentionLab.state);
 
   // Back to the start's state with every queue finished, then GC and read.
+  // The start's parameters as the URL hash writes them (the section scrolled to aside).
+  const initialHash = formatHash(initial).split('&');
   async function measure(label) {
-    await page.evaluate(async (state) => {
+    await page.evaluate(async ({ state, hash }) => {
       window.attentionLab.set(state);
       const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
       await frame();
@@ -307,9 +310,16 @@ test('soak: 10,000 parameter changes and 200 training runs leave no leak behind'
       }
       window.scrollTo({ top: scrolled, behavior: 'instant' });
       await frame();
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the URL hash is written 250 ms after the last change
+      // The URL hash, written once the changes rest, describes the start's state (or, at load,
+      // is not there: the page opened without one and nothing has changed yet).
+      const written = () => {
+        if (location.hash === '') return true;
+        const parts = location.hash.slice(1).split('&').filter((part) => !part.startsWith('section='));
+        return parts.length === hash.length && hash.every((part) => parts.includes(part));
+      };
+      while (!written()) await frame();
       window.__soak.takeTimings();
-    }, initial);
+    }, { state: initial, hash: initialHash });
     await cdp.send('HeapProfiler.collectGarbage');
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = await cdp.send('Runtime.getHeapUsage');

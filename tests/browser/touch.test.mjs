@@ -25,14 +25,14 @@ const web = useBrowser({
 });
 
 // Fingers along their paths (viewport pixels, one path per finger, all of
-// the same length), a move every 16 ms, on the phone `on` (the shared one by default).
+// the same length), a move each animation frame, on the phone `on` (the shared one by default).
 async function fingersAlong(paths, on = lab) {
   const { cdp, page } = on;
   const at = (i) => paths.map((path, id) => ({ ...path[i], id }));
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
   for (let i = 1; i < paths[0].length; i += 1) {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i) });
-    await new Promise((resolve) => setTimeout(resolve, 16));
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await settled(page);

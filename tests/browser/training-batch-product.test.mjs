@@ -6,7 +6,7 @@
 // n (and leave-one-out); Chinese; screenshots in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshot, setLanguage, setState, typeInto, usePage } from './harness.mjs';
+import { screenshot, setLanguage, setState, shownText, typeInto, usePage } from './harness.mjs';
 
 let page;
 let problems;
@@ -26,7 +26,7 @@ async function drawn(name) {
     return { rows, cols, values, hidden: figure.closest('[hidden]') !== null || figure.hidden };
   });
 }
-const text = (css) => panel(css).innerText();
+const text = (css) => shownText(panel(css));
 
 test('the book\'s example: ones (2, 1, 4) x ones (2, 4, 6) is (2, 1, 6), every entry 4', async () => {
   assert.equal(await panel().getAttribute('data-result-shape'), '2,1,6');
@@ -60,7 +60,7 @@ test('b\' not b: the core\'s error at Y\'s stepper, naming Y and both shapes, an
   await page.waitForFunction((css) => document.querySelector(css)?.dataset.resultShape === '', PANEL);
   const error = page.locator('[data-error-for="bmmBY"]');
   assert.equal(await error.isVisible(), true);
-  const message = await error.innerText();
+  const message = await shownText(error);
   assert.match(message, /the rows of Y \(b′ = 5\) must match the columns of X \(b = 4\)/);
   assert.match(message, /Y: expected shape \(2, 4, c\) to match X \(2, 1, 4\), got \(2, 5, 6\)/);
   assert.equal(await panel('[data-role="bmm-no-result"]').isVisible(), true);
@@ -90,14 +90,14 @@ test('seeded N(0, 1) values: the drawn product is the core\'s, for the drawn ope
 
 test('the training\'s product quotes the live n', async () => {
   const line = panel('[data-role="bmm-training"]');
-  assert.match(await line.innerText(), /weights of shape \(50, 1, 49\) times values of shape \(50, 49, 1\) give shape \(50, 1, 1\)/);
+  assert.match(await shownText(line), /weights of shape \(50, 1, 49\) times values of shape \(50, 49, 1\) give shape \(50, 1, 1\)/);
   await setState(page, { n: 20 });
   assert.equal(await line.getAttribute('data-n'), '20');
-  assert.match(await line.innerText(), /With the 20 points of section \d+/);
-  assert.match(await line.innerText(), /\(20, 1, 19\) times values of shape \(20, 19, 1\) give shape \(20, 1, 1\)/);
-  assert.match(await line.innerText(), /over the 19 other keys/);
+  assert.match(await shownText(line), /With the 20 points of section \d+/);
+  assert.match(await shownText(line), /\(20, 1, 19\) times values of shape \(20, 19, 1\) give shape \(20, 1, 1\)/);
+  assert.match(await shownText(line), /over the 19 other keys/);
   await setState(page, { leaveOneOut: false });
-  assert.match(await line.innerText(), /\(20, 1, 20\) times values of shape \(20, 20, 1\)/);
+  assert.match(await shownText(line), /\(20, 1, 20\) times values of shape \(20, 20, 1\)/);
   await setState(page, { leaveOneOut: true, n: 50 });
 });
 
@@ -109,10 +109,10 @@ test('in Chinese', async () => {
   await screenshot(page, 'batch-product-zh', PANEL);
   await typeInto(page, 'bmmBY', 3);
   await page.waitForFunction((css) => document.querySelector(css)?.dataset.resultShape === '', PANEL);
-  const message = await page.locator('[data-error-for="bmmBY"]').innerText();
+  const message = await shownText(page.locator('[data-error-for="bmmBY"]'));
   assert.match(message, /Y 的行数（b′ = 3）必须等于 X 的列数（b = 4）/);
   assert.match(message, /Y: expected shape \(2, 4, c\) to match X \(2, 1, 4\), got \(2, 3, 6\)/);
-  assert.equal(await panel('[data-role="bmm-no-result"]').innerText(), '没有结果：计算核心拒绝了这些形状。');
+  assert.equal(await shownText(panel('[data-role="bmm-no-result"]')), '没有结果：计算核心拒绝了这些形状。');
   await screenshot(page, 'batch-product-mismatch-zh', PANEL);
   await typeInto(page, 'bmmBY', 4);
   await setLanguage(page, 'en');

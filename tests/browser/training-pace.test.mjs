@@ -10,7 +10,7 @@ import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { PLATEAU } from '../../web/src/sections/attention-training/attention-training.js';
 import { EVAL_EVERY } from '../../web/src/sections/attention-training/setup.js';
 import { defaultState } from '../../web/src/state.js';
-import { useBrowser, openPage, settled, setState, setLanguage } from './harness.mjs';
+import { useBrowser, openPage, settled, setState, setLanguage, shownText } from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 const opening = (language, key) => catalogues[language][key].split(/[{$]/)[0].trim();
@@ -58,10 +58,10 @@ test('at the defaults, Watch it learn pauses by itself soon after 99 %, says so,
   assert.equal(await status.getAttribute('data-plateau'), '');
   for (const language of ['en', 'zh']) {
     await setLanguage(page, language);
-    const text = await status.innerText();
+    const text = await shownText(status);
     assert.ok(text.startsWith(opening(language, 'at.status.plateau')), `${language}: ${text}`);
     assert.ok(text.includes(String(run.step)) && text.includes(String(defaults.atSteps)), 'names the step and where Play goes on to');
-    assert.equal(await root.locator('[data-action="at-play"]').innerText(), catalogues[language]['player.play']);
+    assert.equal(await shownText(root.locator('[data-action="at-play"]')), catalogues[language]['player.play']);
   }
   // Play goes on (no second pause though the accuracy stays flat), to a
   // nearer end at full speed to keep the test short.
@@ -86,7 +86,7 @@ test('after a run ends Play says it plays the run again and Step is off; Play ag
   await settled(page);
   for (const language of ['en', 'zh']) {
     await setLanguage(page, language);
-    assert.equal(await play.innerText(), catalogues[language]['player.playAgain']);
+    assert.equal(await shownText(play), catalogues[language]['player.playAgain']);
     assert.equal(await play.isDisabled(), false);
     assert.equal(await step.isDisabled(), true, 'nothing left to step');
   }

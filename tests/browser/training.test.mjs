@@ -3,7 +3,7 @@
 // switch changes the outcome the way the book says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage } from './harness.mjs';
+import { typeInto, settled, usePage, afterFrames } from './harness.mjs';
 import { pathSegments } from './figure-readers.mjs';
 
 let page;
@@ -148,7 +148,7 @@ test('a long run advances frame by frame, pauses and resumes, and stays exact', 
   assert.equal(await section('[data-role="status"]').getAttribute('data-status'), 'paused');
   const paused = (await shownRun()).rows.length;
   assert.ok(paused > 5 && paused < 200, `paused midway, at epoch ${paused}`);
-  await page.waitForTimeout(300);
+  await afterFrames(page, 20); // a playing run adds epochs every frame
   assert.equal((await shownRun()).rows.length, paused, 'nothing runs while paused');
   await section('[data-action="play"]').click();
   await page.waitForSelector('#training [data-role="status"][data-status="done"]', { timeout: 60000 });

@@ -10,6 +10,7 @@ import { parseHash, startHashSync } from './url-state.js';
 import { startEmbedMode, postProgress } from './embed.js';
 import { showContentsProgress } from './contents-progress.js';
 import { texReady, useTexStylesheet } from './figures/tex.js';
+import { skipSectionsOutOfView } from './offscreen-sections.js';
 
 // progress: where the exercises' answers are kept (the mount's default,
 // localStorage, unless given: a SCORM package's launch,
@@ -79,6 +80,7 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   } catch {
     return; // the indicator says why
   }
+  if (!view.embed) skipSectionsOutOfView(main);
   document.documentElement.dataset.ready = 'true';
   startHashSync({ store, view, sectionIds });
   // The other language once the learner reaches for the switch (a pointer

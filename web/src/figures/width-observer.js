@@ -7,7 +7,8 @@
 // The figure is redrawn in the next animation frame, not in the observer's
 // callback: a redraw there can still resize other rulers in the same frame
 // (a taller page gains a scroll bar, and every ruler narrows), which is the
-// same error.
+// same error. A ruler taken out of the document (its section removed) reports
+// a width of 0: that is no width to draw at, and no frame is asked for.
 export function observeWidth(container, onWidth) {
   const ruler = document.createElement('div');
   ruler.className = 'width-ruler';
@@ -17,6 +18,7 @@ export function observeWidth(container, onWidth) {
   let reported = null;
   let frame = 0;
   new ResizeObserver(([entry]) => {
+    if (!ruler.isConnected) return;
     reported = Math.round(entry.contentRect.width);
     frame ||= requestAnimationFrame(() => {
       frame = 0;
