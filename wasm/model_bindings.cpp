@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "attention_model.hpp"
-#include "attention_tasks.hpp"
-#include "attention_training.hpp"
-#include "optimizers.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_tasks.hpp"
+#include "encoder/attention_training.hpp"
+#include "training/optimizers.hpp"
 #include "model_transfer.hpp"
 #include "row_steps_transfer.hpp"
 #include "transfer.hpp"
@@ -19,7 +19,7 @@
 using namespace attention::transfer;
 namespace lim = attention::limits;
 
-val attention::transfer::config_to_js(const attention::ModelConfig& c) {
+val attention::transfer::config_to_js(const attention::EncoderConfig& c) {
     val config = val::object();
     put(config, "vocab", c.vocab);
     put(config, "length", c.length);
@@ -40,8 +40,8 @@ struct ModelCall {
     ~ModelCall() { attention::release_model_workspace(); }
 };
 
-attention::ModelConfig model_config(const val& config) {
-    attention::ModelConfig c;
+attention::EncoderConfig model_config(const val& config) {
+    attention::EncoderConfig c;
     c.vocab = count(config["vocab"].as<double>(), "vocab");
     c.length = count(config["length"].as<double>(), "length");
     c.hidden = count(config["hidden"].as<double>(), "hidden");
@@ -57,7 +57,7 @@ attention::ModelConfig model_config(const val& config) {
 // A model object as the JS API hands it over (model_transfer.hpp), every
 // length checked against its config and nothing copied yet.
 struct IncomingModel {
-    attention::ModelConfig config;
+    attention::EncoderConfig config;
     std::vector<attention::ParameterSlot> layout;
     IncomingParameters parameters;
 };
@@ -65,8 +65,8 @@ struct IncomingModel {
 IncomingModel incoming_model(const val& model) {
     IncomingModel in;
     in.config = model_config(model["config"]);
-    in.layout = attention::model_layout(in.config);
-    in.parameters = incoming_parameters(model, in.layout, attention::parameter_count(in.config));
+    in.layout = attention::encoder_layout(in.config);
+    in.parameters = incoming_parameters(model, in.layout, attention::encoder_parameter_count(in.config));
     return in;
 }
 
@@ -75,7 +75,7 @@ attention::AttentionModel copy_model(const IncomingModel& in) {
     attention::AttentionModel model;
     model.config = in.config;
     model.layout = in.layout;
-    model.values = copy_parameters(in.parameters, in.layout, attention::parameter_count(in.config));
+    model.values = copy_parameters(in.parameters, in.layout, attention::encoder_parameter_count(in.config));
     return model;
 }
 
@@ -105,7 +105,7 @@ struct IncomingBatch {
     }
 };
 
-IncomingBatch incoming_batch(const attention::ModelConfig& config, const val& tokens, const val* targets,
+IncomingBatch incoming_batch(const attention::EncoderConfig& config, const val& tokens, const val* targets,
                              const val& options) {
     IncomingBatch in{tokens, targets, options["validLens"], options["headsOff"], {}};
     const std::size_t token_count = limited_length(tokens, max_tokens, "tokens", "tokens");

@@ -18,7 +18,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "layers/parameter_layout.hpp"
-#include "optimizers.hpp"
+#include "training/optimizers.hpp"
 #include "transfer.hpp"
 
 namespace attention::transfer {

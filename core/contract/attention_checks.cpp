@@ -1,9 +1,9 @@
-#include "attention_checks.hpp"
+#include "contract/attention_checks.hpp"
 
 #include <cstdint>
 
-#include "errors.hpp"
-#include "limits.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
 
 namespace attention {
 

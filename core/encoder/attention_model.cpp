@@ -1,4 +1,4 @@
-#include "attention_model.hpp"
+#include "encoder/attention_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,15 +7,15 @@
 #include <limits>
 #include <optional>
 
-#include "errors.hpp"
+#include "contract/errors.hpp"
 #include "layers/embedding.hpp"
 #include "layers/encoder_block.hpp"
 #include "layers/linear.hpp"
-#include "layers/softmax_cross_entropy.hpp"
+#include "training/softmax_cross_entropy.hpp"
 #include "layers/workspace.hpp"
-#include "limits.hpp"
-#include "positional_encoding.hpp"
-#include "random.hpp"
+#include "contract/limits.hpp"
+#include "layers/positional_encoding.hpp"
+#include "numerics/random.hpp"
 
 // The encoder only composes the layers of core/layers/, each a forward and
 // backward pair: embedding and positional encoding, multi-head attention,
@@ -36,7 +36,7 @@ struct EncoderHandles {
 };
 
 // The encoder's parameters, in layout order: names, shapes and initialisation once.
-EncoderHandles describe_parameters(const ModelConfig& config, LayoutBuilder& layout) {
+EncoderHandles describe_parameters(const EncoderConfig& config, LayoutBuilder& layout) {
     const std::size_t h = config.hidden, f = config.ffn_hidden, v = config.vocab;
     EncoderHandles p;
     p.embedding = layout.add("embedding", {v, h}, Init::normal());
@@ -63,7 +63,7 @@ EncoderHandles describe_parameters(const ModelConfig& config, LayoutBuilder& lay
 }
 
 // The handles alone (no name is built), and how many named parameters there are.
-EncoderHandles parameter_handles(const ModelConfig& config, std::size_t* slots = nullptr) {
+EncoderHandles parameter_handles(const EncoderConfig& config, std::size_t* slots = nullptr) {
     LayoutBuilder layout;
     EncoderHandles handles = describe_parameters(config, layout);
     if (slots) *slots = layout.slots();
@@ -100,13 +100,13 @@ std::size_t valid_length(const BatchOptions& options, std::size_t item, std::siz
     return options.valid_lens.size() ? static_cast<std::size_t>(options.valid_lens(item)) : length;
 }
 
-EncoderBlockShape block_shape(const ModelConfig& config, std::size_t batch) {
+EncoderBlockShape block_shape(const EncoderConfig& config, std::size_t batch) {
     return {batch, config.length, config.hidden, config.heads, config.ffn_hidden};
 }
 
 void forward_pass(const AttentionModel& model, const EncoderHandles& p, const int* tokens, const BatchOptions& options,
                   EncoderWorkspace& w) {
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     const std::size_t batch = options.batch, n = config.length, hidden = config.hidden, rows = batch * n;
     const double* params = model.values.data();
     const EncoderBlockShape shape = block_shape(config, batch);
@@ -141,7 +141,7 @@ void forward_pass(const AttentionModel& model, const EncoderHandles& p, const in
 // dx: the gradient of the encoder's output on the way in, of the embedded input on the way out.
 void backward_pass(const AttentionModel& model, const EncoderHandles& p, const int* tokens, const BatchOptions& options,
                    EncoderWorkspace& w, double* grads) {
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     const std::size_t batch = options.batch, n = config.length, hidden = config.hidden, rows = batch * n;
     const double* params = model.values.data();
     const EncoderBlockShape shape = block_shape(config, batch);
@@ -167,7 +167,7 @@ std::uint64_t product(std::initializer_list<std::uint64_t> factors) {
 }
 
 // The doubles one forward and backward pass keeps alive (an upper bound).
-std::uint64_t activation_count(const ModelConfig& config, std::uint64_t batch) {
+std::uint64_t activation_count(const EncoderConfig& config, std::uint64_t batch) {
     const std::uint64_t rows = batch * config.length;
     const std::uint64_t per_block = rows * (8 * config.hidden + 2 * config.ffn_hidden + 2) +
                                     product({batch, config.heads, config.length, config.length});
@@ -176,14 +176,14 @@ std::uint64_t activation_count(const ModelConfig& config, std::uint64_t batch) {
 
 }  // namespace
 
-std::uint64_t model_forward_work(const ModelConfig& config, std::uint64_t batch) {
+std::uint64_t model_forward_work(const EncoderConfig& config, std::uint64_t batch) {
     const std::uint64_t rows = batch * config.length, h = config.hidden;
     const std::uint64_t per_block = 4 * rows * h * h + 2 * product({batch, config.length, config.length, h}) +
                                     2 * rows * h * config.ffn_hidden + 10 * rows * h;
     return rows * h + config.blocks * per_block + rows * config.vocab * h;
 }
 
-std::uint64_t model_pass_work(const ModelConfig& config, std::uint64_t batch) {
+std::uint64_t model_pass_work(const EncoderConfig& config, std::uint64_t batch) {
     return 3 * model_forward_work(config, batch);
 }
 
@@ -193,12 +193,12 @@ namespace {
 
 void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens, const xt::xtensor<int, 1>* targets,
                  const BatchOptions& options) {
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     check_model_config(config);
     std::size_t slots = 0;
     parameter_handles(config, &slots);
-    if (model.values.size() != parameter_count(config) || model.layout.size() != slots)
-        fail("model", text("parameters laid out for its config (", parameter_count(config), " numbers)"),
+    if (model.values.size() != encoder_parameter_count(config) || model.layout.size() != slots)
+        fail("model", text("parameters laid out for its config (", encoder_parameter_count(config), " numbers)"),
              model.values.size());
     check_batch_sizes(config, {options.batch, tokens.size(),
                                targets ? std::optional<std::size_t>(targets->size()) : std::nullopt,
@@ -229,7 +229,7 @@ const ParameterSlot& AttentionModel::slot(std::string_view name) const {
     fail("name", "the name of one of the model's parameters", name);
 }
 
-void check_model_config(const ModelConfig& config) {
+void check_model_config(const EncoderConfig& config) {
     require_count("vocab", config.vocab, 2, limits::max_vocab);
     require_count("length", config.length, 1, limits::max_model_length);
     require_count("hidden", config.hidden, 1, limits::max_dimension);
@@ -239,13 +239,13 @@ void check_model_config(const ModelConfig& config) {
     require_count("blocks", config.blocks, 1, limits::max_blocks);
     require_count("ffnHidden", config.ffn_hidden, 0, limits::max_ffn_hidden);
     require_range("embeddingScale", config.embedding_scale, 0.0, limits::max_embedding_scale);
-    const std::uint64_t count = parameter_count(config);
+    const std::uint64_t count = encoder_parameter_count(config);
     if (count > limits::max_model_parameters)
         fail("hidden", text("a model of at most ", limits::max_model_parameters, " parameters (this one: ", count, ")"),
              config.hidden);
 }
 
-std::size_t parameter_count(const ModelConfig& config) {
+std::size_t encoder_parameter_count(const EncoderConfig& config) {
     // Within the individual limits this fits 64 bits easily (< 2^40).
     const std::uint64_t h = config.hidden, f = config.ffn_hidden, v = config.vocab;
     const std::uint64_t block = 4 * h * h + (f > 0 ? 2 * h * f + f + 5 * h : 0);
@@ -253,25 +253,25 @@ std::size_t parameter_count(const ModelConfig& config) {
     return static_cast<std::size_t>(std::min<std::uint64_t>(total, SIZE_MAX));
 }
 
-std::vector<ParameterSlot> model_layout(const ModelConfig& config) {
+std::vector<ParameterSlot> encoder_layout(const EncoderConfig& config) {
     std::vector<ParameterSlot> layout;
     LayoutBuilder builder(&layout);
     describe_parameters(config, builder);
     return layout;
 }
 
-AttentionModel init_attention_model(const ModelConfig& config) {
+AttentionModel init_attention_model(const EncoderConfig& config) {
     check_model_config(config);
     AttentionModel model;
     model.config = config;
-    model.layout = model_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({parameter_count(config)});
+    model.layout = encoder_layout(config);
+    model.values = xt::xtensor<double, 1>::from_shape({encoder_parameter_count(config)});
     Random random(config.seed);
     initialise_parameters(model.layout, random, model.values.data());
     return model;
 }
 
-void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes) {
+void check_batch_sizes(const EncoderConfig& config, const BatchSizes& sizes) {
     require_count("batch", sizes.batch, 1, limits::max_model_batch);
     const std::uint64_t activations = activation_count(config, sizes.batch);
     if (activations > limits::max_model_activations)
@@ -294,12 +294,12 @@ void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes) {
              sizes.heads_off);
 }
 
-AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params) {
+AttentionModel attention_model_from(const EncoderConfig& config, const std::vector<NamedValues>& params) {
     check_model_config(config);
     AttentionModel model;
     model.config = config;
-    model.layout = model_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({parameter_count(config)});
+    model.layout = encoder_layout(config);
+    model.values = xt::xtensor<double, 1>::from_shape({encoder_parameter_count(config)});
     copy_named_parameters(model.layout, params, model.values.data());
     return model;
 }
@@ -307,7 +307,7 @@ AttentionModel attention_model_from(const ModelConfig& config, const std::vector
 ForwardResult attention_model_forward(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                       const BatchOptions& options) {
     check_batch(model, tokens, nullptr, options);
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     const std::size_t batch = options.batch, n = config.length;
     EncoderLease lease;
     EncoderWorkspace& w = *lease;
@@ -325,7 +325,7 @@ DotProductItemInputs attention_model_attention_inputs(const AttentionModel& mode
                                                       const BatchOptions& options, std::size_t block,
                                                       std::size_t item) {
     check_batch(model, tokens, nullptr, options);
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     require_count("block", block, 0, config.blocks - 1);
     require_count("item", item, 0, options.batch - 1);
     EncoderLease lease;
@@ -358,7 +358,7 @@ DotProductItemInputs attention_model_attention_inputs(const AttentionModel& mode
 LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                 const xt::xtensor<int, 1>& targets, const BatchOptions& options) {
     check_batch(model, tokens, &targets, options);
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     const std::size_t n = config.length, rows = options.batch * n, vocab = config.vocab;
     EncoderLease lease;
     EncoderWorkspace& w = *lease;
@@ -389,7 +389,7 @@ LossResult attention_model_loss(const AttentionModel& model, const xt::xtensor<i
 Accuracy attention_model_accuracy(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                   const xt::xtensor<int, 1>& targets, const BatchOptions& options) {
     check_batch(model, tokens, &targets, options);
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     const std::size_t n = config.length, vocab = config.vocab;
     EncoderLease lease;
     EncoderWorkspace& w = *lease;

@@ -29,13 +29,13 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "attention_row_inputs.hpp"
+#include "contract/attention_row_inputs.hpp"
 #include "layers/parameter_layout.hpp"
 
 namespace attention {
 
 // The defaults are the JS API's: the attention-only model the page starts with.
-struct ModelConfig {
+struct EncoderConfig {
     std::size_t vocab = 10;
     std::size_t length = 8;        // positions per sequence (the positional encoding's rows)
     std::size_t hidden = 32;
@@ -49,7 +49,7 @@ struct ModelConfig {
 
 // Parameters (and gradients, which have the same layout).
 struct AttentionModel {
-    ModelConfig config;
+    EncoderConfig config;
     std::vector<ParameterSlot> layout;
     xt::xtensor<double, 1> values;  // every parameter, one after the other, each row-major
 
@@ -60,24 +60,24 @@ struct AttentionModel {
 
 // Validates a configuration (sizes within limits/, heads dividing hidden,
 // every product within the limits, computed in 64 bits) without allocating.
-void check_model_config(const ModelConfig& config);
+void check_model_config(const EncoderConfig& config);
 
 // The names, shapes and offsets of a configuration's parameters, in order:
 // embedding; per block b{i}.Wq, Wk, Wv, Wo, and with an FFN b{i}.ln1.gamma,
 // ln1.beta, W1, b1, W2, b2, ln2.gamma, ln2.beta; readout, readoutBias.
-std::vector<ParameterSlot> model_layout(const ModelConfig& config);
-std::size_t parameter_count(const ModelConfig& config);
+std::vector<ParameterSlot> encoder_layout(const EncoderConfig& config);
+std::size_t encoder_parameter_count(const EncoderConfig& config);
 
 // PyTorch's initialisation drawn from the core's seeded generator (random.hpp),
 // the same on every platform: embedding N(0, 1); every Linear weight and bias
 // U(-1/sqrt(in), 1/sqrt(in)); LayerNorm gamma 1, beta 0. Parameters are drawn
 // in layout order, each row-major.
-AttentionModel init_attention_model(const ModelConfig& config);
+AttentionModel init_attention_model(const EncoderConfig& config);
 
 // A model from given parameters (e.g. the page's, or PyTorch's): every name
 // of the layout exactly once, sizes as the layout says, finite values
 // (layers/parameter_layout.hpp's checks). Errors name the parameter as "params.<name>".
-AttentionModel attention_model_from(const ModelConfig& config, const std::vector<NamedValues>& params);
+AttentionModel attention_model_from(const EncoderConfig& config, const std::vector<NamedValues>& params);
 
 // One batch of sequences: tokens (batch x length, row-major) in [0, vocab),
 // valid_lens empty (every position valid) or one length per item in
@@ -105,7 +105,7 @@ struct BatchSizes {
     std::size_t valid_lens = 0;
     std::size_t heads_off = 0;
 };
-void check_batch_sizes(const ModelConfig& config, const BatchSizes& sizes);
+void check_batch_sizes(const EncoderConfig& config, const BatchSizes& sizes);
 
 struct ForwardResult {
     xt::xtensor<double, 3> logits;   // (batch, length, vocab)
@@ -134,8 +134,8 @@ DotProductItemInputs attention_model_attention_inputs(const AttentionModel& mode
 // Multiply-adds of one forward pass over `batch` sequences, and of a forward
 // and backward pass (three forward passes' worth), in 64 bits; what the work
 // limits (limits.hpp) count.
-std::uint64_t model_forward_work(const ModelConfig& config, std::uint64_t batch);
-std::uint64_t model_pass_work(const ModelConfig& config, std::uint64_t batch);
+std::uint64_t model_forward_work(const EncoderConfig& config, std::uint64_t batch);
+std::uint64_t model_pass_work(const EncoderConfig& config, std::uint64_t batch);
 
 // The buffers of a forward and backward pass are kept from call to call (a
 // training step then allocates nothing; the core is single-threaded). This frees them: the

@@ -1,12 +1,12 @@
-#include "attention_tasks.hpp"
+#include "encoder/attention_tasks.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <vector>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "random.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/random.hpp"
 
 namespace attention {
 

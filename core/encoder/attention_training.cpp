@@ -1,4 +1,4 @@
-#include "attention_training.hpp"
+#include "encoder/attention_training.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <limits>
 #include <vector>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "training_loop.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "training/training_loop.hpp"
 
 namespace attention {
 
@@ -24,7 +24,7 @@ BatchOptions batch_options(const TaskBatch& batch, std::size_t size, bool causal
 
 }  // namespace
 
-TaskOptions training_batch_options(const ModelConfig& config, const ModelTrainingOptions& options,
+TaskOptions training_batch_options(const EncoderConfig& config, const ModelTrainingOptions& options,
                                    std::uint64_t step) {
     TaskOptions task;
     task.task = options.task;
@@ -37,7 +37,7 @@ TaskOptions training_batch_options(const ModelConfig& config, const ModelTrainin
     return task;
 }
 
-TaskOptions held_out_options(const ModelConfig& config, const ModelTrainingOptions& options) {
+TaskOptions held_out_options(const EncoderConfig& config, const ModelTrainingOptions& options) {
     TaskOptions task = training_batch_options(config, options, 0);
     task.batch = options.held_out;
     task.seed = options.seed ^ held_out_seed_mix;
@@ -46,7 +46,7 @@ TaskOptions held_out_options(const ModelConfig& config, const ModelTrainingOptio
 
 ModelTrainingResult train_attention_model(AttentionModel& model, OptimizerState& state,
                                           const ModelTrainingOptions& options) {
-    const ModelConfig& config = model.config;
+    const EncoderConfig& config = model.config;
     check_model_config(config);
     require_count("steps", options.steps, 1, limits::max_training_steps);
     require_count("evalEvery", options.eval_every, 1, limits::max_training_steps);

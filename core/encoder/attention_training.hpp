@@ -17,9 +17,9 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "attention_model.hpp"
-#include "attention_tasks.hpp"
-#include "optimizers.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_tasks.hpp"
+#include "training/optimizers.hpp"
 
 namespace attention {
 
@@ -53,9 +53,9 @@ struct ModelTrainingResult {
 
 // The task options of the batch of global step `step`, and of the held-out
 // set, for a model.
-TaskOptions training_batch_options(const ModelConfig& config, const ModelTrainingOptions& options,
+TaskOptions training_batch_options(const EncoderConfig& config, const ModelTrainingOptions& options,
                                    std::uint64_t step);
-TaskOptions held_out_options(const ModelConfig& config, const ModelTrainingOptions& options);
+TaskOptions held_out_options(const EncoderConfig& config, const ModelTrainingOptions& options);
 
 // Checks everything (model, state, task against the model's vocab and length,
 // steps in [1, max_training_steps], eval_every >= 1, held_out in

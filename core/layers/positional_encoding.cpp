@@ -1,8 +1,8 @@
-#include "positional_encoding.hpp"
+#include "layers/positional_encoding.hpp"
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "portable_math.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/portable_math.hpp"
 
 namespace attention {
 

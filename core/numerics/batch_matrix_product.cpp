@@ -1,11 +1,11 @@
-#include "batch_matrix_product.hpp"
+#include "numerics/batch_matrix_product.hpp"
 
 #include <cmath>
 #include <cstdint>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "matrix_products.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/matrix_products.hpp"
 
 namespace attention {
 

@@ -1,4 +1,4 @@
-#include "matrix_products.hpp"
+#include "numerics/matrix_products.hpp"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "portable_math.hpp"
+#include "numerics/portable_math.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,8 +1,8 @@
-#include "random.hpp"
+#include "numerics/random.hpp"
 
 #include <cmath>
 
-#include "portable_math.hpp"
+#include "numerics/portable_math.hpp"
 
 namespace attention {
 namespace {

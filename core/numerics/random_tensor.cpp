@@ -1,8 +1,8 @@
-#include "random_tensor.hpp"
+#include "numerics/random_tensor.hpp"
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "random.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/random.hpp"
 
 namespace attention {
 

@@ -23,8 +23,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "table_exp2.hpp"
-#include "vector_math.hpp"
+#include "numerics/table_exp2.hpp"
+#include "numerics/vector_math.hpp"
 
 #define ATTENTION_WASM_SIMD 1
 

@@ -1,12 +1,12 @@
-#include "consistency_study.hpp"
+#include "regression/consistency_study.hpp"
 
 #include <cstdint>
 
-#include "dataset.hpp"
-#include "errors.hpp"
-#include "limits.hpp"
-#include "pooling.hpp"
-#include "portable_math.hpp"
+#include "regression/dataset.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "regression/pooling.hpp"
+#include "numerics/portable_math.hpp"
 
 namespace attention {
 namespace {

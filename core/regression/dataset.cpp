@@ -1,11 +1,11 @@
-#include "dataset.hpp"
+#include "regression/dataset.hpp"
 
 #include <algorithm>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "portable_math.hpp"
-#include "random.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/portable_math.hpp"
+#include "numerics/random.hpp"
 
 namespace attention {
 

@@ -1,4 +1,4 @@
-#include "kernel_width_training.hpp"
+#include "regression/kernel_width_training.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,12 +6,12 @@
 #include <limits>
 #include <vector>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "kernels.hpp"
-#include "table_exp2.hpp"
-#include "vector_math.hpp"
-#include "wasm_simd.hpp"  // empty unless the build targets wasm SIMD
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "regression/kernels.hpp"
+#include "numerics/table_exp2.hpp"
+#include "numerics/vector_math.hpp"
+#include "numerics/wasm_simd.hpp"  // empty unless the build targets wasm SIMD
 
 namespace attention {
 namespace {

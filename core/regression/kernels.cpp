@@ -1,6 +1,6 @@
-#include "kernels.hpp"
+#include "regression/kernels.hpp"
 
-#include "errors.hpp"
+#include "contract/errors.hpp"
 
 namespace attention {
 namespace {

@@ -1,15 +1,15 @@
-#include "pooling.hpp"
+#include "regression/pooling.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "table_exp2.hpp"
-#include "vector_math.hpp"
-#include "wasm_simd.hpp"  // empty unless the build targets wasm SIMD
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/table_exp2.hpp"
+#include "numerics/vector_math.hpp"
+#include "numerics/wasm_simd.hpp"  // empty unless the build targets wasm SIMD
 
 namespace attention {
 namespace {

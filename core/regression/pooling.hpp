@@ -5,7 +5,7 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "kernels.hpp"
+#include "regression/kernels.hpp"
 
 namespace attention {
 

@@ -1,9 +1,9 @@
-#include "squared_error.hpp"
+#include "regression/squared_error.hpp"
 
 #include <cmath>
 
-#include "errors.hpp"
-#include "limits.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
 
 namespace attention {
 

@@ -1,13 +1,13 @@
-#include "additive_attention.hpp"
+#include "scoring/checked_additive_attention.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "attention_checks.hpp"
-#include "batch_matrix_product.hpp"
-#include "errors.hpp"
+#include "contract/attention_checks.hpp"
+#include "numerics/batch_matrix_product.hpp"
+#include "contract/errors.hpp"
 #include "layers/linear.hpp"
-#include "softmax.hpp"
+#include "scoring/masked_softmax.hpp"
 
 namespace attention {
 namespace {

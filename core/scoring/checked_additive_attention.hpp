@@ -3,7 +3,7 @@
 // no biases; dropout is off (evaluation mode).
 #include <xtensor/xtensor.hpp>
 
-#include "attention_result.hpp"
+#include "contract/attention_result.hpp"
 
 namespace attention {
 

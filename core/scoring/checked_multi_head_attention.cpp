@@ -1,15 +1,15 @@
-#include "multi_head_attention.hpp"
+#include "scoring/checked_multi_head_attention.hpp"
 
 #include <cmath>
 #include <string_view>
 
-#include "attention_checks.hpp"
-#include "batch_matrix_product.hpp"
-#include "dot_product_attention.hpp"
-#include "errors.hpp"
+#include "contract/attention_checks.hpp"
+#include "numerics/batch_matrix_product.hpp"
+#include "scoring/dot_product_attention.hpp"
+#include "contract/errors.hpp"
 #include "layers/linear.hpp"
-#include "masking.hpp"
-#include "softmax.hpp"
+#include "scoring/masking.hpp"
+#include "scoring/masked_softmax.hpp"
 
 #include <xtensor/xview.hpp>
 

@@ -8,7 +8,7 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "attention_result.hpp"
+#include "contract/attention_result.hpp"
 
 namespace attention {
 

@@ -1,11 +1,11 @@
-#include "dot_product_attention.hpp"
+#include "scoring/dot_product_attention.hpp"
 
 #include <cmath>
 
-#include "attention_checks.hpp"
-#include "batch_matrix_product.hpp"
-#include "errors.hpp"
-#include "softmax.hpp"
+#include "contract/attention_checks.hpp"
+#include "numerics/batch_matrix_product.hpp"
+#include "contract/errors.hpp"
+#include "scoring/masked_softmax.hpp"
 
 namespace attention {
 

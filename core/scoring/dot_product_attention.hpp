@@ -5,8 +5,8 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "attention_checks.hpp"  // BadScore
-#include "attention_result.hpp"
+#include "contract/attention_checks.hpp"  // BadScore
+#include "contract/attention_result.hpp"
 
 namespace attention {
 

@@ -1,9 +1,9 @@
-#include "masking.hpp"
+#include "scoring/masking.hpp"
 
 #include <algorithm>
 
-#include "attention_checks.hpp"
-#include "errors.hpp"
+#include "contract/attention_checks.hpp"
+#include "contract/errors.hpp"
 
 namespace attention {
 

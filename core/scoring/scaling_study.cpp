@@ -1,13 +1,13 @@
-#include "scaling_study.hpp"
+#include "scoring/scaling_study.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "random.hpp"
-#include "softmax.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/random.hpp"
+#include "numerics/softmax_row.hpp"
 
 namespace attention {
 namespace {
@@ -22,7 +22,7 @@ double sample_variance(const std::vector<double>& values) {
 }
 
 double max_softmax_weight(std::vector<double> scores) {
-    softmax_in_place(scores.data(), scores.size());
+    softmax_row(scores.data(), scores.size(), scores.size());
     return *std::max_element(scores.begin(), scores.end());
 }
 

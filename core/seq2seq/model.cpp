@@ -5,11 +5,11 @@
 #include <initializer_list>
 #include <optional>
 
-#include "../errors.hpp"
-#include "../layers/softmax_cross_entropy.hpp"
-#include "../layers/workspace.hpp"
-#include "../limits.hpp"
-#include "../random.hpp"
+#include "contract/errors.hpp"
+#include "training/softmax_cross_entropy.hpp"
+#include "layers/workspace.hpp"
+#include "contract/limits.hpp"
+#include "numerics/random.hpp"
 #include "architectures.hpp"
 
 // What both architectures share: names, checks, the layout's dispatch, and

@@ -29,7 +29,7 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "../layers/parameter_layout.hpp"
+#include "layers/parameter_layout.hpp"
 
 namespace attention {
 

@@ -4,9 +4,9 @@
 #include <limits>
 #include <vector>
 
-#include "../errors.hpp"
-#include "../limits.hpp"
-#include "../training_loop.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "training/training_loop.hpp"
 #include "architectures.hpp"
 #include "bleu.hpp"
 

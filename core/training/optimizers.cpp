@@ -1,11 +1,11 @@
-#include "optimizers.hpp"
+#include "training/optimizers.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "errors.hpp"
-#include "limits.hpp"
-#include "portable_math.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/portable_math.hpp"
 
 namespace attention {
 

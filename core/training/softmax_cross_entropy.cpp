@@ -1,19 +1,16 @@
-#include "layers/softmax_cross_entropy.hpp"
+#include "training/softmax_cross_entropy.hpp"
 
 #include <algorithm>
 
-#include "portable_math.hpp"
-#include "vector_math.hpp"
+#include "numerics/portable_math.hpp"
+#include "numerics/softmax_row.hpp"
 
 namespace attention::layers {
 
 double cross_entropy(const double* logits, std::size_t classes, std::size_t target, double* shifted, double& sum) {
-    const double top = *std::max_element(logits, logits + classes);
-    sum = 0.0;
-    for (std::size_t v = 0; v < classes; ++v) {
-        shifted[v] = vector_math::exp_nonpositive(logits[v] - top);
-        sum += shifted[v];
-    }
+    const double top = row_maximum(logits, classes);
+    std::copy(logits, logits + classes, shifted);
+    sum = exponentials_and_sum(shifted, classes, top, 1.0);
     return (top + portable::log(sum)) - logits[target];
 }
 

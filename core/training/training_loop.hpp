@@ -18,7 +18,7 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "optimizers.hpp"
+#include "training/optimizers.hpp"
 
 namespace attention {
 

@@ -1,6 +1,6 @@
 // Native side of the model-step benchmark: one Adam step of the trainable
-// attention model (core/attention_model.hpp, core/optimizers.hpp) on one
-// batch of a seeded task (core/attention_tasks.hpp). model-step.bench.mjs
+// attention model (core/encoder/attention_model.hpp, core/training/optimizers.hpp) on one
+// batch of a seeded task (core/encoder/attention_tasks.hpp). model-step.bench.mjs
 // runs this executable once per configuration, times the wasm module and
 // PyTorch (model_step_torch.py) the same way, and prints the comparison.
 //
@@ -29,7 +29,7 @@
 //   em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -msimd128 -fexceptions -Icore
 //     -isystem build/web/third_party_include tests/benchmarks/model_step_benchmark.cpp
 //     core/{attention_model,attention_tasks,optimizers,random,positional_encoding,portable_math,attention_checks}.cpp
-//     core/layers/*.cpp core/matrix_products.cpp
+//     core/layers/*.cpp core/numerics/matrix_products.cpp
 //     -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o build/parts/model_step_parts.cjs
 //   node --no-liftoff build/parts/model_step_parts.cjs --parts   (after mkdir -p build/parts)
 // Built from the same command with -sMODULARIZE=1 -sINVOKE_RUN=0
@@ -54,9 +54,9 @@
 #include <utility>
 #include <vector>
 
-#include "attention_model.hpp"
-#include "attention_tasks.hpp"
-#include "optimizers.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_tasks.hpp"
+#include "training/optimizers.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -65,7 +65,7 @@
 namespace {
 
 struct Config {
-    attention::ModelConfig model;
+    attention::EncoderConfig model;
     std::size_t batch = 32;
     std::uint32_t task_seed = 0;
     double lr = 0.01;
@@ -276,7 +276,7 @@ int run(const Config& config) {
         return 0;
     }
 
-    const attention::ModelConfig& m = config.model;
+    const attention::EncoderConfig& m = config.model;
     std::printf("{\"config\":{\"vocab\":%zu,\"length\":%zu,\"hidden\":%zu,\"heads\":%zu,\"blocks\":%zu,"
                 "\"ffnHidden\":%zu,\"embeddingScale\":%.17g,\"seed\":%u},\"batch\":%zu,\"lr\":%.17g,",
                 m.vocab, m.length, m.hidden, m.heads, m.blocks, m.ffn_hidden, m.embedding_scale, m.seed, config.batch,

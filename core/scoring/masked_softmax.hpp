@@ -1,16 +1,14 @@
 #pragma once
-// Numerically stable softmax (the row maximum is subtracted) and d2l's
-// masked softmax over the last axis of (batch, queries, keys) scores.
+// d2l's masked softmax over the last axis of (batch, queries, keys) scores,
+// each row by the one softmax row kernel (softmax_row.hpp).
 #include <cstddef>
 
 #include <xtensor/xtensor.hpp>
 
-#include "masking.hpp"
+#include "numerics/softmax_row.hpp"
+#include "scoring/masking.hpp"
 
 namespace attention {
-
-// Softmax of one contiguous row, in place.
-void softmax_in_place(double* row, std::size_t length);
 
 // d2l's recipe: the scores masked (masking.hpp), then an ordinary softmax.
 // valid_lens as in ValidLengths. Unlike d2l, a row with valid length 0 is

@@ -1,21 +1,8 @@
-#include "softmax.hpp"
+#include "scoring/masked_softmax.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace attention {
-
-void softmax_in_place(double* row, std::size_t length) {
-    if (length == 0) return;
-    const double max = *std::max_element(row, row + length);
-    double sum = 0.0;
-    for (std::size_t j = 0; j < length; ++j) {
-        row[j] = std::exp(row[j] - max);
-        sum += row[j];
-    }
-    const double inverse = 1.0 / sum;
-    for (std::size_t j = 0; j < length; ++j) row[j] *= inverse;
-}
 
 xt::xtensor<double, 3> masked_softmax(const xt::xtensor<double, 3>& scores,
                                       const xt::xtensor<int, 1>& valid_lens) {
@@ -31,7 +18,7 @@ xt::xtensor<double, 3> masked_softmax(const xt::xtensor<double, 3>& scores,
                 continue;
             }
             mask_row(row, valid, keys);
-            softmax_in_place(row, keys);
+            softmax_row(row, keys, keys);
         }
     }
     return weights;

@@ -1,11 +1,11 @@
-#include "attention_row_steps.hpp"
+#include "scoring/attention_row_steps.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "errors.hpp"
+#include "contract/errors.hpp"
 #include "seq2seq/architectures.hpp"
-#include "vector_math.hpp"
+#include "numerics/vector_math.hpp"
 
 namespace attention {
 

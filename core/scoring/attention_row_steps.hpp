@@ -17,8 +17,8 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "attention_model.hpp"
-#include "attention_row_inputs.hpp"
+#include "encoder/attention_model.hpp"
+#include "contract/attention_row_inputs.hpp"
 #include "seq2seq/model.hpp"
 
 namespace attention {
