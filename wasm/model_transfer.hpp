@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <xtensor/xtensor.hpp>
@@ -49,6 +50,48 @@ val named_arrays(const std::vector<ParameterSlot>& layout, const xt::xtensor<dou
 val model_object(const val& config, const std::vector<ParameterSlot>& layout, const xt::xtensor<double, 1>& values,
                  const OptimizerState& state);
 
+// A model object as the JS API hands it over, read against a config the
+// binding has read and checked: every length checked, nothing copied yet.
+template <class Model>
+struct IncomingModel {
+    decltype(Model::config) config;
+    std::vector<ParameterSlot> layout;
+    std::size_t parameter_count = 0;
+    IncomingParameters parameters;
+
+    // The model's values copied straight into its one flat vector, then checked.
+    Model copy() const {
+        Model model;
+        model.config = config;
+        model.layout = layout;
+        model.values = copy_parameters(parameters, layout, parameter_count);
+        return model;
+    }
+};
+
+template <class Model>
+IncomingModel<Model> incoming_model(const val& model, const decltype(Model::config)& config,
+                                    std::vector<ParameterSlot> layout, std::size_t parameter_count) {
+    IncomingModel<Model> in{config, std::move(layout), parameter_count, {}};
+    in.parameters = incoming_parameters(model, in.layout, parameter_count);
+    return in;
+}
+
+// The one wrapper of every call of a model's bindings: a thrown error comes
+// back as an error record (guarded), and the core's pass buffers are
+// released at the call's end however it ends, so memory returns to its
+// level between calls.
+template <class Body>
+val model_call(void (*release_workspace)(), Body&& body) {
+    return guarded([&] {
+        struct Release {
+            void (*release)();
+            ~Release() { release(); }
+        } release{release_workspace};
+        return body();
+    });
+}
+
 // 'adam' or 'sgd' at lr.
 OptimizerOptions optimizer_options(const std::string& optimizer, double lr);
 
@@ -56,5 +99,19 @@ OptimizerOptions optimizer_options(const std::string& optimizer, double lr);
 val number_or_null(double value);
 // null for an empty text, else the text.
 val text_or_null(const std::string& value);
+
+// What both models' training calls return: {model, loss, accuracy,
+// evaluatedAt, heldOutAccuracy, stopReason}; a model's own figures are set after.
+template <class TrainingResult>
+val training_object(const val& model, const TrainingResult& result) {
+    val object = val::object();
+    object.set("model", model);
+    object.set("loss", to_js(result.loss));
+    object.set("accuracy", to_js(result.accuracy));
+    object.set("evaluatedAt", to_js(result.evaluated_at));
+    object.set("heldOutAccuracy", number_or_null(result.held_out_accuracy));
+    object.set("stopReason", text_or_null(result.stop_reason));
+    return object;
+}
 
 }  // namespace attention::transfer

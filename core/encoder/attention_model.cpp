@@ -15,7 +15,7 @@
 #include "layers/workspace.hpp"
 #include "contract/limits.hpp"
 #include "layers/positional_encoding.hpp"
-#include "numerics/random.hpp"
+#include "training/trainable_model.hpp"
 
 // The encoder only composes the layers of core/layers/, each a forward and
 // backward pair: embedding and positional encoding, multi-head attention,
@@ -262,13 +262,7 @@ std::vector<ParameterSlot> encoder_layout(const EncoderConfig& config) {
 
 AttentionModel init_attention_model(const EncoderConfig& config) {
     check_model_config(config);
-    AttentionModel model;
-    model.config = config;
-    model.layout = encoder_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({encoder_parameter_count(config)});
-    Random random(config.seed);
-    initialise_parameters(model.layout, random, model.values.data());
-    return model;
+    return initialised_model<AttentionModel>(config, encoder_layout(config), encoder_parameter_count(config));
 }
 
 void check_batch_sizes(const EncoderConfig& config, const BatchSizes& sizes) {
@@ -296,12 +290,7 @@ void check_batch_sizes(const EncoderConfig& config, const BatchSizes& sizes) {
 
 AttentionModel attention_model_from(const EncoderConfig& config, const std::vector<NamedValues>& params) {
     check_model_config(config);
-    AttentionModel model;
-    model.config = config;
-    model.layout = encoder_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({encoder_parameter_count(config)});
-    copy_named_parameters(model.layout, params, model.values.data());
-    return model;
+    return model_from_named<AttentionModel>(config, encoder_layout(config), encoder_parameter_count(config), params);
 }
 
 ForwardResult attention_model_forward(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,

@@ -52,16 +52,11 @@ ModelTrainingResult train_attention_model(AttentionModel& model, OptimizerState&
     require_count("evalEvery", options.eval_every, 1, limits::max_training_steps);
     require_count("heldOut", options.held_out, 1, limits::max_model_batch);
     check_task_options(training_batch_options(config, options, 0));
-    check_optimizer(options.optimizer, model.values.size(), model.values.size(), state);
-    check_optimizer_state(state, options.steps);
     const std::uint64_t evaluations = options.steps / options.eval_every + 2;
-    const std::uint64_t work = options.steps * model_pass_work(config, options.batch) +
-                               evaluations * model_forward_work(config, options.held_out) +
-                               model_forward_work(config, options.batch);  // the last step's check
-    if (work > limits::max_training_work)
-        fail("steps", text("a training call of at most ", limits::max_training_work, " multiply-adds (this one: ",
-                           work, ")"),
-             options.steps);
+    check_training_call(options.optimizer, state, model.values.size(), options.steps,
+                        options.steps * model_pass_work(config, options.batch) +
+                            evaluations * model_forward_work(config, options.held_out) +
+                            model_forward_work(config, options.batch));  // the last step's check
 
     const TaskBatch test = attention_task_batch(held_out_options(config, options));
     const BatchOptions test_options = batch_options(test, options.held_out, options.causal);

@@ -9,7 +9,7 @@
 #include "training/softmax_cross_entropy.hpp"
 #include "layers/workspace.hpp"
 #include "contract/limits.hpp"
-#include "numerics/random.hpp"
+#include "training/trainable_model.hpp"
 #include "architectures.hpp"
 
 // What both architectures share: names, checks, the layout's dispatch, and
@@ -154,23 +154,12 @@ std::size_t seq2seq_parameter_count(const Seq2SeqConfig& config) {
 
 Seq2SeqModel init_seq2seq_model(const Seq2SeqConfig& config) {
     check_seq2seq_config(config);
-    Seq2SeqModel model;
-    model.config = config;
-    model.layout = seq2seq_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({seq2seq_parameter_count(config)});
-    Random random(config.seed);
-    initialise_parameters(model.layout, random, model.values.data());
-    return model;
+    return initialised_model<Seq2SeqModel>(config, seq2seq_layout(config), seq2seq_parameter_count(config));
 }
 
 Seq2SeqModel seq2seq_model_from(const Seq2SeqConfig& config, const std::vector<NamedValues>& params) {
     check_seq2seq_config(config);
-    Seq2SeqModel model;
-    model.config = config;
-    model.layout = seq2seq_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({seq2seq_parameter_count(config)});
-    copy_named_parameters(model.layout, params, model.values.data());
-    return model;
+    return model_from_named<Seq2SeqModel>(config, seq2seq_layout(config), seq2seq_parameter_count(config), params);
 }
 
 void check_seq2seq_batch(const Seq2SeqModel& model, const Seq2SeqBatch& batch, bool with_targets) {

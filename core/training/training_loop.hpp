@@ -18,6 +18,8 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
 #include "training/optimizers.hpp"
 
 namespace attention {
@@ -36,6 +38,19 @@ inline std::string diverged(std::uint64_t step) {
     return "training stopped after step " + std::to_string(step) +
            ": the next step makes the loss or the parameters no longer finite (try a smaller learning rate); "
            "the model is the one after step " + std::to_string(step);
+}
+
+// What a training call checks before its first step, after the model's own
+// options: the optimiser and its state for `steps` steps of `parameters`
+// numbers, and the call's work (multiply-adds) within the limit, blamed on steps.
+inline void check_training_call(const OptimizerOptions& optimizer, const OptimizerState& state,
+                                std::size_t parameters, std::size_t steps, std::uint64_t work) {
+    check_optimizer(optimizer, parameters, parameters, state);
+    check_optimizer_state(state, steps);
+    if (work > limits::max_training_work)
+        fail("steps", text("a training call of at most ", limits::max_training_work, " multiply-adds (this one: ",
+                           work, ")"),
+             steps);
 }
 
 template <class Metrics>
