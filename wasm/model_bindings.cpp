@@ -140,20 +140,13 @@ val attention_model_step(val model, val tokens, val targets, val options) {
     return encoder_call([&] {
         const auto in = incoming_encoder(model);
         auto batch = incoming_batch(in.config, tokens, &targets, options);
-        const auto optimizer =
-            optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
-        auto state = copy_state(in.parameters);
-        attention::check_optimizer_state(state, 1);
-        auto m = in.copy();
-        attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
+        const auto optimizer = optimizer_options(options);
+        auto [m, state] = in.for_step(optimizer);
         batch.copy_masks();
         const auto loss = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
                                                           token_ids(targets, "targets"), batch.options);
         attention::optimizer_step(m.values, loss.gradients, state, optimizer);
-        val object = val::object();
-        object.set("model", model_to_js(m, state));
-        object.set("loss", loss.loss);
-        return object;
+        return step_object(model_to_js(m, state), loss.loss);
     });
 }
 
@@ -227,13 +220,7 @@ val attention_model_train(val model, val options) {
         o.lag = count(options["lag"].as<double>(), "lag");
         o.variable_lengths = options["variableLengths"].as<bool>();
         o.causal = options["causal"].as<bool>();
-        o.steps = count(options["steps"].as<double>(), "steps");
-        o.batch = count(options["batch"].as<double>(), "batch");
-        o.optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
-        o.seed = seed_of(options["seed"].as<double>());
-        o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
-        o.held_out = count(options["heldOut"].as<double>(), "heldOut");
-        o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
+        read_training_options(options, o);
         // The state is checked in the core, against the steps to take, as the caller gave it.
         auto state = copy_state(in.parameters);
         auto m = in.copy();

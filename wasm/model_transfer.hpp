@@ -67,6 +67,20 @@ struct IncomingModel {
         model.values = copy_parameters(parameters, layout, parameter_count);
         return model;
     }
+
+    // The model and its optimiser's state, each checked for one step of `optimizer`.
+    struct ForStep {
+        Model model;
+        OptimizerState state;
+    };
+    ForStep for_step(const OptimizerOptions& optimizer) const {
+        ForStep in;
+        in.state = copy_state(parameters);
+        check_optimizer_state(in.state, 1);
+        in.model = copy();
+        check_optimizer(optimizer, in.model.values.size(), in.model.values.size(), in.state);
+        return in;
+    }
 };
 
 template <class Model>
@@ -94,11 +108,29 @@ val model_call(void (*release_workspace)(), Body&& body) {
 
 // 'adam' or 'sgd' at lr.
 OptimizerOptions optimizer_options(const std::string& optimizer, double lr);
+// The same from a call's options {optimizer, lr}.
+OptimizerOptions optimizer_options(const val& options);
+
+// What both models' training options share, read in this order (the first
+// wrong one is named): steps, batch, optimizer and lr, seed, evalEvery, heldOut, evaluateAtEnd.
+template <class TrainingOptions>
+void read_training_options(const val& options, TrainingOptions& o) {
+    o.steps = count(options["steps"].as<double>(), "steps");
+    o.batch = count(options["batch"].as<double>(), "batch");
+    o.optimizer = optimizer_options(options);
+    o.seed = seed_of(options["seed"].as<double>());
+    o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
+    o.held_out = count(options["heldOut"].as<double>(), "heldOut");
+    o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
+}
 
 // null for NaN (a figure not taken), else the number.
 val number_or_null(double value);
 // null for an empty text, else the text.
 val text_or_null(const std::string& value);
+
+// What both models' step calls return: {model, loss}.
+val step_object(const val& model, double loss);
 
 // What both models' training calls return: {model, loss, accuracy,
 // evaluatedAt, heldOutAccuracy, stopReason}; a model's own figures are set after.

@@ -266,20 +266,14 @@ val seq2seq_step(val model, val batch_object, val options) {
     return translator_call([&] {
         const auto in = incoming_translator(model);
         const auto batch = batch_of(in.config, batch_object, true);
-        const auto optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        const auto optimizer = optimizer_options(options);
         const double clip = options["clip"].as<double>();
         attention::require_range("clip", clip, 0.0, std::numeric_limits<double>::max());
-        auto state = copy_state(in.parameters);
-        attention::check_optimizer_state(state, 1);
-        auto m = in.copy();
-        attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
+        auto [m, state] = in.for_step(optimizer);
         auto loss = attention::seq2seq_loss(m, batch);
         attention::clip_gradients(loss.gradients, clip);
         attention::optimizer_step(m.values, loss.gradients, state, optimizer);
-        val object = val::object();
-        object.set("model", model_to_js(in.task, m, state));
-        object.set("loss", loss.token_loss);
-        return object;
+        return step_object(model_to_js(in.task, m, state), loss.token_loss);
     });
 }
 
@@ -288,14 +282,8 @@ val seq2seq_train(val model, val options) {
         const auto in = incoming_translator(model);
         attention::Seq2SeqTrainingOptions o;
         o.task = task_of(options["task"]);
-        o.steps = count(options["steps"].as<double>(), "steps");
-        o.batch = count(options["batch"].as<double>(), "batch");
-        o.optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        read_training_options(options, o);
         o.clip = options["clip"].as<double>();
-        o.seed = seed_of(options["seed"].as<double>());
-        o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
-        o.held_out = count(options["heldOut"].as<double>(), "heldOut");
-        o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
         auto state = copy_state(in.parameters);
         auto m = in.copy();
         const auto result = attention::train_seq2seq(m, state, o);

@@ -82,4 +82,9 @@ void check_attention_tensors(const xt::xtensor<double, 3>& queries, const xt::xt
     require_all_finite("values", values);
 }
 
+void check_model_heads(std::size_t hidden, std::size_t heads) {
+    require_count("heads", heads, 1, limits::max_heads);
+    if (hidden % heads != 0) fail("heads", text("a divisor of hidden (", hidden, ")"), heads);
+}
+
 }  // namespace attention

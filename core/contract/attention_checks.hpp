@@ -78,4 +78,8 @@ struct BadScore {
 void check_attention_tensors(const xt::xtensor<double, 3>& queries, const xt::xtensor<double, 3>& keys,
                              const xt::xtensor<double, 3>& values);
 
+// A trainable model's heads (both models' configs): a count within
+// limits::max_heads that divides the model's hidden size; errors name "heads".
+void check_model_heads(std::size_t hidden, std::size_t heads);
+
 }  // namespace attention

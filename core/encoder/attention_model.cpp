@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 
+#include "contract/attention_checks.hpp"
 #include "contract/errors.hpp"
 #include "layers/embedding.hpp"
 #include "layers/encoder_block.hpp"
@@ -233,9 +234,7 @@ void check_model_config(const EncoderConfig& config) {
     require_count("vocab", config.vocab, 2, limits::max_vocab);
     require_count("length", config.length, 1, limits::max_model_length);
     require_count("hidden", config.hidden, 1, limits::max_dimension);
-    require_count("heads", config.heads, 1, limits::max_heads);
-    if (config.hidden % config.heads != 0)
-        fail("heads", text("a divisor of hidden (", config.hidden, ")"), config.heads);
+    check_model_heads(config.hidden, config.heads);
     require_count("blocks", config.blocks, 1, limits::max_blocks);
     require_count("ffnHidden", config.ffn_hidden, 0, limits::max_ffn_hidden);
     require_range("embeddingScale", config.embedding_scale, 0.0, limits::max_embedding_scale);

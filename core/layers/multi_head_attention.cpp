@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "layers/linear.hpp"
 #include "numerics/matrix_products.hpp"

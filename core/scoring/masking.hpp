@@ -1,7 +1,7 @@
 #pragma once
 // d2l's masking of attention scores (d2l 10.3.1): a valid length per batch
 // item or per query row; the scores of keys at or past it are masked, that
-// is replaced by -1e6 before the softmax. masked_softmax (softmax.hpp) and
+// is replaced by -1e6 before the softmax. masked_softmax (masked_softmax.hpp) and
 // mask_scores, which shows the masking itself, share these.
 #include <cstddef>
 #include <cstdint>

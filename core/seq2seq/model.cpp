@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <optional>
 
+#include "contract/attention_checks.hpp"
 #include "contract/errors.hpp"
 #include "training/softmax_cross_entropy.hpp"
 #include "layers/workspace.hpp"
@@ -121,9 +122,7 @@ void check_seq2seq_config(const Seq2SeqConfig& config) {
         if (config.bidirectional && config.hidden % 2 != 0)
             fail("hidden", "an even size (a bidirectional encoder runs hidden / 2 units each way)", config.hidden);
     } else {
-        require_count("heads", config.heads, 1, limits::max_heads);
-        if (config.hidden % config.heads != 0)
-            fail("heads", text("a divisor of hidden (", config.hidden, ")"), config.heads);
+        check_model_heads(config.hidden, config.heads);
         require_count("ffnHidden", config.ffn_hidden, 1, limits::max_ffn_hidden);
         require_count("blocks", config.blocks, 1, limits::max_blocks);
     }
