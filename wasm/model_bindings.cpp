@@ -35,7 +35,7 @@ val attention::transfer::config_to_js(const attention::EncoderConfig& c) {
 
 namespace {
 
-attention::EncoderConfig model_config(const val& config) {
+attention::EncoderConfig encoder_config(const val& config) {
     attention::EncoderConfig c;
     c.vocab = count(config["vocab"].as<double>(), "vocab");
     c.length = count(config["length"].as<double>(), "length");
@@ -45,18 +45,18 @@ attention::EncoderConfig model_config(const val& config) {
     c.ffn_hidden = count(config["ffnHidden"].as<double>(), "ffnHidden");
     c.embedding_scale = config["embeddingScale"].as<double>();
     c.seed = seed_of(config["seed"].as<double>());
-    attention::check_model_config(c);
+    attention::check_encoder_config(c);
     return c;
 }
 
 // The encoder's calls (model_call, model_transfer.hpp).
 template <class Body>
 val encoder_call(Body&& body) {
-    return model_call(attention::release_model_workspace, std::forward<Body>(body));
+    return model_call(attention::release_encoder_workspace, std::forward<Body>(body));
 }
 
 IncomingModel<attention::AttentionModel> incoming_encoder(const val& model) {
-    const auto config = model_config(model["config"]);
+    const auto config = encoder_config(model["config"]);
     return incoming_model<attention::AttentionModel>(model, config, attention::encoder_layout(config),
                                                      attention::encoder_parameter_count(config));
 }
@@ -103,7 +103,7 @@ xt::xtensor<int, 1> token_ids(const val& array, const char* name) { return integ
 
 val attention_model_init(val config) {
     return encoder_call([&] {
-        return model_to_js(attention::init_attention_model(model_config(config)), {});
+        return model_to_js(attention::init_attention_model(encoder_config(config)), {});
     });
 }
 

@@ -16,7 +16,6 @@
 #include "layers/workspace.hpp"
 #include "contract/limits.hpp"
 #include "layers/positional_encoding.hpp"
-#include "training/trainable_model.hpp"
 
 // The encoder only composes the layers of core/layers/, each a forward and
 // backward pair: embedding and positional encoding, multi-head attention,
@@ -188,14 +187,14 @@ std::uint64_t model_pass_work(const EncoderConfig& config, std::uint64_t batch) 
     return 3 * model_forward_work(config, batch);
 }
 
-void release_model_workspace() { EncoderLease::release(); }
+void release_encoder_workspace() { EncoderLease::release(); }
 
 namespace {
 
 void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens, const xt::xtensor<int, 1>* targets,
                  const BatchOptions& options) {
     const EncoderConfig& config = model.config;
-    check_model_config(config);
+    check_encoder_config(config);
     std::size_t slots = 0;
     parameter_handles(config, &slots);
     if (model.values.size() != encoder_parameter_count(config) || model.layout.size() != slots)
@@ -224,13 +223,14 @@ void check_batch(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
 
 }  // namespace
 
+template <>
 const ParameterSlot& AttentionModel::slot(std::string_view name) const {
     for (const auto& s : layout)
         if (s.name == name) return s;
     fail("name", "the name of one of the model's parameters", name);
 }
 
-void check_model_config(const EncoderConfig& config) {
+void check_encoder_config(const EncoderConfig& config) {
     require_count("vocab", config.vocab, 2, limits::max_vocab);
     require_count("length", config.length, 1, limits::max_model_length);
     require_count("hidden", config.hidden, 1, limits::max_dimension);
@@ -260,7 +260,7 @@ std::vector<ParameterSlot> encoder_layout(const EncoderConfig& config) {
 }
 
 AttentionModel init_attention_model(const EncoderConfig& config) {
-    check_model_config(config);
+    check_encoder_config(config);
     return initialised_model<AttentionModel>(config, encoder_layout(config), encoder_parameter_count(config));
 }
 
@@ -288,7 +288,7 @@ void check_batch_sizes(const EncoderConfig& config, const BatchSizes& sizes) {
 }
 
 AttentionModel attention_model_from(const EncoderConfig& config, const std::vector<NamedValues>& params) {
-    check_model_config(config);
+    check_encoder_config(config);
     return model_from_named<AttentionModel>(config, encoder_layout(config), encoder_parameter_count(config), params);
 }
 

@@ -31,6 +31,7 @@
 
 #include "contract/attention_row_inputs.hpp"
 #include "layers/parameter_layout.hpp"
+#include "training/trainable_model.hpp"
 
 namespace attention {
 
@@ -47,20 +48,13 @@ struct EncoderConfig {
     std::uint32_t seed = 0;
 };
 
-// Parameters (and gradients, which have the same layout).
-struct AttentionModel {
-    EncoderConfig config;
-    std::vector<ParameterSlot> layout;
-    xt::xtensor<double, 1> values;  // every parameter, one after the other, each row-major
-
-    const ParameterSlot& slot(std::string_view name) const;  // throws ArgumentError("name") if absent
-    const double* data(std::string_view name) const { return values.data() + slot(name).offset; }
-    double* data(std::string_view name) { return values.data() + slot(name).offset; }
-};
+using AttentionModel = TrainableModel<EncoderConfig>;
+template <>
+const ParameterSlot& AttentionModel::slot(std::string_view name) const;
 
 // Validates a configuration (sizes within limits/, heads dividing hidden,
 // every product within the limits, computed in 64 bits) without allocating.
-void check_model_config(const EncoderConfig& config);
+void check_encoder_config(const EncoderConfig& config);
 
 // The names, shapes and offsets of a configuration's parameters, in order:
 // embedding; per block b{i}.Wq, Wk, Wv, Wo, and with an FFN b{i}.ln1.gamma,
@@ -141,7 +135,7 @@ std::uint64_t model_pass_work(const EncoderConfig& config, std::uint64_t batch);
 // training step then allocates nothing; the core is single-threaded). This frees them: the
 // wasm bindings call it at the end of every call, so memory returns to its
 // level between calls.
-void release_model_workspace();
+void release_encoder_workspace();
 
 // The share of valid positions whose largest logit is the target (ties: the
 // first largest), how many valid positions there were, and the loss there

@@ -47,7 +47,7 @@ TaskOptions held_out_options(const EncoderConfig& config, const ModelTrainingOpt
 ModelTrainingResult train_attention_model(AttentionModel& model, OptimizerState& state,
                                           const ModelTrainingOptions& options) {
     const EncoderConfig& config = model.config;
-    check_model_config(config);
+    check_encoder_config(config);
     require_count("steps", options.steps, 1, limits::max_training_steps);
     require_count("evalEvery", options.eval_every, 1, limits::max_training_steps);
     require_count("heldOut", options.held_out, 1, limits::max_model_batch);

@@ -98,7 +98,7 @@ AttentionRowSteps additive_row_steps(const AdditiveItemInputs& inputs, std::size
 AttentionRowSteps attention_model_row_steps(const AttentionModel& model, const xt::xtensor<int, 1>& tokens,
                                             const BatchOptions& options, const RowChoice& choice) {
     // The head and query are checked before the forward pass is paid for.
-    check_model_config(model.config);
+    check_encoder_config(model.config);
     require_count("head", choice.head, 0, model.config.heads - 1);
     require_count("query", choice.query, 0, model.config.length - 1);
     const DotProductItemInputs inputs =

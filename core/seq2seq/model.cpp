@@ -10,7 +10,6 @@
 #include "training/softmax_cross_entropy.hpp"
 #include "layers/workspace.hpp"
 #include "contract/limits.hpp"
-#include "training/trainable_model.hpp"
 #include "architectures.hpp"
 
 // What both architectures share: names, checks, the layout's dispatch, and
@@ -103,6 +102,7 @@ const char* seq2seq_architecture_name(Seq2SeqArchitecture architecture) {
     return architecture == Seq2SeqArchitecture::bahdanau ? "bahdanau" : "transformer";
 }
 
+template <>
 const ParameterSlot& Seq2SeqModel::slot(std::string_view name) const {
     for (const auto& s : layout)
         if (s.name == name) return s;

@@ -5,6 +5,7 @@
 // the seeded initialisation or copied from named values. A third model
 // takes the same two steps.
 #include <cstddef>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,20 @@
 #include "numerics/random.hpp"
 
 namespace attention {
+
+// A trainable model: its configuration and its parameters (and gradients,
+// which have the same layout), one after the other, each row-major.
+template <class Config>
+struct TrainableModel {
+    Config config;
+    std::vector<ParameterSlot> layout;
+    xt::xtensor<double, 1> values;
+
+    // Throws ArgumentError("name") if absent; each model words what it got.
+    const ParameterSlot& slot(std::string_view name) const;
+    const double* data(std::string_view name) const { return values.data() + slot(name).offset; }
+    double* data(std::string_view name) { return values.data() + slot(name).offset; }
+};
 
 // A Model (config, layout, values) of `config`, its `count` parameters laid
 // out by `layout` and not set yet.

@@ -22,7 +22,7 @@
 // medians of the step's parts, one after the other: the forward pass alone
 // (attention_model_forward, which also copies the weights out), forward and
 // backward (attention_model_loss), the Adam update, the whole step, and the
-// step followed by release_model_workspace() (what every call of the wasm
+// step followed by release_encoder_workspace() (what every call of the wasm
 // bindings does: the next pass allocates its buffers afresh). The same file
 // builds as wasm for Node, so the parts compare with no JS API in between
 // (README.md, "Where the time goes"):
@@ -258,7 +258,7 @@ int run(const Config& config) {
             {"step", medians([&] { return trainer.step(); }, config.calls)},
             {"step, workspace released", medians([&] {
                  const double l = trainer.step();
-                 attention::release_model_workspace();
+                 attention::release_encoder_workspace();
                  return l;
              }, config.calls)},
         };

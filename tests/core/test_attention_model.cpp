@@ -279,37 +279,37 @@ TEST_CASE("attention_model_from: names, sizes and values checked", "[model][erro
     CHECK(ref::argument_error_of([&] { attention::attention_model_from(config, nan); }).index == 5u);
 }
 
-TEST_CASE("check_model_config: every size within its limit, before any allocation", "[model][errors]") {
+TEST_CASE("check_encoder_config: every size within its limit, before any allocation", "[model][errors]") {
     auto with = [](auto change) {
         EncoderConfig config;
         change(config);
         return config;
     };
-    using attention::check_model_config;
+    using attention::check_encoder_config;
     namespace limits = attention::limits;
-    CHECK_NOTHROW(check_model_config(EncoderConfig{}));
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.vocab = 1; })), "vocab");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.vocab = limits::max_vocab + 1; })), "vocab");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.length = 0; })), "length");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.length = limits::max_model_length + 1; })), "length");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.hidden = 0; })), "hidden");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.hidden = limits::max_dimension + 1; })), "hidden");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.heads = 0; })), "heads");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.heads = limits::max_heads + 1; })), "heads");
-    REQUIRE_ARGUMENT_ERROR_WITH(check_model_config(with([](auto& c) { c.heads = 5; })), "heads", "divisor of hidden (32)");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.blocks = 0; })), "blocks");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.blocks = limits::max_blocks + 1; })), "blocks");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.ffn_hidden = limits::max_ffn_hidden + 1; })),
+    CHECK_NOTHROW(check_encoder_config(EncoderConfig{}));
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.vocab = 1; })), "vocab");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.vocab = limits::max_vocab + 1; })), "vocab");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.length = 0; })), "length");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.length = limits::max_model_length + 1; })), "length");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.hidden = 0; })), "hidden");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.hidden = limits::max_dimension + 1; })), "hidden");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.heads = 0; })), "heads");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.heads = limits::max_heads + 1; })), "heads");
+    REQUIRE_ARGUMENT_ERROR_WITH(check_encoder_config(with([](auto& c) { c.heads = 5; })), "heads", "divisor of hidden (32)");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.blocks = 0; })), "blocks");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.blocks = limits::max_blocks + 1; })), "blocks");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.ffn_hidden = limits::max_ffn_hidden + 1; })),
                            "ffnHidden");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.embedding_scale = -1; })), "embeddingScale");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.embedding_scale = -1; })), "embeddingScale");
     REQUIRE_ARGUMENT_ERROR(
-        check_model_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::infinity(); })),
+        check_encoder_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::infinity(); })),
         "embeddingScale");
     REQUIRE_ARGUMENT_ERROR(
-        check_model_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::quiet_NaN(); })),
+        check_encoder_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::quiet_NaN(); })),
         "embeddingScale");
     // Each size within its limit, the whole too big: 8 blocks of 1024 x 1024 matrices.
-    REQUIRE_ARGUMENT_ERROR_WITH(check_model_config(with([](auto& c) {
+    REQUIRE_ARGUMENT_ERROR_WITH(check_encoder_config(with([](auto& c) {
                                     c.hidden = 1024, c.blocks = 8, c.ffn_hidden = 4096;
                                 })),
                                 "hidden", "parameters");

@@ -228,7 +228,7 @@ void run(FuzzedDataProvider& data) {
             config.heads = size(data), config.blocks = size(data), config.ffn_hidden = size(data);
             config.embedding_scale = number(data);
             config.seed = data.ConsumeIntegral<std::uint32_t>();
-            attention::check_model_config(config);
+            attention::check_encoder_config(config);
             attention::BatchOptions options;
             options.batch = size(data);
             options.causal = data.ConsumeBool();
