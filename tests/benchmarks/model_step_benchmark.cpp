@@ -28,8 +28,8 @@
 // (README.md, "Where the time goes"):
 //   em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -msimd128 -fexceptions -Icore
 //     -isystem build/web/third_party_include tests/benchmarks/model_step_benchmark.cpp
-//     core/{attention_model,attention_tasks,optimizers,random,positional_encoding,portable_math,attention_checks}.cpp
-//     core/layers/*.cpp core/numerics/matrix_products.cpp
+//     core/encoder/{attention_model,attention_tasks}.cpp core/contract/attention_checks.cpp
+//     core/numerics/{random,portable_math,matrix_products}.cpp core/layers/*.cpp core/training/*.cpp
 //     -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o build/parts/model_step_parts.cjs
 //   node --no-liftoff build/parts/model_step_parts.cjs --parts   (after mkdir -p build/parts)
 // Built from the same command with -sMODULARIZE=1 -sINVOKE_RUN=0
