@@ -172,7 +172,7 @@ export interface Seq2SeqTranslateOptions {
 }
 
 /**
- * The names of the documented limits: the entries of core/limits.hpp's table
+ * The names of the documented limits: the entries of core/contract/limits.hpp's table
  * (tests/node/contract.test.mjs checks this list against it).
  */
 export type LimitName =
@@ -227,7 +227,7 @@ export interface RowChoice {
 }
 
 /**
- * One row of an attention map taken apart (core/attention_row_steps.hpp): the
+ * One row of an attention map taken apart (core/scoring/attention_row_steps.hpp): the
  * query and keys, the scores, the mask, the softmax and the weighted sum, each
  * recomputed from the model's own forward pass. Matrices are row-major, one row a key.
  */

@@ -223,7 +223,7 @@ function wrapBasics(core) {
   } = defaults;
   const leaveOneOut = { leaveOneOut: training.leaveOneOut };
   return Object.freeze({
-    // The documented limits (core/limits.hpp) and the defaults of every option.
+    // The documented limits (core/contract/limits.hpp) and the defaults of every option.
     limits,
     defaults,
     makeDataset(opts) {

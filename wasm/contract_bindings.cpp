@@ -7,13 +7,13 @@
 
 #include <string>
 
-#include "consistency_study.hpp"
-#include "dataset.hpp"
-#include "kernel_width_training.hpp"
-#include "kernels.hpp"
-#include "masking.hpp"
-#include "random_tensor.hpp"
-#include "scaling_study.hpp"
+#include "regression/consistency_study.hpp"
+#include "regression/dataset.hpp"
+#include "regression/kernel_width_training.hpp"
+#include "regression/kernels.hpp"
+#include "scoring/masking.hpp"
+#include "numerics/random_tensor.hpp"
+#include "scoring/scaling_study.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;

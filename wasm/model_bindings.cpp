@@ -6,12 +6,13 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "attention_model.hpp"
-#include "attention_tasks.hpp"
-#include "attention_training.hpp"
-#include "optimizers.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_tasks.hpp"
+#include "encoder/attention_training.hpp"
+#include "training/optimizers.hpp"
 #include "model_transfer.hpp"
 #include "row_steps_transfer.hpp"
 #include "transfer.hpp"
@@ -19,7 +20,7 @@
 using namespace attention::transfer;
 namespace lim = attention::limits;
 
-val attention::transfer::config_to_js(const attention::ModelConfig& c) {
+val attention::transfer::config_to_js(const attention::EncoderConfig& c) {
     val config = val::object();
     put(config, "vocab", c.vocab);
     put(config, "length", c.length);
@@ -34,14 +35,8 @@ val attention::transfer::config_to_js(const attention::ModelConfig& c) {
 
 namespace {
 
-// The trainable attention model. Every call releases the core's pass
-// buffers at its end, so memory returns to its level between calls.
-struct ModelCall {
-    ~ModelCall() { attention::release_model_workspace(); }
-};
-
-attention::ModelConfig model_config(const val& config) {
-    attention::ModelConfig c;
+attention::EncoderConfig encoder_config(const val& config) {
+    attention::EncoderConfig c;
     c.vocab = count(config["vocab"].as<double>(), "vocab");
     c.length = count(config["length"].as<double>(), "length");
     c.hidden = count(config["hidden"].as<double>(), "hidden");
@@ -50,36 +45,21 @@ attention::ModelConfig model_config(const val& config) {
     c.ffn_hidden = count(config["ffnHidden"].as<double>(), "ffnHidden");
     c.embedding_scale = config["embeddingScale"].as<double>();
     c.seed = seed_of(config["seed"].as<double>());
-    attention::check_model_config(c);
+    attention::check_encoder_config(c);
     return c;
 }
 
-// A model object as the JS API hands it over (model_transfer.hpp), every
-// length checked against its config and nothing copied yet.
-struct IncomingModel {
-    attention::ModelConfig config;
-    std::vector<attention::ParameterSlot> layout;
-    IncomingParameters parameters;
-};
-
-IncomingModel incoming_model(const val& model) {
-    IncomingModel in;
-    in.config = model_config(model["config"]);
-    in.layout = attention::model_layout(in.config);
-    in.parameters = incoming_parameters(model, in.layout, attention::parameter_count(in.config));
-    return in;
+// The encoder's calls (model_call, model_transfer.hpp).
+template <class Body>
+val encoder_call(Body&& body) {
+    return model_call(attention::release_encoder_workspace, std::forward<Body>(body));
 }
 
-// The model's values copied straight into its one flat vector, then checked.
-attention::AttentionModel copy_model(const IncomingModel& in) {
-    attention::AttentionModel model;
-    model.config = in.config;
-    model.layout = in.layout;
-    model.values = copy_parameters(in.parameters, in.layout, attention::parameter_count(in.config));
-    return model;
+IncomingModel<attention::AttentionModel> incoming_encoder(const val& model) {
+    const auto config = encoder_config(model["config"]);
+    return incoming_model<attention::AttentionModel>(model, config, attention::encoder_layout(config),
+                                                     attention::encoder_parameter_count(config));
 }
-
-attention::OptimizerState copy_state(const IncomingModel& in) { return copy_state(in.parameters); }
 
 val model_to_js(const attention::AttentionModel& model, const attention::OptimizerState& state) {
     return model_object(config_to_js(model.config), model.layout, model.values, state);
@@ -105,7 +85,7 @@ struct IncomingBatch {
     }
 };
 
-IncomingBatch incoming_batch(const attention::ModelConfig& config, const val& tokens, const val* targets,
+IncomingBatch incoming_batch(const attention::EncoderConfig& config, const val& tokens, const val* targets,
                              const val& options) {
     IncomingBatch in{tokens, targets, options["validLens"], options["headsOff"], {}};
     const std::size_t token_count = limited_length(tokens, max_tokens, "tokens", "tokens");
@@ -122,18 +102,16 @@ IncomingBatch incoming_batch(const attention::ModelConfig& config, const val& to
 xt::xtensor<int, 1> token_ids(const val& array, const char* name) { return integers(array, max_tokens, name, "tokens"); }
 
 val attention_model_init(val config) {
-    return guarded([&] {
-        ModelCall call;
-        return model_to_js(attention::init_attention_model(model_config(config)), {});
+    return encoder_call([&] {
+        return model_to_js(attention::init_attention_model(encoder_config(config)), {});
     });
 }
 
 val attention_model_forward(val model, val tokens, val options) {
-    return guarded([&] {
-        ModelCall call;
-        const auto in = incoming_model(model);
+    return encoder_call([&] {
+        const auto in = incoming_encoder(model);
         auto batch = incoming_batch(in.config, tokens, nullptr, options);
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         batch.copy_masks();
         const auto result = attention::attention_model_forward(m, token_ids(tokens, "tokens"), batch.options);
         val object = val::object();
@@ -144,11 +122,10 @@ val attention_model_forward(val model, val tokens, val options) {
 }
 
 val attention_model_loss(val model, val tokens, val targets, val options) {
-    return guarded([&] {
-        ModelCall call;
-        const auto in = incoming_model(model);
+    return encoder_call([&] {
+        const auto in = incoming_encoder(model);
         auto batch = incoming_batch(in.config, tokens, &targets, options);
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         batch.copy_masks();
         const auto result = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
                                                             token_ids(targets, "targets"), batch.options);
@@ -160,33 +137,24 @@ val attention_model_loss(val model, val tokens, val targets, val options) {
 }
 
 val attention_model_step(val model, val tokens, val targets, val options) {
-    return guarded([&] {
-        ModelCall call;
-        const auto in = incoming_model(model);
+    return encoder_call([&] {
+        const auto in = incoming_encoder(model);
         auto batch = incoming_batch(in.config, tokens, &targets, options);
-        const auto optimizer =
-            optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
-        auto state = copy_state(in);
-        attention::check_optimizer_state(state, 1);
-        auto m = copy_model(in);
-        attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
+        const auto optimizer = optimizer_options(options);
+        auto [m, state] = in.for_step(optimizer);
         batch.copy_masks();
         const auto loss = attention::attention_model_loss(m, token_ids(tokens, "tokens"),
                                                           token_ids(targets, "targets"), batch.options);
         attention::optimizer_step(m.values, loss.gradients, state, optimizer);
-        val object = val::object();
-        object.set("model", model_to_js(m, state));
-        object.set("loss", loss.loss);
-        return object;
+        return step_object(model_to_js(m, state), loss.loss);
     });
 }
 
 val attention_model_accuracy(val model, val tokens, val targets, val options) {
-    return guarded([&] {
-        ModelCall call;
-        const auto in = incoming_model(model);
+    return encoder_call([&] {
+        const auto in = incoming_encoder(model);
         auto batch = incoming_batch(in.config, tokens, &targets, options);
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         batch.copy_masks();
         const auto result = attention::attention_model_accuracy(m, token_ids(tokens, "tokens"),
                                                                 token_ids(targets, "targets"), batch.options);
@@ -200,12 +168,11 @@ val attention_model_accuracy(val model, val tokens, val targets, val options) {
 
 // One row of the attention in the forward pass of a batch, taken apart (attention_row_steps.hpp).
 val attention_model_row_steps(val model, val tokens, val options, val choice) {
-    return guarded([&] {
-        ModelCall call;
+    return encoder_call([&] {
         const auto row = row_choice(choice);
-        const auto in = incoming_model(model);
+        const auto in = incoming_encoder(model);
         auto batch = incoming_batch(in.config, tokens, nullptr, options);
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         batch.copy_masks();
         return row_steps_to_js(attention::attention_model_row_steps(m, token_ids(tokens, "tokens"), batch.options, row));
     });
@@ -246,33 +213,19 @@ val attention_task_ideal(val options, double item) {
 }
 
 val attention_model_train(val model, val options) {
-    return guarded([&] {
-        ModelCall call;
-        const auto in = incoming_model(model);
+    return encoder_call([&] {
+        const auto in = incoming_encoder(model);
         attention::ModelTrainingOptions o;
         o.task = attention::attention_task_from_name(options["task"].as<std::string>());
         o.lag = count(options["lag"].as<double>(), "lag");
         o.variable_lengths = options["variableLengths"].as<bool>();
         o.causal = options["causal"].as<bool>();
-        o.steps = count(options["steps"].as<double>(), "steps");
-        o.batch = count(options["batch"].as<double>(), "batch");
-        o.optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
-        o.seed = seed_of(options["seed"].as<double>());
-        o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
-        o.held_out = count(options["heldOut"].as<double>(), "heldOut");
-        o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
+        read_training_options(options, o);
         // The state is checked in the core, against the steps to take, as the caller gave it.
-        auto state = copy_state(in);
-        auto m = copy_model(in);
+        auto state = copy_state(in.parameters);
+        auto m = in.copy();
         const auto result = attention::train_attention_model(m, state, o);
-        val object = val::object();
-        object.set("model", model_to_js(m, state));
-        object.set("loss", to_js(result.loss));
-        object.set("accuracy", to_js(result.accuracy));
-        object.set("evaluatedAt", to_js(result.evaluated_at));
-        object.set("heldOutAccuracy", number_or_null(result.held_out_accuracy));
-        object.set("stopReason", text_or_null(result.stop_reason));
-        return object;
+        return training_object(model_to_js(m, state), result);
     });
 }
 

@@ -7,10 +7,10 @@
 #include <initializer_list>
 #include <string>
 
-#include "attention_model.hpp"
-#include "attention_tasks.hpp"
-#include "attention_training.hpp"
-#include "optimizers.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_tasks.hpp"
+#include "encoder/attention_training.hpp"
+#include "training/optimizers.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/training.hpp"
 #include "transfer.hpp"
@@ -62,7 +62,7 @@ val model_contract() {
     put(seq2seq_training, "evaluateAtEnd", val(train_seq2seq.evaluate_at_end));
 
     val defaults = val::object();
-    put(defaults, "attentionModel", config_to_js(attention::ModelConfig{}));
+    put(defaults, "attentionModel", config_to_js(attention::EncoderConfig{}));
     put(defaults, "attentionTask", task);
     put(defaults, "attentionTraining", model_training);
     put(defaults, "seq2seqModel", seq2seq_model);

@@ -87,4 +87,15 @@ OptimizerOptions optimizer_options(const std::string& optimizer, double lr) {
 val number_or_null(double value) { return std::isnan(value) ? val::null() : val(value); }
 val text_or_null(const std::string& value) { return value.empty() ? val::null() : val(value); }
 
+OptimizerOptions optimizer_options(const val& options) {
+    return optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+}
+
+val step_object(const val& model, double loss) {
+    val object = val::object();
+    object.set("model", model);
+    object.set("loss", loss);
+    return object;
+}
+
 }  // namespace attention::transfer

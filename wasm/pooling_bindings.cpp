@@ -4,14 +4,14 @@
 
 #include <string>
 
-#include "consistency_study.hpp"
-#include "dataset.hpp"
-#include "kernel_width_training.hpp"
-#include "kernels.hpp"
-#include "pooling.hpp"
-#include "random_tensor.hpp"
-#include "scaling_study.hpp"
-#include "squared_error.hpp"
+#include "regression/consistency_study.hpp"
+#include "regression/dataset.hpp"
+#include "regression/kernel_width_training.hpp"
+#include "regression/kernels.hpp"
+#include "regression/pooling.hpp"
+#include "numerics/random_tensor.hpp"
+#include "scoring/scaling_study.hpp"
+#include "regression/squared_error.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;

@@ -6,14 +6,14 @@
 #include <string_view>
 #include <vector>
 
-#include "additive_attention.hpp"
-#include "attention_checks.hpp"
-#include "batch_matrix_product.hpp"
-#include "dot_product_attention.hpp"
-#include "masking.hpp"
-#include "multi_head_attention.hpp"
-#include "positional_encoding.hpp"
-#include "softmax.hpp"
+#include "scoring/checked_additive_attention.hpp"
+#include "contract/attention_checks.hpp"
+#include "numerics/batch_matrix_product.hpp"
+#include "scoring/dot_product_attention.hpp"
+#include "scoring/masking.hpp"
+#include "scoring/checked_multi_head_attention.hpp"
+#include "layers/positional_encoding.hpp"
+#include "scoring/masked_softmax.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model_transfer.hpp"
@@ -43,10 +44,11 @@ val attention::transfer::config_to_js(const attention::Seq2SeqConfig& c, const v
 
 namespace {
 
-// Every call releases the core's pass buffers at its end.
-struct Seq2SeqCall {
-    ~Seq2SeqCall() { attention::release_seq2seq_workspace(); }
-};
+// The translators' calls (model_call, model_transfer.hpp).
+template <class Body>
+val translator_call(Body&& body) {
+    return model_call(attention::release_seq2seq_workspace, std::forward<Body>(body));
+}
 
 val words(const std::vector<std::string>& list) {
     val array = val::array();
@@ -92,34 +94,21 @@ attention::Seq2SeqConfig seq2seq_config(const val& config) {
     return c;
 }
 
-struct IncomingSeq2SeqModel {
-    attention::Seq2SeqConfig config;
+// A translator as the JS API hands it over, with its config's task (a name or null).
+struct IncomingTranslator : IncomingModel<attention::Seq2SeqModel> {
     val task = val::null();
-    std::vector<attention::ParameterSlot> layout;
-    IncomingParameters parameters;
 };
 
-IncomingSeq2SeqModel incoming_model(const val& model) {
-    IncomingSeq2SeqModel in;
+IncomingTranslator incoming_translator(const val& model) {
     const val config = model["config"];
-    in.config = seq2seq_config(config);
-    in.task = config["task"];
-    in.layout = attention::seq2seq_layout(in.config);
-    in.parameters = incoming_parameters(model, in.layout, attention::seq2seq_parameter_count(in.config));
-    return in;
+    const auto c = seq2seq_config(config);
+    return {incoming_model<attention::Seq2SeqModel>(model, c, attention::seq2seq_layout(c),
+                                                    attention::seq2seq_parameter_count(c)),
+            config["task"]};
 }
 
-attention::Seq2SeqModel copy_model(const IncomingSeq2SeqModel& in) {
-    attention::Seq2SeqModel model;
-    model.config = in.config;
-    model.layout = in.layout;
-    model.values = copy_parameters(in.parameters, in.layout, attention::seq2seq_parameter_count(in.config));
-    return model;
-}
-
-val model_to_js(const IncomingSeq2SeqModel& in, const attention::Seq2SeqModel& model,
-                const attention::OptimizerState& state) {
-    return model_object(config_to_js(model.config, in.task), model.layout, model.values, state);
+val model_to_js(const val& task, const attention::Seq2SeqModel& model, const attention::OptimizerState& state) {
+    return model_object(config_to_js(model.config, task), model.layout, model.values, state);
 }
 
 constexpr std::size_t max_tokens = lim::max_model_batch * lim::max_model_length;
@@ -184,12 +173,8 @@ val seq2seq_vocabulary(val task_name) {
 }
 
 val seq2seq_init(val config) {
-    return guarded([&] {
-        Seq2SeqCall call;
-        IncomingSeq2SeqModel in;
-        in.config = seq2seq_config(config);
-        in.task = config["task"];
-        return model_to_js(in, attention::init_seq2seq_model(in.config), {});
+    return translator_call([&] {
+        return model_to_js(config["task"], attention::init_seq2seq_model(seq2seq_config(config)), {});
     });
 }
 
@@ -220,11 +205,10 @@ val seq2seq_task_ideal(val options, double item) {
 }
 
 val seq2seq_forward(val model, val batch_object) {
-    return guarded([&] {
-        Seq2SeqCall call;
-        const auto in = incoming_model(model);
+    return translator_call([&] {
+        const auto in = incoming_translator(model);
         const auto batch = batch_of(in.config, batch_object, true);
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         const auto result = attention::seq2seq_forward(m, batch);
         val object = val::object();
         object.set("logits", to_js(result.logits));
@@ -237,12 +221,11 @@ val seq2seq_forward(val model, val batch_object) {
 
 // How far each decoder map follows the task's ideal alignment (seq2seq/alignment.hpp).
 val seq2seq_alignment(val model, val options) {
-    return guarded([&] {
-        Seq2SeqCall call;
-        const auto in = incoming_model(model);
+    return translator_call([&] {
+        const auto in = incoming_translator(model);
         const auto task = task_of(options["task"]);
         const std::size_t n = count(options["count"].as<double>(), "count");
-        const auto result = attention::seq2seq_alignment(copy_model(in), task, n);
+        const auto result = attention::seq2seq_alignment(in.copy(), task, n);
         val object = val::object();
         object.set("scores", to_js(result.scores));
         object.set("mean", to_js(result.mean));
@@ -255,23 +238,21 @@ val seq2seq_alignment(val model, val options) {
 
 // One row of a translator's attention in its teacher-forced forward pass, taken apart (attention_row_steps.hpp).
 val seq2seq_row_steps(val model, val batch_object, val choice) {
-    return guarded([&] {
-        Seq2SeqCall call;
+    return translator_call([&] {
         const auto row = row_choice(choice);
         const auto kind = attention::seq2seq_attention_from_name(choice["attention"].as<std::string>());
-        const auto in = incoming_model(model);
+        const auto in = incoming_translator(model);
         const auto batch = batch_of(in.config, batch_object, true);
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         return row_steps_to_js(attention::seq2seq_row_steps(m, batch, row, kind));
     });
 }
 
 val seq2seq_loss(val model, val batch_object) {
-    return guarded([&] {
-        Seq2SeqCall call;
-        const auto in = incoming_model(model);
+    return translator_call([&] {
+        const auto in = incoming_translator(model);
         const auto batch = batch_of(in.config, batch_object, true);
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         const auto result = attention::seq2seq_loss(m, batch);
         val object = val::object();
         object.set("loss", result.loss);
@@ -282,53 +263,33 @@ val seq2seq_loss(val model, val batch_object) {
 }
 
 val seq2seq_step(val model, val batch_object, val options) {
-    return guarded([&] {
-        Seq2SeqCall call;
-        const auto in = incoming_model(model);
+    return translator_call([&] {
+        const auto in = incoming_translator(model);
         const auto batch = batch_of(in.config, batch_object, true);
-        const auto optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        const auto optimizer = optimizer_options(options);
         const double clip = options["clip"].as<double>();
         attention::require_range("clip", clip, 0.0, std::numeric_limits<double>::max());
-        auto state = copy_state(in.parameters);
-        attention::check_optimizer_state(state, 1);
-        auto m = copy_model(in);
-        attention::check_optimizer(optimizer, m.values.size(), m.values.size(), state);
+        auto [m, state] = in.for_step(optimizer);
         auto loss = attention::seq2seq_loss(m, batch);
         attention::clip_gradients(loss.gradients, clip);
         attention::optimizer_step(m.values, loss.gradients, state, optimizer);
-        val object = val::object();
-        object.set("model", model_to_js(in, m, state));
-        object.set("loss", loss.token_loss);
-        return object;
+        return step_object(model_to_js(in.task, m, state), loss.token_loss);
     });
 }
 
 val seq2seq_train(val model, val options) {
-    return guarded([&] {
-        Seq2SeqCall call;
-        const auto in = incoming_model(model);
+    return translator_call([&] {
+        const auto in = incoming_translator(model);
         attention::Seq2SeqTrainingOptions o;
         o.task = task_of(options["task"]);
-        o.steps = count(options["steps"].as<double>(), "steps");
-        o.batch = count(options["batch"].as<double>(), "batch");
-        o.optimizer = optimizer_options(options["optimizer"].as<std::string>(), options["lr"].as<double>());
+        read_training_options(options, o);
         o.clip = options["clip"].as<double>();
-        o.seed = seed_of(options["seed"].as<double>());
-        o.eval_every = count(options["evalEvery"].as<double>(), "evalEvery");
-        o.held_out = count(options["heldOut"].as<double>(), "heldOut");
-        o.evaluate_at_end = options["evaluateAtEnd"].as<bool>();
         auto state = copy_state(in.parameters);
-        auto m = copy_model(in);
+        auto m = in.copy();
         const auto result = attention::train_seq2seq(m, state, o);
-        val object = val::object();
-        object.set("model", model_to_js(in, m, state));
-        object.set("loss", to_js(result.loss));
-        object.set("accuracy", to_js(result.accuracy));
+        val object = training_object(model_to_js(in.task, m, state), result);
         object.set("bleu", to_js(result.bleu));
-        object.set("evaluatedAt", to_js(result.evaluated_at));
-        object.set("heldOutAccuracy", number_or_null(result.held_out_accuracy));
         object.set("heldOutBleu", number_or_null(result.held_out_bleu));
-        object.set("stopReason", text_or_null(result.stop_reason));
         return object;
     });
 }
@@ -341,12 +302,11 @@ val seq2seq_checked_config(val config) {
 
 // {source, sourceLens, batch, maxLength}, the JS API having padded a single source.
 val seq2seq_translate(val model, val options) {
-    return guarded([&] {
-        Seq2SeqCall call;
-        const auto in = incoming_model(model);
+    return translator_call([&] {
+        const auto in = incoming_translator(model);
         const auto batch = batch_of(in.config, options, false);
         const std::size_t max_length = count(options["maxLength"].as<double>(), "maxLength");
-        const auto m = copy_model(in);
+        const auto m = in.copy();
         const auto result = attention::seq2seq_translate(m, batch.source, batch.source_lens, batch.batch, max_length);
         val object = val::object();
         object.set("tokens", to_js_int32(result.tokens));

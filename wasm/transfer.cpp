@@ -8,8 +8,8 @@
 #include <cmath>
 #include <string>
 
-#include "attention_checks.hpp"
-#include "masking.hpp"
+#include "contract/attention_checks.hpp"
+#include "scoring/masking.hpp"
 
 // Each import's JS body, under the name transfer.hpp imports it by (the
 // `_js` name EM_JS also declares is never called, so never imported).

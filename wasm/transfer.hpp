@@ -16,13 +16,13 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "attention_result.hpp"
-#include "errors.hpp"
-#include "limits.hpp"
+#include "contract/attention_result.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
 
 namespace attention {
 struct AttentionExtents;
-struct ModelConfig;
+struct EncoderConfig;
 struct Seq2SeqConfig;
 }  // namespace attention
 
@@ -174,7 +174,7 @@ void put(val& object, const char* key, double value);
 
 // A model's config as JS sees it: written by the model's calls and by the
 // contract's defaults (model_bindings.cpp).
-val config_to_js(const ModelConfig& config);
+val config_to_js(const EncoderConfig& config);
 // A translator's config (seq2seq_bindings.cpp): `task` its task's name, or null.
 val config_to_js(const Seq2SeqConfig& config, const val& task);
 

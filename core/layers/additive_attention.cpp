@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "layers/linear.hpp"
-#include "vector_math.hpp"
+#include "numerics/softmax_row.hpp"
+#include "numerics/vector_math.hpp"
 
 namespace attention::layers {
 
@@ -43,22 +44,14 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
             const std::size_t row = b * nq + i;
             const double* pq = cache.projected_queries.data() + row * hidden;
             double* weights = cache.weights.data() + row * nk;
-            double top = 0.0;
             for (std::size_t j = 0; j < visible; ++j) {
                 const double* pk = projected_keys + (b * nk + j) * hidden;
                 double* feature = cache.features.data() + (row * nk + j) * hidden;
                 for (std::size_t c = 0; c < hidden; ++c) feature[c] = vector_math::tanh(pq[c] + pk[c]);
                 weights[j] = vector_math::dot(feature, w_v, hidden);
-                top = j == 0 || weights[j] > top ? weights[j] : top;
             }
             // d2l's masked softmax: the keys past the valid length weigh exactly 0.
-            double sum = 0.0;
-            for (std::size_t j = 0; j < visible; ++j) {
-                weights[j] = vector_math::exp_nonpositive(weights[j] - top);
-                sum += weights[j];
-            }
-            for (std::size_t j = 0; j < visible; ++j) weights[j] /= sum;
-            std::fill(weights + visible, weights + nk, 0.0);
+            softmax_row(weights, visible, nk);
             double* o = out + row * dv;
             std::fill(o, o + dv, 0.0);
             for (std::size_t j = 0; j < visible; ++j) vector_math::axpy(o, weights[j], values + (b * nk + j) * dv, dv);

@@ -11,7 +11,7 @@
 // projection's gradient over the steps before one backward pass through W_k.
 //
 // Rows: queries b * queries + i, keys and values b * keys + j (item b).
-// (core/additive_attention.hpp is the page's tensor version of the same
+// (scoring/checked_additive_attention.hpp is the page's tensor version of the same
 // scoring, with its checks; this one serves the trainable models.)
 #include <cstddef>
 #include <vector>

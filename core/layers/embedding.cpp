@@ -1,6 +1,6 @@
 #include "layers/embedding.hpp"
 
-#include "vector_math.hpp"
+#include "numerics/vector_math.hpp"
 
 namespace attention::layers {
 

@@ -4,8 +4,8 @@
 
 #include "layers/linear.hpp"
 #include "layers/workspace.hpp"
-#include "matrix_products.hpp"
-#include "vector_math.hpp"
+#include "numerics/matrix_products.hpp"
+#include "numerics/vector_math.hpp"
 
 namespace attention::layers {
 

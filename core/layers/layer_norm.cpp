@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "vector_math.hpp"
+#include "numerics/vector_math.hpp"
 
 namespace attention::layers {
 

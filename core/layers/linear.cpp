@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "matrix_products.hpp"
+#include "numerics/matrix_products.hpp"
 
 namespace attention::layers {
 

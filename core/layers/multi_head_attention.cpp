@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "layers/linear.hpp"
-#include "matrix_products.hpp"
-#include "vector_math.hpp"
-#include "wasm_simd.hpp"
+#include "numerics/matrix_products.hpp"
+#include "numerics/vector_math.hpp"
+#include "numerics/softmax_row.hpp"
 
 namespace attention::layers {
 
@@ -36,60 +35,6 @@ void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causa
 }
 
 namespace {
-
-// w[j] = 2^((w[j] - top) * rate) for j < n, and their sum in vector_math::sum's lanes.
-#ifdef ATTENTION_WASM_SIMD
-// In wasm one fused pass, four lanes in two vectors (wasm_simd.hpp's exp2 does
-// vector_math's operations in their order): the same bits as the portable
-// loops below, which clang does not fuse.
-double exps_and_sum(double* w, std::size_t n, double top, double rate) {
-    using namespace wasm_simd;
-    const v128_t top2 = splat(top), rate2 = splat(rate);
-    v128_t sum01 = splat(0.0), sum23 = splat(0.0);
-    std::size_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-        const v128_t e01 = exp2_nonpositive(mul(sub(wasm_v128_load(w + j), top2), rate2));
-        const v128_t e23 = exp2_nonpositive(mul(sub(wasm_v128_load(w + j + 2), top2), rate2));
-        wasm_v128_store(w + j, e01);
-        wasm_v128_store(w + j + 2, e23);
-        sum01 = add(sum01, e01);
-        sum23 = add(sum23, e23);
-    }
-    double partial[vector_math::lanes];
-    store_lanes(partial, sum01, sum23);
-    for (std::size_t lane = 0; j < n; ++j, ++lane) {
-        w[j] = vector_math::exp2_nonpositive((w[j] - top) * rate);
-        partial[lane] += w[j];
-    }
-    return vector_math::total(partial);
-}
-#else
-double exps_and_sum(double* w, std::size_t n, double top, double rate) {
-    for (std::size_t j = 0; j < n; ++j) w[j] = vector_math::exp2_nonpositive((w[j] - top) * rate);
-    return vector_math::sum(w, n);
-}
-#endif
-
-// A row of scores turned into weights in place: the first `seen` softmaxed
-// after the scaling by 1 / sqrt(d), the rest of the row's `count` set to 0.
-// Each step is its own loop (the maximum and the sum in vector_math's fixed
-// lanes) so that every one vectorises, the exps included; the scaling rides
-// in the exponent's factor, and the normalisation is one multiplication
-// (as PyTorch's softmax does it): a division an element cost more than the exp.
-void softmax_row(double* w, std::size_t seen, std::size_t count, double inv_sqrt_d) {
-    static_assert(vector_math::lanes == 4, "the maximum below folds four lanes");
-    double top_lane[vector_math::lanes];
-    std::fill_n(top_lane, vector_math::lanes, -std::numeric_limits<double>::infinity());
-    vector_math::for_each_lane(seen, [&](std::size_t j, std::size_t lane) {
-        top_lane[lane] = top_lane[lane] < w[j] ? w[j] : top_lane[lane];
-    });
-    const double top = std::max(std::max(top_lane[0], top_lane[1]), std::max(top_lane[2], top_lane[3]));
-    // exp((s - top) / sqrt(d)) = 2^((s - top) * log2(e) / sqrt(d)), an exponent <= 0.
-    const double rate = vector_math::log2e * inv_sqrt_d;
-    const double scale = 1.0 / exps_and_sum(w, seen, top, rate);
-    for (std::size_t j = 0; j < seen; ++j) w[j] *= scale;
-    std::fill(w + seen, w + count, 0.0);
-}
 
 // rows x columns of `from` (rows `stride` apart) written transposed into `to` (columns x rows).
 void transpose(const double* from, std::size_t rows, std::size_t columns, std::size_t stride, double* to) {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "errors.hpp"
-#include "random.hpp"
+#include "contract/errors.hpp"
+#include "numerics/random.hpp"
 
 namespace attention {
 

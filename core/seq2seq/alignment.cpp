@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "../errors.hpp"
+#include "contract/errors.hpp"
 
 namespace attention {
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "../attention_row_inputs.hpp"
-#include "../layers/parameter_layout.hpp"
+#include "contract/attention_row_inputs.hpp"
+#include "layers/parameter_layout.hpp"
 #include "model.hpp"
 
 namespace attention::seq2seq_detail {

@@ -18,7 +18,7 @@
 #include "layers/gru.hpp"
 #include "layers/linear.hpp"
 #include "layers/workspace.hpp"
-#include "matrix_products.hpp"
+#include "numerics/matrix_products.hpp"
 #include "seq2seq/architectures.hpp"
 
 namespace attention::seq2seq_detail {

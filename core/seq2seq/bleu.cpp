@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "../portable_math.hpp"
+#include "numerics/portable_math.hpp"
 
 namespace attention {
 

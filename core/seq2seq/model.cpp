@@ -5,11 +5,11 @@
 #include <initializer_list>
 #include <optional>
 
-#include "../errors.hpp"
-#include "../layers/softmax_cross_entropy.hpp"
-#include "../layers/workspace.hpp"
-#include "../limits.hpp"
-#include "../random.hpp"
+#include "contract/attention_checks.hpp"
+#include "contract/errors.hpp"
+#include "training/softmax_cross_entropy.hpp"
+#include "layers/workspace.hpp"
+#include "contract/limits.hpp"
 #include "architectures.hpp"
 
 // What both architectures share: names, checks, the layout's dispatch, and
@@ -102,6 +102,7 @@ const char* seq2seq_architecture_name(Seq2SeqArchitecture architecture) {
     return architecture == Seq2SeqArchitecture::bahdanau ? "bahdanau" : "transformer";
 }
 
+template <>
 const ParameterSlot& Seq2SeqModel::slot(std::string_view name) const {
     for (const auto& s : layout)
         if (s.name == name) return s;
@@ -121,9 +122,7 @@ void check_seq2seq_config(const Seq2SeqConfig& config) {
         if (config.bidirectional && config.hidden % 2 != 0)
             fail("hidden", "an even size (a bidirectional encoder runs hidden / 2 units each way)", config.hidden);
     } else {
-        require_count("heads", config.heads, 1, limits::max_heads);
-        if (config.hidden % config.heads != 0)
-            fail("heads", text("a divisor of hidden (", config.hidden, ")"), config.heads);
+        check_model_heads(config.hidden, config.heads);
         require_count("ffnHidden", config.ffn_hidden, 1, limits::max_ffn_hidden);
         require_count("blocks", config.blocks, 1, limits::max_blocks);
     }
@@ -154,23 +153,12 @@ std::size_t seq2seq_parameter_count(const Seq2SeqConfig& config) {
 
 Seq2SeqModel init_seq2seq_model(const Seq2SeqConfig& config) {
     check_seq2seq_config(config);
-    Seq2SeqModel model;
-    model.config = config;
-    model.layout = seq2seq_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({seq2seq_parameter_count(config)});
-    Random random(config.seed);
-    initialise_parameters(model.layout, random, model.values.data());
-    return model;
+    return initialised_model<Seq2SeqModel>(config, seq2seq_layout(config), seq2seq_parameter_count(config));
 }
 
 Seq2SeqModel seq2seq_model_from(const Seq2SeqConfig& config, const std::vector<NamedValues>& params) {
     check_seq2seq_config(config);
-    Seq2SeqModel model;
-    model.config = config;
-    model.layout = seq2seq_layout(config);
-    model.values = xt::xtensor<double, 1>::from_shape({seq2seq_parameter_count(config)});
-    copy_named_parameters(model.layout, params, model.values.data());
-    return model;
+    return model_from_named<Seq2SeqModel>(config, seq2seq_layout(config), seq2seq_parameter_count(config), params);
 }
 
 void check_seq2seq_batch(const Seq2SeqModel& model, const Seq2SeqBatch& batch, bool with_targets) {

@@ -29,7 +29,8 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "../layers/parameter_layout.hpp"
+#include "layers/parameter_layout.hpp"
+#include "training/trainable_model.hpp"
 
 namespace attention {
 
@@ -62,15 +63,9 @@ struct Seq2SeqConfig {
     std::uint32_t seed = 0;
 };
 
-struct Seq2SeqModel {
-    Seq2SeqConfig config;
-    std::vector<ParameterSlot> layout;
-    xt::xtensor<double, 1> values;  // every parameter, in layout order, each row-major
-
-    const ParameterSlot& slot(std::string_view name) const;  // throws ArgumentError("name") if absent
-    const double* data(std::string_view name) const { return values.data() + slot(name).offset; }
-    double* data(std::string_view name) { return values.data() + slot(name).offset; }
-};
+using Seq2SeqModel = TrainableModel<Seq2SeqConfig>;
+template <>
+const ParameterSlot& Seq2SeqModel::slot(std::string_view name) const;
 
 // Sizes within limits (computed in 64 bits, nothing allocated); errors name
 // the config's field as the JS API spells it (sourceVocab, hidden, ...).

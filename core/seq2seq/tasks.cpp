@@ -5,9 +5,9 @@
 #include <numeric>
 #include <set>
 
-#include "../errors.hpp"
-#include "../limits.hpp"
-#include "../random.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "numerics/random.hpp"
 #include "date_names.hpp"
 #include "number_names.hpp"
 

@@ -4,9 +4,9 @@
 #include <limits>
 #include <vector>
 
-#include "../errors.hpp"
-#include "../limits.hpp"
-#include "../training_loop.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "training/training_loop.hpp"
 #include "architectures.hpp"
 #include "bleu.hpp"
 
@@ -101,16 +101,11 @@ Seq2SeqTrainingResult train_seq2seq(Seq2SeqModel& model, OptimizerState& state, 
     require_count("evalEvery", options.eval_every, 1, limits::max_training_steps);
     require_count("heldOut", options.held_out, 1, seq2seq_held_out_size(options.task));
     require_range("clip", options.clip, 0.0, std::numeric_limits<double>::max());
-    check_optimizer(options.optimizer, model.values.size(), model.values.size(), state);
-    check_optimizer_state(state, options.steps);
     const std::uint64_t evaluations = options.steps / options.eval_every + 1;
-    const std::uint64_t work = options.steps * (3 * forward_work(config, options.batch) + update_work(config)) +
-                               evaluations * evaluation_work(config, options.held_out) +
-                               forward_work(config, options.batch);  // the last step's check
-    if (work > limits::max_training_work)
-        fail("steps", text("a training call of at most ", limits::max_training_work, " multiply-adds (this one: ",
-                           work, ")"),
-             options.steps);
+    check_training_call(options.optimizer, state, model.values.size(), options.steps,
+                        options.steps * (3 * forward_work(config, options.batch) + update_work(config)) +
+                            evaluations * evaluation_work(config, options.held_out) +
+                            forward_work(config, options.batch));  // the last step's check
 
     auto batch_of_step = [&] {
         return seq2seq_task_batch(options.task, options.batch, static_cast<std::uint32_t>(options.seed + state.step));

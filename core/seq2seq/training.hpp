@@ -16,7 +16,7 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "../optimizers.hpp"
+#include "training/optimizers.hpp"
 #include "model.hpp"
 #include "tasks.hpp"
 

@@ -17,7 +17,7 @@
 #include "layers/linear.hpp"
 #include "layers/multi_head_attention.hpp"
 #include "layers/workspace.hpp"
-#include "positional_encoding.hpp"
+#include "layers/positional_encoding.hpp"
 #include "seq2seq/architectures.hpp"
 
 namespace attention::seq2seq_detail {

@@ -37,10 +37,10 @@
 #include <string>
 #include <vector>
 
-#include "dataset.hpp"
-#include "kernel_width_training.hpp"
-#include "limits.hpp"
-#include "pooling.hpp"
+#include "regression/dataset.hpp"
+#include "regression/kernel_width_training.hpp"
+#include "contract/limits.hpp"
+#include "regression/pooling.hpp"
 
 namespace {
 

@@ -80,7 +80,7 @@ if (!(Number.isInteger(config.warmup) && config.warmup >= 0 && Number.isInteger(
 const budgets = { wasmOverNative: 1.25, jsOverWasm: 1, tfjsOverWasm: 1, plainJs: { n: 2000, jsOverWasm: 2 } };
 const tolerance = 1e-9; // |a - b| <= tolerance * max(1, |a|), float64 implementations
 const tfjsTolerance = 1e-3; // the same against TensorFlow.js (float32)
-const maxMatrixElements = 2 ** 24; // core/limits.hpp: no n x n weights beyond it
+const maxMatrixElements = 2 ** 24; // core/contract/limits.hpp: no n x n weights beyond it
 
 for (const file of [args.native, args.dist]) {
   if (!existsSync(file)) {
@@ -89,7 +89,7 @@ for (const file of [args.native, args.dist]) {
   }
 }
 
-// ---- plain JS: the same maths as core/pooling.cpp and core/kernel_width_training.cpp ----
+// ---- plain JS: the same maths as core/regression/pooling.cpp and core/regression/kernel_width_training.cpp ----
 // Row by row: squared distances and their minimum, then the max-subtracted
 // softmax weights and their sums, as in the core. Math.exp is JS's exp (a JS
 // port of the core's polynomial exp measured no faster under Node 20). Each

@@ -1,6 +1,6 @@
 // Native side of the model-step benchmark: one Adam step of the trainable
-// attention model (core/attention_model.hpp, core/optimizers.hpp) on one
-// batch of a seeded task (core/attention_tasks.hpp). model-step.bench.mjs
+// attention model (core/encoder/attention_model.hpp, core/training/optimizers.hpp) on one
+// batch of a seeded task (core/encoder/attention_tasks.hpp). model-step.bench.mjs
 // runs this executable once per configuration, times the wasm module and
 // PyTorch (model_step_torch.py) the same way, and prints the comparison.
 //
@@ -22,14 +22,14 @@
 // medians of the step's parts, one after the other: the forward pass alone
 // (attention_model_forward, which also copies the weights out), forward and
 // backward (attention_model_loss), the Adam update, the whole step, and the
-// step followed by release_model_workspace() (what every call of the wasm
+// step followed by release_encoder_workspace() (what every call of the wasm
 // bindings does: the next pass allocates its buffers afresh). The same file
 // builds as wasm for Node, so the parts compare with no JS API in between
 // (README.md, "Where the time goes"):
 //   em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -msimd128 -fexceptions -Icore
 //     -isystem build/web/third_party_include tests/benchmarks/model_step_benchmark.cpp
-//     core/{attention_model,attention_tasks,optimizers,random,positional_encoding,portable_math,attention_checks}.cpp
-//     core/layers/*.cpp core/matrix_products.cpp
+//     core/encoder/{attention_model,attention_tasks}.cpp core/contract/attention_checks.cpp
+//     core/numerics/{random,portable_math,matrix_products}.cpp core/layers/*.cpp core/training/*.cpp
 //     -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o build/parts/model_step_parts.cjs
 //   node --no-liftoff build/parts/model_step_parts.cjs --parts   (after mkdir -p build/parts)
 // Built from the same command with -sMODULARIZE=1 -sINVOKE_RUN=0
@@ -54,9 +54,9 @@
 #include <utility>
 #include <vector>
 
-#include "attention_model.hpp"
-#include "attention_tasks.hpp"
-#include "optimizers.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_tasks.hpp"
+#include "training/optimizers.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -65,7 +65,7 @@
 namespace {
 
 struct Config {
-    attention::ModelConfig model;
+    attention::EncoderConfig model;
     std::size_t batch = 32;
     std::uint32_t task_seed = 0;
     double lr = 0.01;
@@ -258,7 +258,7 @@ int run(const Config& config) {
             {"step", medians([&] { return trainer.step(); }, config.calls)},
             {"step, workspace released", medians([&] {
                  const double l = trainer.step();
-                 attention::release_model_workspace();
+                 attention::release_encoder_workspace();
                  return l;
              }, config.calls)},
         };
@@ -276,7 +276,7 @@ int run(const Config& config) {
         return 0;
     }
 
-    const attention::ModelConfig& m = config.model;
+    const attention::EncoderConfig& m = config.model;
     std::printf("{\"config\":{\"vocab\":%zu,\"length\":%zu,\"hidden\":%zu,\"heads\":%zu,\"blocks\":%zu,"
                 "\"ffnHidden\":%zu,\"embeddingScale\":%.17g,\"seed\":%u},\"batch\":%zu,\"lr\":%.17g,",
                 m.vocab, m.length, m.hidden, m.heads, m.blocks, m.ffn_hidden, m.embedding_scale, m.seed, config.batch,

@@ -48,8 +48,8 @@
 #include <utility>
 #include <vector>
 
-#include "optimizers.hpp"
-#include "random.hpp"
+#include "training/optimizers.hpp"
+#include "numerics/random.hpp"
 #include "seq2seq/architectures.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/training.hpp"

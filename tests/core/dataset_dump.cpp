@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "dataset.hpp"
+#include "regression/dataset.hpp"
 #include "hex_float.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "random.hpp"
+#include "numerics/random.hpp"
 #include "reference.hpp"
 
 namespace ref {

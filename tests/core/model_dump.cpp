@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <vector>
 
-#include "attention_training.hpp"
+#include "encoder/attention_training.hpp"
 #include "hex_float.hpp"
 
 namespace {
 
 struct Case {
-    attention::ModelConfig config;
+    attention::EncoderConfig config;
     attention::ModelTrainingOptions training;
 };
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <xtensor/xtensor.hpp>
 
-#include "attention_model.hpp"
+#include "encoder/attention_model.hpp"
 
 namespace ref {
 
@@ -22,8 +22,8 @@ inline const nlohmann::json& model_references() {
     return parsed;
 }
 
-inline attention::ModelConfig model_config(const nlohmann::json& c) {
-    attention::ModelConfig config;
+inline attention::EncoderConfig model_config(const nlohmann::json& c) {
+    attention::EncoderConfig config;
     config.vocab = c["vocab"];
     config.length = c["length"];
     config.hidden = c["hidden"];

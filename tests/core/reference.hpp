@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <xtensor/xtensor.hpp>
 
-#include "errors.hpp"
+#include "contract/errors.hpp"
 #include "hex_float.hpp"
 
 namespace ref {

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
-#include "additive_attention.hpp"
-#include "softmax.hpp"
-#include "limits.hpp"
+#include "scoring/checked_additive_attention.hpp"
+#include "scoring/masked_softmax.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
 
 namespace {

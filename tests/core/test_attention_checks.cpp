@@ -3,11 +3,11 @@
 // finite tensors, with their error messages and fields.
 #include <limits>
 
-#include "additive_attention.hpp"
-#include "attention_checks.hpp"
-#include "dot_product_attention.hpp"
-#include "limits.hpp"
-#include "multi_head_attention.hpp"
+#include "scoring/checked_additive_attention.hpp"
+#include "contract/attention_checks.hpp"
+#include "scoring/dot_product_attention.hpp"
+#include "contract/limits.hpp"
+#include "scoring/checked_multi_head_attention.hpp"
 #include "reference.hpp"
 
 using attention::check_attention_extents;

@@ -6,14 +6,14 @@
 #include <limits>
 #include <set>
 
-#include "attention_model.hpp"
-#include "limits.hpp"
+#include "encoder/attention_model.hpp"
+#include "contract/limits.hpp"
 #include "model_references.hpp"
 #include "reference.hpp"
 
 using attention::AttentionModel;
 using attention::BatchOptions;
-using attention::ModelConfig;
+using attention::EncoderConfig;
 
 namespace {
 
@@ -26,8 +26,8 @@ BatchOptions batch_options(const nlohmann::json& c) {
     return options;
 }
 
-ModelConfig small_config(std::size_t ffn = 0) {
-    ModelConfig config;
+EncoderConfig small_config(std::size_t ffn = 0) {
+    EncoderConfig config;
     config.vocab = 5;
     config.length = 4;
     config.hidden = 6;
@@ -46,9 +46,9 @@ xt::xtensor<int, 1> tokens_of(std::initializer_list<int> values) {
 
 }  // namespace
 
-TEST_CASE("model_layout: PyTorch's names and shapes, in order", "[model]") {
-    ModelConfig config = small_config(7);
-    const auto layout = attention::model_layout(config);
+TEST_CASE("encoder_layout: PyTorch's names and shapes, in order", "[model]") {
+    EncoderConfig config = small_config(7);
+    const auto layout = attention::encoder_layout(config);
     std::vector<std::string> names;
     for (const auto& s : layout) names.push_back(s.name);
     const std::vector<std::string> expected = {
@@ -65,13 +65,13 @@ TEST_CASE("model_layout: PyTorch's names and shapes, in order", "[model]") {
         CHECK(s.offset == offset);
         offset += s.size;
     }
-    CHECK(offset == attention::parameter_count(config));
+    CHECK(offset == attention::encoder_parameter_count(config));
     config.ffn_hidden = 0;
-    CHECK(attention::model_layout(config).size() == 1 + 2 * 4 + 2);
+    CHECK(attention::encoder_layout(config).size() == 1 + 2 * 4 + 2);
 }
 
 TEST_CASE("init_attention_model: PyTorch's initialisation, seeded", "[model]") {
-    ModelConfig config = small_config(7);
+    EncoderConfig config = small_config(7);
     const AttentionModel a = attention::init_attention_model(config);
     const AttentionModel b = attention::init_attention_model(config);
     CHECK_SAME_BITS(a.values, b.values);
@@ -92,7 +92,7 @@ TEST_CASE("init_attention_model: PyTorch's initialisation, seeded", "[model]") {
         }
     }
     // The embedding is N(0, 1): over a large vocabulary its mean and variance show it.
-    ModelConfig big;
+    EncoderConfig big;
     big.vocab = 1000;
     big.hidden = 64;
     const AttentionModel m = attention::init_attention_model(big);
@@ -148,7 +148,7 @@ TEST_CASE("attention_model_loss: the gradient agrees with central differences", 
     for (std::size_t ffn : {0, 5}) {
         for (bool causal : {false, true}) {
           for (bool head_off : {false, true}) {
-            ModelConfig config = small_config(ffn);
+            EncoderConfig config = small_config(ffn);
             config.embedding_scale = 1.3;
             AttentionModel model = attention::init_attention_model(config);
             // Move LayerNorm off its initial point so its parameters' gradients are general.
@@ -200,7 +200,7 @@ TEST_CASE("attention_model: a head switched off adds nothing, its weights still 
 }
 
 TEST_CASE("attention_model: masks hide padding keys and the future", "[model]") {
-    ModelConfig config = small_config();
+    EncoderConfig config = small_config();
     const AttentionModel model = attention::init_attention_model(config);
     BatchOptions options;
     options.batch = 2;
@@ -257,7 +257,7 @@ TEST_CASE("attention_model_accuracy counts the valid positions whose top logit i
 
 TEST_CASE("attention_model_from: names, sizes and values checked", "[model][errors]") {
     const auto& c = ref::model_references()["model"][0];
-    const ModelConfig config = ref::model_config(c["config"]);
+    const EncoderConfig config = ref::model_config(c["config"]);
     auto params = ref::named_values(c["params"]);
     CHECK_NOTHROW(attention::attention_model_from(config, params));
     auto missing = params;
@@ -279,37 +279,37 @@ TEST_CASE("attention_model_from: names, sizes and values checked", "[model][erro
     CHECK(ref::argument_error_of([&] { attention::attention_model_from(config, nan); }).index == 5u);
 }
 
-TEST_CASE("check_model_config: every size within its limit, before any allocation", "[model][errors]") {
+TEST_CASE("check_encoder_config: every size within its limit, before any allocation", "[model][errors]") {
     auto with = [](auto change) {
-        ModelConfig config;
+        EncoderConfig config;
         change(config);
         return config;
     };
-    using attention::check_model_config;
+    using attention::check_encoder_config;
     namespace limits = attention::limits;
-    CHECK_NOTHROW(check_model_config(ModelConfig{}));
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.vocab = 1; })), "vocab");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.vocab = limits::max_vocab + 1; })), "vocab");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.length = 0; })), "length");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.length = limits::max_model_length + 1; })), "length");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.hidden = 0; })), "hidden");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.hidden = limits::max_dimension + 1; })), "hidden");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.heads = 0; })), "heads");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.heads = limits::max_heads + 1; })), "heads");
-    REQUIRE_ARGUMENT_ERROR_WITH(check_model_config(with([](auto& c) { c.heads = 5; })), "heads", "divisor of hidden (32)");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.blocks = 0; })), "blocks");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.blocks = limits::max_blocks + 1; })), "blocks");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.ffn_hidden = limits::max_ffn_hidden + 1; })),
+    CHECK_NOTHROW(check_encoder_config(EncoderConfig{}));
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.vocab = 1; })), "vocab");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.vocab = limits::max_vocab + 1; })), "vocab");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.length = 0; })), "length");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.length = limits::max_model_length + 1; })), "length");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.hidden = 0; })), "hidden");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.hidden = limits::max_dimension + 1; })), "hidden");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.heads = 0; })), "heads");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.heads = limits::max_heads + 1; })), "heads");
+    REQUIRE_ARGUMENT_ERROR_WITH(check_encoder_config(with([](auto& c) { c.heads = 5; })), "heads", "divisor of hidden (32)");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.blocks = 0; })), "blocks");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.blocks = limits::max_blocks + 1; })), "blocks");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.ffn_hidden = limits::max_ffn_hidden + 1; })),
                            "ffnHidden");
-    REQUIRE_ARGUMENT_ERROR(check_model_config(with([](auto& c) { c.embedding_scale = -1; })), "embeddingScale");
+    REQUIRE_ARGUMENT_ERROR(check_encoder_config(with([](auto& c) { c.embedding_scale = -1; })), "embeddingScale");
     REQUIRE_ARGUMENT_ERROR(
-        check_model_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::infinity(); })),
+        check_encoder_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::infinity(); })),
         "embeddingScale");
     REQUIRE_ARGUMENT_ERROR(
-        check_model_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::quiet_NaN(); })),
+        check_encoder_config(with([](auto& c) { c.embedding_scale = std::numeric_limits<double>::quiet_NaN(); })),
         "embeddingScale");
     // Each size within its limit, the whole too big: 8 blocks of 1024 x 1024 matrices.
-    REQUIRE_ARGUMENT_ERROR_WITH(check_model_config(with([](auto& c) {
+    REQUIRE_ARGUMENT_ERROR_WITH(check_encoder_config(with([](auto& c) {
                                     c.hidden = 1024, c.blocks = 8, c.ffn_hidden = 4096;
                                 })),
                                 "hidden", "parameters");
@@ -362,7 +362,7 @@ TEST_CASE("attention_model_loss and _forward: refused batches name their argumen
     broken.values = xt::zeros<double>({3});
     REQUIRE_ARGUMENT_ERROR(attention::attention_model_forward(broken, tokens, options), "model");
     // The activations of one pass are limited as a whole.
-    ModelConfig wide;
+    EncoderConfig wide;
     wide.length = 256, wide.hidden = 512, wide.heads = 64;
     const AttentionModel big = attention::init_attention_model(wide);
     BatchOptions many;
@@ -375,7 +375,7 @@ TEST_CASE("attention_model_loss and _forward: refused batches name their argumen
 
 TEST_CASE("attention_model_loss: the same bits whatever was computed before (buffers are reused)", "[model]") {
     const AttentionModel ffn = attention::init_attention_model(small_config(5));
-    ModelConfig other_config;
+    EncoderConfig other_config;
     other_config.length = 3;
     other_config.vocab = 4;
     const AttentionModel other = attention::init_attention_model(other_config);

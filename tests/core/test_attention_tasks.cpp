@@ -2,8 +2,8 @@
 // padding, reproducibility, refused options.
 #include <algorithm>
 
-#include "attention_tasks.hpp"
-#include "limits.hpp"
+#include "encoder/attention_tasks.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
 
 using attention::AttentionTask;

@@ -7,17 +7,17 @@
 #include <cstdio>
 #include <string>
 
-#include "attention_model.hpp"
-#include "attention_training.hpp"
-#include "limits.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_training.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
 
 using attention::AttentionTask;
 using attention::ModelTrainingOptions;
 
 namespace {
-attention::ModelConfig small_config() {
-    attention::ModelConfig config;
+attention::EncoderConfig small_config() {
+    attention::EncoderConfig config;
     config.seed = 3;
     return config;
 }
@@ -208,7 +208,7 @@ TEST_CASE("train_attention_model: the step count given, with the steps to take, 
 }
 
 TEST_CASE("the attention-only default learns reverse: >= 99% held out within 2,000 Adam steps", "[training]") {
-    attention::ModelConfig config;  // vocab 10, length 8, hidden 32, heads 4, one attention-only block
+    attention::EncoderConfig config;  // vocab 10, length 8, hidden 32, heads 4, one attention-only block
     auto model = attention::init_attention_model(config);
     attention::OptimizerState state;
     ModelTrainingOptions o;  // reverse, batch 32, Adam at 0.01, seed 0, 256 held out

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "layers/parameter_layout.hpp"
-#include "random.hpp"
+#include "numerics/random.hpp"
 #include "reference.hpp"
 #include "seq2seq/architectures.hpp"
 #include "seq2seq/training.hpp"

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "batch_matrix_product.hpp"
-#include "limits.hpp"
+#include "numerics/batch_matrix_product.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
 
 namespace {

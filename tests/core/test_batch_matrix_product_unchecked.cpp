@@ -1,5 +1,5 @@
 // The unchecked batched matrix product the attention layers use: (n, a, b) x (n, b, c) -> (n, a, c), item by item.
-#include "batch_matrix_product.hpp"
+#include "numerics/batch_matrix_product.hpp"
 #include "reference.hpp"
 
 TEST_CASE("batch_matrix_product_unchecked sums the values with the weights, item by item", "[batch_matrix_product]") {

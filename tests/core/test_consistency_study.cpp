@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <string>
 
-#include "consistency_study.hpp"
-#include "dataset.hpp"
-#include "errors.hpp"
-#include "limits.hpp"
-#include "pooling.hpp"
-#include "portable_math.hpp"
+#include "regression/consistency_study.hpp"
+#include "regression/dataset.hpp"
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+#include "regression/pooling.hpp"
+#include "numerics/portable_math.hpp"
 #include "reference.hpp"
 
 using attention::ConsistencyStudyOptions;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "dataset.hpp"
-#include "limits.hpp"
-#include "portable_math.hpp"
+#include "regression/dataset.hpp"
+#include "contract/limits.hpp"
+#include "numerics/portable_math.hpp"
 #include "reference.hpp"
 
 using attention::DatasetOptions;

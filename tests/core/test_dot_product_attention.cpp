@@ -3,10 +3,10 @@
 #include <cmath>
 #include <limits>
 
-#include "dot_product_attention.hpp"
-#include "masking.hpp"
+#include "scoring/dot_product_attention.hpp"
+#include "scoring/masking.hpp"
 #include "reference.hpp"
-#include "softmax.hpp"
+#include "scoring/masked_softmax.hpp"
 
 namespace {
 struct Inputs {

@@ -8,13 +8,13 @@
 #include <string>
 #include <utility>
 
-#include "attention_checks.hpp"
-#include "dataset.hpp"
-#include "errors.hpp"
-#include "kernels.hpp"
-#include "pooling.hpp"
+#include "contract/attention_checks.hpp"
+#include "regression/dataset.hpp"
+#include "contract/errors.hpp"
+#include "regression/kernels.hpp"
+#include "regression/pooling.hpp"
 #include "reference.hpp"
-#include "softmax.hpp"
+#include "scoring/masked_softmax.hpp"
 
 using attention::ArgumentError;
 using attention::ArgumentFields;

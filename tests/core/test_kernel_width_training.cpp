@@ -6,8 +6,8 @@
 
 #include <xtensor/xview.hpp>
 
-#include "kernel_width_training.hpp"
-#include "limits.hpp"
+#include "regression/kernel_width_training.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
 
 using attention::kernel_width_loss;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "kernels.hpp"
+#include "regression/kernels.hpp"
 #include "reference.hpp"
 
 using attention::Kernel;

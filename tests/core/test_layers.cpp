@@ -14,9 +14,9 @@
 #include "layers/multi_head_attention.hpp"
 #include "layers/parameter_layout.hpp"
 #include "layers/position_wise_ffn.hpp"
-#include "layers/softmax_cross_entropy.hpp"
-#include "positional_encoding.hpp"
-#include "random.hpp"
+#include "training/softmax_cross_entropy.hpp"
+#include "layers/positional_encoding.hpp"
+#include "numerics/random.hpp"
 #include "reference.hpp"
 
 using namespace attention::layers;

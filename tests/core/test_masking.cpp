@@ -4,10 +4,10 @@
 #include <limits>
 #include <vector>
 
-#include "limits.hpp"
-#include "masking.hpp"
+#include "contract/limits.hpp"
+#include "scoring/masking.hpp"
 #include "reference.hpp"
-#include "softmax.hpp"
+#include "scoring/masked_softmax.hpp"
 
 using attention::mask_scores;
 using attention::masked_score;
@@ -77,7 +77,7 @@ TEST_CASE("masked_softmax is the softmax of the masked scores, but for rows of l
         // d2l's own masked_softmax, from the masked scores: a plain softmax of each row.
         auto d2l = masked.scores;
         const std::size_t keys = scores.shape(2);
-        for (std::size_t row = 0; row < d2l.size() / keys; ++row) attention::softmax_in_place(&d2l.data()[row * keys], keys);
+        for (std::size_t row = 0; row < d2l.size() / keys; ++row) attention::softmax_row(&d2l.data()[row * keys], keys, keys);
         for (std::size_t row = 0; row < d2l.size() / keys; ++row) {
             const std::vector<double> ours(weights.data() + row * keys, weights.data() + (row + 1) * keys);
             const std::vector<double> book(d2l.data() + row * keys, d2l.data() + (row + 1) * keys);

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "matrix_products.hpp"
-#include "random.hpp"
+#include "numerics/matrix_products.hpp"
+#include "numerics/random.hpp"
 #include "reference.hpp"
 
 using attention::matrix::multiply;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "multi_head_attention.hpp"
+#include "scoring/checked_multi_head_attention.hpp"
 #include "reference.hpp"
 
 namespace {

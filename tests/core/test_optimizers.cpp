@@ -5,10 +5,10 @@
 #include <limits>
 #include <optional>
 
-#include "attention_model.hpp"
-#include "limits.hpp"
+#include "encoder/attention_model.hpp"
+#include "contract/limits.hpp"
 #include "model_references.hpp"
-#include "optimizers.hpp"
+#include "training/optimizers.hpp"
 #include "reference.hpp"
 
 using attention::OptimizerKind;

@@ -5,8 +5,8 @@
 
 #include <xtensor/xbuilder.hpp>
 
-#include "limits.hpp"
-#include "pooling.hpp"
+#include "contract/limits.hpp"
+#include "regression/pooling.hpp"
 #include "reference.hpp"
 
 using attention::Kernel;

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "portable_math.hpp"
+#include "numerics/portable_math.hpp"
 #include "reference.hpp"
 
 namespace portable = attention::portable;

@@ -1,8 +1,8 @@
 // Sinusoidal positional encoding (d2l 10.6.3) against PyTorch, and its limits.
 #include <cmath>
 
-#include "limits.hpp"
-#include "positional_encoding.hpp"
+#include "contract/limits.hpp"
+#include "layers/positional_encoding.hpp"
 #include "reference.hpp"
 
 using attention::positional_encoding;

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "random.hpp"
+#include "numerics/random.hpp"
 #include "reference.hpp"
 
 using attention::Random;

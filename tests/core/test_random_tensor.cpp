@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
-#include "limits.hpp"
-#include "random.hpp"
-#include "random_tensor.hpp"
+#include "contract/limits.hpp"
+#include "numerics/random.hpp"
+#include "numerics/random_tensor.hpp"
 #include "reference.hpp"
 
 using attention::random_normal;

@@ -15,7 +15,7 @@
 #include "layers/gru.hpp"
 #include "layers/parameter_layout.hpp"
 #include "reference.hpp"
-#include "vector_math.hpp"
+#include "numerics/vector_math.hpp"
 
 using namespace attention::layers;
 using namespace ref;

@@ -3,9 +3,9 @@
 // bad arguments.
 #include <cmath>
 
-#include "limits.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
-#include "scaling_study.hpp"
+#include "scoring/scaling_study.hpp"
 
 using attention::scaling_study;
 

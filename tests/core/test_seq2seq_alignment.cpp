@@ -3,8 +3,8 @@
 // of its forward pass's map, training that raises it, and refused arguments.
 #include <cmath>
 
-#include "limits.hpp"
-#include "optimizers.hpp"
+#include "contract/limits.hpp"
+#include "training/optimizers.hpp"
 #include "reference.hpp"
 #include "seq2seq/alignment.hpp"
 #include "seq2seq/training.hpp"

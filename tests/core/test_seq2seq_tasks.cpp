@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "limits.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
 #include "seq2seq/date_names.hpp"
 #include "seq2seq/number_names.hpp"

@@ -5,9 +5,9 @@
 #include <numeric>
 #include <vector>
 
-#include "limits.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
-#include "softmax.hpp"
+#include "scoring/masked_softmax.hpp"
 
 using attention::masked_softmax;
 
@@ -20,27 +20,27 @@ xt::xtensor<int, 1> lens(std::initializer_list<int> values) {
 const xt::xtensor<int, 1> no_mask = xt::xtensor<int, 1>::from_shape({0});
 }  // namespace
 
-TEST_CASE("softmax_in_place is a stable softmax", "[softmax]") {
+TEST_CASE("softmax_row is a stable softmax", "[softmax]") {
     std::vector<double> row = {1.0, 2.0, 3.0, -1.0};
     std::vector<double> expected;
     double sum = 0.0;
     for (double v : row) sum += std::exp(v);
     for (double v : row) expected.push_back(std::exp(v) / sum);
-    attention::softmax_in_place(row.data(), row.size());
+    attention::softmax_row(row.data(), row.size(), row.size());
     CHECK_NEAR_TOL(row, expected, 1e-15);
 
     // Huge scores would overflow exp without the max subtracted.
     std::vector<double> huge = {1000.0, 1001.0, 999.0, 1002.0};
     std::vector<double> shifted = {0.0, 1.0, -1.0, 2.0};
-    attention::softmax_in_place(huge.data(), huge.size());
-    attention::softmax_in_place(shifted.data(), shifted.size());
+    attention::softmax_row(huge.data(), huge.size(), huge.size());
+    attention::softmax_row(shifted.data(), shifted.size(), shifted.size());
     CHECK_NEAR_TOL(huge, shifted, 1e-15);
     CHECK(std::accumulate(huge.begin(), huge.end(), 0.0) == Approx(1.0).epsilon(1e-15));
 
     std::vector<double> empty;
-    attention::softmax_in_place(empty.data(), 0);  // no row, nothing to do
+    attention::softmax_row(empty.data(), 0, 0);  // no row, nothing to do
     std::vector<double> single = {-1e300};
-    attention::softmax_in_place(single.data(), 1);
+    attention::softmax_row(single.data(), 1, 1);
     CHECK(single[0] == 1.0);
 }
 

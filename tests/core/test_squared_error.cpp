@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
-#include "limits.hpp"
+#include "contract/limits.hpp"
 #include "reference.hpp"
-#include "squared_error.hpp"
+#include "regression/squared_error.hpp"
 
 TEST_CASE("sum_squared_error sums (p - t)^2 in order", "[squared_error]") {
     const xt::xtensor<double, 1> predictions = {1.0, 2.5, -1.0};

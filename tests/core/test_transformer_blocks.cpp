@@ -10,7 +10,7 @@
 #include "layers/decoder_block.hpp"
 #include "layers/encoder_block.hpp"
 #include "layers/parameter_layout.hpp"
-#include "random.hpp"
+#include "numerics/random.hpp"
 #include "reference.hpp"
 
 using namespace attention;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "layers/parameter_layout.hpp"
-#include "random.hpp"
+#include "numerics/random.hpp"
 #include "reference.hpp"
 #include "seq2seq/architectures.hpp"
 

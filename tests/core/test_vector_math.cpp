@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "reference.hpp"
-#include "table_exp2.hpp"
-#include "vector_math.hpp"
+#include "numerics/table_exp2.hpp"
+#include "numerics/vector_math.hpp"
 
 using attention::vector_math::exp2_nonpositive;
 

@@ -9,24 +9,24 @@
 #include <cstdlib>
 #include <vector>
 
-#include "additive_attention.hpp"
-#include "attention_model.hpp"
-#include "attention_training.hpp"
-#include "batch_matrix_product.hpp"
-#include "dataset.hpp"
-#include "dot_product_attention.hpp"
-#include "errors.hpp"
-#include "kernel_width_training.hpp"
-#include "limits.hpp"
-#include "masking.hpp"
-#include "multi_head_attention.hpp"
-#include "pooling.hpp"
-#include "positional_encoding.hpp"
-#include "random_tensor.hpp"
-#include "scaling_study.hpp"
-#include "consistency_study.hpp"
+#include "scoring/checked_additive_attention.hpp"
+#include "encoder/attention_model.hpp"
+#include "encoder/attention_training.hpp"
+#include "numerics/batch_matrix_product.hpp"
+#include "regression/dataset.hpp"
+#include "scoring/dot_product_attention.hpp"
+#include "contract/errors.hpp"
+#include "regression/kernel_width_training.hpp"
+#include "contract/limits.hpp"
+#include "scoring/masking.hpp"
+#include "scoring/checked_multi_head_attention.hpp"
+#include "regression/pooling.hpp"
+#include "layers/positional_encoding.hpp"
+#include "numerics/random_tensor.hpp"
+#include "scoring/scaling_study.hpp"
+#include "regression/consistency_study.hpp"
 #include "seq2seq/tasks.hpp"
-#include "softmax.hpp"
+#include "scoring/masked_softmax.hpp"
 
 namespace {
 
@@ -223,19 +223,19 @@ void run(FuzzedDataProvider& data) {
         case 10: {
             // The trainable model: a configuration, a batch of tokens (some out of the vocab),
             // valid lengths and causal masking; then its loss, and a short training call.
-            attention::ModelConfig config;
+            attention::EncoderConfig config;
             config.vocab = size(data), config.length = size(data), config.hidden = size(data);
             config.heads = size(data), config.blocks = size(data), config.ffn_hidden = size(data);
             config.embedding_scale = number(data);
             config.seed = data.ConsumeIntegral<std::uint32_t>();
-            attention::check_model_config(config);
+            attention::check_encoder_config(config);
             attention::BatchOptions options;
             options.batch = size(data);
             options.causal = data.ConsumeBool();
             // The work of a pass is bounded at 2^30 multiply-adds; the fuzzer keeps to cheap ones.
             if (options.batch > attention::limits::max_model_batch ||
                 attention::model_pass_work(config, options.batch) > (std::uint64_t{1} << 22) ||
-                !affordable(attention::parameter_count(config), false))
+                !affordable(attention::encoder_parameter_count(config), false))
                 break;
             const auto model = attention::init_attention_model(config);
             const std::size_t count = options.batch * config.length;

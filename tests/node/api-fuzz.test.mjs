@@ -649,7 +649,7 @@ function assertQuotesGiven(error, plan) {
 }
 
 // What an error shows of a typed text: lone surrogates as \uD800, controls
-// as \x0a, the characters that reorder or hide text as \u202E (core/errors.hpp).
+// as \x0a, the characters that reorder or hide text as \u202E (core/contract/errors.hpp).
 const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
 function escapedAsQuoted(text) {
   const hex = (code, digits) => code.toString(16).toUpperCase().padStart(digits, '0');

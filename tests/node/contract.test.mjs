@@ -1,4 +1,4 @@
-// The core's contract as the JS API exposes it: `limits` (core/limits.hpp)
+// The core's contract as the JS API exposes it: `limits` (core/contract/limits.hpp)
 // and `defaults` (the C++ option structs), frozen; the limits are those of
 // the table in docs/js-api.md ("Errors and limits") and the ones the calls
 // enforce; the defaults are the book's and what a call without options does.

@@ -1,6 +1,6 @@
 // The Gaussian row kernels compute the same bits natively and in wasm: the
 // native build runs the portable loops (compiler-vectorised), the wasm build
-// the wasm SIMD ones (core/wasm_simd.hpp), both in the same order. Checked
+// the wasm SIMD ones (core/numerics/wasm_simd.hpp), both in the same order. Checked
 // against the native benchmark executable, which prints its data set and
 // results with 17 significant digits (exact for doubles), at sizes that take
 // every tail of the SIMD loops (n % 8 from 0 to 7), and at widths (9, 12) where

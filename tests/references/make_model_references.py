@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes tests/references/model_references.json: what the C++ tests of the
-trainable attention model (core/attention_model.hpp, core/optimizers.hpp)
+trainable attention model (core/encoder/attention_model.hpp, core/training/optimizers.hpp)
 check against.
 
 Run with Debian's Python, which has PyTorch (apt-get install python3-torch):

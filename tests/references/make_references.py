@@ -35,8 +35,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 # ---------------------------------------------------------------------------
-# The project's generator and portable maths (core/random.cpp,
-# core/portable_math.cpp, core/dataset.cpp), written again from their
+# The project's generator and portable maths (core/numerics/random.cpp,
+# core/numerics/portable_math.cpp, core/regression/dataset.cpp), written again from their
 # descriptions. Every line keeps the C++ operation order: Python floats are
 # IEEE doubles rounded to nearest, so the same order gives the same bits.
 
@@ -185,7 +185,7 @@ def random_normal(count, seed, std):
 
 
 def scaling_study(dims, samples, keys, seed):
-    """core/scaling_study.cpp: per d, `samples` random queries against `keys`
+    """core/scoring/scaling_study.cpp: per d, `samples` random queries against `keys`
     random keys; variance of q.k (first key of each query) with and without
     the 1/sqrt(d) scaling, and the mean largest softmax weight."""
     def max_softmax_weight(scores):
