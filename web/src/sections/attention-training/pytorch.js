@@ -8,12 +8,12 @@
 //   - its initial parameters are the core's own (attentionModelInit), written
 //     out as shortest round-trip decimals, which Python reads back as the
 //     same doubles;
-//   - the batches come from a port of the core's generator (core/random.cpp:
+//   - the batches come from a port of the core's generator (core/numerics/random.cpp:
 //     xoshiro256** seeded through SplitMix64) and task generator
-//     (core/attention_tasks.cpp), every draw in the same order: the batch of
+//     (core/encoder/attention_tasks.cpp), every draw in the same order: the batch of
 //     global step t is the task's batch of seed (seed + t) mod 2^32, as
 //     attentionModelTrain draws it;
-//   - torch.optim.Adam or SGD with its defaults, as core/optimizers.hpp.
+//   - torch.optim.Adam or SGD with its defaults, as core/training/optimizers.hpp.
 // The numbers come from the state and the core; this module only writes text.
 import { t } from '../../i18n/index.js';
 import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
@@ -57,7 +57,7 @@ export function trainingOptions(state, core) {
   };
 }
 
-const GENERATOR = `# The lab draws its batches with its own seeded generator (core/random.cpp), not torch's:
+const GENERATOR = `# The lab draws its batches with its own seeded generator (core/numerics/random.cpp), not torch's:
 # xoshiro256** seeded through SplitMix64. Only whole numbers are drawn here.
 MASK64 = (1 << 64) - 1
 
@@ -94,7 +94,7 @@ class LabRandom:
 
 
 def task_batch(task, batch, length, vocab, seed, lag=1, variable_lengths=False):
-    """The lab's toy tasks (core/attention_tasks.cpp), draw for draw. Positions at or
+    """The lab's toy tasks (core/encoder/attention_tasks.cpp), draw for draw. Positions at or
     past an item's valid length are padding: token 0, target 0, left out of the loss."""
     rng = LabRandom(seed)
     shortest = 2 if task == 'lookup' else 1
