@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage } from './harness.mjs';
+import { exerciseDriver } from './exercise-driver.mjs';
 import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
 import { SORT_RECIPE, SPARE_DROP } from '../../web/src/sections/attention-training/exercises.js';
 import { defaultState } from '../../web/src/state.js';
@@ -28,29 +29,7 @@ let page;
 const started = performance.now();
 usePage({ predictions: 'open', section: '#attention-training', directCore: true, opened: (opened) => ({ page } = opened) });
 
-const exercise = (id) => page.locator(`[data-exercise="attention-training.${id}"]`);
-const statusOf = (id) => exercise(id).getAttribute('data-status');
-const verdictOf = (id) => exercise(id).locator('.exercise-verdict').innerText();
-const hintShown = (id) => exercise(id).locator('.exercise-hint').isVisible();
-const check = async (id) => {
-  await exercise(id).locator('[data-action="check"]').click();
-  await settled(page);
-};
-const choose = async (id, option) => {
-  await exercise(id).locator(`input[value="${option}"]`).check();
-  await check(id);
-};
-const type = async (id, value) => {
-  const box = exercise(id).locator('input[type="number"]');
-  await box.fill(String(value));
-  await box.press('Enter');
-  await settled(page);
-};
-const covered = (figure) => page.locator(`#attention-training [data-figure="${figure}"]`).first().getAttribute('data-covered');
-const resetAnswers = async () => {
-  await page.locator('#attention-training [data-action="reset-exercises"]').click();
-  await settled(page);
-};
+const { exercise, statusOf, verdictOf, hintShown, check, choose, type, covered, resetAnswers } = exerciseDriver(() => page, 'attention-training');
 
 // Plays the section's run to its end (the steps set in the state).
 async function playToTheEnd() {

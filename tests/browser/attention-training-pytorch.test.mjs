@@ -20,7 +20,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useBrowser, openPage, loadDirectCore, settled } from './harness.mjs';
+import { useBrowser, openPage, loadDirectCore, settled, shownText } from './harness.mjs';
 
 const run = promisify(execFile);
 let lab;
@@ -133,7 +133,7 @@ test('the attention-training snippet trains in PyTorch as the core does, step fo
 // so, and points to this section, where heads are trained.
 test('the multi-head section calls its projections random and links to the training section', async () => {
   const { page } = lab;
-  const lead = await page.locator('#multihead .prose').innerText();
+  const lead = await shownText(page.locator('#multihead .prose'));
   assert.match(lead, /random draws/);
   assert.doesNotMatch(lead, /eating → apple/);
   const link = page.locator('#multihead [data-role="mha-training-link"] a');

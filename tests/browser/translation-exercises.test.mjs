@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { usePage, settled, setState, setLanguage } from './harness.mjs';
+import { exerciseDriver } from './exercise-driver.mjs';
 import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
 import { EIGHT_OPTIONS } from '../../web/src/sections/translation/exercises.js';
 import { defaultState } from '../../web/src/state.js';
@@ -23,29 +24,7 @@ const RUN = { trSpeed: 1000, trSteps: 300, trTask: 'numbers-en-zh', trArchitectu
 let page;
 usePage({ predictions: 'open', section: '#translation', directCore: true, opened: (opened) => ({ page } = opened) });
 
-const exercise = (id) => page.locator(`[data-exercise="translation.${id}"]`);
-const statusOf = (id) => exercise(id).getAttribute('data-status');
-const verdictOf = (id) => exercise(id).locator('.exercise-verdict').innerText();
-const hintShown = (id) => exercise(id).locator('.exercise-hint').isVisible();
-const check = async (id) => {
-  await exercise(id).locator('[data-action="check"]').click();
-  await settled(page);
-};
-const choose = async (id, option) => {
-  await exercise(id).locator(`input[value="${option}"]`).check();
-  await check(id);
-};
-const type = async (id, value) => {
-  const box = exercise(id).locator('input[type="number"]');
-  await box.fill(String(value));
-  await box.press('Enter');
-  await settled(page);
-};
-const covered = (figure) => page.locator(`#translation [data-figure="${figure}"]`).first().getAttribute('data-covered');
-const resetAnswers = async () => {
-  await page.locator('#translation [data-action="reset-exercises"]').click();
-  await settled(page);
-};
+const { exercise, statusOf, verdictOf, hintShown, check, choose, type, covered, resetAnswers } = exerciseDriver(() => page, 'translation');
 
 async function playToTheEnd() {
   await page.locator('#translation [data-action="tr-play"]').click();

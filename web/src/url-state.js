@@ -164,6 +164,10 @@ export function patchFromHash(parsed) {
 // skip link) into scrolling and focus so the state stays in the URL.
 export function startHashSync({ store, view, sectionIds, onSection }) {
   let timer = 0;
+  // The hash as this page last left it. One the reader typed or pasted
+  // since is theirs: a write due then (its hashchange is queued behind it)
+  // leaves it for that hashchange to apply.
+  let written = location.hash;
   let dirty = Boolean(location.hash) && !parseHash(location.hash, sectionIds).anchor;
   // A hash whose state the table had to repair (a pair the core refuses,
   // state.js constraints): the URL is rewritten at once to the state shown.
@@ -174,9 +178,12 @@ export function startHashSync({ store, view, sectionIds, onSection }) {
   }
 
   function write() {
+    clearTimeout(timer);
     timer = 0;
+    if (location.hash !== written) return;
     const hash = `#${formatHash(store.get(), view)}`;
     if (hash !== location.hash) history.replaceState(history.state, '', hash);
+    written = location.hash;
   }
   // Written once the changes rest: a drag sends an input every frame, and
   // rewriting the URL under it is work for the frames that show the drag.
@@ -211,6 +218,7 @@ export function startHashSync({ store, view, sectionIds, onSection }) {
   }
 
   window.addEventListener('hashchange', () => {
+    written = location.hash;
     if (location.hash.length <= 1) return; // "#": a link to nowhere, not an empty state
     const parsed = parseHash(location.hash, sectionIds);
     if (parsed.anchor !== null) {
