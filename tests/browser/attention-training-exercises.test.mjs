@@ -96,12 +96,12 @@ async function answerWrongThenRight(language) {
   await choose('reverse-pattern', 'diagonal');
   assert.equal(await statusOf('reverse-pattern'), 'open', 'nothing trained: no try counted');
   assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'exercises.committed')), 'the prediction is committed');
-  assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'at.ex.pressPlay')), 'says to press Play');
+  assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'attention-training.ex.pressPlay')), 'says to press Play');
   assert.equal(await covered('at-heads'), null, 'committed: the maps shown to watch the run');
   await playToTheEnd();
   await check('reverse-pattern');
   assert.equal(await statusOf('reverse-pattern'), 'revealed', 'a prediction has one try');
-  assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'at.ex.pattern.diagonalWhy')), 'why not the diagonal');
+  assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'attention-training.ex.pattern.diagonalWhy')), 'why not the diagonal');
   assert.ok(await hintShown('reverse-pattern'), 'the hint after a wrong try');
   assert.equal(await covered('at-heads'), null, 'the maps shown once checked');
   assert.equal(await covered('at-explain'), null);
@@ -109,7 +109,7 @@ async function answerWrongThenRight(language) {
   assert.equal(await covered('at-heads'), '', 'covered again after "Reset my answers"');
   await choose('reverse-pattern', nearest);
   assert.equal(await statusOf('reverse-pattern'), 'right');
-  assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'at.ex.pattern.right')));
+  assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'attention-training.ex.pattern.right')));
   assert.equal(await covered('at-heads'), null);
 
   // 2. The head whose removal hurts most: four heads, reverse, 100 steps (another seed: a new run).
@@ -123,18 +123,18 @@ async function answerWrongThenRight(language) {
   const other = best === 1 ? 2 : 1;
   await type('head-removal', other);
   assert.equal(await statusOf('head-removal'), 'wrong');
-  const otherKey = drops[other - 1] < SPARE_DROP ? 'at.ex.removal.spare' : 'at.ex.removal.wrong';
+  const otherKey = drops[other - 1] < SPARE_DROP ? 'attention-training.ex.removal.spare' : 'attention-training.ex.removal.wrong';
   assert.ok((await verdictOf('head-removal')).includes(opening(language, otherKey)), `head ${other}: ${otherKey}`);
   assert.ok(await hintShown('head-removal'));
   await type('head-removal', best);
   assert.equal(await statusOf('head-removal'), 'right', `head ${best} (drops ${drops}): ${await verdictOf('head-removal')}`);
-  assert.ok((await verdictOf('head-removal')).includes(opening(language, 'at.ex.removal.right')));
+  assert.ok((await verdictOf('head-removal')).includes(opening(language, 'attention-training.ex.removal.right')));
 
   // 3. Sort with one head: the reverse model is not it; the answer's
   // settings are, here with seed 1, which passes the goal by step 200.
   await check('sort-one-head');
   assert.equal(await statusOf('sort-one-head'), 'wrong');
-  assert.ok((await verdictOf('sort-one-head')).includes(opening(language, 'at.ex.sort.notSort')));
+  assert.ok((await verdictOf('sort-one-head')).includes(opening(language, 'attention-training.ex.sort.notSort')));
   assert.ok(await hintShown('sort-one-head'));
   await setState(page, SORT_FAST);
   await playToTheEnd();
@@ -145,18 +145,18 @@ async function answerWrongThenRight(language) {
   await check('sort-one-head');
   assert.equal(await statusOf('sort-one-head'), 'right');
   const verdict = await verdictOf('sort-one-head');
-  assert.ok(verdict.includes(opening(language, 'at.ex.sort.right')), verdict);
+  assert.ok(verdict.includes(opening(language, 'attention-training.ex.sort.right')), verdict);
   assert.ok(verdict.includes((whole * 100).toFixed(1)), `the accuracy said: ${whole}`);
 
   // 4 and 5. The concept questions.
   for (const [id, wrong, right, prefix] of [['d2l-scale', 'longer', 'drowned', 'scale'], ['causal-reverse', 'slower', 'half', 'causal']]) {
     await choose(id, wrong);
     assert.equal(await statusOf(id), 'wrong');
-    assert.ok((await verdictOf(id)).includes(opening(language, `at.ex.${prefix}.${wrong}Why`)), `${id}: its own explanation`);
+    assert.ok((await verdictOf(id)).includes(opening(language, `attention-training.ex.${prefix}.${wrong}Why`)), `${id}: its own explanation`);
     assert.ok(await hintShown(id));
     await choose(id, right);
     assert.equal(await statusOf(id), 'right');
-    assert.ok((await verdictOf(id)).includes(opening(language, `at.ex.${prefix}.${right}Why`)));
+    assert.ok((await verdictOf(id)).includes(opening(language, `attention-training.ex.${prefix}.${right}Why`)));
   }
 
   // 6. Two weights' ratio from two scores, in the row taken apart (of the sort model on screen).
@@ -190,7 +190,7 @@ test('each exercise wrong, then right, in English, then in Chinese, on models th
   await answerWrongThenRight('en');
   await setLanguage(page, 'zh');
   await resetAnswers();
-  assert.equal(await exercise('d2l-scale').locator('legend').innerText(), catalogues.zh['at.ex.scale.question'].replace(/\*\*/g, ''));
+  assert.equal(await exercise('d2l-scale').locator('legend').innerText(), catalogues.zh['attention-training.ex.scale.question'].replace(/\*\*/g, ''));
   await answerWrongThenRight('zh');
   console.log(`exercises-attention-training: ${((performance.now() - started) / 1000).toFixed(1)} s from the file's start`);
 });

@@ -87,9 +87,9 @@ async function answerMultiHead(language) {
   for (const name of names) assert.equal(await statusOf(name), 'open', `${name} starts open`);
 
   await choose('multihead.split-shape', 'tokens');
-  await saysWhy('multihead.split-shape', language, 'mha.ex.split.tokensWhy');
+  await saysWhy('multihead.split-shape', language, 'multihead.ex.split.tokensWhy');
   await choose('multihead.split-shape', 'features');
-  await saysWhy('multihead.split-shape', language, 'mha.ex.split.featuresWhy', 'right');
+  await saysWhy('multihead.split-shape', language, 'multihead.ex.split.featuresWhy', 'right');
 
   const count = await page.evaluate(() => {
     const { mhaHidden: hidden, mhaHeads: heads } = window.attentionLab.state;
@@ -97,9 +97,9 @@ async function answerMultiHead(language) {
     return ['b0.Wq', 'b0.Wk', 'b0.Wv', 'b0.Wo'].reduce((sum, name) => sum + params[name].length, 0);
   });
   await type('multihead.parameter-count', count * 5);
-  await saysWhy('multihead.parameter-count', language, 'mha.ex.params.perHead');
+  await saysWhy('multihead.parameter-count', language, 'multihead.ex.params.perHead');
   await type('multihead.parameter-count', count);
-  await saysWhy('multihead.parameter-count', language, 'mha.ex.params.right', 'right');
+  await saysWhy('multihead.parameter-count', language, 'multihead.ex.params.right', 'right');
 
   // The prediction: the outputs covered while open; wrong once, revealed and uncovered.
   const off = 'multihead.switch-off';
@@ -107,19 +107,19 @@ async function answerMultiHead(language) {
   const head = Number((await questionOf(off)).match(/(\d+)/)[1]) - 1;
   assert.equal(await page.locator('#multihead .head-card.is-marked').getAttribute('data-head'), String(head), 'its card outlined');
   await choose(off, ['own-columns', 'every-token']);
-  await saysWhy(off, language, 'mha.ex.off.ownColumnsWhy', 'revealed');
+  await saysWhy(off, language, 'multihead.ex.off.ownColumnsWhy', 'revealed');
   assert.equal(await covered('multihead', 'mha-output-kept'), null, 'uncovered once answered');
   await another(off);
   assert.equal(await statusOf(off), 'open');
   assert.notEqual(await covered('multihead', 'mha-output-dropped'), null, 'covered again for another head');
   const next = Number((await questionOf(off)).match(/(\d+)/)[1]) - 1;
   await choose(off, await switchOffClaims(next));
-  await saysWhy(off, language, 'mha.ex.off.right', 'right');
+  await saysWhy(off, language, 'multihead.ex.off.right', 'right');
   assert.equal(await covered('multihead', 'mha-output-dropped'), null);
 
   const important = 'multihead.most-important-head';
   await check(important);
-  await saysWhy(important, language, 'mha.ex.important.none');
+  await saysWhy(important, language, 'multihead.ex.important.none');
   const sizes = [];
   for (let h = 0; h < 5; h += 1) {
     const { output } = await layerNow(Array.from({ length: 5 }, (_, i) => (i === h ? 1 : 0)));
@@ -128,7 +128,7 @@ async function answerMultiHead(language) {
   const best = sizes.indexOf(Math.max(...sizes));
   await setState(page, { mhaHeadsOff: 1 << best });
   await check(important);
-  await saysWhy(important, language, 'mha.ex.important.right', 'right');
+  await saysWhy(important, language, 'multihead.ex.important.right', 'right');
 }
 
 async function answerPositional(language) {
@@ -141,7 +141,7 @@ async function answerPositional(language) {
   const fastest = 'positional.fastest-column';
   for (const figure of ['pe-heatmap', 'pe-curves', 'pe-binary-note']) assert.notEqual(await covered('positional', figure), null, `${figure} covered`);
   await choose(fastest, 'last');
-  await saysWhy(fastest, language, 'pe.ex.fastest.rising', 'revealed');
+  await saysWhy(fastest, language, 'positional.ex.fastest.rising', 'revealed');
   for (const figure of ['pe-heatmap', 'pe-curves']) assert.equal(await covered('positional', figure), null, `${figure} uncovered`);
   await another(fastest);
   assert.notEqual(await covered('positional', 'pe-heatmap'), null, 'covered again');
@@ -152,7 +152,7 @@ async function answerPositional(language) {
   const fastestColumns = [6, 7, 8, 9].filter((c) => frequency(c) >= top * (1 - 1e-9));
   assert.deepEqual(fastestColumns, [6, 7]);
   await choose(fastest, 'firstTwo');
-  await saysWhy(fastest, language, 'pe.ex.fastest.right', 'right');
+  await saysWhy(fastest, language, 'positional.ex.fastest.right', 'right');
 
   const entry = 'positional.entry-value';
   const [dim, row, col] = (await questionOf(entry)).match(/(\d+)\D+(\d+)\D+(\d+)/).slice(1).map(Number);
@@ -160,9 +160,9 @@ async function answerPositional(language) {
   assert.ok(row >= 60, 'past the positions drawn');
   const p = await P(row + 1, dim);
   await type(entry, p[row * dim + (col ^ 1)].toFixed(3));
-  await saysWhy(entry, language, 'pe.ex.entry.swapped');
+  await saysWhy(entry, language, 'positional.ex.entry.swapped');
   await type(entry, p[row * dim + col].toFixed(3));
-  await saysWhy(entry, language, 'pe.ex.entry.right', 'right');
+  await saysWhy(entry, language, 'positional.ex.entry.right', 'right');
 
   const turn = 'positional.turn-angle';
   const [sin, , , turnDim, from, to] = (await questionOf(turn)).match(/(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+(\d+)/).slice(1).map(Number);
@@ -171,13 +171,13 @@ async function answerPositional(language) {
   const delta = angle(to) - angle(from);
   const right = Math.atan2(Math.sin(delta), Math.cos(delta));
   await type(turn, ((right * 180) / Math.PI).toFixed(2));
-  await saysWhy(turn, language, 'pe.ex.turn.degrees');
+  await saysWhy(turn, language, 'positional.ex.turn.degrees');
   await type(turn, right.toFixed(3));
-  await saysWhy(turn, language, 'pe.ex.turn.right', 'right');
+  await saysWhy(turn, language, 'positional.ex.turn.right', 'right');
 
   const period = 'positional.column-period';
   await check(period);
-  await saysWhy(period, language, 'pe.ex.period.tooSlow');
+  await saysWhy(period, language, 'positional.ex.period.tooSlow');
   // The smallest d whose column 6 repeats within 20 positions, from the test's core.
   const goal = await page.evaluate(() => {
     for (let d = 7; d <= 128; d += 1) {
@@ -187,7 +187,7 @@ async function answerPositional(language) {
   });
   await setState(page, { peDim: goal, peColumn: 6 });
   await check(period);
-  await saysWhy(period, language, 'pe.ex.period.right', 'right');
+  await saysWhy(period, language, 'positional.ex.period.right', 'right');
 }
 
 test('every exercise of the multi-head and positional-encoding sections, wrong then right, in English then Chinese', async () => {
@@ -198,7 +198,7 @@ test('every exercise of the multi-head and positional-encoding sections, wrong t
   await answerPositional('en');
   await setLanguage(page, 'zh');
   for (const section of ['multihead', 'positional']) await page.locator(`#${section} [data-action="reset-exercises"]`).click();
-  assert.ok((await questionOf('multihead.split-shape')).includes(opening('zh', 'mha.ex.split.question')), 'the question in Chinese');
+  assert.ok((await questionOf('multihead.split-shape')).includes(opening('zh', 'multihead.ex.split.question')), 'the question in Chinese');
   await answerMultiHead('zh');
   await answerPositional('zh');
   assert.deepEqual(lab.problems, []);

@@ -49,7 +49,7 @@ test('over http the first screen waits only for its own texts: the shared ones a
   assert.ok(loaded(sharedEn['app.subtitle']), 'the English shared texts');
   assert.ok(loaded(cuesEn['cues.title']), 'the first section\'s English texts');
   assert.ok(!loaded(sharedZh['app.subtitle']), 'not the Chinese ones');
-  assert.ok(!loaded(attentionTrainingEn['at.lead1']), 'not the last section\'s');
+  assert.ok(!loaded(attentionTrainingEn['attention-training.lead1']), 'not the last section\'s');
   await context.close();
 });
 

@@ -166,7 +166,7 @@ test('at the default four heads the pattern prediction holds: checked before Pla
     await prediction.locator('[data-action="check"]').click();
     await settled(page);
     assert.equal(await prediction.getAttribute('data-status'), 'right', 'four heads learn the anti-diagonal');
-    assert.ok((await prediction.locator('.exercise-verdict').innerText()).includes(opening(language, 'at.ex.pattern.right')));
+    assert.ok((await prediction.locator('.exercise-verdict').innerText()).includes(opening(language, 'attention-training.ex.pattern.right')));
     assert.deepEqual(problems, []);
     await context.close();
   }

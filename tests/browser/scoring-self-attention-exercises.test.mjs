@@ -207,17 +207,17 @@ async function selfAttentionExercises(language, { right }) {
   const row = await weightRow(word);
   assert.equal(row.indexOf(Math.max(...row)), word, `${TOKENS[word]} attends most to itself with the built-in vectors`);
   assertOutcome(await answerAndRead('self-attention', 'attends-itself', right ? 'self' : 'even'), {
-    id: 'attends-itself', status: right ? 'right' : 'revealed', language, key: right ? 'exercises.right' : 'sa.ex.itself.notEven',
+    id: 'attends-itself', status: right ? 'right' : 'revealed', language, key: right ? 'exercises.right' : 'self-attention.ex.itself.notEven',
   });
 
   // Concept (d2l 10.6 ex. 1).
   assertOutcome(await answerAndRead('self-attention', 'shuffle', right ? 'permuted' : 'changed'), {
-    id: 'shuffle', status: right ? 'right' : 'wrong', language, key: right ? 'sa.ex.shuffle.permutedWhy' : 'sa.ex.shuffle.changedWhy',
+    id: 'shuffle', status: right ? 'right' : 'wrong', language, key: right ? 'self-attention.ex.shuffle.permutedWhy' : 'self-attention.ex.shuffle.changedWhy',
   });
 
   // Concept: attention vs self-attention (the notes' comparison).
   assertOutcome(await answerAndRead('self-attention', 'self-or-cross', right ? 'same-sequence' : 'attends-self'), {
-    id: 'self-or-cross', status: right ? 'right' : 'wrong', language, key: right ? 'sa.ex.cross.sameSequenceWhy' : 'sa.ex.cross.attendsSelfWhy',
+    id: 'self-or-cross', status: right ? 'right' : 'wrong', language, key: right ? 'self-attention.ex.cross.sameSequenceWhy' : 'self-attention.ex.cross.attendsSelfWhy',
   });
 
   // Prediction on the series, its point marked on the plot.
@@ -228,7 +228,7 @@ async function selfAttentionExercises(language, { right }) {
   assert.ok(['largest', 'smallest'].includes(favourite), `point ${point + 1}: ${favourite}`);
   assertOutcome(await answerAndRead('self-attention', 'series-values', right ? favourite : 'neighbours'), {
     id: 'series-values', status: right ? 'right' : 'revealed', language,
-    key: right ? 'exercises.right' : (favourite === 'largest' ? 'sa.ex.series.notNeighbours' : 'sa.ex.series.negative'),
+    key: right ? 'exercises.right' : (favourite === 'largest' ? 'self-attention.ex.series.notNeighbours' : 'self-attention.ex.series.negative'),
   });
   assert.deepEqual((await sectionState('self-attention', SA_FIGURES)).covered, ALL_COVERED(SA_FIGURES, SA_FIGURES), 'uncovered once committed');
 
@@ -241,7 +241,7 @@ async function selfAttentionExercises(language, { right }) {
   const weights = await notesWeight(query, key);
   assert.ok(Math.abs(weights.right - weights.shown) > 0.03, 'the map cannot be copied');
   assertOutcome(await answerAndRead('self-attention', 'notes-weight', Number((right ? weights.right : weights.shown).toFixed(3))), {
-    id: 'notes-weight', status: right ? 'right' : 'wrong', language, key: right ? 'exercises.right' : 'sa.ex.weight.shown',
+    id: 'notes-weight', status: right ? 'right' : 'wrong', language, key: right ? 'exercises.right' : 'self-attention.ex.weight.shown',
   });
 }
 

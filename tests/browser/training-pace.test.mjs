@@ -59,7 +59,7 @@ test('at the defaults, Watch it learn pauses by itself soon after 99 %, says so,
   for (const language of ['en', 'zh']) {
     await setLanguage(page, language);
     const text = await shownText(status);
-    assert.ok(text.startsWith(opening(language, 'at.status.plateau')), `${language}: ${text}`);
+    assert.ok(text.startsWith(opening(language, 'attention-training.status.plateau')), `${language}: ${text}`);
     assert.ok(text.includes(String(run.step)) && text.includes(String(defaults.atSteps)), 'names the step and where Play goes on to');
     assert.equal(await shownText(root.locator('[data-action="at-play"]')), catalogues[language]['player.play']);
   }

@@ -84,7 +84,7 @@ async function answerWrongThenRight(language, seed) {
   await choose('where-eight-looks', wrong);
   assert.equal(await statusOf('where-eight-looks'), 'open');
   assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'exercises.committed')));
-  assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'tr.ex.pressPlay')));
+  assert.ok((await verdictOf('where-eight-looks')).includes(opening(language, 'translation.ex.pressPlay')));
   assert.equal(await covered('tr-maps'), null, 'committed: the maps shown');
   await playToTheEnd();
   await check('where-eight-looks');
@@ -98,7 +98,7 @@ async function answerWrongThenRight(language, seed) {
   // 2. The concept.
   await choose('shifted-map', 'drawing');
   assert.equal(await statusOf('shifted-map'), 'wrong');
-  assert.ok((await verdictOf('shifted-map')).includes(opening(language, 'tr.ex.shift.drawingWhy')));
+  assert.ok((await verdictOf('shifted-map')).includes(opening(language, 'translation.ex.shift.drawingWhy')));
   assert.ok(await hintShown('shifted-map'));
   await choose('shifted-map', 'prefix');
   assert.equal(await statusOf('shifted-map'), 'right');
@@ -128,7 +128,7 @@ async function answerWrongThenRight(language, seed) {
   assert.ok(await hintShown('read-weight'));
   await type('read-weight', cellsOf[0].toFixed(3));
   assert.equal(await statusOf('read-weight'), 'right', await verdictOf('read-weight'));
-  assert.ok((await verdictOf('read-weight')).includes(opening(language, 'tr.ex.weight.right')));
+  assert.ok((await verdictOf('read-weight')).includes(opening(language, 'translation.ex.weight.right')));
 
   // 5. Two weights' ratio from two scores, in the decoder's row taken apart (its additive scores).
   const rowPanel = page.locator('#translation [data-role="tr-row-steps"]');

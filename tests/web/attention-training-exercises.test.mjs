@@ -95,24 +95,24 @@ test('the section declares six exercises of four kinds, the predict one covering
       'row-weight-ratio:compute']);
   assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain', 'at-row-steps']);
   assert.deepEqual(exercise('reverse-pattern').startedBy, ['at-play', 'at-step'], 'Play and Step show the maps the lead says to watch');
-  assert.equal(section.teacherNoteKey, 'at.ex.teacherNote');
+  assert.equal(section.teacherNoteKey, 'attention-training.ex.teacherNote');
 });
 
 test('predict the pattern: cannot be checked before a reverse model has trained; then judged by the heads trained, at the default four heads too', () => {
   const predict = exercise('reverse-pattern');
   const inputs = inputsOf();
   assert.equal(inputs.atHeads, 4, 'the default has four heads: the question holds for it');
-  cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, undefined), 'at.ex.pressPlay');
-  cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, viewOf(inputs, raw.attentionModelInit(modelConfig(inputs)), 0)), 'at.ex.pressPlay');
-  cannotCheck(() => predict.check(core, inputsOf({ atTask: 'sort' }), 'antiDiagonal', null, undefined), 'at.ex.pattern.notReverse');
+  cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, undefined), 'attention-training.ex.pressPlay');
+  cannotCheck(() => predict.check(core, inputs, 'antiDiagonal', null, viewOf(inputs, raw.attentionModelInit(modelConfig(inputs)), 0)), 'attention-training.ex.pressPlay');
+  cannotCheck(() => predict.check(core, inputsOf({ atTask: 'sort' }), 'antiDiagonal', null, undefined), 'attention-training.ex.pattern.notReverse');
   const early = inputsOf();
   cannotCheck(() => predict.check(core, early, 'antiDiagonal', null, viewOf(early, train(early, 50), 50)),
-    'at.ex.trainLonger', { steps: PATTERN_MIN_STEPS, step: 50 });
+    'attention-training.ex.trainLonger', { steps: PATTERN_MIN_STEPS, step: 50 });
   // A run trained for other settings than the live ones is no answer.
-  cannotCheck(() => predict.check(core, inputsOf({ atSeed: 3 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'at.ex.pressPlay');
+  cannotCheck(() => predict.check(core, inputsOf({ atSeed: 3 }), 'antiDiagonal', null, viewOf(inputs, train(inputs, 100), 100)), 'attention-training.ex.pressPlay');
   // Nothing trained: the answer shown is the task's ideal pattern, from the core.
   assert.match(t(predict.solution(core, inputs, null, undefined).key, predict.solution(core, inputs, null, undefined).params),
-    new RegExp(`^${t('at.ex.pattern.name.antiDiagonal')}:`));
+    new RegExp(`^${t('attention-training.ex.pattern.name.antiDiagonal')}:`));
 
   for (const patch of [{ atSeed: 0 }, { atSeed: 1 }, { atHeads: 1 }]) {
     const { inputs: live, view, model } = trainedView(patch, 100);
@@ -120,15 +120,15 @@ test('predict the pattern: cannot be checked before a reverse model has trained;
     assert.equal(nearestPattern(live, model), 'antiDiagonal', `${JSON.stringify(patch)}: the heads learn reverse's anti-diagonal`);
     assert.ok(shares.antiDiagonal > 0.6, `${JSON.stringify(patch)}: ${shares.antiDiagonal} of the rows on it`);
     const right = predict.check(core, live, 'antiDiagonal', null, view);
-    assert.deepEqual([right.verdict, right.key], ['right', 'at.ex.pattern.right']);
+    assert.deepEqual([right.verdict, right.key], ['right', 'attention-training.ex.pattern.right']);
     assert.equal(right.params.share, (shares.antiDiagonal * 100).toFixed(1), 'the share said is the test\'s own');
-    for (const [wrong, key] of [['diagonal', 'at.ex.pattern.diagonalWhy'], ['uniform', 'at.ex.pattern.uniformWhy'], ['firstColumn', 'at.ex.pattern.firstColumnWhy']]) {
+    for (const [wrong, key] of [['diagonal', 'attention-training.ex.pattern.diagonalWhy'], ['uniform', 'attention-training.ex.pattern.uniformWhy'], ['firstColumn', 'attention-training.ex.pattern.firstColumnWhy']]) {
       const result = predict.check(core, live, wrong, null, view);
       assert.deepEqual([result.verdict, result.key], ['wrong', key], `${wrong}: its own explanation`);
       assert.equal(result.params.chosenShare, (shares[wrong] * 100).toFixed(1));
     }
-    assert.equal(predict.solution(core, live, null, view).key, 'at.ex.pattern.solution');
-    assert.equal(predict.solution(core, live, null, view).params.pattern, t('at.ex.pattern.name.antiDiagonal'));
+    assert.equal(predict.solution(core, live, null, view).key, 'attention-training.ex.pattern.solution');
+    assert.equal(predict.solution(core, live, null, view).params.pattern, t('attention-training.ex.pattern.name.antiDiagonal'));
   }
   // Untrained maps are flat: the uniform pattern, by the same reading.
   assert.equal(nearestPattern(inputs, raw.attentionModelInit(modelConfig(inputs))), 'uniform');
@@ -138,26 +138,26 @@ test('predict the pattern: cannot be checked before a reverse model has trained;
   const { inputs: scaled, view: scaledView, model: scaledModel } = trainedView({ atHeads: 1, atD2lScale: true }, 100);
   const learned = nearestPattern(scaled, scaledModel);
   assert.notEqual(learned, 'antiDiagonal', 'the scale keeps the head off the anti-diagonal');
-  assert.deepEqual(predict.check(core, scaled, learned, null, scaledView).key, 'at.ex.pattern.rightOther');
+  assert.deepEqual(predict.check(core, scaled, learned, null, scaledView).key, 'attention-training.ex.pattern.rightOther');
   const missed = predict.check(core, scaled, 'antiDiagonal', null, scaledView);
-  assert.deepEqual([missed.verdict, missed.key], ['wrong', 'at.ex.pattern.learnedOther']);
-  assert.equal(missed.params.pattern, t(`at.ex.pattern.name.${learned}`));
+  assert.deepEqual([missed.verdict, missed.key], ['wrong', 'attention-training.ex.pattern.learnedOther']);
+  assert.equal(missed.params.pattern, t(`attention-training.ex.pattern.name.${learned}`));
 });
 
 test('sort with one head: the goal is the core\'s held-out accuracy of the trained model; wrong settings named', () => {
   const sort = exercise('sort-one-head');
   const { inputs: reverse, view: reverseView } = trainedView({ atHeads: 1 }, 100);
-  assert.equal(sort.check(core, reverse, undefined, null, reverseView).key, 'at.ex.sort.notSort');
+  assert.equal(sort.check(core, reverse, undefined, null, reverseView).key, 'attention-training.ex.sort.notSort');
   const four = inputsOf({ atTask: 'sort' });
-  assert.equal(sort.check(core, four, undefined, null, undefined).key, 'at.ex.sort.heads', 'four heads: said before any training');
-  cannotCheck(() => sort.check(core, inputsOf(SORT_RECIPE), undefined, null, undefined), 'at.ex.pressPlay');
+  assert.equal(sort.check(core, four, undefined, null, undefined).key, 'attention-training.ex.sort.heads', 'four heads: said before any training');
+  cannotCheck(() => sort.check(core, inputsOf(SORT_RECIPE), undefined, null, undefined), 'attention-training.ex.pressPlay');
 
   // Attention only, one head, 100 steps: short of the goal, and said why.
   const { inputs: attentionOnly, view: attentionOnlyView, model: attentionOnlyModel } = trainedView({ atTask: 'sort', atHeads: 1 }, 100);
   const short = accuracy(attentionOnly, attentionOnlyModel);
   assert.ok(short < SORT_GOAL, `attention only: ${short}`);
   const shortResult = sort.check(core, attentionOnly, undefined, null, attentionOnlyView);
-  assert.deepEqual([shortResult.verdict, shortResult.key], [short >= 0.9 * SORT_GOAL ? 'close' : 'wrong', 'at.ex.sort.attentionOnly']);
+  assert.deepEqual([shortResult.verdict, shortResult.key], [short >= 0.9 * SORT_GOAL ? 'close' : 'wrong', 'attention-training.ex.sort.attentionOnly']);
   assert.equal(shortResult.params.accuracy, (short * 100).toFixed(1));
 
   // The recipe the answer gives reaches the goal, for two seeds; each
@@ -167,21 +167,21 @@ test('sort with one head: the goal is the core\'s held-out accuracy of the train
     const share = accuracy(inputs, model);
     assert.ok(share >= SORT_GOAL, `seed ${seed}: the recipe reaches ${share}`);
     const result = sort.check(core, inputs, undefined, null, view);
-    assert.deepEqual([result.verdict, result.key, result.params.accuracy], ['right', 'at.ex.sort.right', (share * 100).toFixed(1)]);
+    assert.deepEqual([result.verdict, result.key, result.params.accuracy], ['right', 'attention-training.ex.sort.right', (share * 100).toFixed(1)]);
     assert.equal(sort.solution(core, inputs, null, view).params.accuracy, (share * 100).toFixed(1));
     return share;
   });
   assert.notEqual(reached[0], reached[1], 'a new seed, another model and another accuracy');
   const causal = trainedView({ ...SORT_RECIPE, atCausal: true }, 100);
-  assert.equal(sort.check(core, causal.inputs, undefined, null, causal.view).key, 'at.ex.sort.causal');
+  assert.equal(sort.check(core, causal.inputs, undefined, null, causal.view).key, 'attention-training.ex.sort.causal');
   assert.equal(sort.solution(core, four, null, undefined).params.ffn, SORT_RECIPE.atFfn);
 });
 
 test('the head whose removal hurts reverse most: every head switched off by the core, a new seed a new head', () => {
   const removal = exercise('head-removal');
-  cannotCheck(() => removal.check(core, inputsOf(), 1, null, undefined), 'at.ex.pressPlay');
-  cannotCheck(() => removal.check(core, inputsOf({ atTask: 'sort' }), 1, null, undefined), 'at.ex.removal.notReverse');
-  assert.equal(removal.solution(core, inputsOf(), null, undefined).key, 'at.ex.removal.solutionUntrained');
+  cannotCheck(() => removal.check(core, inputsOf(), 1, null, undefined), 'attention-training.ex.pressPlay');
+  cannotCheck(() => removal.check(core, inputsOf({ atTask: 'sort' }), 1, null, undefined), 'attention-training.ex.removal.notReverse');
+  assert.equal(removal.solution(core, inputsOf(), null, undefined).key, 'attention-training.ex.removal.solutionUntrained');
 
   const bestHeads = [0, 1].map((seed) => {
     const { inputs, view, model } = trainedView({ atSeed: seed }, 100);
@@ -190,23 +190,23 @@ test('the head whose removal hurts reverse most: every head switched off by the 
     const best = drops.indexOf(Math.max(...drops)) + 1;
     assert.ok(drops.filter((drop) => drop === drops[best - 1]).length === 1, `seed ${seed}: one head matters most (${drops})`);
     const right = removal.check(core, inputs, best, null, view);
-    assert.deepEqual([right.verdict, right.key], ['right', 'at.ex.removal.right']);
+    assert.deepEqual([right.verdict, right.key], ['right', 'attention-training.ex.removal.right']);
     assert.equal(right.params.drop, (drops[best - 1] * 100).toFixed(1));
     for (let head = 1; head <= 4; head += 1) {
       if (head === best) continue;
       const result = removal.check(core, inputs, head, null, view);
       assert.equal(result.verdict, 'wrong', `seed ${seed}: head ${head}`);
-      assert.ok(['at.ex.removal.wrong', 'at.ex.removal.spare'].includes(result.key));
+      assert.ok(['attention-training.ex.removal.wrong', 'attention-training.ex.removal.spare'].includes(result.key));
       assert.equal(result.params.best, best);
     }
-    for (const outside of [0, 5, 1.5]) assert.equal(removal.check(core, inputs, outside, null, view).key, 'at.ex.removal.noSuchHead');
+    for (const outside of [0, 5, 1.5]) assert.equal(removal.check(core, inputs, outside, null, view).key, 'attention-training.ex.removal.noSuchHead');
     assert.equal(removal.solution(core, inputs, null, view).params.best, best);
     return best;
   });
   assert.notEqual(bestHeads[0], bestHeads[1], `a new seed, another head: ${bestHeads}`);
 
   const one = trainedView({ atHeads: 1 }, 100);
-  assert.equal(removal.check(core, one.inputs, 1, null, one.view).key, 'at.ex.removal.rightOnly');
+  assert.equal(removal.check(core, one.inputs, 1, null, one.view).key, 'attention-training.ex.removal.rightOnly');
 });
 
 test('a head the model can spare (its removal costs under half a point) is named as such', () => {
@@ -220,7 +220,7 @@ test('a head the model can spare (its removal costs under half a point) is named
     drops.forEach((drop, index) => {
       if (index + 1 === best) return;
       const { key } = removal.check(core, inputs, index + 1, null, view);
-      assert.equal(key, drop < SPARE_DROP ? 'at.ex.removal.spare' : 'at.ex.removal.wrong', `seed ${seed}, head ${index + 1}: drop ${drop}`);
+      assert.equal(key, drop < SPARE_DROP ? 'attention-training.ex.removal.spare' : 'attention-training.ex.removal.wrong', `seed ${seed}, head ${index + 1}: drop ${drop}`);
       if (drop < SPARE_DROP) named += 1;
     });
   }

@@ -98,13 +98,13 @@ test('a typed sequence is read, or refused with its reason', () => {
   assert.deepEqual(parseSequence('3 1 4 1 5 9 2 6'), { tokens: [3, 1, 4, 1, 5, 9, 2, 6] });
   assert.deepEqual(parseSequence(' 3,1，4、1  5 '), { tokens: [3, 1, 4, 1, 5] });
   assert.deepEqual(parseSequence('12'), { tokens: [12] }, 'the range is the core\'s to check');
-  assert.deepEqual(parseSequence(''), { error: 'at.typed.empty' });
-  assert.deepEqual(parseSequence('   '), { error: 'at.typed.empty' });
-  assert.deepEqual(parseSequence('1 2 3 4 5 6 7 8 9'), { error: 'at.typed.tooLong', count: 9 });
-  assert.deepEqual(parseSequence('1 two 3'), { error: 'at.typed.notNumber', part: 'two' });
-  assert.deepEqual(parseSequence('1 -2'), { error: 'at.typed.notNumber', part: '-2' });
-  assert.deepEqual(parseSequence('1.5'), { error: 'at.typed.notNumber', part: '1.5' });
-  assert.deepEqual(parseSequence('<script>alert(1)</script>').error, 'at.typed.notNumber');
+  assert.deepEqual(parseSequence(''), { error: 'attention-training.typed.empty' });
+  assert.deepEqual(parseSequence('   '), { error: 'attention-training.typed.empty' });
+  assert.deepEqual(parseSequence('1 2 3 4 5 6 7 8 9'), { error: 'attention-training.typed.tooLong', count: 9 });
+  assert.deepEqual(parseSequence('1 two 3'), { error: 'attention-training.typed.notNumber', part: 'two' });
+  assert.deepEqual(parseSequence('1 -2'), { error: 'attention-training.typed.notNumber', part: '-2' });
+  assert.deepEqual(parseSequence('1.5'), { error: 'attention-training.typed.notNumber', part: '1.5' });
+  assert.deepEqual(parseSequence('<script>alert(1)</script>').error, 'attention-training.typed.notNumber');
   assert.equal(parseSequence('9'.repeat(40)).part.length, 12, 'a long part is quoted shortened');
 });
 

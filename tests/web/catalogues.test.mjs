@@ -51,7 +51,7 @@ async function namedKeys() {
     ...ADDITIVE_QUERIES.map((name) => `scoring.queries.${name}`),
     ...['additive', 'dot'].map((layer) => `scoring.layer.${layer}`),
     ...[1, 2].map((item) => `masking.editItem${item}`),
-    ...['full', 'dropped', 'kept'].flatMap((kind) => [`mha.output.${kind}`, `mha.output.${kind}Caption`, `mha.output.${kind}Label`]),
+    ...['full', 'dropped', 'kept'].flatMap((kind) => [`multihead.output.${kind}`, `multihead.output.${kind}Caption`, `multihead.output.${kind}Label`]),
   ];
   for (const key of built) named.set(key, 'a key built from a value');
   // A string that refers to another section is read in its `.alone` twin in a lab of one section (i18n/index.js).
@@ -61,7 +61,7 @@ async function namedKeys() {
 
 // Strings that refer to another section only where that section is on the
 // page: the links to the training section, hidden in a lab of one section.
-const SHOWN_WITH_THEIR_SECTION = ['mha.trainBefore', 'sa.trainBefore'];
+const SHOWN_WITH_THEIR_SECTION = ['multihead.trainBefore', 'self-attention.trainBefore'];
 
 test('English and Chinese have the same keys', () => {
   assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
@@ -110,7 +110,7 @@ test('the Chinese catalogue is written in Chinese', () => {
     assert.notEqual(zh[key], en[key], `${key} is translated`);
   }
   // The six-token sentence of the multi-head section, token for token; the empty row's explanation.
-  assert.equal(zh['mha.tokens'].split(' ').length, en['mha.tokens'].split(' ').length);
+  assert.equal(zh['multihead.tokens'].split(' ').length, en['multihead.tokens'].split(' ').length);
   assert.match(zh['masking.emptyRow'], /全零/);
 });
 

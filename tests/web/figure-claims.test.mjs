@@ -86,11 +86,11 @@ test('the translators\' notes and the shifted-map feedback give the alignment th
   t_.diagnostic(`seed 0, ${defaults.trSteps} steps: bidirectional ${bigru.score.toFixed(3)}, one-directional ${gru.score.toFixed(3)}`);
   for (const language of ['en', 'zh']) {
     setLanguage(language);
-    const [biClaim, guClaim] = percents(t('tr.explain.bigru'));
+    const [biClaim, guClaim] = percents(t('translation.explain.bigru'));
     assert.ok(Math.abs(100 * bigru.score - biClaim) <= POINTS, `${language}: bidirectional ${bigru.score} against “${biClaim} %”`);
     assert.ok(Math.abs(100 * gru.score - guClaim) <= POINTS, `${language}: one-directional ${gru.score} against “${guClaim} %”`);
-    assert.deepEqual(percents(t('tr.explain.gru')), [guClaim], `${language}: the one-directional note says the same`);
-    assert.deepEqual(percents(t('tr.ex.shift.prefixWhy')), [biClaim, guClaim], `${language}: so does the feedback`);
+    assert.deepEqual(percents(t('translation.explain.gru')), [guClaim], `${language}: the one-directional note says the same`);
+    assert.deepEqual(percents(t('translation.ex.shift.prefixWhy')), [biClaim, guClaim], `${language}: so does the feedback`);
   }
   setLanguage('en');
   // "Nearer the ideal ... but it does not line up": more than the one-directional's, far from all of it.

@@ -42,7 +42,7 @@ function layer({ mhaHidden: hidden, mhaHeads: heads, mhaSeed: seed }, headMask =
 test('the multi-head section declares four exercises of four kinds, and a teacher\'s note', () => {
   assert.deepEqual(multiHead.exercises.map(({ id, kind }) => `${id}:${kind}`),
     ['split-shape:concept', 'parameter-count:compute', 'switch-off:predict', 'most-important-head:achieve']);
-  assert.equal(multiHead.teacherNoteKey, 'mha.ex.teacherNote');
+  assert.equal(multiHead.teacherNoteKey, 'multihead.ex.teacherNote');
 });
 
 test('split-shape: heads split the features; each wrong shape has its own explanation', () => {
@@ -51,7 +51,7 @@ test('split-shape: heads split the features; each wrong shape has its own explan
   for (const id of ['tokens', 'copies', 'wider']) {
     const result = split.check(null, {}, id);
     assert.equal(result.verdict, 'wrong');
-    assert.equal(result.key, `mha.ex.split.${id}Why`);
+    assert.equal(result.key, `multihead.ex.split.${id}Why`);
   }
 });
 
@@ -65,12 +65,12 @@ test('parameter-count: the core\'s layer holds 4 H^2 whatever the heads; more he
   const right = counted(book);
   assert.equal(right, 4 * book.mhaHidden ** 2, 'four H x H matrices');
   assert.equal(params.check(core, book, right).verdict, 'right');
-  assert.equal(params.check(core, book, right * book.mhaHeads).key, 'mha.ex.params.perHead');
-  assert.equal(params.check(core, book, right / book.mhaHeads).key, 'mha.ex.params.oneHead');
-  assert.equal(params.check(core, book, right * 0.75).key, 'mha.ex.params.noWo');
+  assert.equal(params.check(core, book, right * book.mhaHeads).key, 'multihead.ex.params.perHead');
+  assert.equal(params.check(core, book, right / book.mhaHeads).key, 'multihead.ex.params.oneHead');
+  assert.equal(params.check(core, book, right * 0.75).key, 'multihead.ex.params.noWo');
   assert.equal(params.check(core, book, right * 1.05).verdict, 'close');
-  assert.equal(params.check(core, book, right * 1.3).key, 'mha.ex.params.tooHigh');
-  assert.equal(params.check(core, book, right * 0.3).key, 'mha.ex.params.tooLow');
+  assert.equal(params.check(core, book, right * 1.3).key, 'multihead.ex.params.tooHigh');
+  assert.equal(params.check(core, book, right * 0.3).key, 'multihead.ex.params.tooLow');
   // Another H, another answer; more heads, the same.
   const other = mhaInputs({ mhaHidden: 64, mhaHeads: 8 });
   assert.notEqual(counted(other), right);
@@ -99,11 +99,11 @@ test('switch-off: a head\'s map and the other maps stay, every output column and
     assert.ok(full.output.every((value, i) => Math.abs(value - without.output[i]) > 1e-12), 'every output cell changes');
     assert.equal(off.check(core, inputs, ['all-columns', 'every-token'], instance).verdict, 'right');
     for (const [answer, key] of [
-      [['own-map', 'all-columns', 'every-token'], 'mha.ex.off.ownMapWhy'],
-      [['other-maps', 'all-columns', 'every-token'], 'mha.ex.off.otherMapsWhy'],
-      [['own-columns', 'every-token'], 'mha.ex.off.ownColumnsWhy'],
-      [['every-token'], 'mha.ex.off.allColumnsWhy'],
-      [['all-columns'], 'mha.ex.off.everyTokenWhy'],
+      [['own-map', 'all-columns', 'every-token'], 'multihead.ex.off.ownMapWhy'],
+      [['other-maps', 'all-columns', 'every-token'], 'multihead.ex.off.otherMapsWhy'],
+      [['own-columns', 'every-token'], 'multihead.ex.off.ownColumnsWhy'],
+      [['every-token'], 'multihead.ex.off.allColumnsWhy'],
+      [['all-columns'], 'multihead.ex.off.everyTokenWhy'],
     ]) {
       const result = off.check(core, inputs, answer, instance);
       assert.equal(result.verdict, 'wrong', answer.join());
@@ -140,11 +140,11 @@ test('most-important-head: the head whose contribution is largest, asked of the 
   assert.equal(important.solution(core, mhaInputs({ mhaSeed: 0 })).params.head, seed0.best + 1);
   const smaller = seed0.sizes.findIndex((value) => value < 0.9 * seed0.sizes[seed0.best]);
   assert.ok(smaller >= 0);
-  assert.equal(important.check(core, offOnly(smaller, { mhaSeed: 0 })).key, 'mha.ex.important.smaller');
-  assert.equal(important.check(core, mhaInputs()).key, 'mha.ex.important.none');
-  assert.equal(important.check(core, mhaInputs({ mhaHeadsOff: 3 })).key, 'mha.ex.important.several');
-  assert.equal(important.check(core, mhaInputs({ mhaHeads: 1 })).key, 'mha.ex.important.oneHead');
-  assert.equal(important.check(core, mhaInputs({ mhaHeads: 10, mhaHeadsOff: 1 })).key, 'mha.ex.important.tooMany');
+  assert.equal(important.check(core, offOnly(smaller, { mhaSeed: 0 })).key, 'multihead.ex.important.smaller');
+  assert.equal(important.check(core, mhaInputs()).key, 'multihead.ex.important.none');
+  assert.equal(important.check(core, mhaInputs({ mhaHeadsOff: 3 })).key, 'multihead.ex.important.several');
+  assert.equal(important.check(core, mhaInputs({ mhaHeads: 1 })).key, 'multihead.ex.important.oneHead');
+  assert.equal(important.check(core, mhaInputs({ mhaHeads: 10, mhaHeadsOff: 1 })).key, 'multihead.ex.important.tooMany');
   assert.ok(MOST_HEADS_WEIGHED < 10);
   // Cheap enough for a teacher's screen, redrawn on every change.
   // (the best of three runs: the machine may be shared)
@@ -163,7 +163,7 @@ const P = (length, dim) => raw.positionalEncoding(length, dim);
 test('the positional-encoding section declares four exercises of three kinds, and a teacher\'s note', () => {
   assert.deepEqual(positional.exercises.map(({ id, kind }) => `${id}:${kind}`),
     ['fastest-column:predict', 'entry-value:compute', 'turn-angle:compute', 'column-period:achieve']);
-  assert.equal(positional.teacherNoteKey, 'pe.ex.teacherNote');
+  assert.equal(positional.teacherNoteKey, 'positional.ex.teacherNote');
 });
 
 test('fastest-column: the leftmost pair drawn, measured in the core\'s P; the pairing and rising frequency named', () => {
@@ -186,19 +186,19 @@ test('fastest-column: the leftmost pair drawn, measured in the core\'s P; the pa
   const book = peInputs(); // columns 6-9, d = 32
   assert.ok(changes(32, 6) > changes(32, 8), 'column 6 crosses zero more often than column 8');
   assert.equal(fastest.check(core, book, 'firstTwo').verdict, 'right', 'columns 6 and 7 share the fastest frequency');
-  assert.equal(fastest.check(core, book, 'first').key, 'pe.ex.fastest.partner');
-  assert.equal(fastest.check(core, book, 'last').key, 'pe.ex.fastest.rising');
-  assert.equal(fastest.check(core, book, 'lastTwo').key, 'pe.ex.fastest.rising');
-  assert.equal(fastest.check(core, book, 'all').key, 'pe.ex.fastest.same');
+  assert.equal(fastest.check(core, book, 'first').key, 'positional.ex.fastest.partner');
+  assert.equal(fastest.check(core, book, 'last').key, 'positional.ex.fastest.rising');
+  assert.equal(fastest.check(core, book, 'lastTwo').key, 'positional.ex.fastest.rising');
+  assert.equal(fastest.check(core, book, 'all').key, 'positional.ex.fastest.same');
   // An odd first column: it is the cosine partner of the column before, alone among those drawn.
   const odd = peInputs({ peColumn: 7 });
   assert.equal(fastest.check(core, odd, 'first').verdict, 'right');
-  assert.equal(fastest.check(core, odd, 'firstTwo').key, 'pe.ex.fastest.oddStart');
+  assert.equal(fastest.check(core, odd, 'firstTwo').key, 'positional.ex.fastest.oddStart');
   assert.equal(fastest.solution(core, odd).params.fastest, '7');
   assert.equal(fastest.solution(core, book).params.fastest, '6, 7');
   // Two columns drawn, one pair: all of them equally fast.
   assert.equal(fastest.check(core, peInputs({ peDim: 8, peColumn: 6 }), 'all').verdict, 'right');
-  assert.equal(fastest.check(core, peInputs({ peDim: 8, peColumn: 9 }), 'first').key, 'pe.ex.fastest.noColumns');
+  assert.equal(fastest.check(core, peInputs({ peDim: 8, peColumn: 9 }), 'first').key, 'positional.ex.fastest.noColumns');
   assert.deepEqual(fastest.draw(core, odd, 0).columns, [7, 8, 9, 10]);
 });
 
@@ -215,14 +215,14 @@ test('entry-value: P past the positions drawn, from the core for the live d; swa
     'the core computes d2l\'s formula');
   assert.equal(entry.check(core, inputs, right, asked).verdict, 'right');
   assert.equal(entry.check(core, inputs, right + ENTRY_TOLERANCE / 2, asked).verdict, 'right', 'within the tolerance');
-  assert.equal(entry.check(core, inputs, valueAt(inputs.peDim, { row: asked.row, col: asked.col ^ 1 }), asked).key, 'pe.ex.entry.swapped');
+  assert.equal(entry.check(core, inputs, valueAt(inputs.peDim, { row: asked.row, col: asked.col ^ 1 }), asked).key, 'positional.ex.entry.swapped');
   const indexColumn = 2 * asked.col + (asked.col % 2);
   if (indexColumn < inputs.peDim) {
-    assert.equal(entry.check(core, inputs, valueAt(inputs.peDim, { row: asked.row, col: indexColumn }), asked).key, 'pe.ex.entry.columnIndex');
+    assert.equal(entry.check(core, inputs, valueAt(inputs.peDim, { row: asked.row, col: indexColumn }), asked).key, 'positional.ex.entry.columnIndex');
   }
   const far = right > 0 ? right - 0.5 : right + 0.5;
   if (![asked.col ^ 1, indexColumn].some((col) => col < inputs.peDim && Math.abs(valueAt(inputs.peDim, { row: asked.row, col }) - far) <= ENTRY_TOLERANCE)) {
-    assert.equal(entry.check(core, inputs, far, asked).key, right > 0 ? 'pe.ex.entry.tooLow' : 'pe.ex.entry.tooHigh');
+    assert.equal(entry.check(core, inputs, far, asked).key, right > 0 ? 'positional.ex.entry.tooLow' : 'positional.ex.entry.tooHigh');
   }
   assert.match(entry.solution(core, inputs, asked).params.value, new RegExp(right.toFixed(3).replace('-', '−')));
   // Another d, another right answer for the same question.
@@ -256,10 +256,10 @@ test('turn-angle: k w_j from the core\'s rows, the same from any start; the angl
   assert.ok(right > 0.3 && right < 3, `one answer below a half turn: ${right}`);
   assert.equal(turn.check(core, inputs, right, asked).verdict, 'right');
   const frequency = Math.asin(P(2, inputs.peDim)[inputs.peDim + 2 * asked.pair]);
-  assert.equal(turn.check(core, inputs, (asked.from + asked.steps) * frequency, asked).key, 'pe.ex.turn.absolute');
-  assert.equal(turn.check(core, inputs, asked.from * frequency, asked).key, 'pe.ex.turn.absolute');
-  if (asked.steps > 1) assert.equal(turn.check(core, inputs, frequency, asked).key, 'pe.ex.turn.oneStep');
-  assert.equal(turn.check(core, inputs, (right * 180) / Math.PI, asked).key, 'pe.ex.turn.degrees');
+  assert.equal(turn.check(core, inputs, (asked.from + asked.steps) * frequency, asked).key, 'positional.ex.turn.absolute');
+  assert.equal(turn.check(core, inputs, asked.from * frequency, asked).key, 'positional.ex.turn.absolute');
+  if (asked.steps > 1) assert.equal(turn.check(core, inputs, frequency, asked).key, 'positional.ex.turn.oneStep');
+  assert.equal(turn.check(core, inputs, (right * 180) / Math.PI, asked).key, 'positional.ex.turn.degrees');
   assert.match(turn.solution(core, inputs, asked).params.angle, new RegExp(right.toFixed(3)));
   // Another d, another turn for the same pair and steps.
   const other = turnOf(64, asked.from);
@@ -283,7 +283,7 @@ test('column-period: column 6 repeats within 20 positions only for a d large eno
   assert.equal(period.check(core, peInputs({ peDim: smallest })).verdict, 'right');
   assert.equal(period.check(core, peInputs({ peDim: 128 })).verdict, 'right');
   assert.equal(period.check(core, peInputs({ peDim: smallest - 1 })).verdict, 'close');
-  assert.equal(period.check(core, peInputs()).key, 'pe.ex.period.tooSlow', 'the book\'s d = 32');
-  assert.equal(period.check(core, peInputs({ peDim: 16 })).key, 'pe.ex.period.lowered', 'a smaller d: slower');
-  assert.equal(period.check(core, peInputs({ peDim: 6 })).key, 'pe.ex.period.noColumn');
+  assert.equal(period.check(core, peInputs()).key, 'positional.ex.period.tooSlow', 'the book\'s d = 32');
+  assert.equal(period.check(core, peInputs({ peDim: 16 })).key, 'positional.ex.period.lowered', 'a smaller d: slower');
+  assert.equal(period.check(core, peInputs({ peDim: 6 })).key, 'positional.ex.period.noColumn');
 });

@@ -181,9 +181,9 @@ test('attends to itself: the word drawn has one clear favourite, itself with the
   for (const word of drawn) {
     assert.equal(argmax(plainRow(saInputs(), word)), word, `${WORDS[word].token} picks itself`);
     assert.equal(itself.check(core, saInputs(), 'self', { word }).verdict, 'right');
-    assert.equal(itself.check(core, saInputs(), 'other', { word }).key, 'sa.ex.itself.notOther');
-    assert.equal(itself.check(core, saInputs(), 'even', { word }).key, 'sa.ex.itself.notEven');
-    assert.equal(itself.solution(core, saInputs(), { word }).key, 'sa.ex.itself.solutionSelf');
+    assert.equal(itself.check(core, saInputs(), 'other', { word }).key, 'self-attention.ex.itself.notOther');
+    assert.equal(itself.check(core, saInputs(), 'even', { word }).key, 'self-attention.ex.itself.notEven');
+    assert.equal(itself.solution(core, saInputs(), { word }).key, 'self-attention.ex.itself.solutionSelf');
   }
   // 苹果 made longer along 吃's action and food: 吃 now picks 苹果, and the answer moves.
   const eat = WORDS.findIndex(({ token }) => token === '吃');
@@ -191,8 +191,8 @@ test('attends to itself: the word drawn has one clear favourite, itself with the
   const edited = saInputs({ saAppleAction: 2, saAppleFood: 2.5 });
   assert.equal(argmax(plainRow(edited, eat)), apple);
   assert.equal(itself.check(core, edited, 'self', { word: eat }).verdict, 'wrong');
-  assert.equal(itself.check(core, edited, 'self', { word: eat }).key, 'sa.ex.itself.notSelf');
-  assert.equal(itself.check(core, edited, 'other', { word: eat }).key, 'sa.ex.itself.other');
+  assert.equal(itself.check(core, edited, 'self', { word: eat }).key, 'self-attention.ex.itself.notSelf');
+  assert.equal(itself.check(core, edited, 'other', { word: eat }).key, 'self-attention.ex.itself.other');
   assert.equal(itself.solution(core, edited, { word: eat }).params.weight, plainRow(edited, eat)[apple].toFixed(3));
   // Short vectors: every score near 0, an even row.
   const faint = saInputs({ saEatPerson: 0.1, saEatAction: 0.1, saEatFood: 0, saEatColour: 0, saEatGrammar: 0 });
@@ -242,9 +242,9 @@ test('the notes\' recipe on the series: a point above zero favours the largest v
     assert.ok(asked.value > 0);
     assert.equal(data.y[best], Math.max(...data.y), 'the core\'s favourite is the largest value');
     assert.equal(series.check(core, saInputs(), 'largest', asked).verdict, 'right');
-    assert.equal(series.check(core, saInputs(), 'neighbours', asked).key, 'sa.ex.series.notNeighbours');
-    assert.equal(series.check(core, saInputs(), 'similar', asked).key, 'sa.ex.series.notSimilar');
-    assert.equal(series.check(core, saInputs(), 'smallest', asked).key, 'sa.ex.series.notSmallest');
+    assert.equal(series.check(core, saInputs(), 'neighbours', asked).key, 'self-attention.ex.series.notNeighbours');
+    assert.equal(series.check(core, saInputs(), 'similar', asked).key, 'self-attention.ex.series.notSimilar');
+    assert.equal(series.check(core, saInputs(), 'smallest', asked).key, 'self-attention.ex.series.notSmallest');
     assert.equal(series.solution(core, saInputs(), asked).params.best, best + 1);
   }
   // A noisier series with points below zero: for one of them the smallest value is right.
@@ -260,8 +260,8 @@ test('the notes\' recipe on the series: a point above zero favours the largest v
   const { data, best } = favourite(found.state, found.asked.point);
   assert.equal(data.y[best], Math.min(...data.y));
   assert.equal(series.check(core, found.state, 'smallest', found.asked).verdict, 'right');
-  assert.equal(series.check(core, found.state, 'largest', found.asked).key, 'sa.ex.series.negative');
-  assert.equal(series.solution(core, found.state, found.asked).key, 'sa.ex.series.solutionSmallest');
+  assert.equal(series.check(core, found.state, 'largest', found.asked).key, 'self-attention.ex.series.negative');
+  assert.equal(series.solution(core, found.state, found.asked).key, 'self-attention.ex.series.solutionSmallest');
 });
 
 test('one weight of the notes\' formula: softmax of the plain dot products, worked out from the vectors', () => {
@@ -281,9 +281,9 @@ test('one weight of the notes\' formula: softmax of the plain dot products, work
     assert.ok(Math.abs(right - shown) > 3 * WEIGHT_TOLERANCE, 'the map cannot be copied');
     assert.equal(weight.check(core, saInputs(), right, pair).verdict, 'right');
     assert.equal(weight.check(core, saInputs(), right + WEIGHT_TOLERANCE / 2, pair).verdict, 'right', 'within the tolerance');
-    assert.equal(weight.check(core, saInputs(), shown, pair).key, 'sa.ex.weight.shown');
+    assert.equal(weight.check(core, saInputs(), shown, pair).key, 'self-attention.ex.weight.shown');
     if (Math.abs(score - right) > 0.1 && Math.abs(score - shown) > 2 * WEIGHT_TOLERANCE) {
-      assert.equal(weight.check(core, saInputs(), score, pair).key, 'sa.ex.weight.score');
+      assert.equal(weight.check(core, saInputs(), score, pair).key, 'self-attention.ex.weight.score');
     }
     assert.equal(weight.solution(core, saInputs(), pair).params.weight, right.toFixed(3));
   }
@@ -299,7 +299,7 @@ test('one weight of the notes\' formula: softmax of the plain dot products, work
   assert.equal(weight.check(core, edited, after, pair).verdict, 'right');
   const far = pairs.find((p) => notesWeight(saInputs(), p).right < 0.5);
   const farRight = notesWeight(saInputs(), far).right;
-  assert.equal(weight.check(core, saInputs(), farRight + 0.45, far).key, 'sa.ex.weight.tooHigh');
+  assert.equal(weight.check(core, saInputs(), farRight + 0.45, far).key, 'self-attention.ex.weight.tooHigh');
   assert.equal(weight.check(core, saInputs(), farRight * 1.08 + 0.011, far).verdict, farRight * 0.08 + 0.011 <= 0.1 * farRight ? 'close' : 'wrong');
 });
 

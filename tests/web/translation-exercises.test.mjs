@@ -57,7 +57,7 @@ const viewOf = (inputs, run, step) => ({
 
 test('the section declares five exercises of four kinds, a teacher\'s note, and the prediction hides the maps and their row taken apart', () => {
   assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute']);
-  assert.equal(section.teacherNoteKey, 'tr.ex.teacherNote');
+  assert.equal(section.teacherNoteKey, 'translation.ex.teacherNote');
   assert.deepEqual(exercise('where-eight-looks').hides, ['tr-maps', 'tr-explain', 'tr-row-steps']);
   assert.equal(exercise('shifted-map').right, 'prefix');
 });
@@ -67,8 +67,8 @@ test('untrained, a check says to press Play (no try is counted) and the solution
   const none = { trainedRun: () => null };
   assert.throws(() => exercise('where-eight-looks').check(core, inputs, 'eighty', undefined, none), /Press \*\*Play\*\*/);
   assert.throws(() => exercise('exact-match').check(core, inputs, undefined, undefined, none), /Press \*\*Play\*\*/);
-  assert.equal(exercise('where-eight-looks').solution(core, inputs, undefined, none).key, 'tr.ex.eight.solutionUntrained');
-  assert.equal(exercise('read-weight').solution(core, inputs, exercise('read-weight').draw(core, inputs, 0), none).key, 'tr.ex.weight.solutionNone');
+  assert.equal(exercise('where-eight-looks').solution(core, inputs, undefined, none).key, 'translation.ex.eight.solutionUntrained');
+  assert.equal(exercise('read-weight').solution(core, inputs, exercise('read-weight').draw(core, inputs, 0), none).key, 'translation.ex.weight.solutionNone');
   // The prediction is about the bidirectional model on numbers: other settings are refused, said so.
   const run = train(inputs, 1);
   assert.throws(() => exercise('where-eight-looks').check(core, inputsOf({ trArchitecture: 'gru' }), 'eighty', undefined,
@@ -120,7 +120,7 @@ test('reach 95 % held-out exact match: the core\'s last evaluation of the run de
   assert.equal(verdict.params.at, late.at);
   // No evaluation yet: said so, not judged.
   const none = { model: early.model, accuracy: null, at: null };
-  assert.equal(match.check(core, inputs, undefined, undefined, viewOf(inputs, none, 3)).key, 'tr.ex.match.notYet');
+  assert.equal(match.check(core, inputs, undefined, undefined, viewOf(inputs, none, 3)).key, 'translation.ex.match.notYet');
 });
 
 test('read a weight: the core\'s forward pass of the model on screen, and a new seed gives a new answer', () => {
@@ -141,7 +141,7 @@ test('read a weight: the core\'s forward pass of the model on screen, and a new 
     assert.equal(read.check(core, inputs, right, instance, view).verdict, 'right');
     assert.equal(read.check(core, inputs, right + WEIGHT_TOLERANCE / 2, instance, view).verdict, 'right', 'within the tolerance');
     assert.equal(read.check(core, inputs, right + 0.5, instance, view).verdict, 'wrong');
-    assert.equal(read.solution(core, inputs, instance, view).key, 'tr.ex.weight.solution');
+    assert.equal(read.solution(core, inputs, instance, view).key, 'translation.ex.weight.solution');
     answers.push(right);
   }
   assert.notEqual(answers[0], answers[1], 'another seed, another model, another weight');

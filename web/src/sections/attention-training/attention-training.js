@@ -34,22 +34,22 @@ export {
   EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions, exampleSeed,
 };
 
-const TASK_KEYS = { reverse: 'at.task.reverse', sort: 'at.task.sort', shift: 'at.task.shift', lookup: 'at.task.lookup' };
+const TASK_KEYS = { reverse: 'attention-training.task.reverse', sort: 'attention-training.task.sort', shift: 'attention-training.task.shift', lookup: 'attention-training.task.lookup' };
 const EXPLAIN_KEYS = {
-  reverse: 'at.explain.reverse', sort: 'at.explain.sort', shift: 'at.explain.shift', lookup: 'at.explain.lookup',
+  reverse: 'attention-training.explain.reverse', sort: 'attention-training.explain.sort', shift: 'attention-training.explain.shift', lookup: 'attention-training.explain.lookup',
 };
-const OPTIMIZER_KEYS = { adam: 'at.optimizer.adam', sgd: 'at.optimizer.sgd' };
+const OPTIMIZER_KEYS = { adam: 'attention-training.optimizer.adam', sgd: 'attention-training.optimizer.sgd' };
 // The run view's texts (run/run-view.js).
 const RUN_KEYS = {
   status: {
-    ready: 'at.status.ready', playing: 'at.status.playing', paused: 'at.status.paused', done: 'at.status.done',
-    stopped: 'at.status.stopped', plateau: 'at.status.plateau',
+    ready: 'attention-training.status.ready', playing: 'attention-training.status.playing', paused: 'attention-training.status.paused', done: 'attention-training.status.done',
+    stopped: 'attention-training.status.stopped', plateau: 'attention-training.status.plateau',
   },
-  diverged: 'at.diverged', risen: 'at.risen', progress: 'at.progress',
-  step: 'at.currentStep', loss: 'at.currentLoss', accuracy: 'at.currentAccuracy', accuracyAt: 'at.accuracyAt',
-  axisStep: 'at.axisStep', axisAccuracy: 'at.axisAccuracy',
-  lossCaption: 'at.lossCaption', lossLabel: 'at.lossLabel', accuracyCaption: 'at.accuracyCaption', accuracyLabel: 'at.accuracyLabel',
-  mapsCaption: 'at.mapsCaption', timeline: 'at.timeline', timelineHint: 'at.timelineHint', timelineStep: 'at.timelineStep',
+  diverged: 'attention-training.diverged', risen: 'attention-training.risen', progress: 'attention-training.progress',
+  step: 'attention-training.currentStep', loss: 'attention-training.currentLoss', accuracy: 'attention-training.currentAccuracy', accuracyAt: 'attention-training.accuracyAt',
+  axisStep: 'attention-training.axisStep', axisAccuracy: 'attention-training.axisAccuracy',
+  lossCaption: 'attention-training.lossCaption', lossLabel: 'attention-training.lossLabel', accuracyCaption: 'attention-training.accuracyCaption', accuracyLabel: 'attention-training.accuracyLabel',
+  mapsCaption: 'attention-training.mapsCaption', timeline: 'attention-training.timeline', timelineHint: 'attention-training.timelineHint', timelineStep: 'attention-training.timelineStep',
 };
 
 // A playing run pauses by itself once its held-out accuracy has stayed
@@ -96,10 +96,10 @@ function predicted(logits, item, positions) {
 // AT_LENGTH of them. Their range ([0, vocab)) is the core's to check.
 export function parseSequence(text) {
   const parts = String(text).trim().split(/[\s,，、]+/).filter(Boolean);
-  if (parts.length === 0) return { error: 'at.typed.empty' };
-  if (parts.length > AT_LENGTH) return { error: 'at.typed.tooLong', count: parts.length };
+  if (parts.length === 0) return { error: 'attention-training.typed.empty' };
+  if (parts.length > AT_LENGTH) return { error: 'attention-training.typed.tooLong', count: parts.length };
   const bad = parts.find((part) => !/^\d{1,9}$/.test(part));
-  if (bad !== undefined) return { error: 'at.typed.notNumber', part: bad.slice(0, 12) };
+  if (bad !== undefined) return { error: 'attention-training.typed.notNumber', part: bad.slice(0, 12) };
   return { tokens: parts.map(Number) };
 }
 
@@ -118,24 +118,24 @@ function create({ frame, controls, core, errors }) {
   frame.figures.append(explainBox);
   const explainNote = note(explainBox, { className: 'note note-callout' });
   explainNote.dataset.role = 'at-explain';
-  const causalNote = note(frame.figures, { key: 'at.causalNote', className: 'note note-warning' });
+  const causalNote = note(frame.figures, { key: 'attention-training.causalNote', className: 'note note-warning' });
   causalNote.dataset.role = 'at-causal-note';
-  const scaleNote = note(frame.figures, { key: 'at.scaleNote', className: 'note note-warning' });
+  const scaleNote = note(frame.figures, { key: 'attention-training.scaleNote', className: 'note note-warning' });
   scaleNote.dataset.role = 'at-scale-note';
-  const variableNote = note(frame.figures, { key: 'at.variableNote', className: 'note note-muted' });
+  const variableNote = note(frame.figures, { key: 'attention-training.variableNote', className: 'note note-muted' });
   variableNote.dataset.role = 'at-variable-note';
 
   // Examples: input -> target, and the model's prediction; one is drawn in the maps.
   const picker = createExamplePicker(frame.figures, {
-    name: 'at', count: EXAMPLES, captionKey: 'at.examplesCaption',
-    headKeys: ['at.exampleShown', 'at.exampleInput', 'at.exampleTarget', 'at.examplePrediction'],
+    name: 'at', count: EXAMPLES, captionKey: 'attention-training.examplesCaption',
+    headKeys: ['attention-training.exampleShown', 'attention-training.exampleInput', 'attention-training.exampleTarget', 'attention-training.examplePrediction'],
     cells: ['input', 'target', 'prediction'], cellClass: 'tokens', tableClass: 'at-examples',
     onChoose: () => trained.run.redrawMaps(),
   });
 
   // The learner's own sequence.
   const typedBox = createTypedInput(controls, {
-    name: 'at', labelKey: 'at.typed.label', showKey: 'at.typed.show', hintDataset: { i18n: 'at.typed.hint' },
+    name: 'at', labelKey: 'attention-training.typed.label', showKey: 'attention-training.typed.show', hintDataset: { i18n: 'attention-training.typed.hint' },
     inputmode: 'numeric', resultName: 'prediction', onShow: () => showTyped(),
   });
   picker.body.append(typedBox.node);
@@ -152,31 +152,31 @@ function create({ frame, controls, core, errors }) {
   const { run } = trained;
 
   // --- Controls ---
-  const lagControl = controls.numberControl('atLag', { labelKey: 'at.lag', hintKey: 'at.lagHint' });
-  const headsControl = controls.numberControl('atHeads', { labelKey: 'at.heads', slider: false });
+  const lagControl = controls.numberControl('atLag', { labelKey: 'attention-training.lag', hintKey: 'attention-training.lagHint' });
+  const headsControl = controls.numberControl('atHeads', { labelKey: 'attention-training.heads', slider: false });
   const headsHint = element('span', { className: 'control-hint', dataset: { role: 'at-divisors' } });
   headsControl.append(headsHint);
   const group = (key) => element('h3', { className: 'control-group-title', dataset: { i18n: key } });
   panel.append(
-    controls.choiceControl('atTask', { labelKey: 'at.task', optionKeys: TASK_KEYS }),
+    controls.choiceControl('atTask', { labelKey: 'attention-training.task', optionKeys: TASK_KEYS }),
     lagControl,
     ...run.controlNodes,
-    controls.numberControl('atSpeed', { labelKey: 'at.speed', hintKey: 'at.speedHint' }),
-    controls.numberControl('atSteps', { labelKey: 'at.steps' }),
-    group('at.modelGroup'),
-    controls.numberControl('atHidden', { labelKey: 'at.hidden' }),
+    controls.numberControl('atSpeed', { labelKey: 'attention-training.speed', hintKey: 'attention-training.speedHint' }),
+    controls.numberControl('atSteps', { labelKey: 'attention-training.steps' }),
+    group('attention-training.modelGroup'),
+    controls.numberControl('atHidden', { labelKey: 'attention-training.hidden' }),
     headsControl,
-    controls.numberControl('atBlocks', { labelKey: 'at.blocks' }),
-    controls.numberControl('atFfn', { labelKey: 'at.ffn', hintKey: 'at.ffnHint' }),
-    controls.toggleControl('atD2lScale', { labelKey: 'at.d2lScale' }),
-    group('at.trainingGroup'),
-    controls.choiceControl('atOptimizer', { labelKey: 'at.optimizer', optionKeys: OPTIMIZER_KEYS }),
-    controls.numberControl('atLr', { labelKey: 'at.lr' }),
-    controls.numberControl('atSeed', { labelKey: 'at.seed', hintKey: 'at.seedHint', slider: false }),
-    controls.nextSeedButton('atSeed', { labelKey: 'at.newSeed', action: 'at-new-seed' }),
-    group('at.masksGroup'),
-    controls.toggleControl('atCausal', { labelKey: 'at.causal' }),
-    controls.toggleControl('atVariable', { labelKey: 'at.variable' }),
+    controls.numberControl('atBlocks', { labelKey: 'attention-training.blocks' }),
+    controls.numberControl('atFfn', { labelKey: 'attention-training.ffn', hintKey: 'attention-training.ffnHint' }),
+    controls.toggleControl('atD2lScale', { labelKey: 'attention-training.d2lScale' }),
+    group('attention-training.trainingGroup'),
+    controls.choiceControl('atOptimizer', { labelKey: 'attention-training.optimizer', optionKeys: OPTIMIZER_KEYS }),
+    controls.numberControl('atLr', { labelKey: 'attention-training.lr' }),
+    controls.numberControl('atSeed', { labelKey: 'attention-training.seed', hintKey: 'attention-training.seedHint', slider: false }),
+    controls.nextSeedButton('atSeed', { labelKey: 'attention-training.newSeed', action: 'at-new-seed' }),
+    group('attention-training.masksGroup'),
+    controls.toggleControl('atCausal', { labelKey: 'attention-training.causal' }),
+    controls.toggleControl('atVariable', { labelKey: 'attention-training.variable' }),
   );
 
   // The forward pass of a model on the examples: predictions and maps.
@@ -197,7 +197,7 @@ function create({ frame, controls, core, errors }) {
       const input = slice(examples.tokens);
       const target = slice(examples.targets);
       const guess = predicted(ahead.logits, item, validLen);
-      picker.markRow(item, t('at.exampleChoose', { item: item + 1 }));
+      picker.markRow(item, t('attention-training.exampleChoose', { item: item + 1 }));
       Object.assign(row.row.dataset, { prediction: guess.join(' '), target: target.join(' ') });
       row.input.textContent = input.join(' ');
       row.target.textContent = target.join(' ');
@@ -215,7 +215,7 @@ function create({ frame, controls, core, errors }) {
         tokens: Array.from(examples.tokens.subarray(item * AT_LENGTH, (item + 1) * AT_LENGTH)),
         ideal: result.ideals[item],
       };
-      maps.setTitle(t('at.mapsExample', { item: item + 1, tokens: shown.tokens.slice(0, validLen).join(' ') }));
+      maps.setTitle(t('attention-training.mapsExample', { item: item + 1, tokens: shown.tokens.slice(0, validLen).join(' ') }));
     }
     maps.draw(shown, inputs, { partial, typed: picker.selected === 'typed' });
     // The row-steps panel on the sequence the maps show.
@@ -248,8 +248,8 @@ function create({ frame, controls, core, errors }) {
       return null;
     }
     const guess = predicted(ahead.logits, 0, tokens.length);
-    typedBox.showResult(t('at.typed.result', { input: tokens.join(' '), prediction: guess.join(' ') }), guess.join(' '));
-    maps.setTitle(t('at.mapsTyped', { tokens: tokens.join(' ') }));
+    typedBox.showResult(t('attention-training.typed.result', { input: tokens.join(' '), prediction: guess.join(' ') }), guess.join(' '));
+    maps.setTitle(t('attention-training.mapsTyped', { tokens: tokens.join(' ') }));
     return { weights: ahead.weights, batch: 1, item: 0, validLen: tokens.length, tokens: Array.from(padded), ideal: null };
   }
 
@@ -274,13 +274,13 @@ function create({ frame, controls, core, errors }) {
       trained.context = { inputs, result };
       inputFormula.set(`\\mathbf H_0 = ${inputs.atD2lScale ? `\\sqrt{${inputs.atHidden}}\\,` : ''}\\operatorname{Embed}(\\text{tokens}) + \\mathbf P`);
       lagControl.classList.toggle('is-disabled', inputs.atTask !== 'shift');
-      headsHint.textContent = t('at.headsHint', { hidden: inputs.atHidden, list: offeredModelHeads(inputs.atHidden).join(', ') });
+      headsHint.textContent = t('attention-training.headsHint', { hidden: inputs.atHidden, list: offeredModelHeads(inputs.atHidden).join(', ') });
       // Named for the next language switch, written now (the page's first
       // translation ran before this draw).
       explainNote.dataset.i18nRich = EXPLAIN_KEYS[inputs.atTask];
       explainNote.dataset.task = inputs.atTask;
       setRichText(explainNote, t(EXPLAIN_KEYS[inputs.atTask]));
-      typedBox.input.placeholder = t('at.typed.placeholder');
+      typedBox.input.placeholder = t('attention-training.typed.placeholder');
       causalNote.hidden = !inputs.atCausal;
       scaleNote.hidden = !inputs.atD2lScale;
       variableNote.hidden = !inputs.atVariable;
@@ -308,7 +308,7 @@ function compute(core, inputs) {
 export const attentionTrainingSection = {
   id: 'attention-training',
   needsModels: true, // it trains the encoder: the core's models part
-  frame: { titleKey: 'at.title', leadKeys: ['at.lead1', 'at.lead2'] },
+  frame: { titleKey: 'attention-training.title', leadKeys: ['attention-training.lead1', 'attention-training.lead2'] },
   inputs: ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale',
     'atOptimizer', 'atLr', 'atSteps', 'atSpeed', 'atSeed'],
   arguments: {
@@ -321,5 +321,5 @@ export const attentionTrainingSection = {
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: attentionTrainingPytorch,
   exercises: ATTENTION_TRAINING_EXERCISES,
-  teacherNoteKey: 'at.ex.teacherNote',
+  teacherNoteKey: 'attention-training.ex.teacherNote',
 };

@@ -40,18 +40,18 @@ export const PATTERNS = Object.freeze({
   firstColumn: (i, j) => (j === 0 ? 1 : 0),
 });
 const PATTERN_KEYS = Object.freeze({
-  antiDiagonal: 'at.ex.pattern.antiDiagonal',
-  diagonal: 'at.ex.pattern.diagonal',
-  uniform: 'at.ex.pattern.uniform',
-  firstColumn: 'at.ex.pattern.firstColumn',
+  antiDiagonal: 'attention-training.ex.pattern.antiDiagonal',
+  diagonal: 'attention-training.ex.pattern.diagonal',
+  uniform: 'attention-training.ex.pattern.uniform',
+  firstColumn: 'attention-training.ex.pattern.firstColumn',
 });
 
 // The patterns as a sentence names them (“nearest {pattern}”).
 const PATTERN_NAME_KEYS = Object.freeze({
-  antiDiagonal: 'at.ex.pattern.name.antiDiagonal',
-  diagonal: 'at.ex.pattern.name.diagonal',
-  uniform: 'at.ex.pattern.name.uniform',
-  firstColumn: 'at.ex.pattern.name.firstColumn',
+  antiDiagonal: 'attention-training.ex.pattern.name.antiDiagonal',
+  diagonal: 'attention-training.ex.pattern.name.diagonal',
+  uniform: 'attention-training.ex.pattern.name.uniform',
+  firstColumn: 'attention-training.ex.pattern.name.firstColumn',
 });
 
 const percent = (share) => formatNumber(share * 100, '.1f');
@@ -60,7 +60,7 @@ const goalText = () => formatNumber(SORT_GOAL * 100, '.0f');
 // The run the section's view holds, when it has trained at least one step
 // (minSteps) for these inputs; otherwise what to do first, thrown.
 const trainedRun = (inputs, view, minSteps = 1) => trainedRunFor(inputs, view, {
-  idle: ['atSteps', 'atSpeed'], minSteps, keys: { pressPlay: 'at.ex.pressPlay', trainLonger: 'at.ex.trainLonger' },
+  idle: ['atSteps', 'atSpeed'], minSteps, keys: { pressPlay: 'attention-training.ex.pressPlay', trainLonger: 'attention-training.ex.trainLonger' },
 });
 
 // The held-out accuracy of the model, with the heads flagged in `off`
@@ -161,17 +161,17 @@ const patternParams = ({ nearest, shares }, chosen) => ({
 // right answer's text; the others say why that belief fails (when the head
 // did learn reverse's anti-diagonal).
 const PATTERN_EXPLANATION_KEYS = Object.freeze({
-  antiDiagonal: 'at.ex.pattern.right',
-  diagonal: 'at.ex.pattern.diagonalWhy',
-  uniform: 'at.ex.pattern.uniformWhy',
-  firstColumn: 'at.ex.pattern.firstColumnWhy',
+  antiDiagonal: 'attention-training.ex.pattern.right',
+  diagonal: 'attention-training.ex.pattern.diagonalWhy',
+  uniform: 'attention-training.ex.pattern.uniformWhy',
+  firstColumn: 'attention-training.ex.pattern.firstColumnWhy',
 });
 
 const predictPattern = Object.freeze({
   id: 'reverse-pattern',
   kind: 'predict',
-  questionKey: 'at.ex.pattern.question',
-  hintKey: 'at.ex.pattern.hint',
+  questionKey: 'attention-training.ex.pattern.question',
+  hintKey: 'attention-training.ex.pattern.hint',
   // The maps and the note that describes the task's pattern give it away.
   hides: ['at-heads', 'at-explain', 'at-row-steps'],
   // Play and Step start what the section's lead says to watch: they show the maps at once.
@@ -179,26 +179,26 @@ const predictPattern = Object.freeze({
   questionParams: () => ({ steps: PATTERN_MIN_STEPS }),
   options: Object.keys(PATTERNS).map((id) => ({ id, labelKey: PATTERN_KEYS[id], explanationKey: PATTERN_EXPLANATION_KEYS[id] })),
   check(core, inputs, answer, instance, view) {
-    if (inputs.atTask !== 'reverse') throw new Error(t('at.ex.pattern.notReverse'));
+    if (inputs.atTask !== 'reverse') throw new Error(t('attention-training.ex.pattern.notReverse'));
     const { model } = trainedRun(inputs, view, PATTERN_MIN_STEPS);
     const learned = learnedPattern(core, model, inputs);
     const params = patternParams(learned, answer);
     if (answer === learned.nearest) {
-      return { verdict: 'right', key: learned.nearest === 'antiDiagonal' ? 'at.ex.pattern.right' : 'at.ex.pattern.rightOther', params };
+      return { verdict: 'right', key: learned.nearest === 'antiDiagonal' ? 'attention-training.ex.pattern.right' : 'attention-training.ex.pattern.rightOther', params };
     }
     // Settings that keep the head from learning reverse (d2l's scale, a
     // causal mask): the head learned something else, said as it is.
-    if (learned.nearest !== 'antiDiagonal') return { verdict: 'wrong', key: 'at.ex.pattern.learnedOther', params };
+    if (learned.nearest !== 'antiDiagonal') return { verdict: 'wrong', key: 'attention-training.ex.pattern.learnedOther', params };
     return { verdict: 'wrong', key: PATTERN_EXPLANATION_KEYS[answer], params };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
     const trained = run && run.step >= PATTERN_MIN_STEPS && inputs.atTask === 'reverse';
     if (!trained) {
-      return { key: 'at.ex.pattern.solutionIdeal', params: { pattern: t(PATTERN_NAME_KEYS[idealPattern(core, { ...inputs, atTask: 'reverse' })]) } };
+      return { key: 'attention-training.ex.pattern.solutionIdeal', params: { pattern: t(PATTERN_NAME_KEYS[idealPattern(core, { ...inputs, atTask: 'reverse' })]) } };
     }
     const learned = learnedPattern(core, run.model, inputs);
-    return { key: 'at.ex.pattern.solution', params: { ...patternParams(learned, learned.nearest), step: run.step } };
+    return { key: 'attention-training.ex.pattern.solution', params: { ...patternParams(learned, learned.nearest), step: run.step } };
   },
 });
 
@@ -211,30 +211,30 @@ export const SORT_RECIPE = Object.freeze({ atTask: 'sort', atHeads: 1, atFfn: 64
 const sortOneHead = Object.freeze({
   id: 'sort-one-head',
   kind: 'achieve',
-  questionKey: 'at.ex.sort.question',
-  hintKey: 'at.ex.sort.hint',
+  questionKey: 'attention-training.ex.sort.question',
+  hintKey: 'attention-training.ex.sort.hint',
   questionParams: () => ({ goal: goalText() }),
   check(core, inputs, answer, instance, view) {
     const goal = goalText();
-    if (inputs.atTask !== 'sort') return { verdict: 'wrong', key: 'at.ex.sort.notSort', params: { goal } };
-    if (inputs.atHeads !== 1) return { verdict: 'wrong', key: 'at.ex.sort.heads', params: { heads: inputs.atHeads, goal } };
+    if (inputs.atTask !== 'sort') return { verdict: 'wrong', key: 'attention-training.ex.sort.notSort', params: { goal } };
+    if (inputs.atHeads !== 1) return { verdict: 'wrong', key: 'attention-training.ex.sort.heads', params: { heads: inputs.atHeads, goal } };
     const { model, step } = trainedRun(inputs, view);
     const accuracy = remembered(model, 'accuracy', () => accuracyOf(core, model, inputs));
     const params = { accuracy: percent(accuracy), goal, step };
     // A share to reach: close within 10 % below it, as the engine's close is.
     const verdict = accuracy >= SORT_GOAL ? 'right' : accuracy >= (1 - CLOSE_SHARE) * SORT_GOAL ? 'close' : 'wrong';
-    if (verdict === 'right') return { verdict, key: 'at.ex.sort.right', params };
-    if (inputs.atCausal) return mistake('at.ex.sort.causal', params);
-    if (inputs.atD2lScale) return mistake('at.ex.sort.scale', params);
-    if (inputs.atFfn === 0) return mistake('at.ex.sort.attentionOnly', params);
-    return { verdict, key: verdict === 'close' ? 'at.ex.sort.close' : 'at.ex.sort.low', params };
+    if (verdict === 'right') return { verdict, key: 'attention-training.ex.sort.right', params };
+    if (inputs.atCausal) return mistake('attention-training.ex.sort.causal', params);
+    if (inputs.atD2lScale) return mistake('attention-training.ex.sort.scale', params);
+    if (inputs.atFfn === 0) return mistake('attention-training.ex.sort.attentionOnly', params);
+    return { verdict, key: verdict === 'close' ? 'attention-training.ex.sort.close' : 'attention-training.ex.sort.low', params };
   },
   solution(core, inputs, instance, view) {
     const params = { ffn: SORT_RECIPE.atFfn, steps: SORT_RECIPE.atSteps, goal: goalText() };
     const run = view?.trainedRun?.() ?? null;
-    if (!run || run.step === 0 || inputs.atTask !== 'sort') return { key: 'at.ex.sort.solution', params };
+    if (!run || run.step === 0 || inputs.atTask !== 'sort') return { key: 'attention-training.ex.sort.solution', params };
     const accuracy = remembered(run.model, 'accuracy', () => accuracyOf(core, run.model, inputs));
-    return { key: 'at.ex.sort.solutionNow', params: { ...params, accuracy: percent(accuracy), step: run.step } };
+    return { key: 'attention-training.ex.sort.solutionNow', params: { ...params, accuracy: percent(accuracy), step: run.step } };
   },
 });
 
@@ -273,29 +273,29 @@ const removalParams = ({ whole, without, drops }, head) => {
 const headRemoval = Object.freeze({
   id: 'head-removal',
   kind: 'compute',
-  questionKey: 'at.ex.removal.question',
-  hintKey: 'at.ex.removal.hint',
+  questionKey: 'attention-training.ex.removal.question',
+  hintKey: 'attention-training.ex.removal.hint',
   check(core, inputs, answer, instance, view) {
-    if (inputs.atTask !== 'reverse') throw new Error(t('at.ex.removal.notReverse'));
+    if (inputs.atTask !== 'reverse') throw new Error(t('attention-training.ex.removal.notReverse'));
     const { model } = trainedRun(inputs, view);
     const measured = headDrops(core, model, inputs);
     if (!Number.isInteger(answer) || answer < 1 || answer > inputs.atHeads) {
-      return { verdict: 'wrong', key: 'at.ex.removal.noSuchHead', params: { heads: inputs.atHeads } };
+      return { verdict: 'wrong', key: 'attention-training.ex.removal.noSuchHead', params: { heads: inputs.atHeads } };
     }
     const params = removalParams(measured, answer);
     const largest = Math.max(...measured.drops);
     if (measured.drops[answer - 1] >= largest - SAME_DROP) {
-      return { verdict: 'right', key: inputs.atHeads === 1 ? 'at.ex.removal.rightOnly' : 'at.ex.removal.right', params };
+      return { verdict: 'right', key: inputs.atHeads === 1 ? 'attention-training.ex.removal.rightOnly' : 'attention-training.ex.removal.right', params };
     }
     // The belief that every head is needed: this one the model can spare.
-    if (measured.drops[answer - 1] < SPARE_DROP) return { verdict: 'wrong', key: 'at.ex.removal.spare', params };
-    return { verdict: 'wrong', key: 'at.ex.removal.wrong', params };
+    if (measured.drops[answer - 1] < SPARE_DROP) return { verdict: 'wrong', key: 'attention-training.ex.removal.spare', params };
+    return { verdict: 'wrong', key: 'attention-training.ex.removal.wrong', params };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
-    if (!run || run.step === 0 || inputs.atTask !== 'reverse') return { key: 'at.ex.removal.solutionUntrained' };
+    if (!run || run.step === 0 || inputs.atTask !== 'reverse') return { key: 'attention-training.ex.removal.solutionUntrained' };
     const measured = headDrops(core, run.model, inputs);
-    return { key: 'at.ex.removal.solution', params: removalParams(measured, measured.drops.indexOf(Math.max(...measured.drops)) + 1) };
+    return { key: 'attention-training.ex.removal.solution', params: removalParams(measured, measured.drops.indexOf(Math.max(...measured.drops)) + 1) };
   },
 });
 
@@ -303,27 +303,27 @@ const headRemoval = Object.freeze({
 
 const scaleStalls = conceptExercise({
   id: 'd2l-scale',
-  questionKey: 'at.ex.scale.question',
-  hintKey: 'at.ex.scale.hint',
+  questionKey: 'attention-training.ex.scale.question',
+  hintKey: 'attention-training.ex.scale.hint',
   right: 'drowned',
   options: [
-    { id: 'diverges', labelKey: 'at.ex.scale.diverges', explanationKey: 'at.ex.scale.divergesWhy' },
-    { id: 'drowned', labelKey: 'at.ex.scale.drowned', explanationKey: 'at.ex.scale.drownedWhy' },
-    { id: 'tokens', labelKey: 'at.ex.scale.tokens', explanationKey: 'at.ex.scale.tokensWhy' },
-    { id: 'longer', labelKey: 'at.ex.scale.longer', explanationKey: 'at.ex.scale.longerWhy' },
+    { id: 'diverges', labelKey: 'attention-training.ex.scale.diverges', explanationKey: 'attention-training.ex.scale.divergesWhy' },
+    { id: 'drowned', labelKey: 'attention-training.ex.scale.drowned', explanationKey: 'attention-training.ex.scale.drownedWhy' },
+    { id: 'tokens', labelKey: 'attention-training.ex.scale.tokens', explanationKey: 'attention-training.ex.scale.tokensWhy' },
+    { id: 'longer', labelKey: 'attention-training.ex.scale.longer', explanationKey: 'attention-training.ex.scale.longerWhy' },
   ],
 });
 
 const causalCap = conceptExercise({
   id: 'causal-reverse',
-  questionKey: 'at.ex.causal.question',
-  hintKey: 'at.ex.causal.hint',
+  questionKey: 'attention-training.ex.causal.question',
+  hintKey: 'attention-training.ex.causal.hint',
   right: 'half',
   options: [
-    { id: 'slower', labelKey: 'at.ex.causal.slower', explanationKey: 'at.ex.causal.slowerWhy' },
-    { id: 'positions', labelKey: 'at.ex.causal.positions', explanationKey: 'at.ex.causal.positionsWhy' },
-    { id: 'half', labelKey: 'at.ex.causal.half', explanationKey: 'at.ex.causal.halfWhy' },
-    { id: 'uniform', labelKey: 'at.ex.causal.uniform', explanationKey: 'at.ex.causal.uniformWhy' },
+    { id: 'slower', labelKey: 'attention-training.ex.causal.slower', explanationKey: 'attention-training.ex.causal.slowerWhy' },
+    { id: 'positions', labelKey: 'attention-training.ex.causal.positions', explanationKey: 'attention-training.ex.causal.positionsWhy' },
+    { id: 'half', labelKey: 'attention-training.ex.causal.half', explanationKey: 'attention-training.ex.causal.halfWhy' },
+    { id: 'uniform', labelKey: 'attention-training.ex.causal.uniform', explanationKey: 'attention-training.ex.causal.uniformWhy' },
   ],
 });
 

@@ -17,18 +17,18 @@ export function createModelMaps() {
   let cards = []; // { card, title, matrix, block, head } per map, then the ideal's
   let shape = null; // { blocks, heads } the cards were built for
   let shown = null; // { tokens, validLen, weights, item, batch } of the maps on screen
-  const paint = createCardPainter({ grid, readout, hintKey: 'at.mapsHint' });
+  const paint = createCardPainter({ grid, readout, hintKey: 'attention-training.mapsHint' });
 
   function hover(card) {
     return (cell) => {
       if (!cell || !shown) {
-        readout.textContent = t('at.mapsHint');
+        readout.textContent = t('attention-training.mapsHint');
         return;
       }
       const values = { query: cell.row, key: cell.col, qToken: shown.tokens[cell.row], kToken: shown.tokens[cell.col], weight: formatNumber(cell.value, '.4~f') };
       readout.textContent = card.ideal
-        ? t('at.mapsReadoutIdeal', values)
-        : t('at.mapsReadout', { ...values, block: card.block + 1, head: card.head + 1 });
+        ? t('attention-training.mapsReadoutIdeal', values)
+        : t('attention-training.mapsReadout', { ...values, block: card.block + 1, head: card.head + 1 });
     };
   }
 
@@ -36,7 +36,7 @@ export function createModelMaps() {
     return createHeadCard(grid, {
       ideal, head, fields: { block, ideal }, dataset: ideal ? { ideal: 'true' } : { block, head },
       figure: ideal ? 'at-ideal' : `at-map-b${block + 1}-h${head + 1}`,
-      matrix: { maxCell: 26, minCell: 12, rowTitleKey: 'at.axisQuery', colTitleKey: 'at.axisKey' },
+      matrix: { maxCell: 26, minCell: 12, rowTitleKey: 'attention-training.axisQuery', colTitleKey: 'attention-training.axisKey' },
       hover,
     });
   }
@@ -69,16 +69,16 @@ export function createModelMaps() {
     const drawCard = (card) => {
       if (card.ideal) {
         card.card.hidden = maps.ideal === null;
-        card.title.textContent = t('at.idealTitle');
-        card.matrix.svg.setAttribute('aria-label', t('at.idealLabel'));
+        card.title.textContent = t('attention-training.idealTitle');
+        card.matrix.svg.setAttribute('aria-label', t('attention-training.idealLabel'));
         if (maps.ideal) {
           card.matrix.set({ values: maps.ideal, rows: AT_LENGTH, cols: AT_LENGTH, domain: [0, 1], rowNames: names, colNames: names, masked, maskedText: '' });
         }
         return;
       }
       const offset = ((card.block * maps.batch + maps.item) * heads + card.head) * cells;
-      card.title.textContent = t('at.headTitle', { block: card.block + 1, head: card.head + 1 });
-      card.matrix.svg.setAttribute('aria-label', t('at.headLabel', { block: card.block + 1, head: card.head + 1 }));
+      card.title.textContent = t('attention-training.headTitle', { block: card.block + 1, head: card.head + 1 });
+      card.matrix.svg.setAttribute('aria-label', t('attention-training.headLabel', { block: card.block + 1, head: card.head + 1 }));
       card.matrix.set({
         values: maps.weights.subarray(offset, offset + cells), rows: AT_LENGTH, cols: AT_LENGTH, domain: [0, 1],
         rowNames: names, colNames: names, masked, maskedText: '',
@@ -88,7 +88,7 @@ export function createModelMaps() {
   }
 
   return mapsView({
-    nodes: [title, grid, readout], draw, title, readout, hintKey: 'at.mapsHint',
+    nodes: [title, grid, readout], draw, title, readout, hintKey: 'attention-training.mapsHint',
     forget() {
       shown = null;
     },

@@ -16,14 +16,14 @@ import { MHA_SWITCHES } from '../../state.js';
 
 const splitShape = conceptExercise({
   id: 'split-shape',
-  questionKey: 'mha.ex.split.question',
-  hintKey: 'mha.ex.split.hint',
+  questionKey: 'multihead.ex.split.question',
+  hintKey: 'multihead.ex.split.hint',
   right: 'features',
   options: [
-    { id: 'tokens', labelKey: 'mha.ex.split.tokens', explanationKey: 'mha.ex.split.tokensWhy' },
-    { id: 'copies', labelKey: 'mha.ex.split.copies', explanationKey: 'mha.ex.split.copiesWhy' },
-    { id: 'features', labelKey: 'mha.ex.split.features', explanationKey: 'mha.ex.split.featuresWhy' },
-    { id: 'wider', labelKey: 'mha.ex.split.wider', explanationKey: 'mha.ex.split.widerWhy' },
+    { id: 'tokens', labelKey: 'multihead.ex.split.tokens', explanationKey: 'multihead.ex.split.tokensWhy' },
+    { id: 'copies', labelKey: 'multihead.ex.split.copies', explanationKey: 'multihead.ex.split.copiesWhy' },
+    { id: 'features', labelKey: 'multihead.ex.split.features', explanationKey: 'multihead.ex.split.featuresWhy' },
+    { id: 'wider', labelKey: 'multihead.ex.split.wider', explanationKey: 'multihead.ex.split.widerWhy' },
   ],
 });
 
@@ -42,27 +42,27 @@ const parameterCount = Object.freeze({
   id: 'parameter-count',
   kind: 'compute',
   tolerance: 0,
-  questionKey: 'mha.ex.params.question',
-  hintKey: 'mha.ex.params.hint',
+  questionKey: 'multihead.ex.params.question',
+  hintKey: 'multihead.ex.params.hint',
   questionParams: (instance, inputs) => ({ hidden: inputs?.mhaHidden ?? '–', heads: inputs?.mhaHeads ?? '–' }),
   check(core, inputs, answer) {
     const right = projectionParameters(core, inputs);
     const heads = inputs.mhaHeads;
     const params = { hidden: inputs.mhaHidden, heads, count: count(right) };
     const verdict = judgeNumber(answer, right, 0);
-    if (verdict === 'right') return { verdict, key: 'mha.ex.params.right', params };
+    if (verdict === 'right') return { verdict, key: 'multihead.ex.params.right', params };
     // The mistakes aimed at: every head with projections of its own (n_h
     // times the count), one head's slice only, and W_o forgotten.
     const quarter = right / PROJECTIONS.length;
-    if (heads > 1 && answer === right * heads) return mistake('mha.ex.params.perHead', params);
-    if (heads > 1 && answer === right / heads) return mistake('mha.ex.params.oneHead', params);
-    if (answer === right - quarter) return mistake('mha.ex.params.noWo', params);
-    if (verdict === 'close') return { verdict, key: 'mha.ex.params.close', params };
-    return { verdict, key: answer > right ? 'mha.ex.params.tooHigh' : 'mha.ex.params.tooLow', params };
+    if (heads > 1 && answer === right * heads) return mistake('multihead.ex.params.perHead', params);
+    if (heads > 1 && answer === right / heads) return mistake('multihead.ex.params.oneHead', params);
+    if (answer === right - quarter) return mistake('multihead.ex.params.noWo', params);
+    if (verdict === 'close') return { verdict, key: 'multihead.ex.params.close', params };
+    return { verdict, key: answer > right ? 'multihead.ex.params.tooHigh' : 'multihead.ex.params.tooLow', params };
   },
   solution(core, inputs) {
     const right = projectionParameters(core, inputs);
-    return { key: 'mha.ex.params.solution', params: { hidden: inputs.mhaHidden, heads: inputs.mhaHeads, count: count(right) } };
+    return { key: 'multihead.ex.params.solution', params: { hidden: inputs.mhaHidden, heads: inputs.mhaHeads, count: count(right) } };
   },
 });
 
@@ -106,11 +106,11 @@ export function switchOffEffects(core, inputs, head) {
 // Each claim with the explanation of getting it wrong (ticked while false,
 // or left out while true).
 const SWITCH_OFF_OPTIONS = Object.freeze([
-  { id: 'own-map', labelKey: 'mha.ex.off.ownMap', explanationKey: 'mha.ex.off.ownMapWhy' },
-  { id: 'other-maps', labelKey: 'mha.ex.off.otherMaps', explanationKey: 'mha.ex.off.otherMapsWhy' },
-  { id: 'own-columns', labelKey: 'mha.ex.off.ownColumns', explanationKey: 'mha.ex.off.ownColumnsWhy' },
-  { id: 'all-columns', labelKey: 'mha.ex.off.allColumns', explanationKey: 'mha.ex.off.allColumnsWhy' },
-  { id: 'every-token', labelKey: 'mha.ex.off.everyToken', explanationKey: 'mha.ex.off.everyTokenWhy' },
+  { id: 'own-map', labelKey: 'multihead.ex.off.ownMap', explanationKey: 'multihead.ex.off.ownMapWhy' },
+  { id: 'other-maps', labelKey: 'multihead.ex.off.otherMaps', explanationKey: 'multihead.ex.off.otherMapsWhy' },
+  { id: 'own-columns', labelKey: 'multihead.ex.off.ownColumns', explanationKey: 'multihead.ex.off.ownColumnsWhy' },
+  { id: 'all-columns', labelKey: 'multihead.ex.off.allColumns', explanationKey: 'multihead.ex.off.allColumnsWhy' },
+  { id: 'every-token', labelKey: 'multihead.ex.off.everyToken', explanationKey: 'multihead.ex.off.everyTokenWhy' },
 ]);
 
 // The head asked about: drawn by the core for the instance among the heads
@@ -127,8 +127,8 @@ const switchOff = Object.freeze({
   id: 'switch-off',
   kind: 'predict',
   multiple: true,
-  questionKey: 'mha.ex.off.question',
-  hintKey: 'mha.ex.off.hint',
+  questionKey: 'multihead.ex.off.question',
+  hintKey: 'multihead.ex.off.hint',
   options: SWITCH_OFF_OPTIONS,
   // Covered while the prediction is open, should a head be off already.
   hides: ['mha-output-dropped', 'mha-output-kept'],
@@ -141,13 +141,13 @@ const switchOff = Object.freeze({
     // The first claim judged wrong, in the order of the misconceptions'
     // weight: the maps, then the output's columns and rows.
     const wrong = SWITCH_OFF_OPTIONS.find(({ id }) => chosen.has(id) !== effects[id]);
-    if (wrong === undefined) return { verdict: 'right', key: 'mha.ex.off.right', params };
+    if (wrong === undefined) return { verdict: 'right', key: 'multihead.ex.off.right', params };
     return { verdict: 'wrong', key: wrong.explanationKey, params };
   },
   solution(core, inputs, { head }) {
     const claims = trueClaims(switchOffEffects(core, inputs, head));
     const labels = claims.map((id) => `“${t(SWITCH_OFF_OPTIONS.find((option) => option.id === id).labelKey)}”`);
-    return { key: 'mha.ex.off.solution', params: { head: head + 1, claims: labels.join(t('mha.ex.off.and')) }, claims };
+    return { key: 'multihead.ex.off.solution', params: { head: head + 1, claims: labels.join(t('multihead.ex.off.and')) }, claims };
   },
   // The head asked about: its card outlined.
   mark(view, instance) {
@@ -177,31 +177,31 @@ const size = (value) => formatNumber(value, '.3f');
 const mostImportant = Object.freeze({
   id: 'most-important-head',
   kind: 'achieve',
-  questionKey: 'mha.ex.important.question',
-  hintKey: 'mha.ex.important.hint',
+  questionKey: 'multihead.ex.important.question',
+  hintKey: 'multihead.ex.important.hint',
   questionParams: () => ({ most: MOST_HEADS_WEIGHED }),
   check(core, inputs) {
     const heads = inputs.mhaHeads;
-    if (heads === 1) return { verdict: 'wrong', key: 'mha.ex.important.oneHead' };
-    if (heads > MOST_HEADS_WEIGHED) return { verdict: 'wrong', key: 'mha.ex.important.tooMany', params: { heads, most: MOST_HEADS_WEIGHED } };
+    if (heads === 1) return { verdict: 'wrong', key: 'multihead.ex.important.oneHead' };
+    if (heads > MOST_HEADS_WEIGHED) return { verdict: 'wrong', key: 'multihead.ex.important.tooMany', params: { heads, most: MOST_HEADS_WEIGHED } };
     const off = headMaskOf(inputs).reduce((list, factor, head) => (factor === 0 ? [...list, head] : list), []);
-    if (off.length === 0) return { verdict: 'wrong', key: 'mha.ex.important.none' };
-    if (off.length > 1) return { verdict: 'wrong', key: 'mha.ex.important.several', params: { count: off.length } };
+    if (off.length === 0) return { verdict: 'wrong', key: 'multihead.ex.important.none' };
+    if (off.length > 1) return { verdict: 'wrong', key: 'multihead.ex.important.several', params: { count: off.length } };
     const sizes = headContributions(core, inputs);
     const best = largestOf(sizes);
     const params = { head: off[0] + 1, size: size(sizes[off[0]]), best: best + 1, bestSize: size(sizes[best]) };
-    if (off[0] === best) return { verdict: 'right', key: 'mha.ex.important.right', params };
+    if (off[0] === best) return { verdict: 'right', key: 'multihead.ex.important.right', params };
     // Nearly as large as the largest: the figure's colours hardly tell them apart.
-    if (sizes[off[0]] >= 0.9 * sizes[best]) return { verdict: 'close', key: 'mha.ex.important.close', params };
-    return { verdict: 'wrong', key: 'mha.ex.important.smaller', params };
+    if (sizes[off[0]] >= 0.9 * sizes[best]) return { verdict: 'close', key: 'multihead.ex.important.close', params };
+    return { verdict: 'wrong', key: 'multihead.ex.important.smaller', params };
   },
   solution(core, inputs) {
     if (inputs.mhaHeads === 1 || inputs.mhaHeads > MOST_HEADS_WEIGHED) {
-      return { key: 'mha.ex.important.solutionFewer', params: { most: MOST_HEADS_WEIGHED } };
+      return { key: 'multihead.ex.important.solutionFewer', params: { most: MOST_HEADS_WEIGHED } };
     }
     const sizes = headContributions(core, inputs);
     const best = largestOf(sizes);
-    return { key: 'mha.ex.important.solution', params: { head: best + 1, size: size(sizes[best]) } };
+    return { key: 'multihead.ex.important.solution', params: { head: best + 1, size: size(sizes[best]) } };
   },
 });
 

@@ -33,7 +33,7 @@ function create({ frame, store, controls, core }) {
   // Heads: a slider over the offered head counts (so every position is
   // valid) beside the table's number box, whose value the store moves to the
   // nearest offered count (state.js constraints).
-  const headsControl = controls.numberControl('mhaHeads', { labelKey: 'mha.heads', hintKey: 'mha.headsHint', slider: false });
+  const headsControl = controls.numberControl('mhaHeads', { labelKey: 'multihead.heads', hintKey: 'multihead.headsHint', slider: false });
   const headsSlider = element('input', {
     type: 'range', min: 0, max: 1, step: 1, className: 'slider', 'aria-labelledby': 'mhaHeads-label', dataset: { role: 'heads-slider' },
   });
@@ -45,28 +45,28 @@ function create({ frame, store, controls, core }) {
   const divisorList = element('span', { className: 'control-hint', dataset: { role: 'divisors' } });
   headsControl.append(divisorList);
 
-  const newProjections = controls.nextSeedButton('mhaSeed', { labelKey: 'mha.newDraw', action: 'mha-new-draw' });
+  const newProjections = controls.nextSeedButton('mhaSeed', { labelKey: 'multihead.newDraw', action: 'mha-new-draw' });
   const allOn = controls.button({
-    labelKey: 'mha.allOn', className: 'button button-quiet', action: 'mha-all-on',
+    labelKey: 'multihead.allOn', className: 'button button-quiet', action: 'mha-all-on',
     onClick: () => store.set({ mhaHeadsOff: 0 }),
   });
   panel.append(
-    controls.numberControl('mhaHidden', { labelKey: 'mha.hidden', hintKey: 'mha.hiddenHint' }),
+    controls.numberControl('mhaHidden', { labelKey: 'multihead.hidden', hintKey: 'multihead.hiddenHint' }),
     headsControl,
-    controls.numberControl('mhaSeed', { labelKey: 'mha.seed', slider: false }),
+    controls.numberControl('mhaSeed', { labelKey: 'multihead.seed', slider: false }),
     newProjections,
     allOn,
   );
-  note(panel, { key: 'mha.sentenceNote', className: 'note note-muted' });
+  note(panel, { key: 'multihead.sentenceNote', className: 'note note-muted' });
 
   // After the lead: where heads learn patterns that mean something. Shown
   // only where that section is on the page (not in an iframe or element
   // showing this section alone); the link is an in-page link (url-state.js).
   const linkSpace = document.createTextNode(' '); // none in Chinese
   const trainingLink = element('p', { dataset: { role: 'mha-training-link' } }, [
-    element('span', { dataset: { i18nRich: 'mha.trainBefore' } }), linkSpace,
-    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'at.title' } }),
-    element('span', { dataset: { i18nRich: 'mha.trainAfter' } }),
+    element('span', { dataset: { i18nRich: 'multihead.trainBefore' } }), linkSpace,
+    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'attention-training.title' } }),
+    element('span', { dataset: { i18nRich: 'multihead.trainAfter' } }),
   ]);
   trainingLink.hidden = true;
   (frame.root.querySelector('.prose') ?? frame.figures).append(trainingLink);
@@ -76,13 +76,13 @@ function create({ frame, store, controls, core }) {
   createFormula(formulas).set('\\operatorname{MultiHead}(\\mathbf Q, \\mathbf K, \\mathbf V) = \\operatorname{Concat}(\\mathbf h_1, \\dots, \\mathbf h_{n_h})\\, \\mathbf W_o^\\top');
   const headFormula = createFormula(formulas);
 
-  const diagramBody = figureCell(frame.figures, { captionKey: 'mha.reshapeCaption', className: 'cell-reshape' });
+  const diagramBody = figureCell(frame.figures, { captionKey: 'multihead.reshapeCaption', className: 'cell-reshape' });
   const diagram = createReshapeDiagram(diagramBody);
 
-  const headsBody = figureCell(frame.figures, { captionKey: 'mha.headsCaption', className: 'cell-heads' });
+  const headsBody = figureCell(frame.figures, { captionKey: 'multihead.headsCaption', className: 'cell-heads' });
   const headsGrid = element('div', { className: 'head-grid', dataset: { figure: 'mha-heads' } });
   const headReadout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'mha-readout' } });
-  const limitNote = element('p', { className: 'note note-muted', dataset: { role: 'toggle-limit', i18n: 'mha.toggleLimit' } });
+  const limitNote = element('p', { className: 'note note-muted', dataset: { role: 'toggle-limit', i18n: 'multihead.toggleLimit' } });
   limitNote.hidden = true;
   headsBody.append(headsGrid, headReadout, limitNote);
 
@@ -92,17 +92,17 @@ function create({ frame, store, controls, core }) {
   let outputs = null;
   const outputHover = (kind) => (cell) => {
     if (!cell || !outputs?.[kind]) {
-      outputReadout.textContent = t('mha.outputHint');
+      outputReadout.textContent = t('multihead.outputHint');
       return;
     }
-    outputReadout.textContent = t('mha.outputReadout', {
-      token: tokens()[cell.row], dim: cell.col + 1, value: formatNumber(cell.value, '.4~f'), which: t(`mha.output.${kind}`),
+    outputReadout.textContent = t('multihead.outputReadout', {
+      token: tokens()[cell.row], dim: cell.col + 1, value: formatNumber(cell.value, '.4~f'), which: t(`multihead.output.${kind}`),
     });
   };
   const outputFigure = (kind) => {
-    const body = figureCell(outputGrid, { captionKey: `mha.output.${kind}Caption` });
+    const body = figureCell(outputGrid, { captionKey: `multihead.output.${kind}Caption` });
     const heatmap = createHeatmap(body, {
-      labels: { x: 'mha.axisHidden', y: 'mha.axisTokens' }, colorLabelKey: 'mha.axisValue', ariaKey: `mha.output.${kind}Label`,
+      labels: { x: 'multihead.axisHidden', y: 'multihead.axisTokens' }, colorLabelKey: 'multihead.axisValue', ariaKey: `multihead.output.${kind}Label`,
       aspect: 0.22, minHeight: 130, maxHeight: 190, onHover: outputHover(kind),
     });
     heatmap.element.dataset.figure = `mha-output-${kind}`;
@@ -112,10 +112,10 @@ function create({ frame, store, controls, core }) {
   const outputDropped = outputFigure('dropped');
   const outputKept = outputFigure('kept');
   frame.figures.append(outputReadout);
-  const offNote = note(frame.figures, { key: 'mha.offHint', className: 'note note-callout' });
+  const offNote = note(frame.figures, { key: 'multihead.offHint', className: 'note note-callout' });
   offNote.dataset.role = 'mha-off-note';
 
-  const tokens = () => t('mha.tokens').split(' ').slice(0, TOKEN_COUNT);
+  const tokens = () => t('multihead.tokens').split(' ').slice(0, TOKEN_COUNT);
 
   let cards = [];
   let cardsDetailed = null;
@@ -144,11 +144,11 @@ function create({ frame, store, controls, core }) {
       labelWidth: detailed ? null : 2, rotateColumns: detailed,
       onHover: (cell) => {
         if (!cell || !lastWeights) {
-          headReadout.textContent = t('mha.hoverHint');
+          headReadout.textContent = t('multihead.hoverHint');
           return;
         }
         const names = tokens();
-        headReadout.textContent = t('mha.readout', {
+        headReadout.textContent = t('multihead.readout', {
           head: i + 1, query: names[cell.row], key: names[cell.col], weight: formatNumber(cell.value, '.4~f'),
         });
       },
@@ -187,7 +187,7 @@ function create({ frame, store, controls, core }) {
       const index = divisors.indexOf(inputs.mhaHeads);
       if (index >= 0) headsSlider.value = String(index);
       headsSlider.setAttribute('aria-valuetext', String(inputs.mhaHeads));
-      divisorList.textContent = t('mha.divisors', { hidden, list: divisors.join(', '), most: mostHeads(core.limits) });
+      divisorList.textContent = t('multihead.divisors', { hidden, list: divisors.join(', '), most: mostHeads(core.limits) });
 
       const heads = inputs.mhaHeads;
       // The core accepted the pair: the heads divide H.
@@ -205,8 +205,8 @@ function create({ frame, store, controls, core }) {
         const on = result.mask[i] !== 0;
         card.toggle.checked = on;
         card.card.classList.toggle('is-off', !on);
-        card.title.textContent = t(on ? 'mha.head' : 'mha.headOff', { head: i + 1 });
-        card.matrix.svg.setAttribute('aria-label', t('mha.headLabel', { head: i + 1 }));
+        card.title.textContent = t(on ? 'multihead.head' : 'multihead.headOff', { head: i + 1 });
+        card.matrix.svg.setAttribute('aria-label', t('multihead.headLabel', { head: i + 1 }));
         card.matrix.set({
           values: result.full.weights.subarray(i * cellsPerHead, (i + 1) * cellsPerHead),
           rows: TOKEN_COUNT, cols: TOKEN_COUNT, domain: [0, 1],
@@ -214,7 +214,7 @@ function create({ frame, store, controls, core }) {
         });
       });
       applyMark();
-      if (!headReadout.textContent || changed.has('language')) headReadout.textContent = t('mha.hoverHint');
+      if (!headReadout.textContent || changed.has('language')) headReadout.textContent = t('multihead.hoverHint');
 
       const anyOff = result.dropped !== null;
       outputs = { full: result.full.output, dropped: result.dropped?.output, kept: result.kept.output };
@@ -234,7 +234,7 @@ function create({ frame, store, controls, core }) {
         outputKept.heatmap.setMatrix({ ...shape, values: result.kept.output });
       }
       offNote.hidden = anyOff;
-      if (!outputReadout.textContent || changed.has('language')) outputReadout.textContent = t('mha.outputHint');
+      if (!outputReadout.textContent || changed.has('language')) outputReadout.textContent = t('multihead.outputHint');
     },
   };
 }
@@ -255,7 +255,7 @@ function compute(core, inputs) {
 export const multiHeadSection = {
   id: 'multihead',
   needsModels: true, // an exercise counts the projections' parameters in the encoder's own layer
-  frame: { titleKey: 'mha.title', leadKeys: ['mha.lead1', 'mha.lead2'] },
+  frame: { titleKey: 'multihead.title', leadKeys: ['multihead.lead1', 'multihead.lead2'] },
   inputs: ['mhaHidden', 'mhaHeads', 'mhaHeadsOff', 'mhaSeed'],
   arguments: {
     heads: 'mhaHeads', 'shape.heads': 'mhaHeads', 'shape.hidden': 'mhaHidden', hidden: 'mhaHidden',
@@ -265,7 +265,7 @@ export const multiHeadSection = {
   // counts it would take (the store never hands it one; a test may).
   explain(error, { mhaHidden, mhaHeads }, core) {
     if (error?.argument !== 'shape.heads') return undefined;
-    return t('mha.headsRefused', {
+    return t('multihead.headsRefused', {
       heads: mhaHeads, hidden: mhaHidden, most: mostHeads(core.limits),
       list: offeredHeads(mhaHidden, core.limits).join(', '),
     });
@@ -275,5 +275,5 @@ export const multiHeadSection = {
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: multiHeadSnippet,
   exercises: MULTI_HEAD_EXERCISES,
-  teacherNoteKey: 'mha.ex.teacherNote',
+  teacherNoteKey: 'multihead.ex.teacherNote',
 };

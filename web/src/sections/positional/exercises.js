@@ -51,11 +51,11 @@ export const fastestOptions = (core, inputs) => {
 // left out, columns paired however they fall, frequency rising with the
 // column, one frequency for all.
 const FASTEST_OPTIONS = Object.freeze([
-  { id: 'first', labelKey: 'pe.ex.fastest.first', explanationKey: 'pe.ex.fastest.partner' },
-  { id: 'firstTwo', labelKey: 'pe.ex.fastest.firstTwo', explanationKey: 'pe.ex.fastest.oddStart' },
-  { id: 'lastTwo', labelKey: 'pe.ex.fastest.lastTwo', explanationKey: 'pe.ex.fastest.rising' },
-  { id: 'last', labelKey: 'pe.ex.fastest.last', explanationKey: 'pe.ex.fastest.rising' },
-  { id: 'all', labelKey: 'pe.ex.fastest.all', explanationKey: 'pe.ex.fastest.same' },
+  { id: 'first', labelKey: 'positional.ex.fastest.first', explanationKey: 'positional.ex.fastest.partner' },
+  { id: 'firstTwo', labelKey: 'positional.ex.fastest.firstTwo', explanationKey: 'positional.ex.fastest.oddStart' },
+  { id: 'lastTwo', labelKey: 'positional.ex.fastest.lastTwo', explanationKey: 'positional.ex.fastest.rising' },
+  { id: 'last', labelKey: 'positional.ex.fastest.last', explanationKey: 'positional.ex.fastest.rising' },
+  { id: 'all', labelKey: 'positional.ex.fastest.all', explanationKey: 'positional.ex.fastest.same' },
 ]);
 
 const columnList = (columns) => columns.join(', ');
@@ -63,8 +63,8 @@ const columnList = (columns) => columns.join(', ');
 const fastestColumn = Object.freeze({
   id: 'fastest-column',
   kind: 'predict',
-  questionKey: 'pe.ex.fastest.question',
-  hintKey: 'pe.ex.fastest.hint',
+  questionKey: 'positional.ex.fastest.question',
+  hintKey: 'positional.ex.fastest.hint',
   // The binary note says the frequency falls from the left columns: covered too.
   hides: ['pe-heatmap', 'pe-curves', 'pe-binary-note'],
   options: FASTEST_OPTIONS,
@@ -75,18 +75,18 @@ const fastestColumn = Object.freeze({
   }),
   check(core, inputs, answer) {
     const columns = drawnColumns(inputs);
-    if (columns.length === 0) return { verdict: 'wrong', key: 'pe.ex.fastest.noColumns', params: { dim: inputs.peDim } };
+    if (columns.length === 0) return { verdict: 'wrong', key: 'positional.ex.fastest.noColumns', params: { dim: inputs.peDim } };
     const fastest = fastestDrawn(core, inputs);
     const params = { fastest: columnList(fastest), first: columns[0], partner: columns[0] - 1 };
-    if (fastestOptions(core, inputs).includes(answer)) return { verdict: 'right', key: 'pe.ex.fastest.right', params };
+    if (fastestOptions(core, inputs).includes(answer)) return { verdict: 'right', key: 'positional.ex.fastest.right', params };
     const option = FASTEST_OPTIONS.find(({ id }) => id === answer);
     if (!option) return { verdict: 'wrong', key: 'exercises.pickFirst' };
     return { verdict: 'wrong', key: option.explanationKey, params };
   },
   solution(core, inputs) {
     const columns = drawnColumns(inputs);
-    if (columns.length === 0) return { key: 'pe.ex.fastest.solutionNone', params: { dim: inputs.peDim } };
-    return { key: 'pe.ex.fastest.solution', params: { fastest: columnList(fastestDrawn(core, inputs)) } };
+    if (columns.length === 0) return { key: 'positional.ex.fastest.solutionNone', params: { dim: inputs.peDim } };
+    return { key: 'positional.ex.fastest.solution', params: { fastest: columnList(fastestDrawn(core, inputs)) } };
   },
 });
 
@@ -141,8 +141,8 @@ const entryValue = Object.freeze({
   id: 'entry-value',
   kind: 'compute',
   tolerance: ENTRY_TOLERANCE,
-  questionKey: 'pe.ex.entry.question',
-  hintKey: 'pe.ex.entry.hint',
+  questionKey: 'positional.ex.entry.question',
+  hintKey: 'positional.ex.entry.hint',
   draw: (core, inputs, instance) => ({ ...entryQuestion(core, inputs, instance), length: inputs.peLength, dim: inputs.peDim }),
   questionParams: (instance) => (instance
     ? { ...entryParams({ peDim: instance.dim }, instance), length: instance.length }
@@ -151,17 +151,17 @@ const entryValue = Object.freeze({
     const { right, swapped, columnIndex } = entryAt(core, inputs, instance);
     const params = { ...entryParams(inputs, instance), value: decimals(right) };
     const verdict = judgeNumber(answer, right, ENTRY_TOLERANCE);
-    if (verdict === 'right') return { verdict, key: 'pe.ex.entry.right', params };
-    if (swapped !== null && judgeNumber(answer, swapped, ENTRY_TOLERANCE) === 'right') return mistake('pe.ex.entry.swapped', params);
+    if (verdict === 'right') return { verdict, key: 'positional.ex.entry.right', params };
+    if (swapped !== null && judgeNumber(answer, swapped, ENTRY_TOLERANCE) === 'right') return mistake('positional.ex.entry.swapped', params);
     if (columnIndex !== null && judgeNumber(answer, columnIndex, ENTRY_TOLERANCE) === 'right') {
-      return mistake('pe.ex.entry.columnIndex', params);
+      return mistake('positional.ex.entry.columnIndex', params);
     }
-    if (verdict === 'close') return { verdict, key: 'pe.ex.entry.close', params };
-    return { verdict, key: answer > right ? 'pe.ex.entry.tooHigh' : 'pe.ex.entry.tooLow', params };
+    if (verdict === 'close') return { verdict, key: 'positional.ex.entry.close', params };
+    return { verdict, key: answer > right ? 'positional.ex.entry.tooHigh' : 'positional.ex.entry.tooLow', params };
   },
   solution(core, inputs, instance) {
     const { right } = entryAt(core, inputs, instance);
-    return { key: 'pe.ex.entry.solution', params: { ...entryParams(inputs, instance), value: decimals(right) } };
+    return { key: 'positional.ex.entry.solution', params: { ...entryParams(inputs, instance), value: decimals(right) } };
   },
 });
 
@@ -214,8 +214,8 @@ const turnAngle = Object.freeze({
   id: 'turn-angle',
   kind: 'compute',
   tolerance: TURN_TOLERANCE,
-  questionKey: 'pe.ex.turn.question',
-  hintKey: 'pe.ex.turn.hint',
+  questionKey: 'positional.ex.turn.question',
+  hintKey: 'positional.ex.turn.hint',
   draw: (core, inputs, instance) => ({ ...turnQuestion(core, inputs, instance), dim: inputs.peDim }),
   questionParams: (instance) => (instance
     ? turnParams({ peDim: instance.dim }, instance)
@@ -224,21 +224,21 @@ const turnAngle = Object.freeze({
     const { turn, frequency } = turnAt(core, inputs.peDim, instance);
     const params = { ...turnParams(inputs, instance), angle: decimals(turn) };
     const verdict = judgeNumber(answer, turn, TURN_TOLERANCE);
-    if (verdict === 'right') return { verdict, key: 'pe.ex.turn.right', params };
+    if (verdict === 'right') return { verdict, key: 'positional.ex.turn.right', params };
     // The mistakes aimed at: the angle of a position itself (i w_j, which
     // depends on i), one step's turn, and degrees for radians.
     const near = (value) => Math.abs(answer - value) <= TURN_TOLERANCE || Math.abs(wrapped(answer) - wrapped(value)) <= TURN_TOLERANCE;
     if (near(instance.from * frequency) || near((instance.from + instance.steps) * frequency)) {
-      return mistake('pe.ex.turn.absolute', params);
+      return mistake('positional.ex.turn.absolute', params);
     }
-    if (instance.steps > 1 && near(frequency)) return mistake('pe.ex.turn.oneStep', params);
-    if (Math.abs(answer - turn * DEGREES) <= TURN_TOLERANCE * DEGREES) return mistake('pe.ex.turn.degrees', params);
-    if (verdict === 'close') return { verdict, key: 'pe.ex.turn.close', params };
-    return { verdict, key: answer > turn ? 'pe.ex.turn.tooHigh' : 'pe.ex.turn.tooLow', params };
+    if (instance.steps > 1 && near(frequency)) return mistake('positional.ex.turn.oneStep', params);
+    if (Math.abs(answer - turn * DEGREES) <= TURN_TOLERANCE * DEGREES) return mistake('positional.ex.turn.degrees', params);
+    if (verdict === 'close') return { verdict, key: 'positional.ex.turn.close', params };
+    return { verdict, key: answer > turn ? 'positional.ex.turn.tooHigh' : 'positional.ex.turn.tooLow', params };
   },
   solution(core, inputs, instance) {
     const { turn } = turnAt(core, inputs.peDim, instance);
-    return { key: 'pe.ex.turn.solution', params: { ...turnParams(inputs, instance), angle: decimals(turn) } };
+    return { key: 'positional.ex.turn.solution', params: { ...turnParams(inputs, instance), angle: decimals(turn) } };
   },
 });
 
@@ -256,28 +256,28 @@ const positions = (value) => formatNumber(value, '.1f');
 const fastColumn = Object.freeze({
   id: 'column-period',
   kind: 'achieve',
-  questionKey: 'pe.ex.period.question',
-  hintKey: 'pe.ex.period.hint',
+  questionKey: 'positional.ex.period.question',
+  hintKey: 'positional.ex.period.hint',
   questionParams: () => ({ ...PERIOD_GOAL }),
   check(core, inputs) {
     const dim = inputs.peDim;
     const params = { ...PERIOD_GOAL, dim, book: parameters.peDim.default };
-    if (dim <= PERIOD_GOAL.column) return { verdict: 'wrong', key: 'pe.ex.period.noColumn', params };
+    if (dim <= PERIOD_GOAL.column) return { verdict: 'wrong', key: 'positional.ex.period.noColumn', params };
     const period = columnPeriod(core, dim);
     const verdict = judgeAtMost(period, PERIOD_GOAL.period);
     const found = { ...params, found: positions(period) };
-    if (verdict === 'right') return { verdict, key: 'pe.ex.period.right', params: found };
-    if (verdict === 'close') return { verdict, key: 'pe.ex.period.close', params: found };
+    if (verdict === 'right') return { verdict, key: 'positional.ex.period.right', params: found };
+    if (verdict === 'close') return { verdict, key: 'positional.ex.period.close', params: found };
     // Lowered d below the book's: the column got slower, not faster.
-    return { verdict, key: dim < parameters.peDim.default ? 'pe.ex.period.lowered' : 'pe.ex.period.tooSlow', params: found };
+    return { verdict, key: dim < parameters.peDim.default ? 'positional.ex.period.lowered' : 'positional.ex.period.tooSlow', params: found };
   },
   // The smallest d that does it, from the core.
   solution(core) {
     for (let dim = PERIOD_GOAL.column + 1; dim <= parameters.peDim.max; dim += 1) {
       const period = columnPeriod(core, dim);
-      if (period <= PERIOD_GOAL.period) return { key: 'pe.ex.period.solution', params: { ...PERIOD_GOAL, dim, found: positions(period) } };
+      if (period <= PERIOD_GOAL.period) return { key: 'positional.ex.period.solution', params: { ...PERIOD_GOAL, dim, found: positions(period) } };
     }
-    return { key: 'pe.ex.period.solutionNone', params: { ...PERIOD_GOAL } };
+    return { key: 'positional.ex.period.solutionNone', params: { ...PERIOD_GOAL } };
   },
 });
 

@@ -26,9 +26,9 @@ const BINARY = Float64Array.from({ length: BINARY_ROWS * BITS }, (_, index) => {
 
 function create({ frame, controls }) {
   frame.controlsPanel.append(
-    controls.numberControl('peLength', { labelKey: 'pe.length' }),
-    controls.numberControl('peDim', { labelKey: 'pe.dim', hintKey: 'pe.dimHint' }),
-    controls.numberControl('peColumn', { labelKey: 'pe.column', hintKey: 'pe.columnHint' }),
+    controls.numberControl('peLength', { labelKey: 'positional.length' }),
+    controls.numberControl('peDim', { labelKey: 'positional.dim', hintKey: 'positional.dimHint' }),
+    controls.numberControl('peColumn', { labelKey: 'positional.column', hintKey: 'positional.columnHint' }),
   );
   const columnNote = note(frame.controlsPanel, { className: 'note note-warning' });
   columnNote.dataset.role = 'pe-column-note';
@@ -44,24 +44,24 @@ function create({ frame, controls }) {
   frame.figures.append(grid);
   let current = null;
   const readout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'pe-readout' } });
-  const heatmapBody = figureCell(grid, { captionKey: 'pe.heatmapCaption' });
+  const heatmapBody = figureCell(grid, { captionKey: 'positional.heatmapCaption' });
   const heatmap = createHeatmap(heatmapBody, {
-    labels: { x: 'pe.axisColumn', y: 'pe.axisRow' }, colorLabelKey: 'pe.axisValue', ariaKey: 'pe.heatmapLabel',
+    labels: { x: 'positional.axisColumn', y: 'positional.axisRow' }, colorLabelKey: 'positional.axisValue', ariaKey: 'positional.heatmapLabel',
     aspect: 1.05, maxHeight: 420, firstIndex: 0, // positions and columns count from 0, as P[i, j] does
     onHover: (cell) => {
       readout.textContent = cell && current
-        ? t('pe.readout', { row: cell.row, col: cell.col, value: formatNumber(cell.value, '.4~f') })
-        : t('pe.hoverHint');
+        ? t('positional.readout', { row: cell.row, col: cell.col, value: formatNumber(cell.value, '.4~f') })
+        : t('positional.hoverHint');
     },
   });
   heatmap.element.dataset.figure = 'pe-heatmap';
   heatmapBody.append(readout);
 
-  const curvesBody = figureCell(grid, { captionKey: 'pe.curvesCaption' });
+  const curvesBody = figureCell(grid, { captionKey: 'positional.curvesCaption' });
   const layers = Array.from({ length: CURVES }, (_, i) => `col${i}`);
   const curves = createLinePlot(curvesBody, {
-    xDomain: [0, 59], yDomain: [-1.1, 1.1], layers, labels: { x: 'pe.axisRow', y: 'pe.axisValue' },
-    ariaKey: 'pe.curvesLabel', aspect: 0.75, maxHeight: 380, yTicks: 5,
+    xDomain: [0, 59], yDomain: [-1.1, 1.1], layers, labels: { x: 'positional.axisRow', y: 'positional.axisValue' },
+    ariaKey: 'positional.curvesLabel', aspect: 0.75, maxHeight: 380, yTicks: 5,
   });
   curves.element.dataset.figure = 'pe-curves';
   const legend = element('ul', { className: 'legend' });
@@ -84,16 +84,16 @@ function create({ frame, controls }) {
 
   const binaryGrid = element('div', { className: 'figure-grid binary-grid' });
   frame.figures.append(binaryGrid);
-  const binaryBody = figureCell(binaryGrid, { captionKey: 'pe.binaryCaption' });
-  const binary = createMatrix(binaryBody, { ariaKey: 'pe.binaryLabel', format: '.0f', maxCell: 34, colTitleKey: 'pe.bitsAxis' });
+  const binaryBody = figureCell(binaryGrid, { captionKey: 'positional.binaryCaption' });
+  const binary = createMatrix(binaryBody, { ariaKey: 'positional.binaryLabel', format: '.0f', maxCell: 34, colTitleKey: 'positional.bitsAxis' });
   binary.element.dataset.figure = 'pe-binary';
   const analogy = element('div', { className: 'pe-analogy' });
   binaryGrid.append(analogy);
   // It says where the frequency is highest: a prediction of the fastest column covers it (its box).
   const binaryBox = element('div', { className: 'note-box', dataset: { figure: 'pe-binary-note' } });
   analogy.append(binaryBox);
-  note(binaryBox, { key: 'pe.binaryNote', className: 'note note-callout' });
-  note(analogy, { key: 'pe.relativeNote', className: 'note note-muted' });
+  note(binaryBox, { key: 'positional.binaryNote', className: 'note note-callout' });
+  note(analogy, { key: 'positional.relativeNote', className: 'note note-muted' });
 
   return {
     draw(encoding, inputs, changed) {
@@ -101,7 +101,7 @@ function create({ frame, controls }) {
       formula.set(`P_{i,\\,2j} = \\sin\\!\\Big(\\frac{i}{10000^{2j/${dim}}}\\Big),\\qquad P_{i,\\,2j+1} = \\cos\\!\\Big(\\frac{i}{10000^{2j/${dim}}}\\Big)`);
       current = encoding;
       heatmap.setMatrix({ values: encoding, rows: length, cols: dim, domain: [-1, 1] });
-      if (!readout.textContent || changed.has('language')) readout.textContent = t('pe.hoverHint');
+      if (!readout.textContent || changed.has('language')) readout.textContent = t('positional.hoverHint');
 
       // Columns first ... first + 3 over position: strided picks from the core's matrix.
       const positions = Float64Array.from({ length }, (_, i) => i);
@@ -110,7 +110,7 @@ function create({ frame, controls }) {
         const column = first + i;
         const exists = column < dim;
         legendItems[i].item.hidden = !exists;
-        legendItems[i].label.textContent = t('pe.col', { col: column });
+        legendItems[i].label.textContent = t('positional.col', { col: column });
         if (!exists) {
           curves.set(layer, null);
           return;
@@ -122,7 +122,7 @@ function create({ frame, controls }) {
       curves.element.dataset.columns = columns.join(',');
       curves.setDomains({ x: [0, Math.max(1, length - 1)] });
       columnNote.hidden = columns.length === CURVES;
-      columnNote.textContent = columns.length === CURVES ? '' : t('pe.columnNote', { dim, last: dim - 1 });
+      columnNote.textContent = columns.length === CURVES ? '' : t('positional.columnNote', { dim, last: dim - 1 });
       // The frequency of each drawn column: columns 2j and 2j + 1 share w_j = 1 / 10000^(2j/d).
       const pairs = [...new Set(columns.map((column) => Math.floor(column / 2)))];
       frequencyFormula.set(pairs.length === 0 ? '' : pairs.map((j) => `\\omega_{${j}} = 1/10000^{${2 * j}/${dim}}`).join(',\\quad '));
@@ -138,12 +138,12 @@ function create({ frame, controls }) {
 
 export const positionalEncodingSection = {
   id: 'positional',
-  frame: { titleKey: 'pe.title', leadKeys: ['pe.lead1', 'pe.lead2'] },
+  frame: { titleKey: 'positional.title', leadKeys: ['positional.lead1', 'positional.lead2'] },
   inputs: ['peLength', 'peDim', 'peColumn'],
   arguments: { maxLen: 'peLength', dim: 'peDim' },
   create,
   compute: (core, { peLength, peDim }) => core.positionalEncoding(peLength, peDim),
   draw: (view, encoding, inputs, changed) => view.draw(encoding, inputs, changed),
   exercises: POSITIONAL_EXERCISES,
-  teacherNoteKey: 'pe.ex.teacherNote',
+  teacherNoteKey: 'positional.ex.teacherNote',
 };

@@ -62,19 +62,19 @@ export function strongestKey(core, inputs, word) {
   };
 }
 
-const ITSELF_RIGHT = Object.freeze({ self: 'sa.ex.itself.self', other: 'sa.ex.itself.other', even: 'sa.ex.itself.even' });
-const ITSELF_SOLUTION = Object.freeze({ self: 'sa.ex.itself.solutionSelf', other: 'sa.ex.itself.solutionOther', even: 'sa.ex.itself.solutionEven' });
+const ITSELF_RIGHT = Object.freeze({ self: 'self-attention.ex.itself.self', other: 'self-attention.ex.itself.other', even: 'self-attention.ex.itself.even' });
+const ITSELF_SOLUTION = Object.freeze({ self: 'self-attention.ex.itself.solutionSelf', other: 'self-attention.ex.itself.solutionOther', even: 'self-attention.ex.itself.solutionEven' });
 
 const attendsItself = Object.freeze({
   id: 'attends-itself',
   kind: 'predict',
-  questionKey: 'sa.ex.itself.question',
-  hintKey: 'sa.ex.itself.hint',
+  questionKey: 'self-attention.ex.itself.question',
+  hintKey: 'self-attention.ex.itself.hint',
   // Each option's explanation when picked against the usual answer (the word itself).
   options: [
-    { id: 'other', labelKey: 'sa.ex.itself.pickOther', explanationKey: 'sa.ex.itself.notOther' },
-    { id: 'self', labelKey: 'sa.ex.itself.pickSelf', explanationKey: 'sa.ex.itself.self' },
-    { id: 'even', labelKey: 'sa.ex.itself.pickEven', explanationKey: 'sa.ex.itself.notEven' },
+    { id: 'other', labelKey: 'self-attention.ex.itself.pickOther', explanationKey: 'self-attention.ex.itself.notOther' },
+    { id: 'self', labelKey: 'self-attention.ex.itself.pickSelf', explanationKey: 'self-attention.ex.itself.self' },
+    { id: 'even', labelKey: 'self-attention.ex.itself.pickEven', explanationKey: 'self-attention.ex.itself.notEven' },
   ],
   hides: ['sa-weights', 'sa-self'],
   // A word whose row has one clear favourite, drawn by the core.
@@ -88,9 +88,9 @@ const attendsItself = Object.freeze({
   check(core, inputs, answer, { word }) {
     const { truth, params } = strongestKey(core, inputs, word);
     if (answer === truth) return { verdict: 'right', key: ITSELF_RIGHT[truth], params };
-    if (truth === 'self') return { verdict: 'wrong', key: answer === 'even' ? 'sa.ex.itself.notEven' : 'sa.ex.itself.notOther', params };
-    if (truth === 'other') return { verdict: 'wrong', key: answer === 'self' ? 'sa.ex.itself.notSelf' : 'sa.ex.itself.notEven', params };
-    return { verdict: 'wrong', key: 'sa.ex.itself.notPeaked', params };
+    if (truth === 'self') return { verdict: 'wrong', key: answer === 'even' ? 'self-attention.ex.itself.notEven' : 'self-attention.ex.itself.notOther', params };
+    if (truth === 'other') return { verdict: 'wrong', key: answer === 'self' ? 'self-attention.ex.itself.notSelf' : 'self-attention.ex.itself.notEven', params };
+    return { verdict: 'wrong', key: 'self-attention.ex.itself.notPeaked', params };
   },
   solution(core, inputs, { word }) {
     const { truth, params } = strongestKey(core, inputs, word);
@@ -101,28 +101,28 @@ const attendsItself = Object.freeze({
 // --- Shuffle the words (d2l 10.6, exercise 1: no order without positions) ---
 const shuffleWords = conceptExercise({
   id: 'shuffle',
-  questionKey: 'sa.ex.shuffle.question',
-  hintKey: 'sa.ex.shuffle.hint',
+  questionKey: 'self-attention.ex.shuffle.question',
+  hintKey: 'self-attention.ex.shuffle.hint',
   right: 'permuted',
   options: [
-    { id: 'changed', labelKey: 'sa.ex.shuffle.changed', explanationKey: 'sa.ex.shuffle.changedWhy' },
-    { id: 'kept', labelKey: 'sa.ex.shuffle.kept', explanationKey: 'sa.ex.shuffle.keptWhy' },
-    { id: 'permuted', labelKey: 'sa.ex.shuffle.permuted', explanationKey: 'sa.ex.shuffle.permutedWhy' },
-    { id: 'weights', labelKey: 'sa.ex.shuffle.weights', explanationKey: 'sa.ex.shuffle.weightsWhy' },
+    { id: 'changed', labelKey: 'self-attention.ex.shuffle.changed', explanationKey: 'self-attention.ex.shuffle.changedWhy' },
+    { id: 'kept', labelKey: 'self-attention.ex.shuffle.kept', explanationKey: 'self-attention.ex.shuffle.keptWhy' },
+    { id: 'permuted', labelKey: 'self-attention.ex.shuffle.permuted', explanationKey: 'self-attention.ex.shuffle.permutedWhy' },
+    { id: 'weights', labelKey: 'self-attention.ex.shuffle.weights', explanationKey: 'self-attention.ex.shuffle.weightsWhy' },
   ],
 });
 
 // --- Attention vs self-attention: where the queries, keys and values come from ---
 const selfOrCross = conceptExercise({
   id: 'self-or-cross',
-  questionKey: 'sa.ex.cross.question',
-  hintKey: 'sa.ex.cross.hint',
+  questionKey: 'self-attention.ex.cross.question',
+  hintKey: 'self-attention.ex.cross.hint',
   right: 'same-sequence',
   options: [
-    { id: 'attends-self', labelKey: 'sa.ex.cross.attendsSelf', explanationKey: 'sa.ex.cross.attendsSelfWhy' },
-    { id: 'same-sequence', labelKey: 'sa.ex.cross.sameSequence', explanationKey: 'sa.ex.cross.sameSequenceWhy' },
-    { id: 'no-weights', labelKey: 'sa.ex.cross.noWeights', explanationKey: 'sa.ex.cross.noWeightsWhy' },
-    { id: 'decoder', labelKey: 'sa.ex.cross.decoder', explanationKey: 'sa.ex.cross.decoderWhy' },
+    { id: 'attends-self', labelKey: 'self-attention.ex.cross.attendsSelf', explanationKey: 'self-attention.ex.cross.attendsSelfWhy' },
+    { id: 'same-sequence', labelKey: 'self-attention.ex.cross.sameSequence', explanationKey: 'self-attention.ex.cross.sameSequenceWhy' },
+    { id: 'no-weights', labelKey: 'self-attention.ex.cross.noWeights', explanationKey: 'self-attention.ex.cross.noWeightsWhy' },
+    { id: 'decoder', labelKey: 'self-attention.ex.cross.decoder', explanationKey: 'self-attention.ex.cross.decoderWhy' },
   ],
 });
 
@@ -161,20 +161,20 @@ export function seriesFavourite(core, inputs, point) {
 }
 
 const SERIES_RIGHT = Object.freeze({
-  largest: 'sa.ex.series.largest', smallest: 'sa.ex.series.smallest', neighbours: 'sa.ex.series.otherRight', similar: 'sa.ex.series.otherRight',
+  largest: 'self-attention.ex.series.largest', smallest: 'self-attention.ex.series.smallest', neighbours: 'self-attention.ex.series.otherRight', similar: 'self-attention.ex.series.otherRight',
 });
 
 const seriesByValues = Object.freeze({
   id: 'series-values',
   kind: 'predict',
-  questionKey: 'sa.ex.series.question',
-  hintKey: 'sa.ex.series.hint',
+  questionKey: 'self-attention.ex.series.question',
+  hintKey: 'self-attention.ex.series.hint',
   // Each option's explanation when picked for a point above zero (the usual case).
   options: [
-    { id: 'neighbours', labelKey: 'sa.ex.series.pickNeighbours', explanationKey: 'sa.ex.series.notNeighbours' },
-    { id: 'similar', labelKey: 'sa.ex.series.pickSimilar', explanationKey: 'sa.ex.series.notSimilar' },
-    { id: 'largest', labelKey: 'sa.ex.series.pickLargest', explanationKey: 'sa.ex.series.largest' },
-    { id: 'smallest', labelKey: 'sa.ex.series.pickSmallest', explanationKey: 'sa.ex.series.notSmallest' },
+    { id: 'neighbours', labelKey: 'self-attention.ex.series.pickNeighbours', explanationKey: 'self-attention.ex.series.notNeighbours' },
+    { id: 'similar', labelKey: 'self-attention.ex.series.pickSimilar', explanationKey: 'self-attention.ex.series.notSimilar' },
+    { id: 'largest', labelKey: 'self-attention.ex.series.pickLargest', explanationKey: 'self-attention.ex.series.largest' },
+    { id: 'smallest', labelKey: 'self-attention.ex.series.pickSmallest', explanationKey: 'self-attention.ex.series.notSmallest' },
   ],
   hides: ['series-weights'],
   draw: (core, inputs, instance) => seriesPoint(core, inputs, instance),
@@ -187,14 +187,14 @@ const seriesByValues = Object.freeze({
     const { truth, params } = seriesFavourite(core, inputs, point);
     if (answer === truth) return { verdict: 'right', key: SERIES_RIGHT[truth], params };
     if (truth === 'largest') {
-      const key = { neighbours: 'sa.ex.series.notNeighbours', similar: 'sa.ex.series.notSimilar', smallest: 'sa.ex.series.notSmallest' }[answer];
+      const key = { neighbours: 'self-attention.ex.series.notNeighbours', similar: 'self-attention.ex.series.notSimilar', smallest: 'self-attention.ex.series.notSmallest' }[answer];
       return { verdict: 'wrong', key: key ?? 'exercises.pickFirst', params };
     }
-    return { verdict: 'wrong', key: truth === 'smallest' ? 'sa.ex.series.negative' : 'sa.ex.series.otherWrong', params };
+    return { verdict: 'wrong', key: truth === 'smallest' ? 'self-attention.ex.series.negative' : 'self-attention.ex.series.otherWrong', params };
   },
   solution(core, inputs, { point }) {
     const { truth, params } = seriesFavourite(core, inputs, point);
-    return { key: truth === 'smallest' ? 'sa.ex.series.solutionSmallest' : 'sa.ex.series.solution', params };
+    return { key: truth === 'smallest' ? 'self-attention.ex.series.solutionSmallest' : 'self-attention.ex.series.solution', params };
   },
   // The point's time on the series plot: a dotted rule.
   mark(view, instance) {
@@ -240,8 +240,8 @@ const notesWeight = Object.freeze({
   id: 'notes-weight',
   kind: 'compute',
   tolerance: WEIGHT_TOLERANCE,
-  questionKey: 'sa.ex.weight.question',
-  hintKey: 'sa.ex.weight.hint',
+  questionKey: 'self-attention.ex.weight.question',
+  hintKey: 'self-attention.ex.weight.hint',
   draw: (core, inputs, instance) => weightPair(core, inputs, instance),
   questionParams: (instance) => ({ ...(instance ? pairNames(instance) : { query: '–', key: '–' }), tolerance: WEIGHT_TOLERANCE }),
   check(core, inputs, answer, instance) {
@@ -250,18 +250,18 @@ const notesWeight = Object.freeze({
     const right = notes[cell];
     const params = { ...pairNames(instance), weight: decimals(right), shown: decimals(shown[cell]), score: decimals(scores[cell], 2) };
     const verdict = judgeNumber(answer, right, WEIGHT_TOLERANCE);
-    if (verdict === 'right') return { verdict, key: 'sa.ex.weight.right', params };
+    if (verdict === 'right') return { verdict, key: 'self-attention.ex.weight.right', params };
     // The mistakes aimed at: the map's weight (with √5), and the score itself.
-    if (judgeNumber(answer, shown[cell], WEIGHT_TOLERANCE) === 'right') return mistake('sa.ex.weight.shown', params);
+    if (judgeNumber(answer, shown[cell], WEIGHT_TOLERANCE) === 'right') return mistake('self-attention.ex.weight.shown', params);
     if ([scores[cell], scores[cell] / Math.sqrt(FEATURE_COUNT)].some((score) => Math.abs(answer - score) <= WEIGHT_TOLERANCE * 5)) {
-      return mistake('sa.ex.weight.score', params);
+      return mistake('self-attention.ex.weight.score', params);
     }
-    if (verdict === 'close') return { verdict, key: 'sa.ex.weight.close', params };
-    return { verdict, key: answer > right ? 'sa.ex.weight.tooHigh' : 'sa.ex.weight.tooLow', params };
+    if (verdict === 'close') return { verdict, key: 'self-attention.ex.weight.close', params };
+    return { verdict, key: answer > right ? 'self-attention.ex.weight.tooHigh' : 'self-attention.ex.weight.tooLow', params };
   },
   solution(core, inputs, instance) {
     const { notes } = sentenceWeights(core, inputs);
-    return { key: 'sa.ex.weight.solution', params: { ...pairNames(instance), weight: decimals(notes[instance.cell]) } };
+    return { key: 'self-attention.ex.weight.solution', params: { ...pairNames(instance), weight: decimals(notes[instance.cell]) } };
   },
   // The pair's cell outlined in the map "Self-attention" (which divides by √5).
   mark(view, instance) {

@@ -41,18 +41,18 @@ const PROJECTED_TEX = 'y_i = \\sum_{j=1}^{6} \\operatorname{softmax}_j\\!\\Big(\
 // The comparison table's rows, one per point of the notes: the point, then
 // encoder-decoder attention's text and self-attention's.
 const COMPARISON_ROWS = [
-  ['sa.compare.appliedTo', 'sa.compare.appliedTo.cross', 'sa.compare.appliedTo.self'],
-  ['sa.compare.sources', 'sa.compare.sources.cross', 'sa.compare.sources.self'],
-  ['sa.compare.connects', 'sa.compare.connects.cross', 'sa.compare.connects.self'],
-  ['sa.compare.stacking', 'sa.compare.stacking.cross', 'sa.compare.stacking.self'],
-  ['sa.compare.strength', 'sa.compare.strength.cross', 'sa.compare.strength.self'],
-  ['sa.compare.modalities', 'sa.compare.modalities.cross', 'sa.compare.modalities.self'],
-  ['sa.compare.general', 'sa.compare.general.cross', 'sa.compare.general.self'],
-  ['sa.compare.example', 'sa.compare.example.cross', 'sa.compare.example.self'],
+  ['self-attention.compare.appliedTo', 'self-attention.compare.appliedTo.cross', 'self-attention.compare.appliedTo.self'],
+  ['self-attention.compare.sources', 'self-attention.compare.sources.cross', 'self-attention.compare.sources.self'],
+  ['self-attention.compare.connects', 'self-attention.compare.connects.cross', 'self-attention.compare.connects.self'],
+  ['self-attention.compare.stacking', 'self-attention.compare.stacking.cross', 'self-attention.compare.stacking.self'],
+  ['self-attention.compare.strength', 'self-attention.compare.strength.cross', 'self-attention.compare.strength.self'],
+  ['self-attention.compare.modalities', 'self-attention.compare.modalities.cross', 'self-attention.compare.modalities.self'],
+  ['self-attention.compare.general', 'self-attention.compare.general.cross', 'self-attention.compare.general.self'],
+  ['self-attention.compare.example', 'self-attention.compare.example.cross', 'self-attention.compare.example.self'],
 ];
 
 // The features' names, in the order of SA_FEATURES.
-const FEATURE_KEYS = ['sa.feature.person', 'sa.feature.action', 'sa.feature.food', 'sa.feature.colour', 'sa.feature.grammar'];
+const FEATURE_KEYS = ['self-attention.feature.person', 'self-attention.feature.action', 'self-attention.feature.food', 'self-attention.feature.colour', 'self-attention.feature.grammar'];
 
 // The tokens as the figures label them: the glosses in English, the Chinese
 // words in Chinese.
@@ -61,15 +61,15 @@ const tokenNames = () => WORDS.map((word) => (getLanguage() === 'zh' ? word.toke
 function create({ frame, store, controls }) {
   const panel = frame.controlsPanel;
   panel.append(
-    controls.toggleControl('saProjections', { labelKey: 'sa.projections' }),
-    controls.numberControl('saSeed', { labelKey: 'sa.seed', slider: false }),
-    controls.nextSeedButton('saSeed', { labelKey: 'sa.newDraw', action: 'sa-new-draw' }),
+    controls.toggleControl('saProjections', { labelKey: 'self-attention.projections' }),
+    controls.numberControl('saSeed', { labelKey: 'self-attention.seed', slider: false }),
+    controls.nextSeedButton('saSeed', { labelKey: 'self-attention.newDraw', action: 'sa-new-draw' }),
     controls.button({
-      labelKey: 'sa.reset', className: 'button button-quiet', action: 'sa-reset',
+      labelKey: 'self-attention.reset', className: 'button button-quiet', action: 'sa-reset',
       onClick: () => store.set(builtInVectors()),
     }),
   );
-  note(panel, { key: 'sa.vectorsNote', className: 'note note-muted' });
+  note(panel, { key: 'self-attention.vectorsNote', className: 'note note-muted' });
 
   // First the notes' noisy series: self-attention as Nadaraya–Watson over one sequence.
   const series = createSeriesPanel(frame.figures, { controls });
@@ -82,17 +82,17 @@ function create({ frame, store, controls }) {
   // The weights and the outputs, both from the core.
   const readout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'sa-readout' } });
   let shown = null; // { weights, output } drawn last, for the hover read-out
-  const weightsBody = figureCell(frame.figures, { captionKey: 'sa.weightsCaption' });
+  const weightsBody = figureCell(frame.figures, { captionKey: 'self-attention.weightsCaption' });
   const weightsMatrix = createMatrix(weightsBody, {
-    format: '.2f', maxCell: 46, minCell: 20, textMinCell: 27, rotateColumns: true, ariaKey: 'sa.weightsLabel',
-    rowTitleKey: 'sa.axisQuery', colTitleKey: 'sa.axisKey',
+    format: '.2f', maxCell: 46, minCell: 20, textMinCell: 27, rotateColumns: true, ariaKey: 'self-attention.weightsLabel',
+    rowTitleKey: 'self-attention.axisQuery', colTitleKey: 'self-attention.axisKey',
     onHover: (cell) => {
       if (!cell || !shown) {
-        readout.textContent = t('sa.hoverHint');
+        readout.textContent = t('self-attention.hoverHint');
         return;
       }
       const names = tokenNames();
-      readout.textContent = t('sa.readout', { query: names[cell.row], key: names[cell.col], weight: formatNumber(cell.value, '.4~f') });
+      readout.textContent = t('self-attention.readout', { query: names[cell.row], key: names[cell.col], weight: formatNumber(cell.value, '.4~f') });
     },
   });
   weightsMatrix.element.dataset.figure = 'sa-weights';
@@ -100,14 +100,14 @@ function create({ frame, store, controls }) {
   const strongest = element('ul', { className: 'note', dataset: { role: 'sa-strongest' } });
   weightsBody.append(strongest);
 
-  const outputBody = figureCell(frame.figures, { captionKey: 'sa.outputCaption' });
+  const outputBody = figureCell(frame.figures, { captionKey: 'self-attention.outputCaption' });
   const outputMatrix = createMatrix(outputBody, {
-    format: '.2f', maxCell: 46, minCell: 20, textMinCell: 27, rotateColumns: true, ariaKey: 'sa.outputLabel',
+    format: '.2f', maxCell: 46, minCell: 20, textMinCell: 27, rotateColumns: true, ariaKey: 'self-attention.outputLabel',
   });
   outputMatrix.element.dataset.figure = 'sa-outputs';
 
   // The vectors: one number box per component, through the table's clamping.
-  const editorBody = figureCell(frame.figures, { captionKey: 'sa.editorCaption', className: 'cell-pipeline' });
+  const editorBody = figureCell(frame.figures, { captionKey: 'self-attention.editorCaption', className: 'cell-pipeline' });
   const boxes = new Map(); // parameter -> its number box
   const wordCells = [];
   const featureHeads = FEATURE_KEYS.map((key) => element('th', { scope: 'col', dataset: { i18n: key } }));
@@ -131,30 +131,30 @@ function create({ frame, store, controls }) {
     return element('tr', { dataset: { word: word.token } }, [wordCell, ...cells]);
   });
   const editor = element('table', { className: 'pipeline-table', dataset: { role: 'sa-editor' } }, [
-    element('thead', {}, [element('tr', {}, [element('th', { scope: 'col', dataset: { i18n: 'sa.word' } }), ...featureHeads])]),
+    element('thead', {}, [element('tr', {}, [element('th', { scope: 'col', dataset: { i18n: 'self-attention.word' } }), ...featureHeads])]),
     element('tbody', {}, editorRows),
   ]);
   editorBody.append(element('div', { className: 'pipeline-scroll' }, [editor]));
 
   // Why projections, and where they are trained (a link when that section is on the page).
-  const projectionNote = note(frame.figures, { key: 'sa.projectionsWhy', className: 'note note-callout' });
+  const projectionNote = note(frame.figures, { key: 'self-attention.projectionsWhy', className: 'note note-callout' });
   projectionNote.dataset.role = 'sa-projections-note';
   const linkSpace = document.createTextNode(' ');
   const trainingLink = element('p', { className: 'note', dataset: { role: 'sa-training-link' } }, [
-    element('span', { dataset: { i18nRich: 'sa.trainBefore' } }), linkSpace,
-    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'at.title' } }),
-    element('span', { dataset: { i18nRich: 'sa.trainAfter' } }),
+    element('span', { dataset: { i18nRich: 'self-attention.trainBefore' } }), linkSpace,
+    element('a', { href: `#${TRAINING_SECTION}`, dataset: { i18n: 'attention-training.title' } }),
+    element('span', { dataset: { i18nRich: 'self-attention.trainAfter' } }),
   ]);
   frame.figures.append(trainingLink);
 
   // Attention vs self-attention: the notes' points, then one live example of each.
-  const comparisonBody = figureCell(frame.figures, { captionKey: 'sa.compareCaption', className: 'cell-pipeline' });
+  const comparisonBody = figureCell(frame.figures, { captionKey: 'self-attention.compareCaption', className: 'cell-pipeline' });
   // The wrapping table style of the training section's examples: these cells hold sentences.
   const comparison = element('table', { className: 'at-examples', dataset: { role: 'sa-comparison' } }, [
     element('thead', {}, [element('tr', {}, [
-      element('th', { scope: 'col', dataset: { i18n: 'sa.compare.point' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'sa.compare.cross' } }),
-      element('th', { scope: 'col', dataset: { i18n: 'sa.compare.self' } }),
+      element('th', { scope: 'col', dataset: { i18n: 'self-attention.compare.point' } }),
+      element('th', { scope: 'col', dataset: { i18n: 'self-attention.compare.cross' } }),
+      element('th', { scope: 'col', dataset: { i18n: 'self-attention.compare.self' } }),
     ])]),
     element('tbody', {}, COMPARISON_ROWS.map(([point, cross, self]) => element('tr', {}, [
       element('th', { scope: 'row', dataset: { i18n: point } }),
@@ -170,13 +170,13 @@ function create({ frame, store, controls }) {
     const body = figureCell(examples, { captionKey });
     const matrix = createMatrix(body, {
       format: '.2f', maxCell: 40, minCell: 18, textMinCell: 27, rotateColumns: true, ariaKey,
-      rowTitleKey: 'sa.axisQuery', colTitleKey: 'sa.axisKey',
+      rowTitleKey: 'self-attention.axisQuery', colTitleKey: 'self-attention.axisKey',
     });
     matrix.element.dataset.figure = figure;
     return matrix;
   };
-  const crossMatrix = exampleMatrix('sa.crossCaption', 'sa.crossLabel', 'sa-cross');
-  const selfMatrix = exampleMatrix('sa.selfCaption', 'sa.selfLabel', 'sa-self');
+  const crossMatrix = exampleMatrix('self-attention.crossCaption', 'self-attention.crossLabel', 'sa-cross');
+  const selfMatrix = exampleMatrix('self-attention.selfCaption', 'self-attention.selfLabel', 'sa-self');
 
   return {
     // For the exercises (self-attention/exercises.js): a point of the series marked.
@@ -201,7 +201,7 @@ function create({ frame, store, controls }) {
         // Projected values are mixtures of the features: their columns have no names.
         colNames: projected ? SA_FEATURES.map((_, i) => `v${i + 1}`) : FEATURE_KEYS.map((key) => t(key)),
       });
-      if (!readout.textContent || changed.has('language')) readout.textContent = t('sa.hoverHint');
+      if (!readout.textContent || changed.has('language')) readout.textContent = t('self-attention.hoverHint');
 
       // Each word's strongest weight on another word (choosing among the
       // core's weights, which the cells show).
@@ -210,7 +210,7 @@ function create({ frame, store, controls }) {
         for (let j = 0; j < WORD_COUNT; j += 1) {
           if (j !== i && shown.weights[i * WORD_COUNT + j] > shown.weights[i * WORD_COUNT + best]) best = j;
         }
-        return element('li', { dataset: { word: WORDS[i].token, strongest: WORDS[best].token } }, [t('sa.strongest', {
+        return element('li', { dataset: { word: WORDS[i].token, strongest: WORDS[best].token } }, [t('self-attention.strongest', {
           query: name, key: names[best], weight: formatNumber(shown.weights[i * WORD_COUNT + best], '.2f'),
         })]);
       }));
@@ -219,7 +219,7 @@ function create({ frame, store, controls }) {
         wordCells[i].textContent = getLanguage() === 'zh' ? word.token : `${word.token} ${t(word.glossKey)}`;
         word.parameters.forEach((name, k) => {
           const box = boxes.get(name);
-          box.setAttribute('aria-label', t('sa.componentLabel', { word: names[i], feature: t(FEATURE_KEYS[k]) }));
+          box.setAttribute('aria-label', t('self-attention.componentLabel', { word: names[i], feature: t(FEATURE_KEYS[k]) }));
           if (box.getRootNode().activeElement !== box) box.value = String(inputs[name]);
         });
       });
@@ -261,12 +261,12 @@ function compute(core, inputs) {
 
 export const selfAttentionSection = {
   id: 'self-attention',
-  frame: { titleKey: 'sa.title', leadKeys: ['sa.lead1', 'sa.lead2'] },
+  frame: { titleKey: 'self-attention.title', leadKeys: ['self-attention.lead1', 'self-attention.lead2'] },
   inputs: [...SERIES_INPUTS, ...VECTOR_PARAMETERS, 'saProjections', 'saSeed'],
   arguments: { seed: 'saSeed', ...SERIES_ARGUMENTS },
   create,
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   exercises: SELF_ATTENTION_EXERCISES,
-  teacherNoteKey: 'sa.ex.teacherNote',
+  teacherNoteKey: 'self-attention.ex.teacherNote',
 };

@@ -10,12 +10,12 @@ import { parameters, SA_FEATURES } from '../../state.js';
 // One entry per word, in sentence order: its token, the catalogue key of its
 // English gloss, and its components' parameters in the order of SA_FEATURES.
 export const WORDS = Object.freeze([
-  { token: '她', glossKey: 'sa.gloss.she', parameters: ['saShePerson', 'saSheAction', 'saSheFood', 'saSheColour', 'saSheGrammar'] },
-  { token: '正在', glossKey: 'sa.gloss.is', parameters: ['saIsPerson', 'saIsAction', 'saIsFood', 'saIsColour', 'saIsGrammar'] },
-  { token: '吃', glossKey: 'sa.gloss.eating', parameters: ['saEatPerson', 'saEatAction', 'saEatFood', 'saEatColour', 'saEatGrammar'] },
-  { token: '一个', glossKey: 'sa.gloss.a', parameters: ['saAPerson', 'saAAction', 'saAFood', 'saAColour', 'saAGrammar'] },
-  { token: '绿色的', glossKey: 'sa.gloss.green', parameters: ['saGreenPerson', 'saGreenAction', 'saGreenFood', 'saGreenColour', 'saGreenGrammar'] },
-  { token: '苹果', glossKey: 'sa.gloss.apple', parameters: ['saApplePerson', 'saAppleAction', 'saAppleFood', 'saAppleColour', 'saAppleGrammar'] },
+  { token: '她', glossKey: 'self-attention.gloss.she', parameters: ['saShePerson', 'saSheAction', 'saSheFood', 'saSheColour', 'saSheGrammar'] },
+  { token: '正在', glossKey: 'self-attention.gloss.is', parameters: ['saIsPerson', 'saIsAction', 'saIsFood', 'saIsColour', 'saIsGrammar'] },
+  { token: '吃', glossKey: 'self-attention.gloss.eating', parameters: ['saEatPerson', 'saEatAction', 'saEatFood', 'saEatColour', 'saEatGrammar'] },
+  { token: '一个', glossKey: 'self-attention.gloss.a', parameters: ['saAPerson', 'saAAction', 'saAFood', 'saAColour', 'saAGrammar'] },
+  { token: '绿色的', glossKey: 'self-attention.gloss.green', parameters: ['saGreenPerson', 'saGreenAction', 'saGreenFood', 'saGreenColour', 'saGreenGrammar'] },
+  { token: '苹果', glossKey: 'self-attention.gloss.apple', parameters: ['saApplePerson', 'saAppleAction', 'saAppleFood', 'saAppleColour', 'saAppleGrammar'] },
 ]);
 
 export const WORD_COUNT = WORDS.length;

@@ -28,11 +28,11 @@ function arrow(code) {
 }
 
 export function createReshapeDiagram(container) {
-  const stages = [stage('mha.reshape.projected'), stage('mha.reshape.split'), stage('mha.reshape.permuted'), stage('mha.reshape.batched')];
+  const stages = [stage('multihead.reshape.projected'), stage('multihead.reshape.split'), stage('multihead.reshape.permuted'), stage('multihead.reshape.batched')];
   const codes = [arrow('reshape'), arrow('permute(0, 2, 1, 3)'), arrow('reshape')];
   const summary = element('p', { className: 'reshape-summary', dataset: { role: 'reshape-summary' } });
   container.append(
-    element('div', { className: 'reshape-diagram', role: 'img', dataset: { figure: 'mha-reshape', i18nAria: 'mha.reshapeLabel' } }, [
+    element('div', { className: 'reshape-diagram', role: 'img', dataset: { figure: 'mha-reshape', i18nAria: 'multihead.reshapeLabel' } }, [
       stages[0].node, codes[0], stages[1].node, codes[1], stages[2].node, codes[2], stages[3].node,
     ]),
     summary,
@@ -89,7 +89,7 @@ export function createReshapeDiagram(container) {
       sideBySide(stages[1].svg, tokens, heads, true);
       stacked(stages[2].svg, tokens, heads);
       stacked(stages[3].svg, tokens, heads);
-      summary.textContent = t(heads === 1 ? 'mha.reshapeSummaryOneHead' : 'mha.reshapeSummary', { heads, tokens, size, hidden });
+      summary.textContent = t(heads === 1 ? 'multihead.reshapeSummaryOneHead' : 'multihead.reshapeSummary', { heads, tokens, size, hidden });
       summary.dataset.shapes = shapes.join(' ');
     },
   };

@@ -35,7 +35,7 @@ const goalText = () => formatNumber(MATCH_GOAL * 100, '.0f');
 // The run the section's view holds for these inputs (step 0 allowed with
 // `minSteps` 0); otherwise what to do first, thrown.
 const trainedRun = (inputs, view, minSteps = 1) => trainedRunFor(inputs, view, {
-  idle: ['trSteps', 'trSpeed'], minSteps, keys: { pressPlay: 'tr.ex.pressPlay', trainLonger: 'tr.ex.trainLonger' },
+  idle: ['trSteps', 'trSpeed'], minSteps, keys: { pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger' },
 });
 
 // --- 1. Predict where 八 of 4782 looks (Bahdanau's bidirectional encoder) ---
@@ -43,9 +43,9 @@ const trainedRun = (inputs, view, minSteps = 1) => trainedRunFor(inputs, view, {
 // The source words of 4782, in order: the options.
 export const EIGHT_OPTIONS = Object.freeze(['four', 'thousand', 'seven', 'hundred', 'and', 'eighty', 'two']);
 const EIGHT_OPTION_KEYS = Object.freeze({
-  four: 'tr.ex.eight.option.four', thousand: 'tr.ex.eight.option.thousand', seven: 'tr.ex.eight.option.seven',
-  hundred: 'tr.ex.eight.option.hundred', and: 'tr.ex.eight.option.and', eighty: 'tr.ex.eight.option.eighty',
-  two: 'tr.ex.eight.option.two',
+  four: 'translation.ex.eight.option.four', thousand: 'translation.ex.eight.option.thousand', seven: 'translation.ex.eight.option.seven',
+  hundred: 'translation.ex.eight.option.hundred', and: 'translation.ex.eight.option.and', eighty: 'translation.ex.eight.option.eighty',
+  two: 'translation.ex.eight.option.two',
 });
 
 // The model's greedy translation of 4782 and, at the step it emits 八, the
@@ -79,15 +79,15 @@ const eightParams = (looked, chosen) => {
 };
 
 function eightSetting(inputs) {
-  if (inputs.trTask !== 'numbers-en-zh') throw new Error(t('tr.ex.eight.notTask'));
-  if (inputs.trArchitecture !== 'bigru') throw new Error(t('tr.ex.eight.notBidirectional'));
+  if (inputs.trTask !== 'numbers-en-zh') throw new Error(t('translation.ex.eight.notTask'));
+  if (inputs.trArchitecture !== 'bigru') throw new Error(t('translation.ex.eight.notBidirectional'));
 }
 
 const predictEight = Object.freeze({
   id: 'where-eight-looks',
   kind: 'predict',
-  questionKey: 'tr.ex.eight.question',
-  hintKey: 'tr.ex.eight.hint',
+  questionKey: 'translation.ex.eight.question',
+  hintKey: 'translation.ex.eight.hint',
   // The maps (the ideal alignment among them) and the note on them give it away.
   hides: ['tr-maps', 'tr-explain', 'tr-row-steps'],
   // Play, Step and Translate start what the section says to watch: they show the maps at once.
@@ -98,19 +98,19 @@ const predictEight = Object.freeze({
     eightSetting(inputs);
     const { model } = trainedRun(inputs, view, EIGHT_MIN_STEPS);
     const looked = whereEightLooks(core, model);
-    if (looked.row < 0) throw new Error(t('tr.ex.eight.noEight', { translation: looked.translation || '—' }));
+    if (looked.row < 0) throw new Error(t('translation.ex.eight.noEight', { translation: looked.translation || '—' }));
     const params = eightParams(looked, answer);
-    if (answer === looked.word) return { verdict: 'right', key: looked.word === 'eighty' ? 'tr.ex.eight.right' : 'tr.ex.eight.rightOther', params };
-    return { verdict: 'wrong', key: looked.word === 'eighty' ? 'tr.ex.eight.wrong' : 'tr.ex.eight.wrongOther', params };
+    if (answer === looked.word) return { verdict: 'right', key: looked.word === 'eighty' ? 'translation.ex.eight.right' : 'translation.ex.eight.rightOther', params };
+    return { verdict: 'wrong', key: looked.word === 'eighty' ? 'translation.ex.eight.wrong' : 'translation.ex.eight.wrongOther', params };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
     const trained = run && run.step >= EIGHT_MIN_STEPS && inputs.trTask === 'numbers-en-zh' && inputs.trArchitecture === 'bigru'
       && run.inputs.trTask === inputs.trTask && run.inputs.trArchitecture === inputs.trArchitecture && run.inputs.trSeed === inputs.trSeed;
-    if (!trained) return { key: 'tr.ex.eight.solutionUntrained', params: { target: EIGHT_WORD, source: EIGHT_SOURCE } };
+    if (!trained) return { key: 'translation.ex.eight.solutionUntrained', params: { target: EIGHT_WORD, source: EIGHT_SOURCE } };
     const looked = whereEightLooks(core, run.model);
-    if (looked.row < 0) return { key: 'tr.ex.eight.solutionNoEight', params: { translation: looked.translation || '—', step: run.step } };
-    return { key: 'tr.ex.eight.solution', params: { ...eightParams(looked, looked.word), step: run.step } };
+    if (looked.row < 0) return { key: 'translation.ex.eight.solutionNoEight', params: { translation: looked.translation || '—', step: run.step } };
+    return { key: 'translation.ex.eight.solution', params: { ...eightParams(looked, looked.word), step: run.step } };
   },
 });
 
@@ -118,14 +118,14 @@ const predictEight = Object.freeze({
 
 const shiftedMap = conceptExercise({
   id: 'shifted-map',
-  questionKey: 'tr.ex.shift.question',
-  hintKey: 'tr.ex.shift.hint',
+  questionKey: 'translation.ex.shift.question',
+  hintKey: 'translation.ex.shift.hint',
   right: 'prefix',
   options: [
-    { id: 'prefix', labelKey: 'tr.ex.shift.prefix', explanationKey: 'tr.ex.shift.prefixWhy' },
-    { id: 'drawing', labelKey: 'tr.ex.shift.drawing', explanationKey: 'tr.ex.shift.drawingWhy' },
-    { id: 'failed', labelKey: 'tr.ex.shift.failed', explanationKey: 'tr.ex.shift.failedWhy' },
-    { id: 'order', labelKey: 'tr.ex.shift.order', explanationKey: 'tr.ex.shift.orderWhy' },
+    { id: 'prefix', labelKey: 'translation.ex.shift.prefix', explanationKey: 'translation.ex.shift.prefixWhy' },
+    { id: 'drawing', labelKey: 'translation.ex.shift.drawing', explanationKey: 'translation.ex.shift.drawingWhy' },
+    { id: 'failed', labelKey: 'translation.ex.shift.failed', explanationKey: 'translation.ex.shift.failedWhy' },
+    { id: 'order', labelKey: 'translation.ex.shift.order', explanationKey: 'translation.ex.shift.orderWhy' },
   ],
 });
 
@@ -134,23 +134,23 @@ const shiftedMap = conceptExercise({
 const reachMatch = Object.freeze({
   id: 'exact-match',
   kind: 'achieve',
-  questionKey: 'tr.ex.match.question',
-  hintKey: 'tr.ex.match.hint',
+  questionKey: 'translation.ex.match.question',
+  hintKey: 'translation.ex.match.hint',
   questionParams: () => ({ goal: goalText() }),
   check(core, inputs, answer, instance, view) {
     const goal = goalText();
     const run = trainedRun(inputs, view);
-    if (run.heldOut === null) return { verdict: 'wrong', key: 'tr.ex.match.notYet', params: { goal, step: run.step } };
+    if (run.heldOut === null) return { verdict: 'wrong', key: 'translation.ex.match.notYet', params: { goal, step: run.step } };
     const params = { accuracy: percent(run.heldOut), goal, at: run.evaluatedAt };
-    if (run.heldOut >= MATCH_GOAL) return { verdict: 'right', key: 'tr.ex.match.right', params };
+    if (run.heldOut >= MATCH_GOAL) return { verdict: 'right', key: 'translation.ex.match.right', params };
     const close = run.heldOut >= (1 - CLOSE_SHARE) * MATCH_GOAL;
-    return { verdict: close ? 'close' : 'wrong', key: close ? 'tr.ex.match.close' : 'tr.ex.match.low', params };
+    return { verdict: close ? 'close' : 'wrong', key: close ? 'translation.ex.match.close' : 'translation.ex.match.low', params };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
     const params = { goal: goalText() };
-    if (!run || run.heldOut === null) return { key: 'tr.ex.match.solution', params };
-    return { key: 'tr.ex.match.solutionNow', params: { ...params, accuracy: percent(run.heldOut), at: run.evaluatedAt } };
+    if (!run || run.heldOut === null) return { key: 'translation.ex.match.solution', params };
+    return { key: 'translation.ex.match.solutionNow', params: { ...params, accuracy: percent(run.heldOut), at: run.evaluatedAt } };
   },
 });
 
@@ -194,8 +194,8 @@ export function weightOf(core, model, inputs, { item, row, col }) {
 const readWeight = Object.freeze({
   id: 'read-weight',
   kind: 'compute',
-  questionKey: 'tr.ex.weight.question',
-  hintKey: 'tr.ex.weight.hint',
+  questionKey: 'translation.ex.weight.question',
+  hintKey: 'translation.ex.weight.hint',
   draw: (core, inputs, index) => drawWeight(core, inputs, index),
   questionParams: (instance) => ({ item: instance.item + 1, target: instance.target, source: instance.source }),
   check(core, inputs, answer, instance, view) {
@@ -203,15 +203,15 @@ const readWeight = Object.freeze({
     const right = weightOf(core, model, inputs, instance);
     const verdict = judgeNumber(answer, right, WEIGHT_TOLERANCE);
     const params = { weight: formatNumber(right, '.3f'), answer: formatNumber(answer, '.3f'), step, target: instance.target, source: instance.source };
-    return { verdict, key: verdict === 'right' ? 'tr.ex.weight.right' : verdict === 'close' ? 'tr.ex.weight.close' : 'tr.ex.weight.wrong', params };
+    return { verdict, key: verdict === 'right' ? 'translation.ex.weight.right' : verdict === 'close' ? 'translation.ex.weight.close' : 'translation.ex.weight.wrong', params };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
     if (!run || Object.keys(inputs).some((name) => name !== 'trSteps' && name !== 'trSpeed' && !Object.is(inputs[name], run.inputs[name]))) {
-      return { key: 'tr.ex.weight.solutionNone' };
+      return { key: 'translation.ex.weight.solutionNone' };
     }
     return {
-      key: 'tr.ex.weight.solution',
+      key: 'translation.ex.weight.solution',
       params: { weight: formatNumber(weightOf(core, run.model, inputs, instance), '.3f'), step: run.step, target: instance.target, source: instance.source },
     };
   },

@@ -17,24 +17,24 @@ import { createCardPainter, createHeadCard, mapsView } from '../shared/trained-m
 export function createTranslationMaps() {
   const title = element('p', { className: 'readout tr-maps-title', dataset: { role: 'tr-maps-title' } });
   const grid = element('div', { className: 'head-grid tr-head-grid', dataset: { figure: 'tr-maps' } });
-  const selfTitle = element('p', { className: 'readout', dataset: { role: 'tr-self-title', i18n: 'tr.selfTitle' } });
+  const selfTitle = element('p', { className: 'readout', dataset: { role: 'tr-self-title', i18n: 'translation.selfTitle' } });
   const selfGrid = element('div', { className: 'head-grid tr-head-grid', dataset: { figure: 'tr-self-maps' } });
   const readout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'tr-maps-readout' } });
   let cards = []; // { card, title, matrix, kind: 'cross' | 'self' | 'ideal', block, head }
   let shape = null; // { blocks, heads, self } the cards were built for
   let shown = null; // the maps on screen (see draw)
-  const paint = createCardPainter({ grid, readout, hintKey: 'tr.mapsHint' });
+  const paint = createCardPainter({ grid, readout, hintKey: 'translation.mapsHint' });
 
   function hover(card) {
     return (cell) => {
       if (!cell || !shown) {
-        readout.textContent = t('tr.mapsHint');
+        readout.textContent = t('translation.mapsHint');
         return;
       }
       const targetWord = shown.targetWords[cell.row] ?? '·';
       const keyWord = card.kind === 'self' ? (shown.selfKeyWords[cell.col] ?? '·') : (shown.sourceWords[cell.col] ?? '·');
       const values = { target: targetWord, source: keyWord, weight: formatNumber(cell.value, '.4~f'), block: card.block + 1, head: card.head + 1 };
-      const key = { ideal: 'tr.readoutIdeal', self: 'tr.readoutSelf', cross: shape.blocks === 1 && shape.heads === 1 ? 'tr.readoutOne' : 'tr.readout' }[card.kind];
+      const key = { ideal: 'translation.readoutIdeal', self: 'translation.readoutSelf', cross: shape.blocks === 1 && shape.heads === 1 ? 'translation.readoutOne' : 'translation.readout' }[card.kind];
       readout.textContent = t(key, values);
     };
   }
@@ -46,8 +46,8 @@ export function createTranslationMaps() {
       figure: ideal ? 'tr-ideal' : `tr-${kind}-b${block + 1}-h${head + 1}`,
       // Source words are whole words ("thousand"): slanted above their columns.
       matrix: {
-        maxCell: 30, minCell: 14, rotateColumns: true, rowTitleKey: 'tr.axisTarget',
-        colTitleKey: kind === 'self' ? 'tr.axisTargetSoFar' : 'tr.axisSource',
+        maxCell: 30, minCell: 14, rotateColumns: true, rowTitleKey: 'translation.axisTarget',
+        colTitleKey: kind === 'self' ? 'translation.axisTargetSoFar' : 'translation.axisSource',
       },
       hover,
     });
@@ -100,8 +100,8 @@ export function createTranslationMaps() {
     const drawCard = (card) => {
       if (card.kind === 'ideal') {
         card.card.hidden = maps.ideal === null;
-        card.title.textContent = t('tr.idealTitle');
-        card.matrix.svg.setAttribute('aria-label', t('tr.idealLabel'));
+        card.title.textContent = t('translation.idealTitle');
+        card.matrix.svg.setAttribute('aria-label', t('translation.idealLabel'));
         if (maps.ideal) card.matrix.set({ values: maps.ideal, rows, cols, domain: [0, 1], rowNames, colNames, masked: crossMasked, maskedText: '' });
         labelLanguages(card, false);
         return;
@@ -111,8 +111,8 @@ export function createTranslationMaps() {
       const cells = rows * width;
       const offset = ((card.block * maps.batch + maps.item) * maps.heads + card.head) * cells;
       const names = { block: card.block + 1, head: card.head + 1 };
-      card.title.textContent = self ? t('tr.selfHeadTitle', names) : one ? t('tr.crossOneTitle') : t('tr.crossHeadTitle', names);
-      card.matrix.svg.setAttribute('aria-label', self ? t('tr.selfHeadLabel', names) : one ? t('tr.crossOneLabel') : t('tr.crossHeadLabel', names));
+      card.title.textContent = self ? t('translation.selfHeadTitle', names) : one ? t('translation.crossOneTitle') : t('translation.crossHeadTitle', names);
+      card.matrix.svg.setAttribute('aria-label', self ? t('translation.selfHeadLabel', names) : one ? t('translation.crossOneLabel') : t('translation.crossHeadLabel', names));
       card.matrix.set({
         values: (self ? maps.self : maps.cross).subarray(offset, offset + cells), rows, cols: width, domain: [0, 1],
         rowNames, colNames: self ? selfNames : colNames, masked: self ? selfMasked : crossMasked, maskedText: '',
@@ -128,7 +128,7 @@ export function createTranslationMaps() {
   }
 
   return mapsView({
-    nodes: [title, grid, selfTitle, selfGrid, readout], draw, title, readout, hintKey: 'tr.mapsHint',
+    nodes: [title, grid, selfTitle, selfGrid, readout], draw, title, readout, hintKey: 'translation.mapsHint',
     forget() {
       shown = null;
     },

@@ -25,35 +25,35 @@ import {
 import { TRANSLATION_EXERCISES } from './exercises.js';
 
 const TASK_KEYS = {
-  'numbers-en-zh': 'tr.task.numbersEnZh', 'numbers-zh-en': 'tr.task.numbersZhEn', dates: 'tr.task.dates',
-  reverse: 'tr.task.reverse', sort: 'tr.task.sort',
+  'numbers-en-zh': 'translation.task.numbersEnZh', 'numbers-zh-en': 'translation.task.numbersZhEn', dates: 'translation.task.dates',
+  reverse: 'translation.task.reverse', sort: 'translation.task.sort',
 };
-const ARCHITECTURE_KEYS = { gru: 'tr.architecture.gru', bigru: 'tr.architecture.bigru', transformer: 'tr.architecture.transformer' };
-const EXPLAIN_KEYS = { gru: 'tr.explain.gru', bigru: 'tr.explain.bigru', transformer: 'tr.explain.transformer' };
+const ARCHITECTURE_KEYS = { gru: 'translation.architecture.gru', bigru: 'translation.architecture.bigru', transformer: 'translation.architecture.transformer' };
+const EXPLAIN_KEYS = { gru: 'translation.explain.gru', bigru: 'translation.explain.bigru', transformer: 'translation.explain.transformer' };
 const TASK_NOTE_KEYS = {
-  'numbers-en-zh': 'tr.taskNote.numbersEnZh', 'numbers-zh-en': 'tr.taskNote.numbersZhEn', dates: 'tr.taskNote.dates',
-  reverse: 'tr.taskNote.reverse', sort: 'tr.taskNote.sort',
+  'numbers-en-zh': 'translation.taskNote.numbersEnZh', 'numbers-zh-en': 'translation.taskNote.numbersZhEn', dates: 'translation.taskNote.dates',
+  reverse: 'translation.taskNote.reverse', sort: 'translation.taskNote.sort',
 };
 const TYPED_HINT_KEYS = {
-  'numbers-en-zh': 'tr.typed.hint.numbersEnZh', 'numbers-zh-en': 'tr.typed.hint.numbersZhEn', dates: 'tr.typed.hint.dates',
-  reverse: 'tr.typed.hint.digits', sort: 'tr.typed.hint.digits',
+  'numbers-en-zh': 'translation.typed.hint.numbersEnZh', 'numbers-zh-en': 'translation.typed.hint.numbersZhEn', dates: 'translation.typed.hint.dates',
+  reverse: 'translation.typed.hint.digits', sort: 'translation.typed.hint.digits',
 };
 const PLACEHOLDER_KEYS = {
-  'numbers-en-zh': 'tr.typed.placeholder.numbersEnZh', 'numbers-zh-en': 'tr.typed.placeholder.numbersZhEn',
-  dates: 'tr.typed.placeholder.dates', reverse: 'tr.typed.placeholder.digits', sort: 'tr.typed.placeholder.digits',
+  'numbers-en-zh': 'translation.typed.placeholder.numbersEnZh', 'numbers-zh-en': 'translation.typed.placeholder.numbersZhEn',
+  dates: 'translation.typed.placeholder.dates', reverse: 'translation.typed.placeholder.digits', sort: 'translation.typed.placeholder.digits',
 };
 // The run view's texts (run/run-view.js).
 const RUN_KEYS = {
   status: {
-    ready: 'tr.status.ready', playing: 'tr.status.playing', paused: 'tr.status.paused', done: 'tr.status.done',
-    stopped: 'tr.status.stopped',
+    ready: 'translation.status.ready', playing: 'translation.status.playing', paused: 'translation.status.paused', done: 'translation.status.done',
+    stopped: 'translation.status.stopped',
   },
-  diverged: 'tr.diverged', risen: 'tr.risen', progress: 'tr.progress',
-  step: 'tr.currentStep', loss: 'tr.currentLoss', accuracy: 'tr.currentAccuracy', accuracyAt: 'tr.accuracyAt',
-  bleu: 'tr.currentBleu',
-  axisStep: 'tr.axisStep', axisAccuracy: 'tr.axisAccuracy',
-  lossCaption: 'tr.lossCaption', lossLabel: 'tr.lossLabel', accuracyCaption: 'tr.accuracyCaption', accuracyLabel: 'tr.accuracyLabel',
-  mapsCaption: 'tr.mapsCaption', timeline: 'tr.timeline', timelineHint: 'tr.timelineHint', timelineStep: 'tr.timelineStep',
+  diverged: 'translation.diverged', risen: 'translation.risen', progress: 'translation.progress',
+  step: 'translation.currentStep', loss: 'translation.currentLoss', accuracy: 'translation.currentAccuracy', accuracyAt: 'translation.accuracyAt',
+  bleu: 'translation.currentBleu',
+  axisStep: 'translation.axisStep', axisAccuracy: 'translation.axisAccuracy',
+  lossCaption: 'translation.lossCaption', lossLabel: 'translation.lossLabel', accuracyCaption: 'translation.accuracyCaption', accuracyLabel: 'translation.accuracyLabel',
+  mapsCaption: 'translation.mapsCaption', timeline: 'translation.timeline', timelineHint: 'translation.timelineHint', timelineStep: 'translation.timelineStep',
 };
 
 // The first layer's maps are the ones the exercises and the read-outs name.
@@ -74,15 +74,15 @@ function create({ frame, controls, core, errors }) {
 
   // --- Examples: source -> reference, and the model's greedy translation ---
   const picker = createExamplePicker(frame.figures, {
-    name: 'tr', count: EXAMPLES, captionKey: 'tr.examplesCaption',
-    headKeys: ['tr.exampleShown', 'tr.exampleSource', 'tr.exampleTarget', 'tr.exampleTranslation'],
+    name: 'tr', count: EXAMPLES, captionKey: 'translation.examplesCaption',
+    headKeys: ['translation.exampleShown', 'translation.exampleSource', 'translation.exampleTarget', 'translation.exampleTranslation'],
     cells: ['source', 'target', 'translation'], cellClass: 'words', tableClass: 'at-examples tr-examples',
     onChoose: () => trained.run.redrawMaps(),
   });
 
   // The learner's own source, translated greedily.
   const typedBox = createTypedInput(controls, {
-    name: 'tr', labelKey: 'tr.typed.label', showKey: 'tr.typed.show', hintDataset: { role: 'tr-typed-hint' },
+    name: 'tr', labelKey: 'translation.typed.label', showKey: 'translation.typed.show', hintDataset: { role: 'tr-typed-hint' },
     resultName: 'translation', onShow: () => showTyped(),
   });
   picker.body.append(typedBox.node);
@@ -100,13 +100,13 @@ function create({ frame, controls, core, errors }) {
 
   // --- Controls ---
   panel.append(
-    controls.choiceControl('trTask', { labelKey: 'tr.task', optionKeys: TASK_KEYS }),
-    controls.choiceControl('trArchitecture', { labelKey: 'tr.architecture', optionKeys: ARCHITECTURE_KEYS }),
+    controls.choiceControl('trTask', { labelKey: 'translation.task', optionKeys: TASK_KEYS }),
+    controls.choiceControl('trArchitecture', { labelKey: 'translation.architecture', optionKeys: ARCHITECTURE_KEYS }),
     ...run.controlNodes,
-    controls.numberControl('trSpeed', { labelKey: 'tr.speed', hintKey: 'tr.speedHint' }),
-    controls.numberControl('trSteps', { labelKey: 'tr.steps' }),
-    controls.numberControl('trSeed', { labelKey: 'tr.seed', hintKey: 'tr.seedHint', slider: false }),
-    controls.nextSeedButton('trSeed', { labelKey: 'tr.newSeed', action: 'tr-new-seed' }),
+    controls.numberControl('trSpeed', { labelKey: 'translation.speed', hintKey: 'translation.speedHint' }),
+    controls.numberControl('trSteps', { labelKey: 'translation.steps' }),
+    controls.numberControl('trSeed', { labelKey: 'translation.seed', hintKey: 'translation.seedHint', slider: false }),
+    controls.nextSeedButton('trSeed', { labelKey: 'translation.newSeed', action: 'tr-new-seed' }),
   );
 
   // A model's forward pass (teacher forcing) and greedy translation of the
@@ -135,7 +135,7 @@ function create({ frame, controls, core, errors }) {
       const target = wordsOf(examples.targetOut, item, T, examples.targetLens[item], vocabulary.target);
       const guess = wordsOf(ahead.tokens, item, T, ahead.lengths[item], vocabulary.target);
       const right = sentence(guess) === sentence(target) && guess.at(-1) === '<eos>';
-      picker.markRow(item, t('tr.exampleChoose', { item: item + 1 }));
+      picker.markRow(item, t('translation.exampleChoose', { item: item + 1 }));
       Object.assign(row.row.dataset, { translation: sentence(guess), target: sentence(target), right: String(right) });
       const languages = WORD_LANGUAGES[trained.context.inputs.trTask];
       markLanguage(row.source, languages.source);
@@ -160,7 +160,7 @@ function create({ frame, controls, core, errors }) {
         targetLen: examples.targetLens[item], sourceLen: examples.sourceLens[item],
         ideal: result.ideals[item],
       };
-      maps.setTitle(t('tr.mapsExample', {
+      maps.setTitle(t('translation.mapsExample', {
         item: item + 1,
         source: sentence(shown.sourceWords.slice(0, shown.sourceLen)),
         target: sentence(shown.targetWords.slice(0, shown.targetLen)),
@@ -193,8 +193,8 @@ function create({ frame, controls, core, errors }) {
     const length = translation.lengths[0];
     const words = wordsOf(translation.tokens, 0, config.targetLength, length, vocabulary.target);
     const sourceWords = Array.from(picker.typed.source, (id) => vocabulary.source[id]);
-    typedBox.showResult(t('tr.typed.result', { source: sentence(sourceWords), translation: sentence(words) || '—' }), sentence(words));
-    maps.setTitle(t('tr.mapsTyped', { source: sentence(sourceWords), translation: sentence(words) || '—' }));
+    typedBox.showResult(t('translation.typed.result', { source: sentence(sourceWords), translation: sentence(words) || '—' }), sentence(words));
+    maps.setTitle(t('translation.mapsTyped', { source: sentence(sourceWords), translation: sentence(words) || '—' }));
     const { blocks, heads } = shapeOf(model);
     return {
       // The core pads the source to the model's length: its weights have sourceLength columns.
@@ -261,7 +261,7 @@ function compute(core, inputs) {
 export const translationSection = {
   id: 'translation',
   needsModels: true, // it trains a translator: the core's models part
-  frame: { titleKey: 'tr.title', leadKeys: ['tr.lead1', 'tr.lead2'] },
+  frame: { titleKey: 'translation.title', leadKeys: ['translation.lead1', 'translation.lead2'] },
   inputs: ['trTask', 'trArchitecture', 'trSteps', 'trSpeed', 'trSeed'],
   arguments: { task: 'trTask', architecture: 'trArchitecture', bidirectional: 'trArchitecture', steps: 'trSteps', seed: 'trSeed' },
   create,
@@ -269,5 +269,5 @@ export const translationSection = {
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
   pytorch: translationPytorch,
   exercises: TRANSLATION_EXERCISES,
-  teacherNoteKey: 'tr.ex.teacherNote',
+  teacherNoteKey: 'translation.ex.teacherNote',
 };
