@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, DIST, elementsReady, makePredictions, offlineWorkerActive, afterFrames } from './harness.mjs';
+import { useBrowser, DIST, elementsReady, makePredictions, offlineWorkerActive, afterFrames, scrollToRendered } from './harness.mjs';
 import { downloadOf } from './downloads.mjs';
 
 // The header: the policy docs/learning-and-teaching.md ("Hosting: the
@@ -214,7 +214,7 @@ async function hoverFigures(page, scope) {
   for (let i = 0; i < count; i += 1) {
     const target = targets.nth(i);
     if (!(await target.isVisible())) continue;
-    await target.scrollIntoViewIfNeeded();
+    await scrollToRendered(target);
     const box = await target.boundingBox();
     if (box) await page.mouse.move(box.x + box.width / 3, box.y + box.height / 2);
   }

@@ -136,7 +136,7 @@ test('hovering a heatmap cell reads out its query, key and weight', async () => 
 
 test('dragging the query moves its row of weights and its prediction', async () => {
   const overlay = page.locator('[data-figure="query"] .plot-overlay');
-  await overlay.scrollIntoViewIfNeeded();
+  await scrollToRendered(overlay);
   const box = await overlay.boundingBox();
   await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
   await page.mouse.down();

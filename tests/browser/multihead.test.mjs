@@ -6,7 +6,7 @@
 // explained in the page's language at its control, the old maps marked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { typeInto, settled, usePage, numberValue, scrollToRendered } from './harness.mjs';
 import { matrixCells, values, canvasPixels } from './figure-readers.mjs';
 import { directMultiHead } from './multihead-direct.mjs';
 
@@ -26,7 +26,7 @@ async function headWeights(count) {
 // The value a heatmap's read-out gives for one cell, by hovering it.
 async function hoverValue(figure, row, col, rows, cols) {
   const canvas = page.locator(`[data-figure="${figure}"] .heatmap-canvas`);
-  await canvas.scrollIntoViewIfNeeded();
+  await scrollToRendered(canvas);
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + (box.width * (col + 0.5)) / cols, box.y + (box.height * (row + 0.5)) / rows);
   return page.locator('#multihead [data-role="mha-output-readout"]').innerText();

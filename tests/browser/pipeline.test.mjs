@@ -4,7 +4,7 @@
 // (dotProductAttention or additiveAttention on the same seeded draws).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { typeInto, settled, usePage, numberValue, scrollToRendered } from './harness.mjs';
 import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { PIPELINE_DRAWS } from '../../web/src/sections/pipeline/pipeline.js';
 
@@ -71,7 +71,7 @@ test('the plane and the pipeline are drawn with the core\'s weights and output',
 test('dragging the query on the plane moves it and its weights', async () => {
   const before = await shown();
   // In view and laid out before it is measured: a pointer off the screen drags nothing.
-  await page.locator('#pipeline .plane-svg').scrollIntoViewIfNeeded();
+  await scrollToRendered(page.locator('#pipeline .plane-svg'));
   await settled(page);
   const frame = await page.locator('#pipeline .plane-svg .plot-frame').boundingBox();
   // The plane spans [-3, 3] on both axes: the frame's corner quarter is (-1.5, 1.5).

@@ -4,7 +4,7 @@
 // read-out gives P[i, j], and the binary-counting table counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage } from './harness.mjs';
+import { typeInto, settled, usePage, scrollToRendered } from './harness.mjs';
 import { pathSegments, matrixCells, canvasPixels, viridisPixel } from './figure-readers.mjs';
 
 let page;
@@ -66,7 +66,7 @@ test('the dimension, length and column controls redraw both figures', async () =
 
   // Hover a cell: the read-out gives P[i, j] from the core.
   const canvas = page.locator('[data-figure="pe-heatmap"] .heatmap-canvas');
-  await canvas.scrollIntoViewIfNeeded(); // the column control typed into last may have scrolled it away
+  await scrollToRendered(canvas); // the column control typed into last may have scrolled it away
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + (box.width * 3.5) / 16, box.y + (box.height * 20.5) / 100);
   const text = await page.locator('#positional [data-role="pe-readout"]').innerText();

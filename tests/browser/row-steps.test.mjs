@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, settled, setState, setLanguage, screenshot } from './harness.mjs';
+import { usePage, settled, setState, setLanguage, screenshot, scrollToRendered } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 import { axeViolations, describeViolations } from './axe-audit.mjs';
 import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/attention-training/setup.js';
@@ -187,7 +187,7 @@ test('in Chinese, and at 360 px: the panel\'s texts and numbers fit, no placehol
   assert.doesNotMatch(text, /\{\w+\}/, 'no unfilled placeholder');
   await page.setViewportSize({ width: 360, height: 780 });
   await settled(page);
-  await panel('attention-training', 'at').scrollIntoViewIfNeeded();
+  await scrollToRendered(panel('attention-training', 'at'));
   const box = await panel('attention-training', 'at').boundingBox();
   assert.ok(box.x >= 0 && box.x + box.width <= 360 + 0.5, `the panel inside 360 px: ${JSON.stringify(box)}`);
   for (const action of ['at-steps-prev', 'at-steps-next']) {

@@ -139,7 +139,7 @@ async function ticks(figure, axis) {
 
 test('heatmap ticks stand at cell centres, numbered as the hover read-out numbers the cells', async () => {
   await setState({ estimator: 'nadaraya-watson', kernel: 'gaussian', w: 1 });
-  await page.locator('#heatmap [data-figure="pooling-heatmap"]').scrollIntoViewIfNeeded();
+  await scrollToRendered(page.locator('#heatmap [data-figure="pooling-heatmap"]'));
   const canvas = await page.locator('#heatmap .heatmap-canvas').boundingBox();
   const cell = canvas.width / 50;
   const columns = await ticks('pooling-heatmap', 'x');
@@ -160,7 +160,7 @@ test('heatmap ticks stand at cell centres, numbered as the hover read-out number
     assert.match(await text('[data-role="heatmap-readout"]'), new RegExp(`query x = ${((index - 1) / 10).toFixed(2)} `));
   }
   // The identity heatmap counts from 0, as torch.eye's indices and its read-out do.
-  await page.locator('#cues [data-figure="identity-heatmap"]').scrollIntoViewIfNeeded();
+  await scrollToRendered(page.locator('#cues [data-figure="identity-heatmap"]'));
   const identity = await page.locator('#cues [data-figure="identity-heatmap"] .heatmap-canvas').boundingBox();
   const identityColumns = await ticks('identity-heatmap', 'x');
   assert.equal(identityColumns[0].label, '0');
