@@ -41,7 +41,7 @@ const MISTAKES = [
   ['inputs as one name, not a list', '{ ...dataSection, inputs: \'n\' }'],
   ['needsModels as a word', '{ ...dataSection, needsModels: \'yes\' }'],
   ['compute() that is not a function', '{ ...dataSection, compute: 3 }'],
-  ['an error route of a number', '{ ...maskedSoftmaxSection, arguments: { seed: 3 } }'],
+  ['an error route of a number', '{ ...maskingSection, arguments: { seed: 3 } }'],
   ['an exercise without check()', '{ ...dataSection, exercises: [without(dataSection.exercises[0], \'check\')] }'],
   ['an exercise without its hint', '{ ...dataSection, exercises: [without(dataSection.exercises[0], \'hintKey\')] }'],
   ['a concept question without its question',
@@ -56,7 +56,7 @@ test('tsc finds each planted mistake in a declaration, on its own line, and no o
   const lines = [
     '// @ts-check',
     `import { dataSection } from ${JSON.stringify(imports[0])};`,
-    `import { maskedSoftmaxSection } from ${JSON.stringify(imports[1])};`,
+    `import { maskingSection } from ${JSON.stringify(imports[1])};`,
     `import { poolingSection } from ${JSON.stringify(imports[2])};`,
     `import { conceptExercise } from ${JSON.stringify(path.resolve('web/src/exercises/judging.js'))};`,
     `/** @typedef {import(${JSON.stringify(path.join(SECTIONS_DIR, 'registry.js'))}).SectionDeclaration} SectionDeclaration */`,

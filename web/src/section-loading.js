@@ -58,9 +58,9 @@ export function loadSections({
   }
   const declarationOf = (section) => (section.load ? section.load() : section);
   // The catalogue's parts a section needs (i18n/catalogue-parts.js): the
-  // shared ones and its own, named by its `file`; every part for a section
+  // shared ones and its own, named by its id; every part for a section
   // given as a declaration (an element's: its one script holds them all).
-  const partsOf = (section) => (section.file ? [...SHARED_PARTS, section.file] : undefined);
+  const partsOf = (section) => (section.load ? [...SHARED_PARTS, section.id] : undefined);
   let partsShown = new Set(SHARED_PARTS); // those of the sections shown; null: every part
   const textParts = () => (partsShown ? [...partsShown] : undefined);
   // A section's code, with its catalogue part in the language shown when asked for.
@@ -68,7 +68,7 @@ export function loadSections({
     .then(([declaration]) => declaration);
   // Before a section is shown: its part, in the language shown now (a switch meanwhile asks for another).
   const partsReady = (section) => {
-    if (section.file) partsShown?.add(section.file);
+    if (section.load) partsShown?.add(section.id);
     else partsShown = null;
     return loadCatalogue(store.get().language, textParts());
   };

@@ -77,15 +77,15 @@
 import { cuesSection } from './cues/cues.js';
 import { dataSection } from './data/data.js';
 import { poolingSection } from './pooling/pooling.js';
-import { attentionHeatmapSection } from './heatmap/heatmap.js';
+import { heatmapSection } from './heatmap/heatmap.js';
 import { trainingSection } from './training/training.js';
-import { scoringPipelineSection } from './pipeline/pipeline.js';
-import { maskedSoftmaxSection } from './masking/masking.js';
-import { scoringFunctionsSection } from './scoring/scoring.js';
+import { pipelineSection } from './pipeline/pipeline.js';
+import { maskingSection } from './masking/masking.js';
+import { scoringSection } from './scoring/scoring.js';
 import { selfAttentionSection } from './self-attention/self-attention.js';
 import { translationSection } from './translation/translation.js';
-import { multiHeadSection } from './multihead/multihead.js';
-import { positionalEncodingSection } from './positional/positional.js';
+import { multiheadSection } from './multihead/multihead.js';
+import { positionalSection } from './positional/positional.js';
 import { attentionTrainingSection } from './attention-training/attention-training.js';
 import { SECTION_IDS as LOADED_IDS, sectionNumber } from './section-loaders.js';
 
@@ -94,16 +94,16 @@ export const SECTIONS = Object.freeze([
   cuesSection,
   dataSection,
   poolingSection,
-  attentionHeatmapSection,
+  heatmapSection,
   trainingSection,
-  scoringPipelineSection,
-  maskedSoftmaxSection,
-  scoringFunctionsSection,
+  pipelineSection,
+  maskingSection,
+  scoringSection,
   selfAttentionSection,
   // Attention between two sequences (d2l 10.4), trained: where attention began, before the Transformer's parts.
   translationSection,
-  multiHeadSection,
-  positionalEncodingSection,
+  multiheadSection,
+  positionalSection,
   // Last: its model adds the positional encoding, which solves reverse alone.
   attentionTrainingSection,
 ]);

@@ -155,7 +155,7 @@ function draw(view, { data, truthCurve, prediction, weights, row }, inputs, chan
   view.formula.element.dataset.prediction = String(row.prediction);
 }
 
-export const attentionHeatmapSection = {
+export const heatmapSection = {
   id: 'heatmap',
   // No side panel: the heatmap and the query's figure share the full width.
   frame: { titleKey: 'heatmap.title', leadKeys: ['heatmap.lead'], controls: false },

@@ -229,7 +229,7 @@ function create({ frame, controls, core, errors }) {
   };
 }
 
-export const maskedSoftmaxSection = {
+export const maskingSection = {
   id: 'masking',
   frame: { titleKey: 'masking.title', leadKeys: ['masking.lead1', 'masking.lead2'] },
   inputs: ['maskMode', ...LENGTHS_1D, ...LENGTHS_2D, 'maskSeed'],

@@ -252,7 +252,7 @@ function compute(core, inputs) {
   return { full, kept: call(mask), dropped: call(mask.map((factor) => (factor === 0 ? 1 : 0))), mask };
 }
 
-export const multiHeadSection = {
+export const multiheadSection = {
   id: 'multihead',
   needsModels: true, // an exercise counts the projections' parameters in the encoder's own layer
   frame: { titleKey: 'multihead.title', leadKeys: ['multihead.lead1', 'multihead.lead2'] },

@@ -156,7 +156,7 @@ function create({ frame, store, controls }) {
   };
 }
 
-export const scoringPipelineSection = {
+export const pipelineSection = {
   id: 'pipeline',
   frame: { titleKey: 'pipeline.title', leadKeys: ['pipeline.lead1', 'pipeline.lead2'] },
   inputs: ['pipelineScoring', 'pipelineKeys', 'pipelineQ1', 'pipelineQ2', 'pipelineSeed'],

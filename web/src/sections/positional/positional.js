@@ -136,7 +136,7 @@ function create({ frame, controls }) {
   };
 }
 
-export const positionalEncodingSection = {
+export const positionalSection = {
   id: 'positional',
   frame: { titleKey: 'positional.title', leadKeys: ['positional.lead1', 'positional.lead2'] },
   inputs: ['peLength', 'peDim', 'peColumn'],

@@ -137,7 +137,7 @@ function create({ frame, controls, core, alone }) {
   };
 }
 
-export const scoringFunctionsSection = {
+export const scoringSection = {
   id: 'scoring',
   frame: { titleKey: 'scoring.title', leadKeys: ['scoring.lead1', 'scoring.lead2'] },
   inputs: [
