@@ -138,9 +138,9 @@ function pagePreloads(metafile, files) {
       entry: needs('web/src/page-entry.js'),
       // Each language's shared catalogue parts, and each section's module with its part in each language.
       languages: eachLanguage((language) => SHARED_PARTS.flatMap((name) => part(language, name))),
-      sections: Object.fromEntries(SECTION_LOADERS.map(({ id, file }) => [id, {
+      sections: Object.fromEntries(SECTION_LOADERS.map(({ id }) => [id, {
         code: needs(`web/src/sections/${id}/${id}.js`),
-        texts: eachLanguage((language) => part(language, file)),
+        texts: eachLanguage((language) => part(language, id)),
       }])),
     },
   };
