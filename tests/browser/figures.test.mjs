@@ -167,6 +167,35 @@ test('dragging the query moves its row of weights and its prediction', async () 
   assert.ok(marker);
 });
 
+// A drag rewrites a formula's digits in place (figures/formula.js) instead
+// of typesetting it again: what shows must be what a fresh typeset of the
+// same state shows, in the drawn part and in the MathML a screen reader reads.
+test('a formula whose numbers follow a drag reads as the same formula typeset afresh', async () => {
+  const formulas = ['[data-role="query-formula"] .katex', '#pooling .formula-strip .formula:last-child .katex'];
+  // The first match of each: the pooling section's first strip holds its estimator's formulas.
+  const typeset = (target) => target.evaluate((selectors) => selectors.map((selector) => document.querySelector(selector).outerHTML), formulas);
+  await page.evaluate((selectors) => selectors.forEach((selector, i) => { document.querySelector(selector).dataset.kept = i; }), formulas);
+  for (const [query, w] of [[1.37, 1.5], [3.08, 0.25], [0.4, 12]]) {
+    await page.evaluate((state) => window.attentionLab.set(state), { query, w });
+    await settled(page);
+    const shown = await typeset(page);
+    const kept = await page.evaluate((selectors) => selectors.map((selector, i) => document.querySelector(selector).dataset.kept === String(i)), formulas);
+    assert.deepEqual(kept, [true, true], 'the drag updated the typeset formulas in place');
+    // A page opened on the same state typesets each formula once.
+    const fresh = await page.context().newPage();
+    await fresh.goto(`${new URL(page.url()).origin}/#query=${query}&w=${w}`);
+    await fresh.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+    await fresh.evaluate(() => window.attentionLab.drawn());
+    const expected = await typeset(fresh);
+    await fresh.close();
+    for (const [i, html] of expected.entries()) {
+      assert.equal(shown[i].replace(/ data-kept="\d"/, ''), html, `${formulas[i]} at query ${query}, w ${w}`);
+    }
+    assert.ok(shown[0].includes(`f(${query.toFixed(2)})`), `the query formula reads f(${query.toFixed(2)})`);
+    assert.ok(shown[1].includes(`w = ${w}`), `the distance formula reads w = ${w}`);
+  }
+});
+
 test('queries with no key in the kernel\'s support are gaps, explained', async () => {
   await page.locator('[data-param="kernel"] [data-value="boxcar"]').click();
   await typeInto(page, 'w', 20);
