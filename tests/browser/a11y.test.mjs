@@ -113,6 +113,21 @@ test('every control is reached by the keyboard and shows its focus', async () =>
   await context.close();
 });
 
+test('a control greyed out is out of the keyboard\'s reach, and back in reach when it is not', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/#embed=pooling`);
+  const widthStops = async () => (await tabStops(page)).filter((stop) => stop.param === 'w').length;
+  assert.equal(await widthStops(), 2, 'the width: its slider and its number box');
+  await page.locator('[data-param="estimator"] [data-value="average"]').click();
+  await settled(page);
+  assert.equal(await widthStops(), 0, 'average pooling has no width: its controls are skipped');
+  assert.equal(await page.locator('[data-param="w"]').evaluate((node) => node.closest('[inert]') !== null), true);
+  await page.locator('[data-param="estimator"] [data-value="nadaraya-watson"]').click();
+  await settled(page);
+  assert.equal(await widthStops(), 2, 'Nadaraya-Watson\'s width is reached again');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('sliders say their value, not their position', async () => {
   const { page, context } = await openPage(web.browser, `${web.server.origin}/#w=2.5&lr=0.01`);
   for (const [name, value] of [['w', '2.5'], ['lr', '0.01'], ['noise', '0.5']]) {
