@@ -116,6 +116,34 @@ test('the Chinese page has no English left, loaded in Chinese or switched to it'
   await switched.context.close();
 });
 
+// A section out of view is skipped and takes the height it had when last
+// shown: after a switch that must be its height in the new language, as on
+// a page loaded in it, or a jump to a section below would land off.
+test('after a language switch the sections out of view hold their height in the new language', async () => {
+  const skippedHeights = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.lab-section')]
+    .filter((section) => !section.firstElementChild.checkVisibility({ contentVisibilityAuto: true })) // its contents skipped
+    .map((section) => [section.id, Math.round(section.getBoundingClientRect().height)])));
+  const loaded = await openPage(web.browser, `${web.server.origin}/`, { locale: 'zh-CN' });
+  await settled(loaded.page);
+  const expected = await skippedHeights(loaded.page);
+  assert.ok(Object.keys(expected).length >= 8, `${Object.keys(expected).length} sections out of view are skipped`);
+  const switched = await openPage(web.browser, `${web.server.origin}/`, { locale: 'en-US' });
+  await settled(switched.page);
+  const english = await skippedHeights(switched.page);
+  await switched.page.locator('[data-param="language"] [data-value="zh"]').click();
+  await settled(switched.page);
+  const heights = await skippedHeights(switched.page);
+  assert.deepEqual(Object.keys(heights), Object.keys(expected));
+  const misfits = Object.keys(expected).filter((id) => Math.abs(heights[id] - expected[id]) > 1)
+    .map((id) => `${id}: ${heights[id]} px, in Chinese ${expected[id]} px (in English ${english[id]} px)`);
+  assert.deepEqual(misfits, []);
+  assert.ok(Object.keys(expected).some((id) => Math.abs(english[id] - expected[id]) > 50), 'the languages differ in height');
+  assert.deepEqual(loaded.problems, []);
+  assert.deepEqual(switched.problems, []);
+  await loaded.context.close();
+  await switched.context.close();
+});
+
 test('the embedded section and the element in Chinese', async () => {
   const embedded = await openPage(web.browser, `${web.server.origin}/index.html#embed=training&language=zh`, { locale: 'en-US' });
   assert.deepEqual(await untranslated(embedded.page), [], 'iframe mode');

@@ -10,7 +10,7 @@ import { parseHash, startHashSync } from './url-state.js';
 import { startEmbedMode, postProgress } from './embed.js';
 import { showContentsProgress } from './contents-progress.js';
 import { texReady, useTexStylesheet } from './figures/tex.js';
-import { skipSectionsOutOfView } from './offscreen-sections.js';
+import { skipSectionsOutOfView, remeasureSectionsOutOfView } from './offscreen-sections.js';
 
 // progress: where the exercises' answers are kept (the mount's default,
 // localStorage, unless given: a SCORM package's launch,
@@ -55,12 +55,16 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   setLanguage(store.get().language);
   startEmbedMode({ view, store });
   // The spoken counts follow a new language (set here first, once its
-  // catalogue is there: the sections take it up in the next frame).
+  // catalogue is there: the sections take it up in the next frame). The
+  // sections out of view are measured again once drawn in it.
+  let skipping = false;
+  let remeasured = Promise.resolve();
   store.subscribe((state, changed) => {
     if (!changed.has('language')) return;
     loadCatalogue(state.language).then(() => {
       setLanguage(store.get().language);
       contents?.relabel();
+      if (skipping) remeasured = lab.drawn().then(() => remeasureSectionsOutOfView(main));
     });
   });
   // The contents bar counts each section's exercises: shown once every
@@ -80,7 +84,10 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   } catch {
     return; // the indicator says why
   }
-  if (!view.embed) skipSectionsOutOfView(main);
+  if (!view.embed) {
+    skipSectionsOutOfView(main);
+    skipping = true;
+  }
   document.documentElement.dataset.ready = 'true';
   startHashSync({ store, view, sectionIds });
   // The other language once the learner reaches for the switch (a pointer
@@ -97,7 +104,8 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   // clamping), setUnchecked() a value the table's bounds would never let
   // through (the error path); memoryStats() is the page's own core instance's
   // (the soak test's leak check); drawn() resolves once every section,
-  // those out of sight too, shows the state.
+  // those out of sight too, shows the state (after a language switch,
+  // measured in it).
   window.attentionLab = Object.freeze({
     get state() {
       return store.get();
@@ -105,6 +113,6 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
     set: (patch) => store.set(patch),
     setUnchecked: (patch) => store.setUnchecked(patch),
     memoryStats: () => lab.core.memoryStats(),
-    drawn: () => lab.drawn(),
+    drawn: () => lab.drawn().then(() => remeasured),
   });
 }

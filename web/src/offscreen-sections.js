@@ -19,3 +19,19 @@ export function skipSectionsOutOfView(container) {
     section.classList.add('skips-out-of-view');
   });
 }
+
+// A language switch changes every section's height, but a skipped section
+// keeps the height it had when last shown, in the old language: jumps and
+// deep links would land off by the difference. So after a switch every
+// section is shown for one frame (the browser then remembers its new
+// height) and skipped again, measured anew. Resolves once they are.
+export function remeasureSectionsOutOfView(container) {
+  for (const section of container.querySelectorAll('.lab-section')) section.classList.remove('skips-out-of-view');
+  return new Promise((resolve) => {
+    // A frame drawn with them shown (the first callback runs before it), then skipped again.
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      skipSectionsOutOfView(container);
+      resolve();
+    }));
+  });
+}
