@@ -218,6 +218,22 @@ export async function settled(page) {
     .then(() => window.attentionLab?.drawn()));
 }
 
+// Resolves once the page's scroll is at rest: the same position over three
+// frames. The page scrolls smoothly (scroll-behavior: smooth), so a focus or
+// a jump moves it for a while, and a click aimed meanwhile can land elsewhere.
+export async function scrollAtRest(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let still = 0;
+    let last = window.scrollY;
+    while (still < 3) {
+      await frame();
+      still = window.scrollY === last ? still + 1 : 0;
+      last = window.scrollY;
+    }
+  });
+}
+
 // Resolves after `count` more animation frames of the page: a wait counted in
 // the frames a run advances by or a transition draws in, never in wall time.
 export async function afterFrames(page, count) {

@@ -29,9 +29,14 @@ export function showContentsProgress({ nav, sections, progress }) {
     badges.set(section.id, { link, badge, spoken, names: section.exercises.map(({ id }) => `${section.id}.${id}`) });
   }
 
+  // Written only when the words change: the bar sits in the sticky header,
+  // and an equal write restyles it on every answer checked.
   function render(id, { finished, total }) {
-    const { link, badge, spoken } = badges.get(id);
+    const entry = badges.get(id);
+    const { link, badge, spoken } = entry;
     const words = t('nav.exercisesAnswered', { done: finished, total });
+    if (entry.words === words) return;
+    entry.words = words;
     badge.dataset.done = String(finished);
     badge.dataset.total = String(total);
     badge.dataset.complete = String(finished === total);
