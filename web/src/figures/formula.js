@@ -70,7 +70,8 @@ export function createFormula(container, { display = true, className = 'formula'
     element: node,
     set(tex) {
       if (tex === shown) return; // a drag fires often
-      const sameStructure = structureOf(tex) === structure;
+      const nextStructure = structureOf(tex);
+      const sameStructure = nextStructure === structure;
       if (sameStructure && digits === undefined && node.querySelector('.katex')) digits = digitsOf(node, shown);
       if (sameStructure && digits) {
         rewriteDigits(node, digits, tex);
@@ -79,7 +80,7 @@ export function createFormula(container, { display = true, className = 'formula'
         typeset(node, tex, { displayMode: display, throwOnError: false });
       }
       shown = tex;
-      structure = structureOf(tex);
+      structure = nextStructure;
     },
   };
 }
