@@ -134,7 +134,10 @@ test('after a language switch the sections out of view hold their height in the 
   await settled(switched.page);
   const heights = await skippedHeights(switched.page);
   assert.deepEqual(Object.keys(heights), Object.keys(expected));
-  const misfits = Object.keys(expected).filter((id) => Math.abs(heights[id] - expected[id]) > 1)
+  // Within 3 % of its height: a section's height also moves by what fills in
+  // when it is seen or once loaded (pooling's study, the models' part: up
+  // to 64 px, 2 %); the old language's height was 6-13 % off.
+  const misfits = Object.keys(expected).filter((id) => Math.abs(heights[id] - expected[id]) > 0.03 * expected[id])
     .map((id) => `${id}: ${heights[id]} px, in Chinese ${expected[id]} px (in English ${english[id]} px)`);
   assert.deepEqual(misfits, []);
   assert.ok(Object.keys(expected).some((id) => Math.abs(english[id] - expected[id]) > 50), 'the languages differ in height');
