@@ -34,18 +34,20 @@ function digitNodes(part) {
 
 // For each of KaTeX's two parts (drawn and MathML), the text nodes holding
 // the digit runs of `tex`, if each part holds those runs, in order, and no
-// other; null otherwise (or if `node` holds no typeset formula yet).
+// other, with the TeX annotation; null otherwise (or if `node` holds no
+// typeset formula yet).
 function digitsOf(node, tex) {
   const expected = tex.match(DIGITS) ?? [];
   const parts = [node.querySelector('.katex-html'), node.querySelector('.katex-mathml')];
   if (expected.length === 0 || parts.includes(null)) return null;
   const found = parts.map(digitNodes);
   const same = ({ runs }) => runs.length === expected.length && runs.every((run, i) => run === expected[i]);
-  return found.every(same) ? found.map(({ nodes }) => nodes) : null;
+  if (!found.every(same)) return null;
+  return { parts: found.map(({ nodes }) => nodes), annotation: node.querySelector('annotation') };
 }
 
 // Rewrites the digit runs of each part's text nodes with those of `tex`.
-function rewriteDigits(node, parts, tex) {
+function rewriteDigits({ parts, annotation }, tex) {
   const values = tex.match(DIGITS);
   for (const nodes of parts) {
     let next = 0;
@@ -54,7 +56,6 @@ function rewriteDigits(node, parts, tex) {
       if (data !== text.data) text.data = data;
     }
   }
-  const annotation = node.querySelector('annotation');
   if (annotation) annotation.textContent = tex;
 }
 
@@ -64,7 +65,7 @@ export function createFormula(container, { display = true, className = 'formula'
   let shown = null;
   let structure = null;
   // For the structure shown: undefined until checked (KaTeX's output is there
-  // once it has loaded), then its parts' digit nodes, or null: typeset anew.
+  // once it has loaded), then its parts' digit nodes and annotation, or null: typeset anew.
   let digits;
   return {
     element: node,
@@ -74,7 +75,7 @@ export function createFormula(container, { display = true, className = 'formula'
       const sameStructure = nextStructure === structure;
       if (sameStructure && digits === undefined && node.querySelector('.katex')) digits = digitsOf(node, shown);
       if (sameStructure && digits) {
-        rewriteDigits(node, digits, tex);
+        rewriteDigits(digits, tex);
       } else {
         if (!sameStructure) digits = undefined;
         typeset(node, tex, { displayMode: display, throwOnError: false });
