@@ -5,7 +5,7 @@
 // the layout from 360 px wide, and the dark theme of the system setting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, settled, screenshot, elementsReady, scrollAtRest } from './harness.mjs';
+import { useBrowser, openPage, settled, screenshot, elementsReady, scrollAtRest, shownText } from './harness.mjs';
 import { axeViolations, describeViolations } from './axe-audit.mjs';
 
 const audit = {};
@@ -161,16 +161,16 @@ test('a heatmap cell is reached by the arrow keys and its value announced', asyn
   assert.equal(state.col, '4');
   assert.equal(state.rows, '50');
   assert.match(state.cell, /^row 28, column 4: \d/);
-  const readout = await page.locator('[data-role="heatmap-readout"]').innerText();
+  const readout = await shownText(page.locator('[data-role="heatmap-readout"]'));
   assert.match(readout, /^query x = 2\.70 · key x4 = \d\.\d{3} · weight α = /, 'the live read-out says the query, key and weight');
   assert.equal(await page.locator('[data-role="heatmap-readout"]').getAttribute('aria-live'), 'polite');
   assert.equal(await page.locator('#heatmap .hover-box').isVisible(), true, 'the cell is outlined');
   await page.keyboard.press('End');
-  assert.match(await page.locator('[data-role="heatmap-readout"]').innerText(), /key x50 /);
+  assert.match(await shownText(page.locator('[data-role="heatmap-readout"]')), /key x50 /);
   await page.keyboard.press('Control+Home');
-  assert.match(await page.locator('[data-role="heatmap-readout"]').innerText(), /^query x = 0\.00 · key x1 /);
+  assert.match(await shownText(page.locator('[data-role="heatmap-readout"]')), /^query x = 0\.00 · key x1 /);
   await page.keyboard.press('PageDown');
-  assert.match(await page.locator('[data-role="heatmap-readout"]').innerText(), /^query x = 0\.50 /);
+  assert.match(await shownText(page.locator('[data-role="heatmap-readout"]')), /^query x = 0\.50 /);
   // The identity heatmap and the training one (no read-out of their own
   // there but the cell's text) work the same way; in Chinese too.
   await page.locator('[data-param="language"] [data-value="zh"]').click();
@@ -190,7 +190,7 @@ test('the element\'s heatmap works by keyboard inside its shadow root', async ()
   const grid = page.locator('#lab-heatmap .heatmap-grid');
   await grid.focus();
   await page.keyboard.press('ArrowRight');
-  const readout = await page.locator('#lab-heatmap [data-role="heatmap-readout"]').innerText();
+  const readout = await shownText(page.locator('#lab-heatmap [data-role="heatmap-readout"]'));
   assert.match(readout, /^query x = 1\.50 · key x2 = /, 'query 1.5 from the element\'s attribute');
   assert.deepEqual(problems, []);
   await context.close();

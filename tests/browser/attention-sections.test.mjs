@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, openPage, settled, SCREENSHOTS, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, settled, SCREENSHOTS, FILE_URL, shownText } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 
 const IDS = ['pipeline', 'masking', 'scoring', 'self-attention', 'translation', 'multihead', 'positional'];
@@ -63,7 +63,7 @@ test('Chinese: every visible word of the attention sections from the catalogue; 
   const maskZh = values(await matrixCells(page, 'mask-weights'));
   await page.locator('#scoring [data-role="scaling-panel"]').scrollIntoViewIfNeeded();
   await page.waitForSelector('#scoring [data-role="scaling-status"][data-done="true"]', { timeout: 60000 });
-  assert.match(await page.locator('#scoring [data-role="scaling-status"]').innerText(), /完成/);
+  assert.match(await shownText(page.locator('#scoring [data-role="scaling-status"]')), /完成/);
   await shoot(page, 'zh');
 
   await page.locator('[data-param="language"] [data-value="en"]').click();

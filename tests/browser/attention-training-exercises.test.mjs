@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, settled, setState, setLanguage } from './harness.mjs';
+import { usePage, settled, setState, setLanguage, shownText } from './harness.mjs';
 import { exerciseDriver } from './exercise-driver.mjs';
 import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
 import { SORT_RECIPE, SPARE_DROP } from '../../web/src/sections/attention-training/exercises.js';
@@ -179,7 +179,7 @@ async function answerWrongThenRight(language) {
   assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.right')));
   await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
 
-  assert.equal(await page.locator('#attention-training [data-role="exercise-progress"]').innerText(),
+  assert.equal(await shownText(page.locator('#attention-training [data-role="exercise-progress"]')),
     catalogues[language]['exercises.progress'].replace('{done}', 6).replace('{total}', 6));
 }
 
@@ -190,7 +190,7 @@ test('each exercise wrong, then right, in English, then in Chinese, on models th
   await answerWrongThenRight('en');
   await setLanguage(page, 'zh');
   await resetAnswers();
-  assert.equal(await exercise('d2l-scale').locator('legend').innerText(), catalogues.zh['attention-training.ex.scale.question'].replace(/\*\*/g, ''));
+  assert.equal(await shownText(exercise('d2l-scale').locator('legend')), catalogues.zh['attention-training.ex.scale.question'].replace(/\*\*/g, ''));
   await answerWrongThenRight('zh');
   console.log(`exercises-attention-training: ${((performance.now() - started) / 1000).toFixed(1)} s from the file's start`);
 });

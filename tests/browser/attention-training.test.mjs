@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { typeInto, settled, usePage, screenshot, openPage, elementsReady } from './harness.mjs';
+import { typeInto, settled, usePage, screenshot, openPage, elementsReady, shownText } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 import { EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
 import { defaultState, AT_LENGTH, AT_VOCAB } from '../../web/src/state.js';
@@ -289,7 +289,7 @@ test('every head\'s map paints the core\'s weights of the example, beside the ta
   // Another example drawn: the maps follow it.
   await section('[data-role="at-examples"] tbody tr:nth-child(3) input[type="radio"]').check();
   assert.deepEqual((await shownMaps(1, 4))[1], coreMap(direct.weights, { block: 0, item: 2, head: 1, batch: EXAMPLES, heads: 4 }));
-  assert.match(await section('[data-role="at-maps-title"]').innerText(), /^Example 3:/);
+  assert.match(await shownText(section('[data-role="at-maps-title"]')), /^Example 3:/);
 });
 
 test('a typed sequence shows the model\'s prediction and maps; bad input gets a clear message', async () => {
@@ -298,7 +298,7 @@ test('a typed sequence shows the model\'s prediction and maps; bad input gets a 
   await input.press('Enter');
   const result = section('[data-role="at-typed-result"]');
   assert.equal(await result.getAttribute('data-prediction'), '6 2 9 5 1 4 1 3', 'reversed by the trained model');
-  assert.match(await result.innerText(), /3 1 4 1 5 9 2 6 → the model predicts 6 2 9 5 1 4 1 3/);
+  assert.match(await shownText(result), /3 1 4 1 5 9 2 6 → the model predicts 6 2 9 5 1 4 1 3/);
   assert.equal(await section('[data-figure="at-heads"]').getAttribute('data-typed'), 'true');
   assert.equal(await section('[data-figure="at-ideal"]').isVisible(), false, 'no ideal pattern for a typed sequence');
   const typedMaps = await page.evaluate(() => {
@@ -315,7 +315,7 @@ test('a typed sequence shows the model\'s prediction and maps; bad input gets a 
   await section('[data-action="at-typed-show"]').click();
   const cells = await matrixCells(page, 'at-map-b1-h1');
   assert.equal(cells.filter((cell) => cell.masked).length, AT_LENGTH * AT_LENGTH - 9, 'only the 3 x 3 valid block is open');
-  assert.match(await result.innerText(), /7 0 2 → the model predicts \d \d \d$/);
+  assert.match(await shownText(result), /7 0 2 → the model predicts \d \d \d$/);
 
   const error = section('[data-role="at-typed-error"]');
   for (const [typed, message] of [
@@ -327,14 +327,14 @@ test('a typed sequence shows the model\'s prediction and maps; bad input gets a 
     await input.fill(typed);
     await input.press('Enter');
     assert.equal(await error.isVisible(), true, `"${typed}" is refused`);
-    assert.match(await error.innerText(), message);
+    assert.match(await shownText(error), message);
   }
-  assert.equal(await result.innerText(), '', 'no prediction for a refused sequence');
+  assert.equal(await shownText(result), '', 'no prediction for a refused sequence');
   // The page keeps working: a good sequence again, and the run still steps.
   await input.fill('5 5 1');
   await input.press('Enter');
   assert.equal(await error.isVisible(), false);
-  assert.match(await result.innerText(), /5 5 1 → /);
+  assert.match(await shownText(result), /5 5 1 → /);
   assert.deepEqual(problems, []);
 });
 

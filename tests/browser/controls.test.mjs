@@ -3,7 +3,7 @@
 // controls redraw the same picture for the same seed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage } from './harness.mjs';
+import { typeInto, settled, usePage, shownText } from './harness.mjs';
 
 let page;
 let problems;
@@ -61,7 +61,7 @@ test('a core error shows next to the control that caused it, and the page keeps 
   await settled(page);
   const error = page.locator('[data-error-for="noise"]');
   assert.equal(await error.isVisible(), true);
-  assert.match(await error.innerText(), /noise/, 'the core names the argument');
+  assert.match(await shownText(error), /noise/, 'the core names the argument');
   assert.equal(await page.locator('[data-error-for="n"]').isVisible(), false, 'only the guilty control');
   assert.deepEqual(await pointPositions(), before, 'the last good drawing stays');
 

@@ -5,7 +5,7 @@
 // (each part's wasm a file) and from file:// (each part in a classic script).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, typeInto, foreignRequests, makePredictions, afterFrames, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, typeInto, foreignRequests, makePredictions, afterFrames, FILE_URL, shownText } from './harness.mjs';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 
 const web = useBrowser();
@@ -104,7 +104,7 @@ test('a failed models part is named on the page; the first screen stays usable',
   await page.route(/attention-core-models(\.wasm|-wasm\.js)$/, (route) => route.fulfill({ status: 404, body: 'not here' }));
   await page.goto(`${web.server.origin}/`);
   await page.waitForSelector('#loading[data-state="failed"]');
-  assert.match(await page.locator('[data-role="load-error"]').innerText(), /attention-core-models\.wasm could not be loaded/);
+  assert.match(await shownText(page.locator('[data-role="load-error"]')), /attention-core-models\.wasm could not be loaded/);
   const built = await builtSections(page);
   for (const id of BEFORE_MODELS) assert.ok(built.includes(id), `${id} is built`);
   for (const id of NEEDS_MODELS) assert.ok(!built.includes(id), `${id} is not`);

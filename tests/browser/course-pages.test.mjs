@@ -32,18 +32,18 @@ test('an iframe with hide=numbers and heading= shows the course\'s title, no num
   const heading = 'Part 2: what each query weighs';
   const url = `${web.server.origin}/index.html#embed=heatmap&hide=numbers&heading=${encodeURIComponent(heading)}&w=2`;
   const { page, context, problems } = await openPage(web.browser, url);
-  assert.equal(await page.locator('#heatmap h2').innerText(), heading);
+  assert.equal(await shownText(page.locator('#heatmap h2')), heading);
   assert.deepEqual(await visibleNumbers(page), [], 'no section number shows');
   const settings = page.locator('#heatmap [data-role="settings"]');
-  assert.match(await settings.innerText(), /w = 2, the width set for this figure\.$/);
-  assert.doesNotMatch(await page.locator('#heatmap').innerText(), /section \d/);
+  assert.match(await shownText(settings), /w = 2, the width set for this figure\.$/);
+  assert.doesNotMatch(await shownText(page.locator('#heatmap')), /section \d/);
   await screenshot(page, 'course-heading-en', '#heatmap');
 
   // The course's words stay in either language; the lab's text follows it.
   // (An embed has no language switch of its own: the course sets it.)
   await setState(page, { language: 'zh' });
-  assert.equal(await page.locator('#heatmap h2').innerText(), heading);
-  assert.match(await settings.innerText(), /w = 2，即为本图设置的宽度。$/);
+  assert.equal(await shownText(page.locator('#heatmap h2')), heading);
+  assert.match(await shownText(settings), /w = 2，即为本图设置的宽度。$/);
   // A change of state rewrites the hash: the heading and the hidden numbers stay in it.
   await setState(page, { query: 3 });
   await page.waitForFunction(() => location.hash.includes('query=3'));
@@ -52,7 +52,7 @@ test('an iframe with hide=numbers and heading= shows the course\'s title, no num
   assert.ok(hash.includes('hide=numbers'), hash);
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
-  assert.equal(await page.locator('#heatmap h2').innerText(), heading, 'the heading survives a reload');
+  assert.equal(await shownText(page.locator('#heatmap h2')), heading, 'the heading survives a reload');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -71,7 +71,7 @@ test('a hostile heading is plain text, cut to 120 characters, without control ch
 
   // A blank heading keeps the lab's own title.
   const blank = await openPage(web.browser, `${web.server.origin}/index.html#embed=pooling&heading=%20%0A%20`);
-  assert.match(await blank.page.locator('#pooling h2').innerText(), /^\d+ · Average pooling vs Nadaraya–Watson$/);
+  assert.match(await shownText(blank.page.locator('#pooling h2')), /^\d+ · Average pooling vs Nadaraya–Watson$/);
   assert.deepEqual(blank.problems, []);
   await blank.context.close();
 });

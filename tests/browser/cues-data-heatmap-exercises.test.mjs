@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, settled, setState, setLanguage, screenshot } from './harness.mjs';
+import { usePage, settled, setState, setLanguage, screenshot, shownText } from './harness.mjs';
 import { streamSeed } from '../../web/src/sections/shared/seeded-draws.js';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
@@ -26,8 +26,8 @@ lab = usePage({ predictions: 'open', section: '#cues', directCore: true, opened:
 
 const exercise = (name) => page.locator(`[data-exercise="${name}"]`);
 const statusOf = (name) => exercise(name).getAttribute('data-status');
-const verdictOf = (name) => exercise(name).locator('.exercise-verdict').innerText();
-const questionOf = (name) => exercise(name).locator('legend').innerText();
+const verdictOf = (name) => shownText(exercise(name).locator('.exercise-verdict'));
+const questionOf = (name) => shownText(exercise(name).locator('legend'));
 const hintShown = (name) => exercise(name).locator('.exercise-hint').isVisible();
 const check = (name) => exercise(name).locator('[data-action="check"]').click();
 const covered = (section, figure) => page.locator(`#${section} [data-figure="${figure}"]`).getAttribute('data-covered');

@@ -3,7 +3,7 @@
 // note says what sets attention apart from fully connected and pooling layers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { usePage, setLanguage, screenshot } from './harness.mjs';
+import { usePage, setLanguage, screenshot, shownText } from './harness.mjs';
 
 let page;
 usePage({ section: '#cues', opened: (lab) => ({ page } = lab) });
@@ -21,7 +21,7 @@ const ringedObject = () => page.evaluate((css) => {
   return inside.map((group) => group.dataset.object);
 }, figure);
 const pressed = () => page.locator('#cues [data-mode][aria-pressed="true"]').getAttribute('data-mode');
-const caption = () => page.locator('#cues [data-role="cues-picture-caption"]').innerText();
+const caption = () => shownText(page.locator('#cues [data-role="cues-picture-caption"]'));
 
 test('no wish: the eye goes to the red cup, the key; wanting to read: to the book, the query', async () => {
   assert.deepEqual(await ringedObject(), ['cup']);
@@ -46,15 +46,15 @@ test('no wish: the eye goes to the red cup, the key; wanting to read: to the boo
 });
 
 test('in Chinese: the objects, the buttons and the caption; the why-query note names fully connected and pooling layers', async () => {
-  assert.match(await page.locator('#cues').innerText(), /What sets attention apart is the query.*fully connected layer.*average pooling layer/s);
+  assert.match(await shownText(page.locator('#cues')), /What sets attention apart is the query.*fully connected layer.*average pooling layer/s);
   await setLanguage(page, 'zh');
   const labels = await page.locator(`${figure} .cues-label`).allTextContents();
   assert.deepEqual(labels, ['报纸', '研究论文', '咖啡杯', '笔记本', '书']);
   assert.match(await caption(), /^非自主性提示。.*键/s);
   await page.locator('#cues [data-mode="volitional"]').click();
   assert.match(await caption(), /^自主性提示。.*查询/s);
-  assert.match(await page.locator('#cues').innerText(), /让注意力与众不同的是查询.*全连接层/s);
-  assert.match(await page.locator('#cues').innerText(), /注意力经济/);
+  assert.match(await shownText(page.locator('#cues')), /让注意力与众不同的是查询.*全连接层/s);
+  assert.match(await shownText(page.locator('#cues')), /注意力经济/);
   await screenshot(page, 'cues-picture-volitional-zh', '#cues .cell-cues-picture');
   await setLanguage(page, 'en');
   await page.locator('#cues [data-mode="nonvolitional"]').click();
@@ -80,7 +80,7 @@ test('the notes\' street photograph: the whole scene first, then a question focu
   let now = await seen();
   assert.equal(now.gaze, 'whole');
   assert.ok(now.wholeScene, 'the frame takes in the whole picture');
-  assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /^The whole first\./);
+  assert.match(await shownText(page.locator('#cues [data-role="street-caption"]')), /^The whole first\./);
   await page.locator('#cues [data-look="place"]').click();
   // The dimming's transition, ended (getAnimations() starts it if the style is not yet updated).
   await page.waitForFunction((css) => document.querySelector(css).getAnimations({ subtree: true }).length === 0, street);
@@ -89,11 +89,11 @@ test('the notes\' street photograph: the whole scene first, then a question focu
   assert.ok(now.aroundPlace && !now.wholeScene, 'the frame closes round the billboard with the place name');
   assert.deepEqual(now.bright, ['street-billboard is-place'], 'the rest of the scene dims');
   assert.equal(now.place, 'West Lake Rd');
-  assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /question \(the query\) chose where attention goes/);
+  assert.match(await shownText(page.locator('#cues [data-role="street-caption"]')), /question \(the query\) chose where attention goes/);
   await screenshot(page, 'street-picture-en', street);
   await setLanguage(page, 'zh');
   assert.equal((await seen()).place, '南山路');
-  assert.match(await page.locator('#cues [data-role="street-caption"]').innerText(), /是问题（查询）决定了注意力放在哪里/);
+  assert.match(await shownText(page.locator('#cues [data-role="street-caption"]')), /是问题（查询）决定了注意力放在哪里/);
   await screenshot(page, 'street-picture-zh', street);
   // The cue diagram's Chinese terms stay whole: each on one line.
   const lines = await page.locator('#cues .cue-box span').evaluateAll((spans) =>

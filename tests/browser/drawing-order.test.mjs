@@ -3,7 +3,7 @@
 // section ends up showing the change (attentionLab.drawn() says when).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settled, usePage } from './harness.mjs';
+import { settled, usePage, shownText } from './harness.mjs';
 
 let page;
 let problems;
@@ -75,7 +75,7 @@ test('a width change with the pooling figures in view: the exercises below them 
     return box.top < innerHeight * 1.5 && box.bottom > -innerHeight * 0.5;
   });
   assert.equal(inView, false, 'the set-up: the exercise is out of sight (more than half a screen away)');
-  const before = await page.locator(question).innerText();
+  const before = await shownText(page.locator(question));
   const seen = await page.evaluate(async (selector) => {
     performance.clearMeasures();
     const range = document.querySelector('[data-param="w"] input[type="range"]');

@@ -7,7 +7,7 @@
 // (The same pages under a strict CSP header: csp.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, settled, screenshot, elementsReady, foreignRequests, COURSE_FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, settled, screenshot, elementsReady, foreignRequests, COURSE_FILE_URL, shownText } from './harness.mjs';
 import { parameters } from '../../web/src/state.js';
 
 const web = useBrowser();
@@ -176,7 +176,7 @@ test('a lab of one section refers to no other: the heatmap says its width is set
   // The iframe mode too.
   const frame = await openPage(web.browser, `${web.server.origin}/index.html#embed=heatmap`);
   await settled(frame.page);
-  assert.match(await frame.page.locator('#heatmap [data-role="settings"]').innerText(), /the width set for this figure/);
+  assert.match(await shownText(frame.page.locator('#heatmap [data-role="settings"]')), /the width set for this figure/);
   await frame.context.close();
   // The whole page still points at the section that sets it (out of view: its text, not rendered).
   const full = await openPage(web.browser, `${web.server.origin}/index.html`);

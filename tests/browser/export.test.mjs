@@ -10,7 +10,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useBrowser, openPage, loadDirectCore, typeInto, settled, FILE_URL, foreignRequests, elementsReady } from './harness.mjs';
+import { useBrowser, openPage, loadDirectCore, typeInto, settled, FILE_URL, foreignRequests, elementsReady, shownText } from './harness.mjs';
 import { saveFigure, parseCsv, evaluateInBlankPage } from './downloads.mjs';
 import { TITLE_BAND, LINK_BAND } from '../../web/src/export/svg.js';
 
@@ -133,7 +133,7 @@ test('a saved figure carries its caption as its title and the lab\'s state as a 
   await settled(page);
   await page.waitForFunction(() => /w=3\b/.test(location.hash)); // the URL follows the state
   const url = await page.evaluate(() => location.href);
-  const caption = (await figure('pooling').locator('xpath=ancestor::figure[1]/figcaption').innerText()).replace(/\s+/g, ' ').trim();
+  const caption = (await shownText(figure('pooling').locator('xpath=ancestor::figure[1]/figcaption'))).replace(/\s+/g, ' ').trim();
   assert.ok(caption.length > 0, 'the figure has a caption');
   const { bytes } = await saveFigure(page, figure('pooling'), 'svg');
   const parsed = await evaluateInBlankPage(page, (source) => {
@@ -230,7 +230,7 @@ test('"Copy as PyTorch" copies the book\'s code for the current state', async ()
     'nadaraya_watson(x_test, x_train, y_train, boxcar, w)', 'kernel=boxcar']) {
     assert.ok(code.includes(part), `the snippet has "${part}"`);
   }
-  assert.equal(await page.locator('#pooling .section-tools [role="status"]').innerText(), 'Copied: PyTorch code that reproduces what you see.');
+  assert.equal(await shownText(page.locator('#pooling .section-tools [role="status"]')), 'Copied: PyTorch code that reproduces what you see.');
   // The training section's snippet carries its own parameters.
   await typeInto(page, 'lr', 0.2);
   await typeInto(page, 'epochs', 7);
@@ -242,7 +242,7 @@ test('"Copy as PyTorch" copies the book\'s code for the current state', async ()
   }
   // Shown on request too, for a browser that refuses the clipboard.
   await page.locator('#training .code-details summary').click();
-  assert.equal((await page.locator('#training .code-view').innerText()).trimEnd(), training.trimEnd());
+  assert.equal((await shownText(page.locator('#training .code-view'))).trimEnd(), training.trimEnd());
   await page.locator('[data-param="kernel"] [data-value="gaussian"]').click();
   await typeInto(page, 'w', 1);
   await typeInto(page, 'lr', 0.5);

@@ -3,7 +3,7 @@
 // query and the gaps where weights are undefined.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, scrollToRendered } from './harness.mjs';
+import { typeInto, settled, usePage, scrollToRendered, shownText } from './harness.mjs';
 import { pathSegments, canvasPixels, viridisPixel } from './figure-readers.mjs';
 
 let page;
@@ -122,7 +122,7 @@ test('hovering a heatmap cell reads out its query, key and weight', async () => 
   const box = await canvas.boundingBox();
   // Row 30 (query 3.0), column 20: the centre of that cell.
   await page.mouse.move(box.x + (box.width * 20.5) / 50, box.y + (box.height * 30.5) / 50);
-  const text = await page.locator('[data-role="heatmap-readout"]').innerText();
+  const text = await shownText(page.locator('[data-role="heatmap-readout"]'));
   const expected = await page.evaluate(() => {
     const { x } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
     const weight = window.directCore.attentionWeights([30 * 0.1], x, { kernel: 'gaussian', w: 1 })[20];
@@ -147,7 +147,7 @@ test('dragging the query moves its row of weights and its prediction', async () 
   const query = Number(await page.locator('[data-param="query"] input[type="number"]').inputValue());
   assert.ok(Math.abs(query - 4) < 0.05, `the query followed the pointer to x ≈ 4, got ${query}`);
   const formula = page.locator('[data-role="query-formula"]');
-  assert.match(await formula.innerText(), /f\(4\.\d\d\)/);
+  assert.match(await shownText(formula), /f\(4\.\d\d\)/);
   const direct = await page.evaluate((q) => {
     const { x, y } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
     const weights = window.directCore.attentionWeights([q], x, { kernel: 'gaussian', w: 1 });
@@ -209,7 +209,7 @@ test('queries with no key in the kernel\'s support are gaps, explained', async (
   assert.ok(missingRows.length > 0, 'this setting leaves some queries without keys');
   const note = page.locator('#pooling [data-role="nan-note"]');
   assert.equal(await note.isVisible(), true);
-  assert.match(await note.innerText(), new RegExp(`^${missingRows.length} of 50 test queries`));
+  assert.match(await shownText(note), new RegExp(`^${missingRows.length} of 50 test queries`));
   assert.ok(pathSegments(await predictionPath('pooling')).length > 1, 'the prediction curve is broken into pieces');
   const { data } = await canvasPixels(page, '#heatmap .heatmap-canvas');
   for (const row of missingRows) {

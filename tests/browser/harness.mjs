@@ -198,16 +198,25 @@ export async function scrollToRendered(locator) {
 }
 
 // The text of `locator`'s element as the learner reads it (innerText): a
-// section out of view is not rendered (content-visibility: auto) and has no
-// rendered text, so an element skipped there is scrolled into view and read
-// once drawn. An element hidden otherwise is read as it is.
+// section out of view is not rendered (content-visibility: auto) and its
+// innerText is empty, so an element skipped there is scrolled into view and
+// read once drawn. An element hidden otherwise is read as it is.
 export async function shownText(locator) {
-  return locator.evaluate(async (node) => {
-    const skipped = () => node.checkVisibility() && !node.checkVisibility({ contentVisibilityAuto: true });
-    if (skipped()) node.scrollIntoView({ block: 'center', behavior: 'instant' });
-    while (skipped()) await new Promise((resolve) => requestAnimationFrame(resolve));
-    return node.innerText;
-  });
+  return (await locator.evaluate(readShownTexts))[0];
+}
+
+// The same for every element `locator` matches, in order.
+export function shownTexts(locator) {
+  return locator.evaluateAll(readShownTexts);
+}
+
+// Runs in the page: one node or an array of them.
+async function readShownTexts(nodeOrNodes) {
+  const nodes = [].concat(nodeOrNodes);
+  const skipped = () => nodes.some((node) => node.checkVisibility() && !node.checkVisibility({ contentVisibilityAuto: true }));
+  if (skipped()) nodes[0].scrollIntoView({ block: 'center', behavior: 'instant' });
+  while (skipped()) await new Promise((resolve) => requestAnimationFrame(resolve));
+  return nodes.map((node) => node.innerText);
 }
 
 // Resolves after the next redraw of the page has finished: two frames (the

@@ -4,7 +4,7 @@
 // uniform row beside it, explained; a core error shows at the guilty length.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { typeInto, settled, usePage, numberValue, shownText } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 
 let page;
@@ -44,7 +44,7 @@ test('scores, masked scores and weights are drawn side by side from the core', a
   assert.ok(scores.every((cell) => /^#|^rgb/.test(cell.fill)));
   assert.equal(weights[0].text, expected.weights[0].toFixed(2));
   assert.deepEqual(values(await matrixCells(page, 'mask-book')), expected.book);
-  assert.equal(await page.locator('[data-role="valid-lens"]').innerText().then((text) => /\[2,\s*3\]/.test(text.replace(/\s+/g, ' '))), true);
+  assert.equal(await shownText(page.locator('[data-role="valid-lens"]')).then((text) => /\[2,\s*3\]/.test(text.replace(/\s+/g, ' '))), true);
 });
 
 test('the valid lengths mask in 1-D and in 2-D mode', async () => {
@@ -91,9 +91,9 @@ test('a fully masked row: zeros here, uniform in d2l, and the page says why', as
   assert.deepEqual(book.slice(0, 8), [0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25], 'd2l spreads them evenly');
   assert.deepEqual(weights, (await direct({ lens: [0, 3] })).weights);
   assert.equal(await status.isVisible(), true);
-  assert.match(await status.innerText(), /b1 · q1, b1 · q2/);
+  assert.match(await shownText(status), /b1 · q1, b1 · q2/);
   assert.match(await note.getAttribute('class'), /is-emphasised/);
-  assert.match(await note.innerText(), /uniform/);
+  assert.match(await shownText(note), /uniform/);
   await typeInto(page, 'maskLen1', 2);
   await settled(page);
   assert.equal(await status.isVisible(), false);
@@ -134,7 +134,7 @@ test('a length the core refuses shows next to its control; the page keeps workin
   await settled(page);
   const error = page.locator('[data-error-for="maskLen2"]');
   assert.equal(await error.isVisible(), true);
-  assert.match(await error.innerText(), /validLens/);
+  assert.match(await shownText(error), /validLens/);
   assert.equal(await page.locator('[data-error-for="maskLen1"]').isVisible(), false);
   assert.deepEqual(values(await matrixCells(page, 'mask-weights')), before, 'the last good drawing stays');
   await typeInto(page, 'maskLen2', 4);
@@ -172,7 +172,7 @@ test('the matrices are reached by keyboard: arrow keys move the cell, the read-o
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
-  const text = await page.locator('#masking [data-role="mask-readout"]').innerText();
+  const text = await shownText(page.locator('#masking [data-role="mask-readout"]'));
   const expected = await direct({ lens: [2, 3] });
   // Row 2 = item 2, query 1 (valid length 3); column 1 = key 2.
   assert.match(text, /^item 2, query 1, key 2 \(valid length 3\)/);

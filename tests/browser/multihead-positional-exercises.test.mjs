@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, setState, setLanguage } from './harness.mjs';
+import { usePage, setState, setLanguage, shownText } from './harness.mjs';
 import { directMultiHead } from './multihead-direct.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
@@ -22,8 +22,8 @@ const lab = usePage({ predictions: 'open', section: '#multihead', directCore: tr
 
 const exercise = (name) => page.locator(`[data-exercise="${name}"]`);
 const statusOf = (name) => exercise(name).getAttribute('data-status');
-const verdictOf = (name) => exercise(name).locator('.exercise-verdict').innerText();
-const questionOf = (name) => exercise(name).locator('legend').innerText();
+const verdictOf = (name) => shownText(exercise(name).locator('.exercise-verdict'));
+const questionOf = (name) => shownText(exercise(name).locator('legend'));
 const check = (name) => exercise(name).locator('[data-action="check"]').click();
 const another = (name) => exercise(name).locator('[data-action="another"]').click();
 const hintShown = (name) => exercise(name).locator('.exercise-hint').isVisible();

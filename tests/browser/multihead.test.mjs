@@ -6,7 +6,7 @@
 // explained in the page's language at its control, the old maps marked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, numberValue, scrollToRendered } from './harness.mjs';
+import { typeInto, settled, usePage, numberValue, scrollToRendered, shownText } from './harness.mjs';
 import { matrixCells, values, canvasPixels } from './figure-readers.mjs';
 import { directMultiHead } from './multihead-direct.mjs';
 
@@ -29,7 +29,7 @@ async function hoverValue(figure, row, col, rows, cols) {
   await scrollToRendered(canvas);
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + (box.width * (col + 0.5)) / cols, box.y + (box.height * (row + 0.5)) / rows);
-  return page.locator('#multihead [data-role="mha-output-readout"]').innerText();
+  return shownText(page.locator('#multihead [data-role="mha-output-readout"]'));
 }
 
 test('one attention map per head, with the core\'s weights, and the output drawn', async () => {
@@ -62,7 +62,7 @@ test('the heads slider stops at the head counts the core accepts; the reshape di
   await slider.fill('7');
   await settled(page);
   assert.equal(await numberValue(page, 'mhaHeads'), 50, 'the last position: 50 heads, not 100');
-  assert.match(await page.locator('#multihead [data-role="divisors"]').innerText(), /at most 64\): 1, 2, 4, 5, 10, 20, 25, 50$/);
+  assert.match(await shownText(page.locator('#multihead [data-role="divisors"]')), /at most 64\): 1, 2, 4, 5, 10, 20, 25, 50$/);
   // A typed count the core would refuse: the nearest one it takes, no error.
   await typeInto(page, 'mhaHeads', 100);
   await settled(page);
@@ -78,7 +78,7 @@ test('the heads slider stops at the head counts the core accepts; the reshape di
   assert.deepEqual(await headWeights(10), (await direct({ heads: 10 })).weights);
   const shapes = await page.locator('#multihead [data-role="reshape-summary"]').getAttribute('data-shapes');
   assert.equal(shapes, '(1, 6, 100) (1, 6, 10, 10) (1, 10, 6, 10) (10, 6, 10)');
-  assert.match(await page.locator('#multihead .reshape-diagram').innerText(), /\(10, 6, 10\)/);
+  assert.match(await shownText(page.locator('#multihead .reshape-diagram')), /\(10, 6, 10\)/);
   assert.equal(await page.locator('#multihead .reshape-stage').nth(2).locator('rect').count(), 8, 'eight blocks drawn, then "+ 2"');
 
   // A hidden size the heads do not divide: the heads move to the nearest divisor, no error.
@@ -87,7 +87,7 @@ test('the heads slider stops at the head counts the core accepts; the reshape di
   await settled(page);
   assert.equal(await numberValue(page, 'mhaHeads'), 12, '10 does not divide 12: the nearest divisor is 12');
   assert.equal(await page.locator('[data-error-for="mhaHeads"]').isVisible(), false);
-  assert.match(await page.locator('#multihead [data-role="divisors"]').innerText(), /1, 2, 3, 4, 6, 12/);
+  assert.match(await shownText(page.locator('#multihead [data-role="divisors"]')), /1, 2, 3, 4, 6, 12/);
   assert.deepEqual(await headWeights(12), (await direct({ hidden: 12, heads: 12 })).weights);
   await typeInto(page, 'mhaHidden', 100);
   await typeInto(page, 'mhaHeads', 5);
@@ -168,11 +168,11 @@ test('new projections with a new seed; a head count the core refuses anyway is e
     await page.evaluate((count) => window.attentionLab.setUnchecked({ mhaHeads: count }), heads);
     await settled(page);
     assert.equal(await error.isVisible(), true, reason);
-    assert.equal(await error.innerText(),
+    assert.equal(await shownText(error),
       `The core refused this: H = 100 cannot be split into ${heads} heads: the heads must divide H, and the core runs at most 64. Possible: 1, 2, 4, 5, 10, 20, 25, 50.`, reason);
     assert.deepEqual(await headWeights(5), before, `${reason}: the last good maps stay...`);
     assert.equal(await stale.isVisible(), true, `${reason}: ...marked as out of date`);
-    assert.match(await stale.innerText(), /not from the ones set now/);
+    assert.match(await shownText(stale), /not from the ones set now/);
     assert.equal(await page.locator('#multihead .figures').evaluate((node) => getComputedStyle(node.querySelector('.figure-cell')).opacity), '0.4');
   }
   // In Chinese too: the explanation and the mark. (Any change through the
@@ -180,8 +180,8 @@ test('new projections with a new seed; a head count the core refuses anyway is e
   await page.locator('[data-param="language"] [data-value="zh"]').click();
   await page.evaluate(() => window.attentionLab.setUnchecked({ mhaHeads: 100 }));
   await settled(page);
-  assert.match(await error.innerText(), /^计算核心拒绝了这个值：H = 100 无法分成 100 个头/);
-  assert.match(await stale.innerText(), /已过时/);
+  assert.match(await shownText(error), /^计算核心拒绝了这个值：H = 100 无法分成 100 个头/);
+  assert.match(await shownText(stale), /已过时/);
   await page.locator('[data-param="language"] [data-value="en"]').click();
   await typeInto(page, 'mhaHeads', 4);
   await typeInto(page, 'mhaSeed', 0);

@@ -3,7 +3,7 @@
 // (How long it takes: redraw-performance.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, screenshot, foreignRequests, FILE_URL } from './harness.mjs';
+import { useBrowser, openPage, screenshot, foreignRequests, FILE_URL, shownText } from './harness.mjs';
 import sharedEn from '../../web/src/i18n/en/shared.js';
 import sharedZh from '../../web/src/i18n/zh/shared.js';
 import cuesEn from '../../web/src/i18n/en/cues.js';
@@ -75,7 +75,7 @@ test('the wasm served as octet-stream still loads; a missing wasm is named on th
       assert.ok((await page.locator('#pooling h2').textContent()).length > 3, `${label}: drawn`);
     } else {
       await page.waitForSelector('#loading[data-state="failed"]');
-      assert.match(await page.locator('[data-role="load-error"]').innerText(), /attention-core-basics\.wasm could not be loaded/, label);
+      assert.match(await shownText(page.locator('[data-role="load-error"]')), /attention-core-basics\.wasm could not be loaded/, label);
     }
     assert.deepEqual(errors, [], `${label}: no page error`);
     await context.close();
@@ -97,7 +97,7 @@ test('from file://: no console error, no request off the disk', async () => {
 test('the language follows the browser and the switch changes it', async () => {
   const { page, context, problems } = await openPage(web.browser, FILE_URL, { locale: 'zh-CN' });
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
-  assert.equal(await page.locator('h1').innerText(), '注意力实验室');
+  assert.equal(await shownText(page.locator('h1')), '注意力实验室');
   assert.match(await page.locator('#heatmap .heatmap-svg').first().innerHTML(), /排序后的训练输入/);
   const file = await screenshot(page, 'page-zh');
   console.log(`screenshot: ${file}`);
@@ -143,7 +143,7 @@ test('the first sections can be used before the rest are built, and a change mad
 
 test('screenshots: desktop in English, a phone in Chinese', async () => {
   const desktop = await openPage(web.browser, FILE_URL, { locale: 'en-GB' });
-  assert.equal(await desktop.page.locator('h1').innerText(), 'Attention Lab');
+  assert.equal(await shownText(desktop.page.locator('h1')), 'Attention Lab');
   console.log(`screenshot: ${await screenshot(desktop.page, 'page-en')}`);
   await desktop.context.close();
 

@@ -4,7 +4,7 @@
 // (dotProductAttention or additiveAttention on the same seeded draws).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, numberValue, scrollToRendered } from './harness.mjs';
+import { typeInto, settled, usePage, numberValue, scrollToRendered, shownText } from './harness.mjs';
 import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { PIPELINE_DRAWS } from '../../web/src/sections/pipeline/pipeline.js';
 
@@ -60,7 +60,7 @@ test('the plane and the pipeline are drawn with the core\'s weights and output',
   assert.ok(Math.abs(parseFloat(bar) - expected.weights[strongest] * 100) < 1e-3, `bar width ${bar}`);
   // Each score is written out with the numbers of q and k_i, and its value from the core.
   assert.deepEqual(page$.scores, expected.scores, 'one score per key, the core\'s');
-  const score = await page.locator('#pipeline .pipeline-score').first().innerText();
+  const score = await shownText(page.locator('#pipeline .pipeline-score').first());
   assert.match(score, /1\.00/);
   const sign = expected.scores[0] < 0 ? '[−-]\\s*' : '';
   assert.match(score, new RegExp(`=\\s*${sign}${Math.abs(expected.scores[0]).toFixed(3)}`), 'the score\'s value');
@@ -107,7 +107,7 @@ test('the scoring function, the key count and the seed change the pipeline as th
   let now = await shown();
   assert.deepEqual(now.weights, expected.weights, 'additive attention\'s weights');
   assert.equal(now.output, expected.output);
-  assert.match(await page.locator('[data-role="pipeline-score-formula"]').innerText(), /tanh/);
+  assert.match(await shownText(page.locator('[data-role="pipeline-score-formula"]')), /tanh/);
 
   await typeInto(page, 'pipelineKeys', 8);
   await settled(page);
@@ -143,7 +143,7 @@ test('with the query at (-1.66, -1.76) every column of the table is in view at 1
   const box = page.locator('#pipeline .pipeline-scroll');
   const fit = await box.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }));
   assert.ok(fit.scroll <= fit.client, `the table is ${fit.scroll} px in a box of ${fit.client}`);
-  assert.match(await page.locator('#pipeline .pipeline-output').innerText(), /f\(q\)|f\(𝐪\)|=/);
+  assert.match(await shownText(page.locator('#pipeline .pipeline-output')), /f\(q\)|f\(𝐪\)|=/);
   // A box the table does not fit scrolls with a shadow at the edge (the formulas' cue).
   assert.equal(((await box.evaluate((node) => getComputedStyle(node).backgroundImage)).match(/radial-gradient/g) ?? []).length, 2);
   await page.evaluate(() => window.attentionLab.set({ pipelineQ1: 1, pipelineQ2: 0.5 }));

@@ -5,7 +5,7 @@
 // both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshot, settled, typeInto, usePage } from './harness.mjs';
+import { screenshot, settled, typeInto, usePage, shownText } from './harness.mjs';
 import { pathSegments } from './figure-readers.mjs';
 
 let page;
@@ -48,7 +48,7 @@ test('the panel shows the core\'s study for the page\'s noise, seed and width', 
   // The error axis reads as numbers, not SI prefixes.
   const ticks = await panel('[data-figure="consistency"] .axis-y .tick text').allTextContents();
   assert.ok(ticks.includes('0.1') && ticks.every((tick) => !/m$/.test(tick)), ticks.join(' '));
-  const verdict = await panel('[data-role="consistency-verdict"]').innerText();
+  const verdict = await shownText(panel('[data-role="consistency-verdict"]'));
   assert.match(verdict, new RegExp(`from ${rows[0].fixedError.toFixed(3)} to ${rows[7].fixedError.toFixed(3)}`));
   assert.match(verdict, new RegExp(`from ${rows[0].growingError.toFixed(3)} to ${rows[7].growingError.toFixed(3)}`));
   await screenshot(page, 'consistency', '#pooling [data-role="consistency-panel"]');
@@ -66,8 +66,8 @@ test('a new width or noise measures again', async () => {
 test('in Chinese', async () => {
   await page.evaluate(() => window.attentionLab.set({ language: 'zh' }));
   await finished();
-  assert.equal(await panel('.subsection-title').innerText(), '数据越多，越接近真相：一致性');
-  assert.match(await panel('[data-role="consistency-verdict"]').innerText(), /宽度固定时误差从/);
+  assert.equal(await shownText(panel('.subsection-title')), '数据越多，越接近真相：一致性');
+  assert.match(await shownText(panel('[data-role="consistency-verdict"]')), /宽度固定时误差从/);
   await page.evaluate(() => window.attentionLab.set({ language: 'en' }));
   await settled(page);
   assert.deepEqual(problems, []);

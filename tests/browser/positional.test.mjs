@@ -4,7 +4,7 @@
 // read-out gives P[i, j], and the binary-counting table counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, scrollToRendered } from './harness.mjs';
+import { typeInto, settled, usePage, scrollToRendered, shownText } from './harness.mjs';
 import { pathSegments, matrixCells, canvasPixels, viridisPixel } from './figure-readers.mjs';
 
 let page;
@@ -41,7 +41,7 @@ test('columns 6 to 9 over position follow the core\'s columns', async () => {
   }));
   const legend = await page.locator('#positional .legend-item:not([hidden])').allTextContents();
   assert.deepEqual(legend, ['column 6', 'column 7', 'column 8', 'column 9']);
-  assert.match(await page.locator('#positional [data-role="pe-frequencies"]').innerText(), /ω\s*3/);
+  assert.match(await shownText(page.locator('#positional [data-role="pe-frequencies"]')), /ω\s*3/);
 });
 
 test('the dimension, length and column controls redraw both figures', async () => {
@@ -62,14 +62,14 @@ test('the dimension, length and column controls redraw both figures', async () =
   assert.equal(await page.locator('[data-figure="pe-curves"] .layer-col2 path').count(), 0, 'no curve for column 16');
   const note = page.locator('#positional [data-role="pe-column-note"]');
   assert.equal(await note.isVisible(), true);
-  assert.match(await note.innerText(), /0 to 15/);
+  assert.match(await shownText(note), /0 to 15/);
 
   // Hover a cell: the read-out gives P[i, j] from the core.
   const canvas = page.locator('[data-figure="pe-heatmap"] .heatmap-canvas');
   await scrollToRendered(canvas); // the column control typed into last may have scrolled it away
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + (box.width * 3.5) / 16, box.y + (box.height * 20.5) / 100);
-  const text = await page.locator('#positional [data-role="pe-readout"]').innerText();
+  const text = await shownText(page.locator('#positional [data-role="pe-readout"]'));
   assert.equal(text, `P[20, 3] = ${Number(P[20 * 16 + 3].toFixed(4)).toString().replace('-', '−')}`);
 
   for (const [name, value] of [['peDim', 32], ['peLength', 60], ['peColumn', 6]]) await typeInto(page, name, value);
@@ -90,6 +90,6 @@ test('the binary-counting analogy counts 0 to 7', async () => {
   assert.equal(cells.length, 24);
   const rows = Array.from({ length: 8 }, (_, i) => cells.slice(i * 3, i * 3 + 3).map((cell) => cell.text).join(''));
   assert.deepEqual(rows, ['000', '001', '010', '011', '100', '101', '110', '111']);
-  assert.match(await page.locator('#positional').innerText(), /Counting in binary/);
+  assert.match(await shownText(page.locator('#positional')), /Counting in binary/);
   assert.deepEqual(problems, []);
 });

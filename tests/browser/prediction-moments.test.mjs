@@ -14,8 +14,7 @@ import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import {
-  useBrowser, openPage, settled, setState, setLanguage, loadDirectCore, scrollToRendered,
-} from './harness.mjs';
+  useBrowser, openPage, settled, setState, setLanguage, loadDirectCore, scrollToRendered, shownText } from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // A catalogue text up to its first placeholder or formula, without its bold marks: what the page must show of it.
@@ -87,9 +86,9 @@ test('at 360 px the cover says why it is there, with Reveal, above the controls\
     for (const [section, id, [name]] of [['attention-training', 'reverse-pattern', ['at-heads']], ['masking', 'zero-weights', ['mask-masked']]]) {
       await scrollToFigure(page, section, name);
       const message = figure(page, section, name).locator('.figure-cover-message');
-      assert.equal(await message.innerText(), catalogues[language]['exercises.covered']);
+      assert.equal(await shownText(message), catalogues[language]['exercises.covered']);
       const reveal = figure(page, section, name).locator('[data-action="reveal-figure"]');
-      assert.equal(await reveal.innerText(), catalogues[language]['exercises.revealFigure']);
+      assert.equal(await shownText(reveal), catalogues[language]['exercises.revealFigure']);
       // What a reader's eye and finger reach: the message and Reveal, not the sheet over them.
       for (const [what, target] of [['message', message], ['Reveal', reveal]]) {
         const onTop = await target.evaluate((node) => {
@@ -105,7 +104,7 @@ test('at 360 px the cover says why it is there, with Reveal, above the controls\
       const prediction = card(page, section, id);
       assert.equal(await prediction.getAttribute('data-status'), 'open', 'skipped, not failed');
       assert.equal(await prediction.getAttribute('data-skipped'), '');
-      assert.ok((await prediction.locator('[data-role="exercise-skipped"]').innerText()).startsWith(opening(language, 'exercises.skipped')));
+      assert.ok((await shownText(prediction.locator('[data-role="exercise-skipped"]'))).startsWith(opening(language, 'exercises.skipped')));
     }
     assert.deepEqual(problems, []);
     await context.close();
@@ -135,7 +134,7 @@ test('Play, Step or Translate shows the maps at once and marks the prediction sk
   await page.locator('#translation [data-action="tr-step"]').click();
   await settled(page);
   assert.equal(await isCovered(page, 'translation', 'tr-maps'), false, 'Step shows the translator\'s maps');
-  assert.ok((await card(page, 'translation', 'where-eight-looks').locator('[data-role="exercise-skipped"]').innerText())
+  assert.ok((await shownText(card(page, 'translation', 'where-eight-looks').locator('[data-role="exercise-skipped"]')))
     .startsWith(opening('zh', 'exercises.skipped')));
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
@@ -156,7 +155,7 @@ test('at the default four heads the pattern prediction holds: checked before Pla
     await settled(page);
     assert.equal(await prediction.getAttribute('data-status'), 'open', 'nothing trained: no try counted');
     assert.equal(await prediction.getAttribute('data-committed'), '', 'the prediction is committed');
-    assert.ok((await prediction.locator('.exercise-verdict').innerText()).startsWith(opening(language, 'exercises.committed')));
+    assert.ok((await shownText(prediction.locator('.exercise-verdict'))).startsWith(opening(language, 'exercises.committed')));
     assert.equal(await prediction.locator('input[value="antiDiagonal"]').isDisabled(), true, 'kept as made');
     assert.equal(await isCovered(page, 'attention-training', 'at-heads'), false, 'the maps shown to watch');
     await page.locator('#attention-training [data-action="at-play"]').click();
@@ -166,7 +165,7 @@ test('at the default four heads the pattern prediction holds: checked before Pla
     await prediction.locator('[data-action="check"]').click();
     await settled(page);
     assert.equal(await prediction.getAttribute('data-status'), 'right', 'four heads learn the anti-diagonal');
-    assert.ok((await prediction.locator('.exercise-verdict').innerText()).includes(opening(language, 'attention-training.ex.pattern.right')));
+    assert.ok((await shownText(prediction.locator('.exercise-verdict'))).includes(opening(language, 'attention-training.ex.pattern.right')));
     assert.deepEqual(problems, []);
     await context.close();
   }
@@ -193,7 +192,7 @@ test('a recognised mistake is "not yet" with its explanation, never close, howev
   // The question as it names the cell, the row's length now and the length asked about.
   const asked = async () => {
     await scrollToRendered(exercise); // read as the learner reads it
-    const question = await exercise.locator('legend').innerText();
+    const question = await shownText(exercise.locator('legend'));
     const [, batch, row, , length, key] = question.match(/(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+k(\d+)/).map(Number);
     return { cell: ((batch - 1) * 2 + (row - 1)) * 4 + (key - 1), length };
   };
@@ -228,7 +227,7 @@ test('a recognised mistake is "not yet" with its explanation, never close, howev
     await box.press('Enter');
     await settled(page);
     assert.equal(await exercise.getAttribute('data-status'), 'wrong');
-    const verdict = await exercise.locator('.exercise-verdict').innerText();
+    const verdict = await shownText(exercise.locator('.exercise-verdict'));
     assert.ok(verdict.startsWith(opening(language, 'exercises.wrong')), `${language}: ${verdict}`);
     assert.ok(!verdict.includes(opening(language, 'exercises.close')), 'never "close"');
     assert.ok(verdict.includes(opening(language, 'masking.ex.weight.shown')), 'with its explanation');

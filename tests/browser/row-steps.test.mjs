@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, settled, setState, setLanguage, screenshot, scrollToRendered } from './harness.mjs';
+import { usePage, settled, setState, setLanguage, screenshot, scrollToRendered, shownText, shownTexts } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 import { axeViolations, describeViolations } from './axe-audit.mjs';
 import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/attention-training/setup.js';
@@ -84,7 +84,7 @@ test('Watch attention learn: a trained row taken apart is the core\'s, its softm
   // Head 2 of block 1, query position 3, of example 1 (the maps' default).
   await pick('at', 'head', 1);
   await pick('at', 'query', 3);
-  assert.match(await page.locator('[data-role="at-steps-source"]').innerText(), new RegExp(`step ${AT_RUN.atSteps}\\b`));
+  assert.match(await shownText(page.locator('[data-role="at-steps-source"]')), new RegExp(`step ${AT_RUN.atSteps}\\b`));
   const direct = await directSteps(state, AT_RUN.atSteps, { block: 0, item: 0, head: 1, query: 3 });
 
   await goToStep('attention-training', 'at', 'scores');
@@ -147,7 +147,7 @@ test('the timeline dragged back: the panel says its numbers are the current mode
   await settled(page);
   const stale = page.locator('[data-role="at-steps-stale"]');
   assert.equal(await stale.isVisible(), true);
-  assert.match(await stale.innerText(), new RegExp(`step 0\\b.*step ${AT_RUN.atSteps}\\b`, 's'));
+  assert.match(await shownText(stale), new RegExp(`step 0\\b.*step ${AT_RUN.atSteps}\\b`, 's'));
   await slider.evaluate((input) => {
     input.value = input.max;
     input.dispatchEvent(new Event('input', { bubbles: true }));
@@ -171,17 +171,17 @@ test('the ratio exercise: a recognised mistake, then right, from the core\'s sco
   };
   await type((scores[a] / scores[b]).toPrecision(8));
   assert.equal(await exercise.getAttribute('data-status'), 'wrong');
-  assert.ok((await exercise.locator('.exercise-verdict').innerText()).includes(opening('en', 'steps.ex.ratio.scoreRatio')));
+  assert.ok((await shownText(exercise.locator('.exercise-verdict'))).includes(opening('en', 'steps.ex.ratio.scoreRatio')));
   await type(Math.exp(scores[a] - scores[b]).toPrecision(8));
   assert.equal(await exercise.getAttribute('data-status'), 'right');
-  assert.ok((await exercise.locator('.exercise-verdict').innerText()).includes(opening('en', 'steps.ex.ratio.right')));
+  assert.ok((await shownText(exercise.locator('.exercise-verdict'))).includes(opening('en', 'steps.ex.ratio.right')));
 });
 
 test('in Chinese, and at 360 px: the panel\'s texts and numbers fit, no placeholder left', async () => {
   await setLanguage(page, 'zh');
   await openPanel('attention-training', 'at');
   await goToStep('attention-training', 'at', 'softmax');
-  const text = await panel('attention-training', 'at').innerText();
+  const text = await shownText(panel('attention-training', 'at'));
   assert.ok(text.includes(catalogues.zh['steps.summary']), 'the summary in Chinese');
   assert.ok(text.includes(opening('zh', 'steps.readout.softmax')), 'the read-out in Chinese');
   assert.doesNotMatch(text, /\{\w+\}/, 'no unfilled placeholder');
@@ -207,11 +207,11 @@ test('Translate: Bahdanau\'s additive row taken apart, its softmax the map\'s ro
   await setState(page, TR_RUN);
   await playToTheEnd('translation', 'tr');
   await openPanel('translation', 'tr');
-  assert.deepEqual(await page.locator('[data-role="tr-steps-head"] option').allInnerTexts(), ['block 1 · head 1']);
+  assert.deepEqual(await shownTexts(page.locator('[data-role="tr-steps-head"] option')), ['block 1 · head 1']);
   await pick('tr', 'query', 2);
   await goToStep('translation', 'tr', 'scores');
   assert.equal(await page.locator('[data-role="tr-steps-body"]').getAttribute('data-scoring'), 'additive');
-  assert.match(await page.locator('[data-role="tr-steps-body"] .formula').first().innerText(), /tanh/);
+  assert.match(await shownText(page.locator('[data-role="tr-steps-body"] .formula').first()), /tanh/);
   await goToStep('translation', 'tr', 'softmax');
   const weights = values(await cellsOf('tr'));
   const mapRow = (await matrixCells(page, 'tr-cross-b1-h1')).filter((cell) => cell.row === 2).sort((a, b) => a.col - b.col);

@@ -3,13 +3,17 @@
 // real medians (positive, growing with the size) with additive the slower.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { usePage, setLanguage, screenshot } from './harness.mjs';
+import { usePage, setLanguage, screenshot, shownTexts } from './harness.mjs';
 
 let page;
 usePage({ section: '#scoring [data-role="cost-panel"]', opened: (lab) => ({ page } = lab) });
 
-const rows = () => page.locator('[data-role="cost-table"] tbody tr').evaluateAll((trs) =>
-  trs.map((tr) => ({ size: Number(tr.dataset.size), additive: Number(tr.dataset.additive), dot: Number(tr.dataset.dot), text: tr.innerText })));
+const rows = async () => {
+  const trs = page.locator('[data-role="cost-table"] tbody tr');
+  const texts = await shownTexts(trs);
+  const data = await trs.evaluateAll((nodes) => nodes.map((tr) => ({ size: Number(tr.dataset.size), additive: Number(tr.dataset.additive), dot: Number(tr.dataset.dot) })));
+  return data.map((row, index) => ({ ...row, text: texts[index] }));
+};
 
 test('both layers timed at every size: positive medians that grow with the size, additive slower at the largest', async () => {
   await page.waitForSelector('[data-role="cost-status"][data-done="true"]', { state: 'attached', timeout: 60000 });

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, setLanguage, shownText } from './harness.mjs';
+import { usePage, setLanguage, shownText, shownTexts } from './harness.mjs';
 import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { SCORING_DRAWS } from '../../web/src/sections/scoring/setup.js';
 import { WORDS, VECTOR_PARAMETERS } from '../../web/src/sections/self-attention/words.js';
@@ -148,7 +148,7 @@ const seriesFavourite = (point) => page.evaluate((point) => {
 }, point);
 
 // The words a question names in bold, as tokens (the English page adds the gloss).
-const boldWords = async (section, id) => (await exercise(section, id).locator('legend strong').allInnerTexts())
+const boldWords = async (section, id) => (await shownTexts(exercise(section, id).locator('legend strong')))
   .map((text) => TOKENS.indexOf(text.split(' ')[0]));
 
 // --- The two sections, answered wrong or right ---

@@ -5,7 +5,7 @@
 // frame with the core's numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, numberValue } from './harness.mjs';
+import { typeInto, settled, usePage, numberValue, shownText } from './harness.mjs';
 import { pathSegments, matrixCells, values } from './figure-readers.mjs';
 import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { SCORING_DRAWS } from '../../web/src/sections/scoring/setup.js';
@@ -67,7 +67,7 @@ test('the book\'s demo: uniform weights over the valid keys, the mean of the val
   assert.deepEqual(cells.filter((cell) => cell.masked).map((cell) => cell.row * 10 + cell.col),
     [2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18, 19], 'keys beyond the valid lengths 2 and 6 are hatched');
   assert.equal(await page.locator('#scoring [data-role="ones-note"]').isVisible(), true);
-  assert.match(await page.locator('#scoring [data-role="scoring-shapes"]').innerText(), /\(2, 1, 20\).*\(2, 1, 2\).*\[2, 6\]/);
+  assert.match(await shownText(page.locator('#scoring [data-role="scoring-shapes"]')), /\(2, 1, 20\).*\(2, 1, 2\).*\[2, 6\]/);
 });
 
 test('random keys: the two scoring functions disagree, each as the core computes it', async () => {
@@ -103,7 +103,7 @@ test('random keys: the two scoring functions disagree, each as the core computes
   assert.deepEqual(page$, expected);
   assert.equal(page$.dot.weights.length, 60, '2 items x 3 queries x 10 keys');
   assert.deepEqual(page$.dot.weights.slice(30), Array(30).fill(0), 'valid length 0: rows of zeros');
-  assert.match(await page.locator('#scoring [data-role="scoring-shapes"]').innerText(), /\(2, 3, 2\).*\(2, 3, 2\)/);
+  assert.match(await shownText(page.locator('#scoring [data-role="scoring-shapes"]')), /\(2, 3, 2\).*\(2, 3, 2\)/);
 });
 
 test('a length the core refuses is shown at its control, and bounds clamp', async () => {
@@ -111,7 +111,7 @@ test('a length the core refuses is shown at its control, and bounds clamp', asyn
   await settled(page);
   const error = page.locator('[data-error-for="scoringLen1"]');
   assert.equal(await error.isVisible(), true);
-  assert.match(await error.innerText(), /validLens/);
+  assert.match(await shownText(error), /validLens/);
   await typeInto(page, 'scoringLen1', 2);
   await typeInto(page, 'scoringLen2', 6);
   await typeInto(page, 'additiveHidden', 500);

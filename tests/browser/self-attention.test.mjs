@@ -8,7 +8,7 @@
 // Chinese sentence, and both languages label it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settled, usePage, typeInto, numberValue, openPage, screenshot } from './harness.mjs';
+import { settled, usePage, typeInto, numberValue, openPage, screenshot, shownText } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { parameters, defaultState } from '../../web/src/state.js';
@@ -75,7 +75,7 @@ test('the weights and outputs drawn are the core\'s, and 吃 and 绿色的 lean 
   }
   const listed = await page().locator('#self-attention [data-role="sa-strongest"] li[data-word="吃"]');
   assert.equal(await listed.getAttribute('data-strongest'), '苹果');
-  assert.match(await listed.innerText(), /“eating” attends most to “apple” \(0\.19\)/);
+  assert.match(await shownText(listed), /“eating” attends most to “apple” \(0\.19\)/);
   assert.equal(await page().locator('#self-attention [data-role="sa-strongest"] li[data-word="绿色的"]').getAttribute('data-strongest'), '苹果');
   // Rows sum to one, as the caption says.
   for (let i = 0; i < 6; i += 1) assert.ok(Math.abs(row(weights, i).reduce((a, b) => a + b, 0) - 1) < 1e-12);
@@ -154,8 +154,8 @@ test('with projections: the core\'s one-head attention with seeded W_q, W_k, W_v
   assert.deepEqual(await drawn('sa-outputs'), expected.output);
   assert.notDeepEqual(weights, (await direct(defaultState())).weights, 'not the plain weights');
   assert.deepEqual(await labels('sa-outputs', 'col'), ['v1', 'v2', 'v3', 'v4', 'v5']);
-  assert.match(await page().locator('#self-attention [data-role="sa-formula"]').innerText(), /W/);
-  assert.match(await page().locator('#self-attention [data-role="sa-projections-note"]').innerText(), /random draws/);
+  assert.match(await shownText(page().locator('#self-attention [data-role="sa-formula"]')), /W/);
+  assert.match(await shownText(page().locator('#self-attention [data-role="sa-projections-note"]')), /random draws/);
   // A new draw: the next seed, other weights, again the core's.
   await page().locator('#self-attention [data-action="sa-new-draw"]').click();
   await settled(page());
@@ -186,7 +186,7 @@ test('the cross-attention example: the English translation asks over the Chinese
     assert.notDeepEqual(cross.slice(row * 6, row * 6 + 6), self.slice(source * 6, source * 6 + 6), `${word} vs ${WORDS[source].token}`);
   });
   assert.equal(await page().locator('#self-attention [data-role="sa-comparison"] tbody tr').count(), 8);
-  assert.match(await page().locator('#self-attention [data-role="sa-comparison"]').innerText(), /outputs or an RNN’s states[\s\S]*feature crossing/);
+  assert.match(await shownText(page().locator('#self-attention [data-role="sa-comparison"]')), /outputs or an RNN’s states[\s\S]*feature crossing/);
   await page().locator('[data-figure="sa-cross"]').scrollIntoViewIfNeeded();
   await screenshot(page(), 'self-attention-cross-vs-self', '#self-attention .figure-grid:has([data-figure="sa-cross"])');
   // Editing a Chinese vector changes the keys and values, not the English questions.
@@ -202,19 +202,19 @@ test('the cross-attention example: the English translation asks over the Chinese
 test('both languages: titles, labels and text', async () => {
   await page().locator('[data-param="language"] [data-value="zh"]').click();
   await settled(page());
-  assert.equal(await page().locator('#self-attention h2').innerText(), '9 · 自注意力，动手算');
+  assert.equal(await shownText(page().locator('#self-attention h2')), '9 · 自注意力，动手算');
   assert.deepEqual(await labels('sa-weights', 'col'), ['她', '正在', '吃', '一个', '绿色的', '苹果']);
   assert.deepEqual(await labels('sa-outputs', 'col'), ['人', '动作', '食物', '颜色', '语法']);
   assert.deepEqual(await labels('sa-cross', 'row'), ['she 她', 'eats 吃', 'a 一个', 'green 绿色的', 'apple 苹果'], 'each English query names the word it translates');
-  assert.match(await page().locator('#self-attention [data-role="sa-strongest"] li[data-word="吃"]').innerText(), /“吃”最关注“苹果”/);
-  assert.match(await page().locator('#self-attention [data-role="sa-comparison"]').innerText(), /编码器/);
+  assert.match(await shownText(page().locator('#self-attention [data-role="sa-strongest"] li[data-word="吃"]')), /“吃”最关注“苹果”/);
+  assert.match(await shownText(page().locator('#self-attention [data-role="sa-comparison"]')), /编码器/);
   // (The link's label: beside it the contents bar counts the section's exercises.)
-  assert.equal(await page().locator('nav a[href="#self-attention"] [data-i18n]').innerText(), '自注意力');
+  assert.equal(await shownText(page().locator('nav a[href="#self-attention"] [data-i18n]')), '自注意力');
   assert.equal(await page().locator('[data-param="saEatFood"] input').getAttribute('aria-label'), '吃：食物');
   await page().locator('[data-param="language"] [data-value="en"]').click();
   await settled(page());
-  assert.equal(await page().locator('#self-attention h2').innerText(), '9 · Self-attention, hands on');
-  assert.equal(await page().locator('nav a[href="#self-attention"] [data-i18n]').innerText(), 'Self-attention');
+  assert.equal(await shownText(page().locator('#self-attention h2')), '9 · Self-attention, hands on');
+  assert.equal(await shownText(page().locator('nav a[href="#self-attention"] [data-i18n]')), 'Self-attention');
   assert.equal(await page().locator('[data-param="saEatFood"] input').getAttribute('aria-label'), 'eating: food');
   assert.deepEqual(lab.problems, [], 'no console error');
   await page().locator('#self-attention').scrollIntoViewIfNeeded();

@@ -6,7 +6,7 @@
 // as on a real phone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, loadDirectCore, settled } from './harness.mjs';
+import { useBrowser, openPage, loadDirectCore, settled, shownText } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
 // A phone's page, with a DevTools session for its touches.
@@ -56,7 +56,7 @@ test('a tap on a heatmap cell reads it out, and the read-out stays after the fin
   // Row 30 (query 3.0), column 20: the centre of that cell.
   await lab.page.touchscreen.tap(box.x + (box.width * 20.5) / 50, box.y + (box.height * 30.5) / 50);
   await settled(lab.page);
-  const text = await lab.page.locator('[data-role="heatmap-readout"]').innerText();
+  const text = await shownText(lab.page.locator('[data-role="heatmap-readout"]'));
   const expected = await lab.page.evaluate(() => {
     const { x } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
     const weight = window.directCore.attentionWeights([3], x, { kernel: 'gaussian', w: 1 })[20];

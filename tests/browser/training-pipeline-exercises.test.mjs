@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { SALTS } from '../../web/src/sections/shared/seeded-draws.js';
 import { PIPELINE_DRAWS } from '../../web/src/sections/pipeline/setup.js';
-import { usePage, setState, setLanguage } from './harness.mjs';
+import { usePage, setState, setLanguage, shownText } from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // A catalogue text up to its first placeholder or formula: what the page must show of it.
@@ -23,7 +23,7 @@ const lab = usePage({ predictions: 'open', section: '#training', directCore: tru
 
 const exercise = (section, id) => page.locator(`[data-exercise="${section}.${id}"]`);
 const statusOf = (section, id) => exercise(section, id).getAttribute('data-status');
-const verdictOf = (section, id) => exercise(section, id).locator('.exercise-verdict').innerText();
+const verdictOf = (section, id) => shownText(exercise(section, id).locator('.exercise-verdict'));
 const hintShown = (section, id) => exercise(section, id).locator('.exercise-hint').isVisible();
 // The block renders its verdict in the click's own handler: nothing to wait for.
 const check = (section, id) => exercise(section, id).locator('[data-action="check"]').click();
@@ -153,7 +153,7 @@ async function pipelineWrongThenRight(language) {
   const marked = page.locator('#pipeline tbody tr[data-marked]');
   assert.equal(await marked.count(), 1, 'one row outlined');
   const key = Number(await marked.getAttribute('data-key'));
-  assert.ok((await exercise('pipeline', 'key-weight').locator('legend').innerText()).includes(`k${key + 1}`), 'the question names it');
+  assert.ok((await shownText(exercise('pipeline', 'key-weight').locator('legend'))).includes(`k${key + 1}`), 'the question names it');
   await setState(page, { pipelineScoring: 'additive' });
   await check('pipeline', 'key-weight');
   await saysWhy(language, 'pipeline', 'key-weight', 'wrong', 'pipeline.ex.goal.additive');

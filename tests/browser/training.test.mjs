@@ -3,7 +3,7 @@
 // switch changes the outcome the way the book says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeInto, settled, usePage, afterFrames } from './harness.mjs';
+import { typeInto, settled, usePage, afterFrames, shownText } from './harness.mjs';
 import { pathSegments } from './figure-readers.mjs';
 
 let page;
@@ -22,7 +22,7 @@ async function shownRun() {
     text: [...tr.cells].map((td) => td.textContent),
   })));
   const w = Number(await section('[data-role="w"]').getAttribute('data-value'));
-  return { rows, w, wText: await section('[data-role="w"]').innerText() };
+  return { rows, w, wText: await shownText(section('[data-role="w"]')) };
 }
 
 async function coreRun(options) {

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
-import { usePage, settled, setState, setLanguage } from './harness.mjs';
+import { usePage, settled, setState, setLanguage, shownText } from './harness.mjs';
 import { exerciseDriver } from './exercise-driver.mjs';
 import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
 import { EIGHT_OPTIONS } from '../../web/src/sections/translation/exercises.js';
@@ -111,7 +111,7 @@ async function answerWrongThenRight(language, seed) {
 
   // 4. A weight read off the map: the question names the pair, the target
   // word and the source word; the test finds that cell in its own forward pass.
-  const question = await exercise('read-weight').locator('legend').innerText();
+  const question = await shownText(exercise('read-weight').locator('legend'));
   const item = Number(/(\d+)/.exec(question)[1]) - 1;
   // English names the source word first, Chinese the target word.
   const quoted = [...question.matchAll(/“([^”]+)”/g)].map((match) => match[1]);

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { settled, usePage, screenshot } from './harness.mjs';
+import { settled, usePage, screenshot, shownText } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 import { EXAMPLES, EVAL_EVERY, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
 import { defaultState } from '../../web/src/state.js';
@@ -168,7 +168,7 @@ test('the map paints the core\'s weights of the example, words as labels, beside
   // Another pair drawn: the map follows it.
   await section('[data-role="tr-examples"] tbody tr:nth-child(3) input[type="radio"]').check();
   assert.deepEqual(values(await matrixCells(page, 'tr-cross-b1-h1')), coreMap(direct.cross, { item: 2, batch: EXAMPLES, heads: 1, rows: T, cols: S }));
-  assert.match(await section('[data-role="tr-maps-title"]').innerText(), /^Pair 3:/);
+  assert.match(await shownText(section('[data-role="tr-maps-title"]')), /^Pair 3:/);
 });
 
 test('a typed number is translated greedily with its map; bad input gets the core\'s refusal', async () => {
@@ -180,7 +180,7 @@ test('a typed number is translated greedily with its map; bad input gets the cor
   const expected = direct.typedTokens.filter((id) => id !== 2).map((id) => direct.vocabulary.target[id]).join('');
   assert.equal((await result.getAttribute('data-translation')).replace(/ /g, ''), expected);
   assert.equal(expected, '四千七百八十二', 'the trained default translates 4782');
-  assert.match(await result.innerText(), /four thousand seven hundred and eighty two → the model writes 四千七百八十二/);
+  assert.match(await shownText(result), /four thousand seven hundred and eighty two → the model writes 四千七百八十二/);
   const typedCells = values(await matrixCells(page, 'tr-cross-b1-h1'));
   assert.deepEqual(typedCells, direct.typedCross.slice(0, typedCells.length), 'the map is the core\'s for the typed source');
   assert.equal(typedCells.length, direct.config.targetLength * direct.config.sourceLength, 'padded to the model\'s source length');
@@ -192,18 +192,18 @@ test('a typed number is translated greedily with its map; bad input gets the cor
     await input.fill(typed);
     await input.press('Enter');
     assert.equal(await error.isVisible(), true, `"${typed}" is refused`);
-    assert.match(await error.innerText(), /text/);
+    assert.match(await shownText(error), /text/);
   }
   await input.fill('15');
   await input.press('Enter');
   assert.equal(await error.isVisible(), false);
-  assert.match(await result.innerText(), /fifteen → /);
+  assert.match(await shownText(result), /fifteen → /);
   assert.deepEqual(problems, []);
 });
 
 test('the one-directional GRU: its note explains the shifted map; the Transformer: every block\'s and head\'s maps', { timeout: 300000 }, async () => {
   await setState({ trArchitecture: 'gru' });
-  const note = await section('[data-role="tr-explain"]').innerText();
+  const note = await shownText(section('[data-role="tr-explain"]'));
   assert.match(note, /sits to the right of the ideal alignment/, "it says where the map is shifted to");
   assert.match(note, /not automatically an explanation/);
   await setState({ trArchitecture: 'transformer', trSteps: 50 });

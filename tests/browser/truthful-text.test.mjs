@@ -3,7 +3,7 @@
 // set is inside its plot, and a run that leaves the valley is said to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settled, usePage, typeInto, screenshot, scrollToRendered, setState as setPageState, setLanguage as setPageLanguage } from './harness.mjs';
+import { settled, usePage, typeInto, screenshot, scrollToRendered, setState as setPageState, setLanguage as setPageLanguage, shownText } from './harness.mjs';
 
 let page;
 usePage({ directCore: true, opened: (lab) => ({ page } = lab) });
@@ -16,11 +16,6 @@ const text = (css) => page.locator(css).first().evaluate((node) => {
 });
 const setState = (patch) => setPageState(page, patch);
 const setLanguage = (language) => setPageLanguage(page, language);
-// A text as the learner reads it, scrolled to (a section out of view is not rendered: content-visibility).
-const shownText = async (locator) => {
-  await scrollToRendered(locator);
-  return locator.innerText();
-};
 // The maths of a KaTeX span as written (its annotation), not as laid out.
 const texOf = (css) => page.locator(`${css} annotation`).allTextContents();
 
@@ -111,19 +106,19 @@ test('a run that overshoots or runs away is said to, by the loss plot, without s
   await setState({ lr: 10 });
   await trainToTheEnd();
   assert.ok(await warning.isVisible());
-  assert.match(await warning.innerText(), /w has run to 218\.5, far outside \[0, 20\].*η = 10/);
+  assert.match(await shownText(warning), /w has run to 218\.5, far outside \[0, 20\].*η = 10/);
   assert.equal(await page.locator('#training .epoch-log tbody tr').count(), 5, 'the run went on to its last epoch');
   // The note sits in the loss plot's figure.
   assert.equal(await warning.evaluate((node) => Boolean(node.closest('figure')?.querySelector('[data-figure="loss"]'))), true);
   await page.locator('#training').scrollIntoViewIfNeeded();
   await screenshot(page, 'training-runaway-note');
   await setLanguage('zh');
-  assert.match(await warning.innerText(), /w 已经跑到 218\.5/);
+  assert.match(await shownText(warning), /w 已经跑到 218\.5/);
   await setLanguage('en');
 
   await setState({ lr: 10, w0: 3, epochs: 8 });
   await trainToTheEnd();
-  assert.match(await warning.innerText(), /The loss grew from epoch 1 to epoch 2 \(14\.39 → 15\.05\)/);
+  assert.match(await shownText(warning), /The loss grew from epoch 1 to epoch 2 \(14\.39 → 15\.05\)/);
   await setState({ lr: 0.5, w0: 1, epochs: 5 });
   assert.equal(await warning.isVisible(), false, 'a new run starts without the warning');
 });
@@ -219,7 +214,7 @@ test('in Chinese the core is 计算核心, the masking rule is translated and co
   // Every text of the page, those of the sections out of view (not rendered) too.
   const body = await page.locator('body').textContent();
   assert.doesNotMatch(body, /内核/, 'the computation core is never 内核 (核 is the kernel)');
-  assert.match(await page.locator('footer, .colophon').first().innerText(), /C\+\+ 计算核心/);
+  assert.match(await shownText(page.locator('footer, .colophon').first()), /C\+\+ 计算核心/);
   const rules = await texOf('#masking .formula-strip');
   assert.ok(rules.some((tex) => tex.includes('\\text{然后做 softmax}')), 'the d2l rule in Chinese');
   assert.ok(rules.every((tex) => !tex.includes('then softmax')));
