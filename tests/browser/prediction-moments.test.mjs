@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import {
-  useBrowser, openPage, settled, setState, setLanguage, loadDirectCore, scrollToRendered, shownText } from './harness.mjs';
+  useBrowser, openPage, settled, setState, setLanguage, loadDirectCore, scrollToRendered, shownText,
+} from './harness.mjs';
 
 const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
 // A catalogue text up to its first placeholder or formula, without its bold marks: what the page must show of it.
