@@ -207,7 +207,7 @@ TEST_CASE("train_attention_model: the step count given, with the steps to take, 
     CHECK(state.step == attention::max_optimizer_step);
 }
 
-TEST_CASE("the attention-only default learns reverse: >= 99% held out within 2,000 Adam steps", "[training]") {
+TEST_CASE("the attention-only default learns reverse: >= 99% held out within 2,000 Adam steps", "[training][learning]") {
     attention::EncoderConfig config;  // vocab 10, length 8, hidden 32, heads 4, one attention-only block
     auto model = attention::init_attention_model(config);
     attention::OptimizerState state;

@@ -79,7 +79,7 @@ TEST_CASE("alignment score: every decoder map of a model, teacher-forced on the 
     }
 }
 
-TEST_CASE("alignment score: training the bidirectional GRU raises it far above the untrained map's", "[seq2seq-alignment]") {
+TEST_CASE("alignment score: training the bidirectional GRU raises it far above the untrained map's", "[seq2seq-alignment][learning]") {
     auto model = attention::init_seq2seq_model(numbers_config(Seq2SeqArchitecture::bahdanau));
     const double before = attention::seq2seq_alignment(model, Seq2SeqTask::numbers_en_zh, 100).mean(0, 0);
     attention::OptimizerState state;
