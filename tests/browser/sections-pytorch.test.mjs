@@ -32,7 +32,9 @@ async function copiedSnippet(section) {
   await settled(page);
   const status = page.locator(`#${section} .section-tools [role="status"]`);
   await status.evaluate((node) => { node.textContent = ''; });
-  await page.locator(`#${section} [data-action="copy-pytorch"]`).click();
+  // Pressed from the keyboard: a click is aimed at a point, and on a loaded machine the sections above
+  // may be measured into their height between the aim and the press, so the click lands elsewhere.
+  await page.locator(`#${section} [data-action="copy-pytorch"]`).press('Enter');
   await page.waitForFunction((id) => document.querySelector(`#${id} .section-tools [role="status"]`).textContent.length > 0, section);
   return page.evaluate(() => navigator.clipboard.readText());
 }

@@ -84,19 +84,25 @@ test('the table of contents scrolls without losing the state, and the hash follo
   await context.close();
 });
 
-test('hostile hashes: the parser\'s state, no dialog, no error, nothing injected', async () => {
+// What a hash can reach only when the page opens with it: the view (an
+// embedded section, hidden parts, a course's heading, the section to show)
+// and the language. Every other entry a loaded page reads the same way when
+// the hash changes, so those hashes are typed into one page (below) rather
+// than each opening a page of its own.
+const READ_AT_LOAD = /(^|&)(lang|language|embed|hide|heading|section)\b/i;
+
+test('hostile hashes opened: the parser\'s state, no dialog, no error, nothing injected', async () => {
   // Two pages at a time, each in its own context: a load waits on its page's frames as much as on the CPU.
-  const waiting = HOSTILE_HASHES.map(([hash]) => hash);
+  const waiting = HOSTILE_HASHES.map(([hash]) => hash).filter((hash) => READ_AT_LOAD.test(hash));
+  assert.ok(waiting.length >= 8, `${waiting.length} hashes with a view or a language`);
   const checker = async () => {
     while (waiting.length > 0) await checkHostileHash(waiting.shift());
   };
   await Promise.all([checker(), checker()]);
 });
 
-async function checkHostileHash(hash) {
-  const { page, context, problems, dialogs } = await openPage(web.browser, `${web.server.origin}/#${hash}`);
-  await settled(page);
-  const label = hash.slice(0, 80);
+// Nothing ran or was injected, nothing complained, and the page shows sections.
+async function assertUnharmed(page, { problems, dialogs }, label) {
   const report = await page.evaluate(() => ({
     xss: window.__xss,
     inlineScripts: document.querySelectorAll('script:not([src])').length,
@@ -111,32 +117,48 @@ async function checkHostileHash(hash) {
   assert.deepEqual(dialogs, [], `${label}: no dialog`);
   assert.deepEqual(problems, [], `${label}: no console error`);
   assert.ok(report.visibleSections >= 1, `${label}: sections shown`);
-  // The page holds exactly what the parser reads from its hash (as the browser encoded it).
-  const state = await stateOf(page);
-  assert.deepEqual(state, startingState(await page.evaluate(() => location.hash)), `${label}: the parser's state`);
-  // The page still answers: a change of its first visible number control goes through.
+}
+
+// The page still answers: a change of its first visible number control goes through.
+async function assertAnswers(page) {
   const name = await page.evaluate(() => [...document.querySelectorAll('[data-param] input[type="number"]')]
     .find((input) => input.offsetParent !== null)?.closest('[data-param]').dataset.param);
   const target = clampValue(name, parameters[name].min);
   await typeInto(page, name, target);
   await page.waitForFunction(([key, value]) => window.attentionLab.state[key] === value, [name, target]);
+}
+
+async function checkHostileHash(hash) {
+  const opened = await openPage(web.browser, `${web.server.origin}/#${hash}`);
+  const { page, context } = opened;
+  await settled(page);
+  const label = hash.slice(0, 80);
+  await assertUnharmed(page, opened, label);
+  // The page holds exactly what the parser reads from its hash (as the browser encoded it).
+  assert.deepEqual(await stateOf(page), startingState(await page.evaluate(() => location.hash)), `${label}: the parser's state`);
+  await assertAnswers(page);
   await context.close();
 }
 
-test('a hostile hash typed into a loaded page changes nothing it should not', async () => {
-  const { page, context, problems, dialogs } = await openPage(web.browser, `${web.server.origin}/`);
-  for (const [hash] of HOSTILE_HASHES.slice(0, 12)) {
-    await page.evaluate((text) => {
+test('every hostile hash typed into a loaded page: the parser\'s state, no dialog, no error, nothing injected', async () => {
+  const opened = await openPage(web.browser, `${web.server.origin}/`);
+  const { page, context } = opened;
+  for (const [hash] of HOSTILE_HASHES) {
+    const label = hash.slice(0, 80);
+    // The hash as the browser encoded it, once the page has had its hashchange (none when it is the same).
+    const typed = await page.evaluate((text) => new Promise((resolve) => {
+      const before = location.hash;
       location.hash = text;
-    }, hash);
+      const encoded = location.hash;
+      if (encoded === before) resolve(encoded);
+      else window.addEventListener('hashchange', () => resolve(encoded), { once: true });
+    }), hash);
     await settled(page);
+    await assertUnharmed(page, opened, label);
+    // A loaded page keeps its language where the hash names none (English here, as startingState's).
+    assert.deepEqual(await stateOf(page), startingState(typed), `${label}: the parser's state`);
   }
-  await settled(page);
-  const state = await stateOf(page);
-  assert.equal(state.kernel, 'gaussian');
-  assert.equal(await page.evaluate(() => window.__xss), undefined);
-  assert.deepEqual(dialogs, []);
-  assert.deepEqual(problems, []);
+  await assertAnswers(page);
   await context.close();
 });
 
