@@ -96,6 +96,14 @@ test('dragging the query on the plane moves it and its weights', async () => {
   await settled(page);
   assert.equal(await numberValue(page, 'pipelineQ1'), Number((q1 + 0.1).toFixed(2)));
   assert.equal(await numberValue(page, 'pipelineQ2'), Number((q2 - 0.1).toFixed(2)));
+
+  // Keys pressed within one frame (a held key, a slow machine): each moves on from the last, none is lost.
+  await page.locator('#pipeline .plane-query').evaluate((node) => {
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown']) node.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  });
+  await settled(page);
+  assert.equal(await numberValue(page, 'pipelineQ1'), Number((q1 + 0.3).toFixed(2)));
+  assert.equal(await numberValue(page, 'pipelineQ2'), Number((q2 - 0.2).toFixed(2)));
 });
 
 test('the scoring function, the key count and the seed change the pipeline as the core says', async () => {

@@ -67,6 +67,10 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
 
   let size = 0;
   let spec = null;
+  // Where the arrow keys last sent the query, until the figure is drawn there: two keys pressed
+  // within one frame (a held key, a slow machine) each move on from the last, not from the drawing.
+  let sent = null;
+  const clampToDomain = (value) => Math.max(domain[0], Math.min(domain[1], value));
 
   // Sized by the ResizeObserver (after layout, before paint), never by
   // reading the container's width, which would force a layout of the page.
@@ -129,8 +133,7 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
     const local = point.matrixTransform(node.getScreenCTM().inverse());
     const px = local.x;
     const py = local.y;
-    const clampTo = (value) => Math.max(domain[0], Math.min(domain[1], value));
-    return { x: clampTo(x.invert(px)), y: clampTo(y.invert(py)) };
+    return { x: clampToDomain(x.invert(px)), y: clampToDomain(y.invert(py)) };
   }
 
   svg.on('pointerdown', (event) => {
@@ -158,7 +161,9 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
     if (!delta || !spec || !onMove) return;
     event.preventDefault();
     const factor = event.shiftKey ? 5 : 1;
-    onMove(spec.query.x + delta[0] * step * factor, spec.query.y + delta[1] * step * factor);
+    const from = sent ?? spec.query;
+    sent = { x: clampToDomain(from.x + delta[0] * step * factor), y: clampToDomain(from.y + delta[1] * step * factor) };
+    onMove(sent.x, sent.y);
   });
 
   observeWidth(container, (width) => {
@@ -174,6 +179,7 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
     // points: [{x, y, weight, label}], query: {x, y}
     set(next) {
       spec = next;
+      sent = null;
       draw();
     },
   };
