@@ -153,7 +153,7 @@ test('at the default speed a learner can watch the heads form: about 30 steps a 
   assert.equal(Number(await section('[data-param="atSpeed"] input[type="number"]').inputValue()), 30);
   // Timed on the page's own clock, from the click on Play to the click that pauses it, both made in the
   // page: a clock outside it would count the time a loaded machine takes to deliver each click.
-  const seconds = await page.evaluate(() => new Promise((resolve) => {
+  const seconds = await page.evaluate(() => new Promise((resolve, reject) => {
     const root = document.querySelector('#attention-training');
     const play = root.querySelector('[data-action="at-play"]');
     const step = () => Number(root.querySelector('[data-role="at-step"]').dataset.value);
@@ -161,6 +161,10 @@ test('at the default speed a learner can watch the heads form: about 30 steps a 
     const started = performance.now();
     // About three seconds' worth at 30 steps a second, however long a loaded machine takes to get there.
     const watch = () => {
+      if (performance.now() - started > 60000) {
+        reject(new Error(`Play reached step ${step()} in 60 s, not 90`));
+        return;
+      }
       if (step() < 90) { requestAnimationFrame(watch); return; }
       play.click(); // pause
       resolve((performance.now() - started) / 1000);
