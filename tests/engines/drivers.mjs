@@ -104,19 +104,45 @@ async function launchFirefox() {
   };
 }
 
+// Starts Xvfb and resolves to it and its display, ":N". Xvfb picks a free
+// display itself and writes its number once it accepts clients
+// (-displayfd): no guessed number, no fixed wait on a busy machine.
+async function startXvfb(ms = 20000) {
+  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-screen', '0', '1400x4000x24', '-nolisten', 'tcp'],
+    { stdio: ['ignore', 'pipe', 'ignore'] });
+  let written = '';
+  try {
+    const number = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Xvfb named no display within ${ms} ms`)), ms);
+      xvfb.stdout.on('data', (chunk) => {
+        written += chunk;
+        if (!written.includes('\n')) return;
+        clearTimeout(timer);
+        resolve(written.trim());
+      });
+      xvfb.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`Xvfb exited (${code}) before it named its display`));
+      });
+    });
+    return { xvfb, display: `:${number}` };
+  } catch (error) {
+    xvfb.kill();
+    throw error;
+  }
+}
+
 // Xvfb and WebKitWebDriver are child processes of the test; close() ends them.
 async function launchWebKit() {
   const { Builder } = await import('selenium-webdriver');
-  const display = `:${await freePort() % 1000 + 100}`;
-  const children = [];
+  const { xvfb, display } = await startXvfb();
+  const children = [xvfb];
   const start = (command, args, env = {}) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
     children.push(child);
     return child;
   };
-  start('Xvfb', [display, '-screen', '0', '1400x4000x24', '-nolisten', 'tcp']);
   const port = await freePort();
-  await sleep(300); // Xvfb opens its display
   start(process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver', [`--port=${port}`], { DISPLAY: display });
   await portOpen(port);
   const driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities({
