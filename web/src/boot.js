@@ -66,10 +66,11 @@ function preloadModule(href) {
   document.head.append(link);
 }
 
-// The section drawn first: the one of #embed=<id>, else the first.
+// The section drawn first: the one of #embed=<id>, else the first. Own keys
+// only: a link's `#embed=__proto__` or `constructor` names no section.
 function firstSection() {
   const embedded = /[#&]embed=([\w-]+)/.exec(location.hash)?.[1];
-  return embedded && preloads.sections[embedded] ? embedded : Object.keys(preloads.sections)[0];
+  return embedded && Object.hasOwn(preloads.sections, embedded) ? embedded : Object.keys(preloads.sections)[0];
 }
 
 function firstLanguage() {

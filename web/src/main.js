@@ -85,7 +85,7 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
     return; // the indicator says why
   }
   if (!view.embed) {
-    skipSectionsOutOfView(main);
+    await skipSectionsOutOfView(main);
     skipping = true;
   }
   document.documentElement.dataset.ready = 'true';

@@ -9,6 +9,32 @@
 // (a taller page gains a scroll bar, and every ruler narrows), which is the
 // same error. A ruler taken out of the document (its section removed) reports
 // a width of 0: that is no width to draw at, and no frame is asked for.
+//
+// widthsDrawn() resolves once every figure is drawn at its container's
+// width: a figure is first drawn at a provisional width, before a rendering
+// update reports the real one, and a height measured in between (the
+// sections' kept heights, offscreen-sections.js) would be the provisional
+// drawing's. On a fast machine every section is built in one task, with no
+// rendering update before the measure.
+let redrawsWaiting = 0;
+
+const afterRenderingUpdate = () => new Promise((resolve) => {
+  // A task queued in a frame's callbacks runs after that frame's layout and
+  // its ResizeObserver reports.
+  requestAnimationFrame(() => setTimeout(resolve, 0));
+});
+
+// Bounded: a layout that never rests (a redraw that changes its own
+// ruler's width every frame) resolves after this many frames all the same.
+const MOST_FRAMES = 30;
+
+export async function widthsDrawn() {
+  for (let frames = 0; frames < MOST_FRAMES; frames += 1) {
+    await afterRenderingUpdate();
+    if (redrawsWaiting === 0) return;
+  }
+}
+
 export function observeWidth(container, onWidth) {
   const ruler = document.createElement('div');
   ruler.className = 'width-ruler';
@@ -20,8 +46,11 @@ export function observeWidth(container, onWidth) {
   new ResizeObserver(([entry]) => {
     if (!ruler.isConnected) return;
     reported = Math.round(entry.contentRect.width);
-    frame ||= requestAnimationFrame(() => {
+    if (frame) return;
+    redrawsWaiting += 1;
+    frame = requestAnimationFrame(() => {
       frame = 0;
+      redrawsWaiting -= 1;
       if (reported === width) return;
       width = reported;
       onWidth(width);
