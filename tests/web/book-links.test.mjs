@@ -60,7 +60,7 @@ const headingOf = (book, page, number) => {
 // Where each section's topic is taught: the subsection, by its number in each book.
 const EXPECTED = {
   cues: ['11.1', '10.1'], data: ['11.2.1', '10.2'], pooling: ['11.2.2', '10.2'], heatmap: ['11.2.2', '10.2'],
-  training: ['11.2.3', '10.2'], pipeline: ['11.3', '10.3'], masking: ['11.3.2.1', '10.3'], scoring: ['11.3.1', '10.3.2'],
+  training: ['11.2.3', '10.2'], pipeline: ['11.3', '10.3'], masking: ['11.3.2.1', '10.3'], scoring: ['11.3.4', '10.3.2'],
   'self-attention': ['11.6.1', '10.6'], translation: ['11.4', '10.4'], multihead: ['11.5', '10.5'],
   positional: ['11.6.3', '10.6.3'], 'attention-training': ['11.7.4', '10.7'],
 };
@@ -68,6 +68,7 @@ const EXPECTED = {
 test('the English ids are made as Sphinx makes them (ids seen on d2l.ai)', () => {
   assert.equal(sphinxId('[**Attention Pooling via Nadaraya–Watson Regression**]'), 'attention-pooling-via-nadarayawatson-regression');
   assert.equal(sphinxId('[**Scaled Dot Product Attention**]'), 'scaled-dot-product-attention');
+  assert.equal(sphinxId('[**Additive Attention**]'), 'additive-attention');
   assert.equal(sphinxId('Batch Matrix Multiplication'), 'batch-matrix-multiplication');
 });
 
@@ -86,6 +87,25 @@ test('every section links to the subsection that teaches it, in both books', () 
       else assert.ok(heading.ids.includes(entry.anchor), `${label}: #${entry.anchor} among ${heading.ids}`);
     });
   }
+});
+
+// The labels (:label:`x`) both books' sources give a subsection: the
+// Chinese book is a translation, and a subsection that kept its label is the
+// same topic in both.
+const LABELS = {
+  en: { '11.3.4': 'subsec_additive-attention', '11.6.2': 'subsec_cnn-rnn-self-attention', '11.6.3': 'subsec_positional-encoding' },
+  zh: { '10.3.2': 'subsec_additive-attention', '10.6.2': 'subsec_cnn-rnn-self-attention', '10.6.3': 'subsec_positional-encoding' },
+};
+
+test('where a section links to a labelled subsection of one book, the other link is the same subsection', () => {
+  let pairs = 0;
+  for (const { id } of SECTIONS) {
+    const labels = ['en', 'zh'].map((book) => LABELS[book][BOOK_SUBSECTIONS[id][book].number] ?? null);
+    if (labels.every((label) => label === null)) continue;
+    assert.equal(labels[0], labels[1], `${id}: d2l.ai ${BOOK_SUBSECTIONS[id].en.number} and zh.d2l.ai ${BOOK_SUBSECTIONS[id].zh.number}`);
+    pairs += 1;
+  }
+  assert.equal(pairs, 2, 'scoring (additive attention) and positional (positional encoding)');
 });
 
 test('every link is a well-formed https address in its book\'s chapter', () => {

@@ -43,8 +43,10 @@ export const BOOK_SUBSECTIONS = Object.freeze({
     en: link('attention-scoring-functions', 'masked-softmax-operation', '11.3.2.1', 'Masked Softmax Operation'),
     zh: link('attention-scoring-functions', null, '10.3', '注意力评分函数'),
   },
+  // Both books' additive-attention subsection: the section starts from it,
+  // and in both books the scaled dot product stands beside it.
   scoring: {
-    en: link('attention-scoring-functions', 'dot-product-attention', '11.3.1', 'Dot Product Attention'),
+    en: link('attention-scoring-functions', 'additive-attention', '11.3.4', 'Additive Attention'),
     zh: link('attention-scoring-functions', 'subsec-additive-attention', '10.3.2', '加性注意力'),
   },
   'self-attention': {
