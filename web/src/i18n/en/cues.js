@@ -25,7 +25,7 @@ export default {
   'cues.object.notebook': 'notebook',
   'cues.object.book': 'book',
   'cues.whyQuery': '**What sets attention apart is the query.** To favour some inputs over others, a fully connected layer (with learned weights) or a max or average pooling layer (with none) would do: but their weights are the same whatever we are looking for. Attention adds the volitional cue, the query: the weights of attention pooling depend on what is asked. The difference shows in {§pooling}: average pooling has no query and draws one flat line, Nadaraya–Watson weighs the keys by their distance to each query.',
-  'cues.whyQuery.alone': '**What sets attention apart is the query.** To favour some inputs over others, a fully connected layer (with learned weights) or a max or average pooling layer (with none) would do: but their weights are the same whatever we are looking for. Attention adds the volitional cue, the query: the weights of attention pooling depend on what is asked. Attention pooling over data (d2l 10.2) shows the difference: average pooling has no query and draws one flat line, Nadaraya–Watson weighs the keys by their distance to each query.',
+  'cues.whyQuery.alone': '**What sets attention apart is the query.** To favour some inputs over others, a fully connected layer (with learned weights) or a max or average pooling layer (with none) would do: but their weights are the same whatever we are looking for. Attention adds the volitional cue, the query: the weights of attention pooling depend on what is asked. Attention pooling over data (zh.d2l.ai 10.2) shows the difference: average pooling has no query and draws one flat line, Nadaraya–Watson weighs the keys by their distance to each query.',
   'cues.query': 'Query',
   'cues.queryCue': 'volitional cue',
   'cues.keys': 'Keys',
@@ -42,7 +42,7 @@ export default {
   'cues.axisQueries': 'Queries',
   'cues.readout': 'query {query}, key {key}: weight {weight}',
 
-  'cues.random.caption': 'd2l 10.1, exercise 2: a random 10 × 10 matrix (torch.rand’s scores on [0, 1)) with the softmax taken along each row. The exercise below draws the matrix; “Try another” draws a new one.',
+  'cues.random.caption': 'zh.d2l.ai 10.1, exercise 2: a random 10 × 10 matrix (torch.rand’s scores on [0, 1)) with the softmax taken along each row. The exercise below draws the matrix; “Try another” draws a new one.',
   'cues.random.label': 'Heatmap of the softmax of each row of a random 10 by 10 matrix of scores.',
 
   'cues.ex.teacherNote': 'Ask the class to classify the cues of a scene of their own (a friend in a crowd) before naming any as query, key or value: many call whatever catches the eye the query, while the salient thing is a key and only the wish is the query. Then let them say what the identity heatmap returns for one query: a student who answers the key’s index has swapped key and value. The random softmax matrix shows that normalising rows does not make columns sum to 1.',
@@ -79,7 +79,7 @@ export default {
   'cues.ex.output.wrong': 'Row {query} of the identity heatmap has one bright cell, weight 1; every other weight is 0. The output is the value of that cell’s key.',
   'cues.ex.output.solution': 'query {query} returns $v_{{query}}$ = {value}',
 
-  'cues.ex.softmax.question': 'd2l 10.1, exercise 2: draw a random 10 × 10 matrix and take the softmax of each row. **Before you see it**, tick every statement that will hold for the heatmap.',
+  'cues.ex.softmax.question': 'zh.d2l.ai 10.1, exercise 2: draw a random 10 × 10 matrix and take the softmax of each row. **Before you see it**, tick every statement that will hold for the heatmap.',
   'cues.ex.softmax.hint': 'The softmax of a row is $e^{s_j} / \\sum_k e^{s_k}$ over that row alone: what does that promise about the row, and what about a column?',
   'cues.ex.softmax.rows': 'Every row sums to 1',
   'cues.ex.softmax.columns': 'Every column sums to 1',

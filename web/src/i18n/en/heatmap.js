@@ -9,7 +9,7 @@ export default {
   'heatmap.settings.alone': 'Shown with: {estimator}, {kernel} kernel, w = {w}, the width set for this figure.',
   'heatmap.settingsAverage': 'Shown with: average pooling, uniform weights 1/n = 1/{n} on every key (set in {§pooling}).',
   'heatmap.settingsAverage.alone': 'Shown with: average pooling, uniform weights 1/n = 1/{n} on every key, as set for this figure.',
-  'heatmap.caption': 'Attention weights, n_test × n_train (the book’s show_heatmaps); hatched rows have undefined weights.',
+  'heatmap.caption': 'Attention weights, n_test × n_train (zh.d2l.ai’s show_heatmaps; d2l.ai §11.2 draws their transpose); hatched rows have undefined weights.',
   'heatmap.label': 'Heatmap of the attention weights of the test queries over the training inputs.',
   'heatmap.hoverHint': 'Hover a cell to read its query, key and weight.',
   'heatmap.readout': 'query x = {query} · key x{index} = {key} · weight α = {weight}',

@@ -80,7 +80,7 @@ export default {
   'multihead.ex.off.everyTokenWhy': 'You left out the tokens’ rows: every token’s output got some of head {head}’s output through $\\mathbf W_o$, so every row of “without them” changes.',
   'multihead.ex.off.solution': 'switching head {head} off changes {claims}.',
 
-  'multihead.ex.important.question': 'd2l 10.5 ex. 2 measures a head’s importance by removing it. With at most {most} heads, switch off exactly one head: the one whose removal changes the output most, where “switched-off heads” is strongest.',
+  'multihead.ex.important.question': 'd2l 11.5, exercise 2 asks how to measure a head’s importance, to prune the least important: here, by removing it. With at most {most} heads, switch off exactly one head: the one whose removal changes the output most, where “switched-off heads” is strongest.',
   'multihead.ex.important.hint': 'Switch the heads off one at a time and compare the figure “switched-off heads” (same colour scale as “all heads”): the strongest colours belong to the most important head.',
   'multihead.ex.important.right': 'Head {head}: its contribution, the figure “switched-off heads”, has size {size} (root of the sum of squares), the largest. Here the projections are random, so this head matters by chance; in a trained model the same test finds the heads a task needs.',
   'multihead.ex.important.close': 'Head {head} contributes {size}, nearly as much as head {best} ({bestSize}): too close to tell by the colours. Compare the two in “switched-off heads”.',

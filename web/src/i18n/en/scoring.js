@@ -3,9 +3,9 @@
 export default {
   'scoring.title': 'Additive vs scaled dot-product attention',
   'scoring.lead1': '**Additive attention** works for queries and keys of different lengths: it maps both into $h$ hidden units, adds them, squashes the sum with tanh and reads out one number with $\\mathbf w_v$. **Scaled dot-product attention** needs no parameters, but queries and keys of the same length $d$: the score is their dot product divided by $\\sqrt d$.',
-  'scoring.lead2': 'Both start from the book’s demo, the controls’ defaults: keys (2, 10, 2), values arange(40) as (2, 10, 4), valid lengths [2, 6]; queries (2, 1, 20) for additive and (2, 1, 2) for dot-product attention. The controls change the queries and the valid lengths; the shapes set now are listed beside them. The book’s keys are all ones, so both layers give uniform weights: switch the keys to random draws to see the two scoring functions disagree.',
+  'scoring.lead2': 'Both start from the demo of zh.d2l.ai §10.3, the controls’ defaults: keys (2, 10, 2), values arange(40) as (2, 10, 4), valid lengths [2, 6]; queries (2, 1, 20) for additive and (2, 1, 2) for dot-product attention. The controls change the queries and the valid lengths; the shapes set now are listed beside them. Its keys are all ones, so both layers give uniform weights. d2l.ai §11.3 draws its keys and values from N(0, 1) instead: switch the keys to random draws, as it does, to see the two scoring functions disagree.',
   'scoring.keys': 'Keys',
-  'scoring.keys.ones': 'All ones (book)',
+  'scoring.keys.ones': 'All ones (zh.d2l.ai)',
   'scoring.keys.random': 'Random N(0, 1)',
   'scoring.queries': 'Queries of additive attention',
   'scoring.queries.20d': '20-D (book)',
@@ -18,7 +18,7 @@ export default {
   'scoring.seed': 'Seed of queries, keys and weights',
   'scoring.newDraw': 'New draw',
   'scoring.shapes': 'Shapes now: additive queries {additive}, dot-product queries {dot}, keys (2, 10, 2), values (2, 10, 4), valid_lens {lens}, h = {h}.',
-  'scoring.onesNote': '**Every key is the same** (torch.ones), so a query gives every key the same score, whatever the scoring function or $h$: the weights are uniform over the valid keys ($1/2$ on the first 2 keys of item 1, $1/6$ on the first 6 of item 2) and both layers return the average of the valid values, as in the book.',
+  'scoring.onesNote': '**Every key is the same** (torch.ones), so a query gives every key the same score, whatever the scoring function or $h$: the weights are uniform over the valid keys ($1/2$ on the first 2 keys of item 1, $1/6$ on the first 6 of item 2) and both layers return the average of the valid values, as in zh.d2l.ai’s demo.',
   'scoring.weightsCaption': 'Attention weights of both layers on the same keys (rows: queries, columns: keys; hatched keys lie beyond the valid length and get weight 0).',
   'scoring.additiveTitle': 'Additive attention',
   'scoring.dotTitle': 'Scaled dot-product attention',
@@ -38,7 +38,7 @@ export default {
 
   // --- Which scoring function costs more: measured ---
   'cost.title': 'Which is cheaper? The two scoring functions, timed',
-  'cost.lead': 'The book says the scaled dot product is the cheaper scoring function. Additive attention runs a small network for **every query–key pair**: its hidden layer of size $h$ and a $\\tanh$, about $n_q n_k h$ operations beside its projections. The dot product needs one multiply–add per component, $n_q n_k d$, and it is one matrix product, the operation hardware does best. Below, the core runs both in this browser on the same seeded queries, keys and values ($d = h = 32$, as many keys as queries), and the page times each call.',
+  'cost.lead': 'The two editions of the book differ here. zh.d2l.ai (§10.3.3) says the dot product gives the more efficient scoring function; d2l.ai (§11.3) says that distance functions cost slightly more than dot products, and that additive attention “can lead to some minor computational savings”. Measure it. Additive attention runs a small network for **every query–key pair**: its hidden layer of size $h$ and a $\\tanh$, about $n_q n_k h$ operations beside its projections. The dot product needs one multiply–add per component, $n_q n_k d$, and it is one matrix product, the operation hardware does best. Below, the core runs both in this browser on the same seeded queries, keys and values ($d = h = 32$, as many keys as queries), and the page times each call.',
   'cost.measure': 'Measure again',
   'cost.colSize': 'queries × keys',
   'cost.colAdditive': 'additive (ms)',
@@ -73,7 +73,7 @@ export default {
   'scaling.colScaledMax': 'largest weight, scaled',
 
   // --- Exercises (sections/scoring/exercises.js) ---
-  'scoring.ex.teacherNote': 'Ask first why additive attention can take the book’s 20-D queries against 2-D keys: the dot product pairs components, additive attention has weights of its own. Then have the class predict, before switching the keys to random, whether the two maps will still agree: many think they must, because the book’s all-ones keys made both uniform (d2l 10.3 exercise 1). In “Why divide by √d?” let them predict the right-hand plot before it uncovers: the unscaled curve climbs towards 1 as the variance of q·k grows with d. The timing table settles “cheaper” with a number of their own machine.',
+  'scoring.ex.teacherNote': 'Ask first why additive attention can take the book’s 20-D queries against 2-D keys: the dot product pairs components, additive attention has weights of its own. Then have the class predict, before switching the keys to random, whether the two maps will still agree: many think they must, because zh.d2l.ai’s all-ones keys made both uniform (its 10.3, exercise 1). In “Why divide by √d?” let them predict the right-hand plot before it uncovers: the unscaled curve climbs towards 1 as the variance of q·k grows with d. The timing table settles “cheaper” with a number of their own machine.',
 
   'scoring.ex.lengths.question': 'Additive attention here scores the book’s **20-D queries** against **2-D keys**. Why can’t scaled dot-product attention do the same?',
   'scoring.ex.lengths.hint': 'Write out $\\mathbf q^\\top \\mathbf k$ for a 20-D $\\mathbf q$ and a 2-D $\\mathbf k$, then look at the matrices named above “Additive attention”: $\\mathbf W_q$ and $\\mathbf W_k$.',
@@ -86,8 +86,8 @@ export default {
   'scoring.ex.lengths.learns': 'It can: the dot product learns a matrix that matches the lengths.',
   'scoring.ex.lengths.learnsWhy': 'Scaled dot-product attention has no parameters: the formula above the maps has none. A learned matrix in front of it, as in multi-head attention, is a projection of the queries, not part of the scoring function; additive attention carries its $\\mathbf W_q$, $\\mathbf W_k$ and $\\mathbf w_v$ itself.',
 
-  'scoring.ex.agree.question': 'With the book’s keys (all ones) both layers give the same uniform weights. Predict, for the settings now but with the keys drawn at random (“Keys: Random N(0, 1)”, this seed): do additive and scaled dot-product attention still give the same weights? (d2l 10.3, exercise 1)',
-  'scoring.ex.agree.hint': 'Why were the weights uniform with the book’s keys: because the two scoring functions agree, or because every key was the same? Additive attention scores with its own random $\\mathbf W_q$, $\\mathbf W_k$, $\\mathbf w_v$; the dot product with $\\mathbf q^\\top \\mathbf k / \\sqrt 2$.',
+  'scoring.ex.agree.question': 'With zh.d2l.ai’s keys (all ones) both layers give the same uniform weights. Predict, for the settings now but with the keys drawn at random (“Keys: Random N(0, 1)”, this seed): do additive and scaled dot-product attention still give the same weights? (zh.d2l.ai 10.3, exercise 1)',
+  'scoring.ex.agree.hint': 'Why were the weights uniform with zh.d2l.ai’s keys: because the two scoring functions agree, or because every key was the same? Additive attention scores with its own random $\\mathbf W_q$, $\\mathbf W_k$, $\\mathbf w_v$; the dot product with $\\mathbf q^\\top \\mathbf k / \\sqrt 2$.',
   'scoring.ex.agree.same': 'Yes: the same queries and keys give the same weights.',
   'scoring.ex.agree.differ': 'No: the two maps differ.',
   'scoring.ex.agree.uniform': 'Both stay uniform: random keys are still all alike.',

@@ -2,7 +2,7 @@
 // the same keys as ../zh/translation.js.
 export default {
   'translation.title': 'Attention between two sequences: train a translator',
-  'translation.lead1': 'Self-attention relates the positions of one sequence. Attention was first made for something else: to **connect an encoder and a decoder**, finding the relation between two sequences, as in translation (d2l 10.4, Bahdanau attention). The encoder reads the source words into one state per position; at every output step the decoder’s state is the query, the encoder’s states are the keys and values, and the weights say which source words it reads to write the next target word. Here such a model learns a toy translation in the page, English number words to Chinese numerals by default: “four thousand seven hundred and eighty two” → 四千七百八十二.',
+  'translation.lead1': 'Self-attention relates the positions of one sequence. Attention was first made for something else: to **connect an encoder and a decoder**, finding the relation between two sequences, as in translation (d2l 11.4, Bahdanau attention). The encoder reads the source words into one state per position; at every output step the decoder’s state is the query, the encoder’s states are the keys and values, and the weights say which source words it reads to write the next target word. Here such a model learns a toy translation in the page, English number words to Chinese numerals by default: “four thousand seven hundred and eighty two” → 四千七百八十二.',
   'translation.lead2': 'Pick a task and a model, press **Play**, and watch the decoder’s attention over the source: target words down, source words across, each row a probability distribution over the source. Beside it, the ideal alignment (which source words each target word comes from). Then switch from Bahdanau’s bidirectional encoder to d2l’s one-directional one and compare the maps of two models that translate equally well.',
   'translation.task': 'Task',
   'translation.task.numbersEnZh': 'numbers, English → Chinese',
@@ -11,9 +11,9 @@ export default {
   'translation.task.reverse': 'reverse digits',
   'translation.task.sort': 'sort digits',
   'translation.architecture': 'Model',
-  'translation.architecture.gru': 'GRU, one direction (d2l 10.4)',
+  'translation.architecture.gru': 'GRU, one direction (d2l 11.4)',
   'translation.architecture.bigru': 'GRU, bidirectional (Bahdanau et al.)',
-  'translation.architecture.transformer': 'Transformer (d2l 10.7)',
+  'translation.architecture.transformer': 'Transformer (d2l 11.7)',
   'translation.progress': 'Training progress',
   'translation.currentStep': 'step',
   'translation.currentLoss': 'loss per token',

@@ -146,7 +146,7 @@ export default {
   'attention-training.ex.scale.drownedWhy': '嵌入的每个元素约是 N(0, 1) 随机数的 √32 ≈ 5.7 倍，而位置编码的元素在 [−1, 1] 之内。两者之和几乎全是词元，可是位置 $i$ 的目标是位置 $n-1-i$ 上的任何词元：头找不到那个键，注意力图也就一直不在反对角线上。',
   'attention-training.ex.scale.tokens': '缩放把词元之间的区别藏起来了，所以模型没法复制它们。',
   'attention-training.ex.scale.tokensWhy': '恰恰相反：词元变得比位置更“响”。反转从来不需要知道词元的值，只需要知道它在哪里，而被淹没的正是位置。',
-  'attention-training.ex.scale.longer': '没什么问题，只是需要更多步数，书里训练得更久。',
+  'attention-training.ex.scale.longer': '没什么问题，只是需要更多步数。',
   'attention-training.ex.scale.longerWhy': '准确率曲线是平的：实测训练 2000 步后仍在 20% 左右，而缩放为 1 时大约 150 步就达到 99%。书中的序列把意义放在词元里；反转把意义放在位置里。',
 
   'attention-training.ex.causal.question': '打开**因果掩蔽**，训练反转任务：留出集准确率停在 54% 左右。为什么是这里？',

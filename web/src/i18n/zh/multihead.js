@@ -80,7 +80,7 @@ export default {
   'multihead.ex.off.everyTokenWhy': '你漏掉了词元的行：每个词元的输出都通过 $\\mathbf W_o$ 得到了头 {head} 的一部分输出，所以“去掉它们之后”的每一行都会变。',
   'multihead.ex.off.solution': '关掉头 {head} 会改变：{claims}。',
 
-  'multihead.ex.important.question': 'd2l 10.5 练习 2 通过去掉一个头来衡量它的重要性。在最多 {most} 个头的设置下，恰好关掉一个头：去掉后输出变化最大的那个头，也就是“被关闭的头”这张图最强的那个。',
+  'multihead.ex.important.question': 'd2l 10.5 练习 2 问怎样衡量一个头的重要性，以便修剪最不重要的头：这里的办法是去掉它。在最多 {most} 个头的设置下，恰好关掉一个头：去掉后输出变化最大的那个头，也就是“被关闭的头”这张图最强的那个。',
   'multihead.ex.important.hint': '一次关掉一个头，比较“被关闭的头”这张图（和“所有的头”用同一个颜色刻度）：颜色最强的就是最重要的头。',
   'multihead.ex.important.right': '头 {head}：它的贡献（“被关闭的头”这张图）大小为 {size}（平方和的平方根），是最大的。这里的投影是随机的，所以这个头的重要只是偶然；在训练过的模型上，同样的方法能找出任务需要的头。',
   'multihead.ex.important.close': '头 {head} 的贡献为 {size}，几乎和头 {best}（{bestSize}）一样大：凭颜色很难分辨。在“被关闭的头”中比较这两个头。',

@@ -2,8 +2,8 @@
 // the same keys as ../en/pipeline.js.
 export default {
   'pipeline.title': '注意力评分函数的框架',
-  'pipeline.lead1': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核只是 $a$ 的一种选择；{§scoring}再比较另外两种。',
-  'pipeline.lead1.alone': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核只是 $a$ 的一种选择；加性注意力和缩放点积注意力（d2l 10.3）是另外两种。',
+  'pipeline.lead1': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核的指数部分 $-\\tfrac12 \\|\\mathbf q - \\mathbf k_i\\|^2$ 只是 $a$ 的一种选择（指数运算由 softmax 完成）；{§scoring}再比较另外两种。',
+  'pipeline.lead1.alone': 'Nadaraya–Watson 用查询与键之间距离的核函数给每个键加权。把它推广一下：**注意力评分函数** $a(\\mathbf q, \\mathbf k_i)$ 给每个键打一个实数分数，softmax 把这些分数变成非负且和为 1 的权重，输出就是值的加权和。高斯核的指数部分 $-\\tfrac12 \\|\\mathbf q - \\mathbf k_i\\|^2$ 只是 $a$ 的一种选择（指数运算由 softmax 完成）；加性注意力和缩放点积注意力（d2l 10.3）是另外两种。',
   'pipeline.lead2': '在平面上拖动查询 $\\mathbf q$，沿着流水线跟踪它：它所指向的键分到较大的权重，输出也随之靠近这些键对应的值。',
   'pipeline.scoring': '评分函数 a(q, k)',
   'pipeline.scoring.dot': '缩放点积',

@@ -11,7 +11,7 @@ export default {
   'kernel.gaussian.note': '书中使用的核。w = 1 时，权重就是 softmax(−(x − xᵢ)²/2)。',
   'kernel.boxcar.note': '距离小于 1/w 的键权重相同，更远的键权重为零。',
   'kernel.constant.note': '不管查询是什么，每个键都一样重要：这又回到了平均汇聚。',
-  'kernel.triangular.note': '第二版书中把它叫作 “Epanechikov”，但 max(0, 1 − |d|) 其实是三角核。',
+  'kernel.triangular.note': '英文版（d2l.ai §11.2）把它叫作 “Epanechikov”，但 max(0, 1 − |d|) 其实是三角核。',
   'kernel.epanechnikov.note': '真正的 Epanechnikov 核 max(0, 1 − d²)：顶部平滑，|d| = 1 之外为零。',
 
   'pooling.title': '平均汇聚与 Nadaraya–Watson 核回归',
@@ -21,7 +21,7 @@ export default {
   'pooling.kernel': '核函数',
   'pooling.w': '宽度参数 w',
   'pooling.wHint': 'w 越大核越窄（σ = 1/w）',
-  'pooling.bookWidths': '书中的宽度：',
+  'pooling.bookWidths': '英文版（d2l.ai）的宽度：',
   'pooling.shapeCaption': '核函数形状 $K(d)$，峰值缩放为 1',
   'pooling.shapeLabel': '所选核函数的形状。',
   'pooling.caption': '真实函数、预测与训练样本；与书中一样，x 取 [0, 5]，y 取 [−1, 5]；样本超出这个范围时纵轴随之放宽。',
@@ -64,7 +64,7 @@ export default {
   'pooling.ex.read.solutionGap': '在 x = {x} 处没有预测：曲线在那里断开（核的范围内没有训练输入）。',
 
   'pooling.ex.chase.question': '让 Nadaraya–Watson 去追逐噪声：选择核函数和宽度，使曲线比真实函数更贴近训练样本，即它在样本点上的平方误差不超过真实函数的一半。',
-  'pooling.ex.chase.hint': 'w 越大核越窄（σ = 1/w）：每个预测只听更少、更近的样本点。试试书中的宽度，或者把 w 向右拖。',
+  'pooling.ex.chase.hint': 'w 越大核越窄（σ = 1/w）：每个预测只听更少、更近的样本点。试试英文版（d2l.ai）的宽度，或者把 w 向右拖。',
   'pooling.ex.chase.average': '不管宽度如何，平均汇聚都只画一条水平线：先把估计器设为 Nadaraya–Watson。',
   'pooling.ex.chase.constant': '常数核对每个样本点一视同仁：这又回到了平均汇聚，一条水平线。换一个核函数，再把它变窄。',
   'pooling.ex.chase.noNoise': '没有噪声时，样本点都落在蓝色真实函数上：没有哪条曲线能比 f 本身更贴近它们，也就没有噪声可追。先调高数据的噪声。',

@@ -3,7 +3,7 @@
 export default {
   // --- 有噪声的序列，由自身重新加权（自注意力即 Nadaraya–Watson）---
   'series.title': '有噪声的序列，由自身重新加权',
-  'series.lead1': '课程笔记从一个有噪声的时间序列引出自注意力：在时刻 $t_1, \\dots, t_n$ 取得的 $x_1, \\dots, x_n$ 噪声很大。为了得到更好、噪声更少的表示，把每个点换成**同一序列所有点**的加权平均 $y_i = \\sum_j w_{ij}\\, x_j$，权重之和为 1。每个点都是一个查询，这些点同时也是键和值：这就是**自注意力**，即在一个序列内部做注意力。',
+  'series.lead1': '课程笔记从一个有噪声的时间序列引出自注意力：在时刻 $t_1, \\dots, t_n$ 取得的 $x_1, \\dots, x_n$ 噪声很大。为了得到更好、噪声更少的表示，把每个点换成**同一序列所有点**的加权平均 $y_i = \\sum_j \\alpha_{ij}\\, x_j$，权重之和为 1（笔记把权重写作 $w_{ij}$；这里沿用书中注意力权重的字母 $\\alpha$，因为 $w$ 是本面板里核的宽度）。每个点都是一个查询，这些点同时也是键和值：这就是**自注意力**，即在一个序列内部做注意力。',
   'series.lead2': '按时间上的远近用高斯核给各点加权，这正是{§pooling}里的 Nadaraya–Watson 汇聚，只是查询换成了序列自己的时刻。这里没有要学习的东西：宽度 $w$ 是唯一的旋钮（非参数，非参）。$w$ 小（核宽）时平均的范围远，起伏被抹平；$w$ 大（核窄）时每个点几乎只看自己，噪声也留了下来。这里的序列就是{§data}的数据集，按时间来读（时刻是随机的，所以间隔不均匀）。接下来本节从时间转到词语：下面的权重来自词向量的点积，而不是时间上的距离。',
   'series.lead2.alone': '按时间上的远近用高斯核给各点加权，这正是 Nadaraya–Watson 注意力汇聚（d2l 10.2），只是查询换成了序列自己的时刻。这里没有要学习的东西：宽度 $w$ 是唯一的旋钮（非参数，非参）。$w$ 小（核宽）时平均的范围远，起伏被抹平；$w$ 大（核窄）时每个点几乎只看自己，噪声也留了下来。这里的序列是 $f(x) = 2\\sin x + x^{0.8}$ 加噪声的数据集（规模、噪声和种子为本图所设），按时间来读（时刻是随机的，所以间隔不均匀）。接下来本节从时间转到词语：下面的权重来自词向量的点积，而不是时间上的距离。',
   'series.width': '宽度 w',
@@ -16,7 +16,7 @@ export default {
   'series.axisValue': '取值',
   'series.legendNoisy': '有噪声的点 x_j',
   'series.legendSmoothed': '重新加权后的 y_i',
-  'series.weightsCaption': '计算核心给出的权重 $w_{ij}$：第 $i$ 行是发问的点（查询），第 $j$ 列是被平均进来的点。每行之和为 1。用时间上的核或位置编码加权时，沿对角线的亮带就是每个点的邻域；用数值的点积加权时，亮的是整列：最大的那些值，不管它们在哪里。',
+  'series.weightsCaption': '计算核心给出的权重 $\\alpha_{ij}$：第 $i$ 行是发问的点（查询），第 $j$ 列是被平均进来的点。每行之和为 1。用时间上的核或位置编码加权时，沿对角线的亮带就是每个点的邻域；用数值的点积加权时，亮的是整列：最大的那些值，不管它们在哪里。',
   'series.weightsLabel': '序列中各点彼此之间的自注意力权重。',
   'series.axisQueries': '查询点 i',
   'series.axisKeys': '键点 j',
@@ -28,16 +28,16 @@ export default {
   'series.weights.positions': '位置编码',
   'series.legendByValues': '权重 softmax(x_i x_j)：笔记的做法',
   'series.legendByPositions': '由位置编码得到的权重',
-  'series.notesNote': '**笔记自己的做法，以及它在这里为什么行不通。** 笔记用数值本身的点积给各点加权：$w_{ij} = \\operatorname{softmax}_j(x_i\\, x_j)$，也就是不带可学习参数的 d2l 自注意力。对于每个点只是一个数的序列，这样找不到邻居：当 $x_i > 0$ 时，$x_i x_j$ 在 $x_j$ 最大的地方最大，与时间无关，于是每个点把大部分权重都给了序列里最大的那些值，加权后的值贴近序列的最大值：一条沿着顶部的线，离无噪声曲线比带噪声的点本身还远（选择“数值的点积”即可看到这些权重：亮的是整列，而不是沿对角线的一条带）。点积比较的是两个点“是什么”，而平滑需要比较它们“在哪里”。有两种修正：对时间差用核函数（Nadaraya–Watson，即上面的第一种权重）；或者仍用点积的做法，但作用在每个点的**位置编码** $\\mathbf p_i$ 上而不是它的值上：$\\mathbf p_i^\\top \\mathbf p_j$ 在 $j = i$ 时最大，并随 $|i - j|$ 增大而减小，于是权重又成为一条带。这正是 Transformer 要把位置编码加到输入上的原因：自注意力的点积只能通过它们看到位置。',
+  'series.notesNote': '**笔记自己的做法，以及它在这里为什么行不通。** 笔记用数值本身的点积给各点加权：$\\alpha_{ij} = \\operatorname{softmax}_j(x_i\\, x_j)$，也就是不带可学习参数的 d2l 自注意力。对于每个点只是一个数的序列，这样找不到邻居：当 $x_i > 0$ 时，$x_i x_j$ 在 $x_j$ 最大的地方最大，与时间无关，于是每个点把大部分权重都给了序列里最大的那些值，加权后的值贴近序列的最大值：一条沿着顶部的线，离无噪声曲线比带噪声的点本身还远（选择“数值的点积”即可看到这些权重：亮的是整列，而不是沿对角线的一条带）。点积比较的是两个点“是什么”，而平滑需要比较它们“在哪里”。有两种修正：对时间差用核函数（Nadaraya–Watson，即上面的第一种权重）；或者仍用点积的做法，但作用在每个点的**位置编码** $\\mathbf p_i$ 上而不是它的值上：$\\mathbf p_i^\\top \\mathbf p_j$ 在 $j = i$ 时最大，并随 $|i - j|$ 增大而减小，于是权重又成为一条带。这正是 Transformer 要把位置编码加到输入上的原因：自注意力的点积只能通过它们看到位置。',
   'self-attention.title': '自注意力，动手算',
-  'self-attention.lead1': '课程笔记里的句子 **她正在吃一个绿色的苹果**：读到“吃”时，我们希望它的语义里带上一些“苹果”的信息，“绿色的”也一样。**自注意力**不需要任何学习的参数就能做到这一点：每个词 $\\mathbf x_i$ 用点积给本句中的每个词打分，softmax 把分数变成和为 1 的权重，它的输出就是这些词的加权平均 $\\mathbf y_i = \\sum_j w_{ij}\\, \\mathbf x_j$。这里每个词是一个手工设计的五维向量（人、动作、食物、颜色、语法），所以你能读出“吃”和“绿色的”为什么偏向“苹果”：它们和“苹果”共有食物和颜色这两个特征。',
-  'self-attention.lead2': '笔记写的是 $w_{ij} = \\operatorname{softmax}_j(\\mathbf x_i \\cdot \\mathbf x_j)$。本实验先把分数除以 $\\sqrt d = \\sqrt 5$，和 d2l 的缩放点积注意力（也就是它的自注意力）一样，这样这些数字正是后面几节所用的那一层算出的数字。所有分数除以同一个常数只会让权重更平缓，不会改变每一行里权重的大小顺序：一行最偏向的词两种算法都一样。',
+  'self-attention.lead1': '课程笔记里的句子 **她正在吃一个绿色的苹果**：读到“吃”时，我们希望它的语义里带上一些“苹果”的信息，“绿色的”也一样。**自注意力**不需要任何学习的参数就能做到这一点：每个词 $\\mathbf x_i$ 用点积给本句中的每个词打分，softmax 把分数变成和为 1 的权重，它的输出就是这些词的加权平均 $\\mathbf y_i = \\sum_j \\alpha_{ij}\\, \\mathbf x_j$。这里每个词是一个手工设计的五维向量（人、动作、食物、颜色、语法），所以你能读出“吃”和“绿色的”为什么偏向“苹果”：它们和“苹果”共有食物和颜色这两个特征。',
+  'self-attention.lead2': '笔记的做法是 $\\alpha_{ij} = \\operatorname{softmax}_j(\\mathbf x_i \\cdot \\mathbf x_j)$。本实验先把分数除以 $\\sqrt d = \\sqrt 5$，和 d2l 的缩放点积注意力（也就是它的自注意力）一样，这样这些数字正是后面几节所用的那一层算出的数字。所有分数除以同一个常数只会让权重更平缓，不会改变每一行里权重的大小顺序：一行最偏向的词两种算法都一样。',
   'self-attention.projections': '使用投影 W_q、W_k、W_v',
   'self-attention.seed': '投影的随机种子',
   'self-attention.newDraw': '重新抽取投影',
   'self-attention.reset': '恢复默认向量',
   'self-attention.vectorsNote': '这些向量是为了便于阅读而手工设计的，不是学出来的。在向量表里改一个数：这个词的那一行权重会变（它在问什么），它的那一列也会变（它向其他每个词提供什么），所以其他行也会略微变化。“恢复默认向量”按钮会还原内置的向量。',
-  'self-attention.weightsCaption': '计算核心算出的注意力权重 $w_{ij}$（行：提问的词，列：它关注的词；每一行的和为 1）。',
+  'self-attention.weightsCaption': '计算核心算出的注意力权重 $\\alpha_{ij}$（行：提问的词，列：它关注的词；每一行的和为 1）。',
   'self-attention.weightsLabel': '句子中六个词的自注意力权重。',
   'self-attention.axisQuery': '查询',
   'self-attention.axisKey': '键',
@@ -97,7 +97,7 @@ export default {
   'self-attention.selfLabel': '中文句子对自身的自注意力权重。',
 
   // --- 练习（sections/self-attention/exercises.js）---
-  'self-attention.ex.teacherNote': '在任何人看热图之前，先问“吃”最关注哪个词：大多数人会说“苹果”，但不用投影时一个词通常最关注它自己，因为 $\\mathbf x_i \\cdot \\mathbf x_i = \\|\\mathbf x_i\\|^2$（“自注意力”图中明亮的对角线）；修改“苹果”的向量直到“吃”选中它，就能看出投影的用处。然后在脑中打乱句子：每个输出都跟着它的词走，别的什么都不变，所以单靠自注意力不知道顺序（d2l 10.6 练习 1）。在序列面板上，先让学生预测笔记的 $\\operatorname{softmax}(x_i x_j)$ 权重图再显示它：亮的是最大值所在的整列，而不是邻居组成的一条带。',
+  'self-attention.ex.teacherNote': '在任何人看热图之前，先问“吃”最关注哪个词：大多数人会说“苹果”，但不用投影时一个词通常最关注它自己，因为 $\\mathbf x_i \\cdot \\mathbf x_i = \\|\\mathbf x_i\\|^2$（“自注意力”图中明亮的对角线）；修改“苹果”的向量直到“吃”选中它，就能看出投影的用处。然后在脑中打乱句子：每个输出都跟着它的词走，别的什么都不变，所以单靠自注意力不知道顺序，这正是书中加入位置编码的原因（d2l 10.6.3）；该节练习 1 接着问：把加了位置编码的自注意力层堆叠起来，还可能有什么问题？在序列面板上，先让学生预测笔记的 $\\operatorname{softmax}(x_i x_j)$ 权重图再显示它：亮的是最大值所在的整列，而不是邻居组成的一条带。',
 
   'self-attention.ex.itself.question': '不用投影时（比较表下方的“自注意力”图，以及关闭投影时上方的权重图），**{word}** 把最大的权重给了哪个键？回答之前这些图被遮住。',
   'self-attention.ex.itself.hint': '分数是 $\\mathbf x_i \\cdot \\mathbf x_j / \\sqrt 5$。比较 {word} 与自身的点积 $\\|\\mathbf x_i\\|^2$ 和它与意思相关的词的点积：在表中读出两个向量。',
@@ -122,7 +122,7 @@ export default {
   'self-attention.ex.shuffle.kept': '输出留在原处：第 1 行保持原来的第一个输出。',
   'self-attention.ex.shuffle.keptWhy': '一行属于一个词，而不是一个位置：“吃”的输出由“吃”的向量算出，所以“吃”到哪里，它就到哪里。第 1 行现在是排在第一的那个词的输出。',
   'self-attention.ex.shuffle.permuted': '输出以同样的方式被打乱：每个词保留自己的输出。',
-  'self-attention.ex.shuffle.permutedWhy': '对：自注意力是置换等变的。权重和输出只依赖于向量，所以“吃”不管站在哪里都得到同样的输出，权重图的行和列一起被置换。没有位置编码，这样的层堆叠起来也分不清“她吃苹果”和“苹果吃她”（d2l 10.6，练习 1）。',
+  'self-attention.ex.shuffle.permutedWhy': '对：自注意力是置换等变的。权重和输出只依赖于向量，所以“吃”不管站在哪里都得到同样的输出，权重图的行和列一起被置换。没有位置编码，这样的层堆叠起来也分不清“她吃苹果”和“苹果吃她”：所以书中给自注意力加上了位置编码（d2l 10.6.3）。',
   'self-attention.ex.shuffle.weights': '权重图完全不变；只有输出在动。',
   'self-attention.ex.shuffle.weightsWhy': '权重图的行和列都是词：打乱词会同样地置换它的行和列，所以每个单元格跟着它那一对词移动，数值不变。输出也随着它们的行移动。',
 
@@ -137,7 +137,7 @@ export default {
   'self-attention.ex.cross.decoder': '它把编码器和解码器连接起来。',
   'self-attention.ex.cross.decoderWhy': '那是编码器–解码器注意力，即比较表的第一列：它的查询来自解码器，键和值来自编码器的输出。自注意力只在一个组件内部；BERT 根本没有解码器。',
 
-  'self-attention.ex.series.question': '在“有噪声的序列，由自身重新加权”中，点 {point}（t = {time}，值 {value}，用虚线标出）按笔记的做法 $w_{ij} = \\operatorname{softmax}_j(x_i\\, x_j)$ 加权。在它的权重图显示之前，请预测：点 {point} 把最大的权重给了哪个点？',
+  'self-attention.ex.series.question': '在“有噪声的序列，由自身重新加权”中，点 {point}（t = {time}，值 {value}，用虚线标出）按笔记的做法 $\\alpha_{ij} = \\operatorname{softmax}_j(x_i\\, x_j)$ 加权。在它的权重图显示之前，请预测：点 {point} 把最大的权重给了哪个点？',
   'self-attention.ex.series.hint': '固定 $x_i > 0$，$x_i\\, x_j$ 在哪里最大？这个做法里没有时间。',
   'self-attention.ex.series.pickNeighbours': '它自己或时间上离它最近的邻居。',
   'self-attention.ex.series.pickSimilar': '数值和它最接近的点。',
@@ -154,7 +154,7 @@ export default {
   'self-attention.ex.series.solution': '点 {best}（t = {bestTime}，值 {bestValue}），权重 {weight}。',
   'self-attention.ex.series.solutionSmallest': '点 {best}，即最小值（{bestValue}）：点 {point} 在零以下。',
 
-  'self-attention.ex.weight.question': '图中的分数都除以了 $\\sqrt 5$，和 d2l 一样；笔记的公式 $w_{ij} = \\operatorname{softmax}_j(\\mathbf x_i \\cdot \\mathbf x_j)$ 没有除。根据表中的向量，笔记的公式给 **{query}** → **{key}**（“自注意力”图中用虚线框出的单元格）的权重是多少？误差在 ±{tolerance} 以内。',
+  'self-attention.ex.weight.question': '图中的分数都除以了 $\\sqrt 5$，和 d2l 一样；笔记的公式 $\\alpha_{ij} = \\operatorname{softmax}_j(\\mathbf x_i \\cdot \\mathbf x_j)$ 没有除。根据表中的向量，笔记的公式给 **{query}** → **{key}**（“自注意力”图中用虚线框出的单元格）的权重是多少？误差在 ±{tolerance} 以内。',
   'self-attention.ex.weight.hint': '算出 {query} 与全部六个词的 $\\mathbf x_i \\cdot \\mathbf x_j$（很多分量是 0），再对这六个数做 softmax。捷径：不除以 $\\sqrt 5$ 时，权重就是图中这一行的 $\\sqrt 5$ 次方，再重新归一化。',
   'self-attention.ex.weight.right': '{weight}：{query} 的六个点积做 softmax，不除以 $\\sqrt 5$。图中同一个单元格显示 {shown}：除以 $\\sqrt 5$ 让权重更平缓，但不改变它们的大小顺序。',
   'self-attention.ex.weight.shown': '这是图中的权重 {shown}，分数已经除以了 $\\sqrt 5$。不除的话，分数之间的差距是 $\\sqrt 5 \\approx 2.24$ 倍，softmax 更尖：要从点积本身算起。',

@@ -56,7 +56,7 @@ export default {
   'bmm.trainingAll': '**训练中的乘积。**用{§data}的 {n} 个点、并关闭留一法训练 $w$ 时，代码调用 torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))：形状为 {weights} 的权重乘以形状为 {values} 的值，得到形状 {result}。{n} 个查询中的每一个，都有它对全部 {others} 个键（包括它自己的键）的权重，这些权重与值相乘：每个查询做一次矩阵乘法，即 {others} 个权重组成的一行乘以 {others} 个值组成的一列，全部作为一个批量一次完成。（像书中那样使用留一法时，每个查询有 $n - 1$ 个键。）',
   'bmm.trainingAll.alone': '**训练中的乘积。**用本图所用数据集的 {n} 个点、并关闭留一法训练 $w$ 时，代码调用 torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))：形状为 {weights} 的权重乘以形状为 {values} 的值，得到形状 {result}。{n} 个查询中的每一个，都有它对全部 {others} 个键（包括它自己的键）的权重，这些权重与值相乘：每个查询做一次矩阵乘法，即 {others} 个权重组成的一行乘以 {others} 个值组成的一列，全部作为一个批量一次完成。（像书中那样使用留一法时，每个查询有 $n - 1$ 个键。）',
   // 练习（sections/training/exercises.js）。
-  'training.ex.teacherNote': '在有人按“单步”之前，先问：从书中的 $w_0 = 1$、$\\eta = 0.5$ 出发走一步，$w$ 会落在哪里？多数人以为会落在谷底，实际上步长 $\\eta \\cdot \\partial L/\\partial w$ 把 $w$ 远远甩过了谷底，之后的几步在平坦的地面上慢慢爬回来（看损失曲面上的点）。再问：不用留一法时 $w$ 会去哪里？每个点都可以关注自己，$w$ 越大训练损失越低，所以它根本选不出宽度；损失曲面上另一条曲线从不回升。',
+  'training.ex.teacherNote': '在有人按“单步”之前，先问：从实验室默认的 $w_0 = 1$ 出发、用书中的 $\\eta = 0.5$ 走一步，$w$ 会落在哪里？（书中的 $w_0$ 是从 U[0, 1) 随机抽取的，“抽取 w₀”按钮也这样做。）多数人以为会落在谷底，实际上步长 $\\eta \\cdot \\partial L/\\partial w$ 把 $w$ 远远甩过了谷底，之后的几步在平坦的地面上慢慢爬回来（看损失曲面上的点）。再问：不用留一法时 $w$ 会去哪里？每个点都可以关注自己，$w$ 越大训练损失越低，所以它根本选不出宽度；损失曲面上另一条曲线从不回升。',
 
   'training.ex.step.question': '按“单步”之前：从 $w_0 = {w0}$ 出发，以 $\\eta = {lr}$ 做一步梯度下降。它会把 $w$ 放到损失曲面的什么位置？',
   'training.ex.step.hint': '这一步是 $w_1 = w_0 - \\eta \\cdot \\partial L/\\partial w$：在 L(w) 下面读出 $\\partial L/\\partial w$（先按“重置”，让读数停在 $w_0$），算出 $w_1$，再在损失曲面上把它和曲线的谷底比一比。',
@@ -102,10 +102,10 @@ export default {
   'training.ex.mirror.solution': '$w = -{w}$ 处 $\\partial L/\\partial w = {gradient}$：即 $+{w}$ 处的斜率（{shown}）反号，因为 $L(-w) = L(w)$。',
 
   'training.ex.near.question': '把 $w$ 带到谷底附近：读数中的 $w$ 处的留一法损失，比损失曲面上的最低损失至多高 {share}。可以训练（按“播放”，学习率和轮数自己选），也可以直接设置 $w_0$。',
-  'training.ex.near.hint': '在损失曲面上找到留一法曲线的谷底，读出它的 $w$。把 $w_0$ 设在那里立刻就能做到；或者从书中的起点开始训练，看那些点停在哪里。',
+  'training.ex.near.hint': '在损失曲面上找到留一法曲线的谷底，读出它的 $w$。把 $w_0$ 设在那里立刻就能做到；或者从默认的 $w_0 = 1$ 出发、用书中的 $\\eta = 0.5$ 训练，看那些点停在哪里。',
   'training.ex.near.looOff': '目标是留一法损失：先打开**留一法**。不用留一法时，$w$ 越大训练损失越低，它没有谷底。',
   'training.ex.near.right': '在 $w = {w}$ 处损失为 {loss}，比曲面上的最低值（{best}，约在 $w = {bottom}$）高 {above}：当前点落在谷底，用这个 $w$ 的预测贴着真实函数走，又不追逐噪声。',
-  'training.ex.near.close': '差一点：在 $w = {w}$ 处损失为 {loss}，比最低值（{best}，约在 $w = {bottom}$）高 {above}。书中 $\\eta = 0.5$ 的五步常常停在这里：第一步冲过了头，回来的路又很平。再多训练几轮，或者把 $w_0$ 设得离谷底近一些。',
+  'training.ex.near.close': '差一点：在 $w = {w}$ 处损失为 {loss}，比最低值（{best}，约在 $w = {bottom}$）高 {above}。从默认的 $w_0 = 1$ 出发，书中 $\\eta = 0.5$ 的五步常常停在这里：第一步冲过了头，回来的路又很平。再多训练几轮，或者把 $w_0$ 设得离谷底近一些。',
   'training.ex.near.far': '在 $w = {w}$ 处损失为 {loss}，比曲面上的最低值（{best}，约在 $w = {bottom}$）高 {above}。在损失曲面上找到曲线的谷底：当前点还在山坡上。',
   'training.ex.near.solution': '留一法损失曲面的谷底约在 $w = {bottom}$（损失 {best}）：把 $w_0$ 设在那里，或者一直训练到损失与它相差不到 {share}。',
 };
