@@ -1,6 +1,6 @@
 // "Copy as PyTorch" for the attention-training section: a self-contained
-// script (torch alone, float64) that trains d2l's Transformer encoder (§10.7,
-// dropout 0) on the lab's toy task and prints the loss of every step, the
+// script (torch alone, float64) that trains d2l's Transformer encoder
+// (zh.d2l.ai §10.7, d2l.ai §11.7; dropout 0) on the lab's toy task and prints the loss of every step, the
 // same numbers the page's core gives:
 //   - the model is the book's MultiHeadAttention / TransformerEncoderBlock
 //     with the sinusoidal positional encoding, the lab's embedding scale and,
@@ -18,7 +18,7 @@
 import { t } from '../../i18n/index.js';
 import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
 import {
-  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM,
+  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM, DROPOUT_NOTE,
 } from '../shared/book-attention-pytorch.js';
 
 // The section's parameters (state.js), stated at the top of the snippet (the
@@ -130,7 +130,10 @@ def task_batch(task, batch, length, vocab, seed, lag=1, variable_lengths=False):
     return torch.tensor(tokens), torch.tensor(targets), torch.tensor(valid_lens)
 `;
 
-const MODEL = `# d2l's masked softmax, scaled dot-product and multi-head attention (§10.3, §10.5).
+const MODEL = `# d2l's masked softmax, scaled dot-product and multi-head attention (zh.d2l.ai §10.3, §10.5; d2l.ai §11.3, §11.5).
+${DROPOUT_NOTE}
+
+
 ${MASKED_SOFTMAX}
 
 
@@ -141,7 +144,7 @@ ${MULTI_HEAD_ATTENTION}
 
 
 class PositionalEncoding(nn.Module):
-    """§10.6.3 in float64, dropout 0 (an odd size keeps its last sine column)."""
+    """zh.d2l.ai §10.6.3 (d2l.ai §11.6.3) in float64, dropout 0 (an odd size keeps its last sine column)."""
 
     def __init__(self, num_hiddens, max_len):
         super().__init__()
@@ -155,7 +158,7 @@ class PositionalEncoding(nn.Module):
         return X + self.P[:, :X.shape[1], :]
 
 
-# d2l's Transformer encoder block (§10.7), dropout 0.
+# d2l's Transformer encoder block (zh.d2l.ai §10.7, d2l.ai §11.7), dropout 0.
 ${POSITION_WISE_FFN}
 
 
@@ -171,7 +174,7 @@ class TransformerEncoderBlock(nn.Module):
         self.ffn_num_hiddens = ffn_num_hiddens
         if ffn_num_hiddens > 0:
             self.addnorm1 = AddNorm(num_hiddens)
-            self.ffn = PositionWiseFFN(num_hiddens, ffn_num_hiddens)
+            self.ffn = PositionWiseFFN(num_hiddens, ffn_num_hiddens, num_hiddens)
             self.addnorm2 = AddNorm(num_hiddens)
 
     def forward(self, X, valid_lens):
@@ -245,7 +248,7 @@ export function attentionTrainingScript(options, core, { title = 'attention-trai
     : `torch.optim.Adam(net.parameters(), lr=${py(options.lr)})  # betas (0.9, 0.999), eps 1e-8`;
   const parts = [
     `# Attention Lab, "${title}": the current state as PyTorch code: d2l's Transformer encoder`,
-    '# (Dive into Deep Learning §10.7) trained on the lab\'s toy task, step for step as the page trains it.',
+    '# (Dive into Deep Learning: zh.d2l.ai §10.7, d2l.ai §11.7) trained on the lab\'s toy task, step for step as the page trains it.',
     stateText ? `# State: ${stateText}` : null,
     '# Runs with torch alone; prints the loss of every step (the page\'s loss curve) and the held-out accuracy.',
     '# Autograd and the lab\'s hand-written backward pass differ in the last bits of a double. The first',

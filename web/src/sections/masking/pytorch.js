@@ -1,4 +1,5 @@
-// "Copy as PyTorch" for the masking section: d2l's masked_softmax (§10.3.1)
+// "Copy as PyTorch" for the masking section: d2l's masked_softmax (zh.d2l.ai
+// §10.3.1, d2l.ai §11.3.2.1)
 // on the section's scores and valid lengths, as a script (torch alone,
 // float64) that prints the weights of the section's "d2l" matrix. The scores
 // are the core's seeded draws, written out as shortest round-trip decimals
@@ -18,7 +19,7 @@ function validLensLiteral(state) {
 export function maskingSnippet(state, core, section) {
   const { scores } = section.compute(core, state);
   return [
-    ...snippetOpening(state, section, '§10.3.1'),
+    ...snippetOpening(state, section, 'zh.d2l.ai §10.3.1, d2l.ai §11.3.2.1'),
     `${MASKED_SOFTMAX}\n`,
     shapedLiteral('scores', scores, [2, 2, 4]),
     `valid_lens = ${validLensLiteral(state)}\n`,

@@ -1,12 +1,14 @@
 // "Copy as PyTorch" for the multi-head section: d2l's MultiHeadAttention
-// (§10.5) as self-attention of the section's six token embeddings, with the
+// (zh.d2l.ai §10.5, d2l.ai §11.5) as self-attention of the section's six token embeddings, with the
 // seeded W_q, W_k, W_v, W_o the core used (recordedCompute: the inputs of the
 // core's own call), as a script (torch alone, float64) printing every head's
 // weights and the output. With heads switched off it also prints the output
 // of the kept heads and of the switched-off ones: each head's output scaled
 // by its factor before W_o, as the lab does it (the book has no such switch).
 import { printValues, recordedCompute, shapedExpression, shapedLiteral, snippetOpening } from '../shared/pytorch-snippet.js';
-import { DOT_PRODUCT_ATTENTION, MASKED_SOFTMAX, MULTI_HEAD_ATTENTION } from '../shared/book-attention-pytorch.js';
+import {
+  DOT_PRODUCT_ATTENTION, DROPOUT_NOTE, MASKED_SOFTMAX, MULTI_HEAD_ATTENTION,
+} from '../shared/book-attention-pytorch.js';
 
 const HEAD_MASK = `def masked_heads(attention, X, head_mask):
     """MultiHeadAttention's forward with each head's output scaled by its factor before W_o."""
@@ -22,7 +24,8 @@ export function multiHeadSnippet(state, core, section) {
   const [full, kept] = calls.multiHeadAttention;
   const { batch, nq, hidden, heads } = full.shape;
   const parts = [
-    ...snippetOpening(state, section, '§10.5'),
+    ...snippetOpening(state, section, 'zh.d2l.ai §10.5, d2l.ai §11.5'),
+    `${DROPOUT_NOTE}\n\n`,
     `${MASKED_SOFTMAX}\n\n`,
     `${DOT_PRODUCT_ATTENTION}\n\n`,
     `${MULTI_HEAD_ATTENTION}\n\n`,

@@ -1,6 +1,6 @@
 // "Copy as PyTorch" of the pooling sections (data, pooling, heatmap,
-// training): their current state as the book's own PyTorch code (d2l §10.2,
-// 1st edition's training loop and the 2nd edition's kernels), runnable with
+// training): their current state as the book's own PyTorch code (the data
+// and training loop of zh.d2l.ai §10.2, the kernels of d2l.ai §11.2), runnable with
 // torch alone. The numbers come from the state and from the core's data set
 // (the same call as the sections', shared/regression-setup.js); this module only
 // writes text. The comments are in the page's language (catalogue keys pytorch.*).
@@ -46,6 +46,7 @@ export function poolingSnippet(state, core, { id: sectionId, inputs: names }) {
       parts.push(
         `# ${t('pytorch.kernel')}`,
         `${typeof KERNEL_CODE[kernel] === 'function' ? KERNEL_CODE[kernel]() : KERNEL_CODE[kernel]}\n`,
+        comment('pytorch.nadarayaWatson'),
         'def nadaraya_watson(queries, keys, values, kernel, w):',
         '    d = (queries.reshape((-1, 1)) - keys.reshape((1, -1))) * w',
         '    k = kernel(d)',

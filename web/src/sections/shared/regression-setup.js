@@ -10,7 +10,7 @@ export const setup = Object.freeze({
   testStep: 0.1, // test queries 0, 0.1, ..., 4.9 (n_test = 50)
   curveStep: 0.01, // the drawn prediction curve is sampled finer than the test grid
   plotY: [-1, 5], // the book's ylim, widened when the data reach beyond it (dataYDomain)
-  bookWidths: [0.1, 0.2, 0.5, 1], // the 2nd edition's kernel widths sigma (w = 1 / sigma)
+  bookWidths: [0.1, 0.2, 0.5, 1], // d2l.ai §11.2's kernel widths sigma (w = 1 / sigma)
   bookWidthW: [10, 5, 2, 1],
   landscapeW: [0, 20], // the loss landscape's w range before training leaves it
 });

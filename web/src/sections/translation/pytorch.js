@@ -1,7 +1,7 @@
 // "Copy as PyTorch" for the translation section: a self-contained script
 // (torch alone, float64) with d2l's classes for the architecture chosen
-// (10.4's Seq2SeqEncoder, optionally bidirectional as Bahdanau et al.'s, and
-// Seq2SeqAttentionDecoder; or 10.7's TransformerEncoder and
+// (zh.d2l.ai 10.4's Seq2SeqEncoder, optionally bidirectional as Bahdanau et al.'s,
+// and Seq2SeqAttentionDecoder; or 10.7's TransformerEncoder and
 // TransformerDecoder) wrapped in EncoderDecoder, so the state_dict keys are
 // the core's parameter names:
 //   - the initial parameters are the core's own (seq2seqInit), written out
@@ -17,7 +17,7 @@
 import { t } from '../../i18n/index.js';
 import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
 import {
-  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM,
+  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, ADDITIVE_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM, DROPOUT_NOTE,
 } from '../shared/book-attention-pytorch.js';
 import {
   BATCH, LEARNING_RATE, CLIP, modelConfig,
@@ -28,21 +28,8 @@ export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trSteps', 'trSeed
 // The batches of at most this many steps are written out (each about 1,100 ids).
 export const SNIPPET_STEPS = 20;
 
-const GRU_MODEL = `# d2l 10.4 (Bahdanau attention) on 9.7's encoder, dropout 0. AdditiveAttention with nn.Linear
-# of given sizes (the book's nn.LazyLinear needs a first call before load_state_dict).
-class AdditiveAttention(nn.Module):
-    def __init__(self, key_size, query_size, num_hiddens):
-        super().__init__()
-        self.W_k = nn.Linear(key_size, num_hiddens, bias=False)
-        self.W_q = nn.Linear(query_size, num_hiddens, bias=False)
-        self.w_v = nn.Linear(num_hiddens, 1, bias=False)
-
-    def forward(self, queries, keys, values, valid_lens):
-        queries, keys = self.W_q(queries), self.W_k(keys)
-        features = torch.tanh(queries.unsqueeze(2) + keys.unsqueeze(1))
-        scores = self.w_v(features).squeeze(-1)
-        self.attention_weights = masked_softmax(scores, valid_lens)
-        return torch.bmm(self.attention_weights, values)
+const GRU_MODEL = `# Bahdanau attention (zh.d2l.ai §10.4, d2l.ai §11.4) on the encoder of zh.d2l.ai §9.7 (d2l.ai §10.7).
+${ADDITIVE_ATTENTION}
 
 
 class Seq2SeqEncoder(nn.Module):
@@ -89,7 +76,7 @@ class Seq2SeqAttentionDecoder(nn.Module):
         outputs = self.dense(torch.cat(outputs, dim=0))
         return outputs.permute(1, 0, 2), [enc_outputs, hidden_state, enc_valid_lens]`;
 
-const TRANSFORMER_MODEL = `# d2l 10.7, dropout 0.
+const TRANSFORMER_MODEL = `# The Transformer of zh.d2l.ai §10.7 and d2l.ai §11.7.
 ${MASKED_SOFTMAX}
 
 
@@ -119,7 +106,7 @@ class TransformerEncoderBlock(nn.Module):
         super().__init__()
         self.attention = MultiHeadAttention(num_hiddens, num_heads)
         self.addnorm1 = AddNorm(num_hiddens)
-        self.ffn = PositionWiseFFN(num_hiddens, ffn_num_hiddens)
+        self.ffn = PositionWiseFFN(num_hiddens, ffn_num_hiddens, num_hiddens)
         self.addnorm2 = AddNorm(num_hiddens)
 
     def forward(self, X, valid_lens):
@@ -152,7 +139,7 @@ class TransformerDecoderBlock(nn.Module):
         self.addnorm1 = AddNorm(num_hiddens)
         self.attention2 = MultiHeadAttention(num_hiddens, num_heads)
         self.addnorm2 = AddNorm(num_hiddens)
-        self.ffn = PositionWiseFFN(num_hiddens, ffn_num_hiddens)
+        self.ffn = PositionWiseFFN(num_hiddens, ffn_num_hiddens, num_hiddens)
         self.addnorm3 = AddNorm(num_hiddens)
 
     def forward(self, X, state):
@@ -259,7 +246,7 @@ export function translationScript(state, core, { title = 'translation', stateTex
       `                     Seq2SeqAttentionDecoder(${config.targetVocab}, embed_size, num_hiddens, num_layers))`,
     ];
   const parts = [
-    `# Attention Lab, "${title}": the current state as PyTorch code: d2l's ${transformer ? 'Transformer encoder-decoder (§10.7)' : 'Bahdanau attention (§10.4)'}`,
+    `# Attention Lab, "${title}": the current state as PyTorch code: d2l's ${transformer ? 'Transformer encoder-decoder (zh.d2l.ai §10.7, d2l.ai §11.7)' : 'Bahdanau attention (zh.d2l.ai §10.4, d2l.ai §11.4)'}`,
     '# trained on the lab\'s toy translation, step for step as the page trains it.',
     stateText ? `# State: ${stateText}` : null,
     `# Runs with torch alone; prints the loss per target token of the first ${steps} steps (the page's loss curve),`,
@@ -268,6 +255,9 @@ export function translationScript(state, core, { title = 'translation', stateTex
     'import math\n\nimport torch\nfrom torch import nn\n',
     'torch.set_default_dtype(torch.float64)  # the lab computes in double precision',
     'torch.set_num_threads(1)\n',
+    DROPOUT_NOTE,
+    '',
+    '',
     transformer ? TRANSFORMER_MODEL : `${MASKED_SOFTMAX}\n\n\n${GRU_MODEL}`,
     '',
     '',
