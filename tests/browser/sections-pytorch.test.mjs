@@ -101,7 +101,8 @@ test('the scoring snippet gives both layers\' weights and outputs the page draws
   await typeInto(page, 'scoringQueries', 2);
   await typeInto(page, 'additiveHidden', 5);
   const code = await copiedSnippet('scoring');
-  for (const part of ['class AdditiveAttention(nn.Module):', 'class DotProductAttention(nn.Module):', 'AdditiveAttention(20, 2, 5)', '§10.3.2']) {
+  for (const part of ['class AdditiveAttention(nn.Module):', 'class DotProductAttention(nn.Module):', 'AdditiveAttention(key_size=2, query_size=20, num_hiddens=5)', '§10.3.2',
+    '# AdditiveAttention(key_size, query_size, num_hiddens, dropout) of zh.d2l.ai §10.3.2, without dropout.']) {
     assert.ok(code.includes(part), `the snippet has "${part}"`);
   }
   const output = await python(code);
