@@ -1,5 +1,5 @@
 // Where each section's topic stands in Dive into Deep Learning, in both
-// books: the English one at d2l.ai (2nd edition, chapter 11) and the
+// books: the English one at d2l.ai (chapter 11) and the
 // Chinese one at zh.d2l.ai (chapter 10). Each link names the subsection as
 // its book numbers and titles it (book data, not the page's text: it keeps
 // its book's language whatever the page speaks). An anchor is an id the
