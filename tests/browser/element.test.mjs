@@ -79,6 +79,38 @@ test('hide and section changes keep the learner\'s state; a parameter attribute 
   await context.close();
 });
 
+// Attributes named after members of Object.prototype name nothing: the
+// element shows its default section, the learner's exercises, the page's
+// language, and a heading is only text. Set later, the same.
+test('attributes named after members of Object.prototype: the default section, the learner\'s exercises, the page\'s language', async () => {
+  const { page, context, problems } = await courseWithElement('lab-proto', {
+    section: '__proto__', exercises: 'constructor', hide: '__proto__,toString', language: 'valueOf', heading: 'hasOwnProperty',
+  });
+  const shown = () => page.evaluate(() => {
+    const root = document.getElementById('lab-proto').shadowRoot;
+    return {
+      section: root.querySelector('.lab-root').dataset.sectionShown,
+      modes: [...root.querySelectorAll('[data-role="exercises"]')].map((block) => block.dataset.mode),
+      title: root.querySelector('.section-title')?.textContent,
+    };
+  });
+  let now = await shown();
+  assert.equal(now.section, 'pooling');
+  assert.deepEqual(now.modes, ['on']);
+  assert.match(now.title, /hasOwnProperty/, 'the heading, as text');
+  assert.equal((await stateOf(page, 'lab-proto')).language, 'en');
+  for (const [name, value] of [['section', 'constructor'], ['exercises', 'toString'], ['language', '__proto__'], ['section', 'valueOf']]) {
+    await setAttribute(page, 'lab-proto', name, value);
+    await elementsReady(page, 3);
+    now = await shown();
+    assert.equal(now.section, 'pooling', `${name}=${value}`);
+    assert.deepEqual(now.modes, ['on'], `${name}=${value}`);
+    assert.equal((await stateOf(page, 'lab-proto')).language, 'en', `${name}=${value}`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 // Counts the animation frames the top page asks for (init script: before the page's own).
 function countFrames() {
   if (window !== window.top) return;

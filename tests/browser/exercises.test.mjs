@@ -499,3 +499,73 @@ test('progress reaches the course page: the element\'s events and the iframe\'s 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// What an earlier visit (or anything else) left under the lab's key, put
+// there before the page runs: `exercises` (a JSON text, so a "__proto__"
+// key is an entry) and `others` made-up entries of no section of the lab.
+function storedBefore({ key, exercises, others }) {
+  const entries = JSON.parse(exercises);
+  for (let i = 0; i < others; i += 1) entries[`other.exercise-${i}`] = { status: 'right', attempts: 1, instance: 0 };
+  const text = JSON.stringify({ version: 1, exercises: entries });
+  localStorage.setItem(key, text);
+  window.storedBefore = text.length;
+}
+
+function pageWithStored(exercises, others = 0) {
+  const given = { key: STORAGE_KEY, exercises: JSON.stringify(exercises).replace('"proto-entry"', '"__proto__"'), others };
+  return openPage(lab.browser, `${lab.server.origin}/#embed=pooling`, { predictions: 'open', init: `(${storedBefore})(${JSON.stringify(given)})` });
+}
+const inPage = (opened, id) => opened.page.locator(`[data-exercise="pooling.${id}"]`);
+const storedIn = (opened) => opened.page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
+
+// A prediction has one try: stored as wrong or close (its one check made), it
+// comes back as that check left it, its answer shown and nothing to check
+// again. Stored names after members of Object.prototype are nobody's
+// exercises: never read, and not written back; an option's value changed
+// to one is no answer.
+test('a stored prediction checked wrong comes back revealed, with no second try; names after Object.prototype\'s members are not kept', async () => {
+  for (const status of ['wrong', 'close']) {
+    const made = { status, attempts: 1, instance: 0 };
+    const opened = await pageWithStored({
+      'pooling.narrower-kernel': made, 'proto-entry': made, constructor: made, 'toString.valueOf': made, 'hasOwnProperty.x': made,
+    });
+    const prediction = inPage(opened, 'narrower-kernel');
+    assert.equal(await prediction.getAttribute('data-status'), 'revealed', status);
+    assert.equal(await prediction.locator('[data-action="check"]').getAttribute('aria-disabled'), 'true', `${status}: no second try`);
+    assert.equal(await prediction.locator('.exercise-answer').isVisible(), true, `${status}: its answer shown`);
+    assert.equal(await opened.page.locator('[data-covered]').count(), 0, `${status}: no figure covered`);
+    // A box whose value was changed in the page (to a member of Object.prototype) is no answer: a reminder, not a try.
+    const concept = inPage(opened, 'average-query');
+    await concept.locator('input[value="nearer"]').evaluate((box) => {
+      box.value = 'constructor';
+    });
+    await concept.locator('input[value="constructor"]').check();
+    await concept.locator('[data-action="check"]').click();
+    assert.equal(await concept.getAttribute('data-status'), 'open', `${status}: no try counted`);
+    assert.equal(await shownText(concept.locator('.exercise-verdict')), catalogues.en['exercises.pickFirst'], status);
+    await inPage(opened, 'average-query').locator('input[value="ignores"]').check();
+    await inPage(opened, 'average-query').locator('[data-action="check"]').click();
+    const kept = JSON.parse(await storedIn(opened)).exercises;
+    assert.deepEqual(Object.keys(kept).sort(), ['pooling.average-query', 'pooling.narrower-kernel'], status);
+    assert.deepEqual(kept['pooling.narrower-kernel'], { status: 'revealed', attempts: 1, instance: 0 });
+    assert.deepEqual(opened.problems, []);
+    await opened.context.close();
+  }
+});
+
+// Megabytes under the lab's key (the load once took five times as long):
+// not parsed, the page opens as a first visit, and the next write keeps the
+// lab's entries alone.
+test('4 MB under the lab\'s key: the page opens as on a first visit, and writes back only its own entries', async () => {
+  const opened = await pageWithStored({ 'pooling.average-query': { status: 'right', attempts: 1, instance: 0 } }, 55000);
+  const stored = await opened.page.evaluate(() => window.storedBefore);
+  assert.ok(stored > 3.5e6, `${stored} characters stored`);
+  assert.equal(await inPage(opened, 'average-query').getAttribute('data-status'), 'open');
+  await inPage(opened, 'average-query').locator('input[value="ignores"]').check();
+  await inPage(opened, 'average-query').locator('[data-action="check"]').click();
+  const text = await storedIn(opened);
+  assert.ok(text.length < 200, `${text.length} characters written back`);
+  assert.deepEqual(Object.keys(JSON.parse(text).exercises), ['pooling.average-query']);
+  assert.deepEqual(opened.problems, []);
+  await opened.context.close();
+});

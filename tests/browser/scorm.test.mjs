@@ -21,6 +21,7 @@ import { SECTIONS } from '../../web/src/sections/registry.js';
 import { useBrowser, openPage, DIST } from './harness.mjs';
 import { decodeSuspendData } from '../../web/src/scorm/suspend-data.js';
 import { wrapApi } from '../web/hostile-lms.mjs';
+import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 
 const started = performance.now();
 const run = promisify(execFile);
@@ -77,9 +78,10 @@ const shared = useBrowser({ serve: serveLms, report: ['scorm.json', figures] });
 // LMS stored, if anything), the package's page in an iframe, drawn (or,
 // with `until`, as far as that element of it: the rest is built meanwhile).
 // `hostile`: the options of hostile-lms.mjs's wrapApi (an API that throws, or lies).
-async function launchInLms({ version, folder, stored = null, until = 'html[data-ready="true"]', hostile = null }) {
+// `hash`: the package page's URL hash (a link a learner was given, say).
+async function launchInLms({ version, folder, stored = null, until = 'html[data-ready="true"]', hostile = null, hash = '' }) {
   const opened = await openPage(shared.browser, `${shared.server.origin}/host.html`, { ready: null, predictions: 'open' });
-  await opened.page.evaluate(({ version, folder, stored, hostile, wrap }) => {
+  await opened.page.evaluate(({ version, folder, stored, hostile, wrap, hash }) => {
     const api = version === '1.2' ? new window.Scorm12API({ logLevel: 5 }) : new window.Scorm2004API({ logLevel: 5 });
     if (stored) api.loadFromJSON(stored);
     if (hostile) (0, eval)(`(${wrap})`)(api, version, hostile); // eslint-disable-line no-eval
@@ -97,10 +99,10 @@ async function launchInLms({ version, folder, stored = null, until = 'html[data-
     window[version === '1.2' ? 'API' : 'API_1484_11'] = api;
     const frame = document.createElement('iframe');
     frame.id = 'sco';
-    frame.src = `${folder}/index.html`;
+    frame.src = `${folder}/index.html${hash}`;
     frame.style.cssText = 'width: 1280px; height: 900px; border: 0';
     document.body.append(frame);
-  }, { version, folder, stored, hostile, wrap: hostile ? wrapApi.toString() : null });
+  }, { version, folder, stored, hostile, wrap: hostile ? wrapApi.toString() : null, hash });
   const frame = opened.page.frameLocator('#sco');
   await frame.locator(until).waitFor({ state: 'attached', timeout: 30000 });
   return { ...opened, frame };
@@ -111,6 +113,29 @@ const lmsData = (page) => page.evaluate(() => window.lms.renderCMIToJSONObject()
 const lmsCalls = (page) => page.evaluate(() => window.lmsCalls);
 
 const exercise = (frame, name) => frame.locator(`[data-exercise="${name}"]`);
+
+// The note of a package not connected to its course: above the lab, in the
+// page's language, in the first screenful.
+const catalogues = { en: assembleCatalogue('en'), zh: assembleCatalogue('zh') };
+async function assertNotConnected(target, language, label) {
+  const note = target.locator('[data-notice="scorm.notConnected"]');
+  await note.waitFor({ state: 'visible' });
+  assert.equal(await note.count(), 1, label);
+  assert.equal((await note.textContent()).trim(), catalogues[language]['scorm.notConnected'], label);
+  const top = await note.evaluate((node) => node.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 400, `${label}: on the first screen (${top} px from the top)`);
+}
+
+// The learner's exercises only, whatever the hash asked: no teacher's note,
+// no answer shown but those of exercises finished by showing it.
+async function assertLearnerMode(target, label) {
+  assert.ok(await target.locator('[data-role="exercises"]').count() > 0, label);
+  assert.equal(await target.locator('[data-role="exercises"]:not([data-mode="on"])').count(), 0, `${label}: the learner's mode`);
+  assert.equal(await target.locator('[data-role="teacher-note"]').count(), 0, `${label}: no teacher's note`);
+  const answers = await target.locator('[data-exercise]:not([data-status="revealed"]) .exercise-answer')
+    .evaluateAll((nodes) => nodes.filter((node) => !node.hidden).length);
+  assert.equal(answers, 0, `${label}: no answer shown`);
+}
 async function choose(frame, name, option) {
   await exercise(frame, name).locator(`input[type="radio"][value="${option}"]`).check();
   await exercise(frame, name).locator('[data-action="check"]').click();
@@ -221,15 +246,18 @@ for (const [version, folder] of [['1.2', 'attention-lab-scorm12-pooling'], ['200
       const lms = await launchInLms({ version, folder, hostile: { throws } });
       assert.equal(await lms.frame.locator('html').getAttribute('data-scorm'), 'none', throws);
       assert.equal(await lms.frame.locator('[data-exercise]').count(), exerciseCount(folder.includes('masking') ? ['pooling', 'masking'] : ['pooling']));
+      // The learner is told their answers do not reach the course (once silent).
+      await assertNotConnected(lms.frame, 'en', throws);
       await choose(lms.frame, 'pooling.average-query', 'ignores');
       assert.equal(await exercise(lms.frame, 'pooling.average-query').getAttribute('data-status'), 'right', throws);
-      assert.equal(await lms.frame.locator('[data-role="scorm-unsaved"]').count(), 0, `${throws}: the plain lab has nothing to say`);
+      assert.equal(await lms.frame.locator('[data-role="scorm-unsaved"]').count(), 0, `${throws}: nothing said unsaved`);
       assert.deepEqual(lms.problems, [], throws);
       await lms.context.close();
     }
     // Every Commit after the launch's throws: the answer stays, and the learner is told it is not stored.
     const lms = await launchInLms({ version, folder, hostile: { throws: 'commit', after: 1 } });
     assert.equal(await lms.frame.locator('html').getAttribute('data-scorm'), version);
+    assert.equal(await lms.frame.locator('[data-notice="scorm.notConnected"]').count(), 0, 'connected: no such note');
     const note = lms.frame.locator('[data-role="scorm-unsaved"]');
     assert.equal(await note.count(), 0, 'nothing unsaved at launch');
     await choose(lms.frame, 'pooling.average-query', 'ignores');
@@ -261,11 +289,41 @@ test('SCORM 1.2: suspend_data the page does not accept, or another package\'s, i
   await lms.context.close();
 });
 
+// A graded package: a link with #exercises=answers shows the learner's
+// exercises all the same (the teacher's answer key is the plain lab's), and
+// the score is still reported. A prediction the LMS holds as wrong (w1, its
+// one try made) comes back as that try left it: revealed, nothing left to
+// check, and written back so (v1).
+test('SCORM 2004: #exercises=answers shows no answer in a package; a prediction stored as wrong comes back revealed, and is stored so', async () => {
+  const folder = 'attention-lab-scorm2004-pooling-masking';
+  const stored = { suspend_data: '1;pooling:narrower-kernel=w1', entry: 'resume' };
+  const lms = await launchInLms({ version: '2004', folder, stored, hash: '#exercises=answers' });
+  assert.equal(await lms.frame.locator('html').getAttribute('data-scorm'), '2004');
+  await assertLearnerMode(lms.frame, 'connected, #exercises=answers');
+  const prediction = exercise(lms.frame, 'pooling.narrower-kernel');
+  assert.equal(await prediction.getAttribute('data-status'), 'revealed');
+  assert.equal(await prediction.locator('[data-action="check"]').getAttribute('aria-disabled'), 'true', 'no second try');
+  const total = exerciseCount(['pooling', 'masking']);
+  let cmi = await lmsData(lms.page);
+  assert.equal(cmi.suspend_data, '1;pooling:narrower-kernel=v1', 'written back as the page shows it');
+  assert.equal(Number(cmi.progress_measure), scaled(1 / total), 'finished');
+  await choose(lms.frame, 'pooling.average-query', 'ignores');
+  cmi = await lmsData(lms.page);
+  assert.equal(Number(cmi.score.raw), percent(1 / total), 'the score is reported');
+  assert.doesNotMatch(await lms.frame.locator('html').evaluate(() => location.hash), /exercises=answers/, 'not written back into the URL');
+  assert.equal(await lms.frame.locator('[data-notice="scorm.notConnected"]').count(), 0);
+  assert.deepEqual(lms.problems, []);
+  await lms.context.close();
+});
+
 // The pooling package: what is checked here does not depend on the sections, and one section loads fastest.
-test('without an LMS the package\'s page is the plain lab: over http (answers in localStorage) and from file://', async () => {
+// A teacher previewing it outside an LMS sees what a learner would: the note, and no answers mode.
+test('without an LMS the package\'s page is the plain lab under a note: over http (answers in localStorage) and from file://', async () => {
   const folder = 'attention-lab-scorm12-pooling';
-  const alone = await openPage(shared.browser, `${shared.server.origin}/${folder}/index.html`, { predictions: 'open' });
+  const alone = await openPage(shared.browser, `${shared.server.origin}/${folder}/index.html#exercises=answers`, { predictions: 'open' });
   assert.equal(await alone.page.locator('html').getAttribute('data-scorm'), 'none');
+  await assertNotConnected(alone.page, 'en', 'over http');
+  await assertLearnerMode(alone.page, 'over http, #exercises=answers');
   await choose(alone.page, 'pooling.average-query', 'ignores');
   assert.equal(await exercise(alone.page, 'pooling.average-query').getAttribute('data-status'), 'right');
   const saved = JSON.parse(await alone.page.evaluate(() => localStorage.getItem('attention-lab:exercises')));
@@ -273,8 +331,11 @@ test('without an LMS the package\'s page is the plain lab: over http (answers in
   assert.deepEqual(alone.problems, []);
   await alone.context.close();
 
-  const fromDisk = await openPage(shared.browser, pathToFileURL(path.join(work, folder, 'index.html')).href, { predictions: 'open' });
+  const fromDisk = await openPage(shared.browser, `${pathToFileURL(path.join(work, folder, 'index.html')).href}#language=zh&exercises=answers`,
+    { predictions: 'open' });
   assert.equal(await fromDisk.page.locator('html').getAttribute('data-scorm'), 'none');
+  await assertNotConnected(fromDisk.page, 'zh', 'from file://, in Chinese');
+  await assertLearnerMode(fromDisk.page, 'from file://, #exercises=answers');
   assert.equal(await fromDisk.page.locator('[data-exercise]').count(), exerciseCount(['pooling']));
   await choose(fromDisk.page, 'pooling.average-query', 'nearer');
   assert.equal(await exercise(fromDisk.page, 'pooling.average-query').getAttribute('data-status'), 'wrong');

@@ -11,6 +11,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CATALOGUE_FILES, assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { GLOSSARY } from '../../web/src/i18n/glossary.js';
+import { loadCatalogue, t, translateTree, useLanguage } from '../../web/src/i18n/index.js';
 import {
   KERNELS, ESTIMATORS, PIPELINE_SCORINGS, MASK_MODES, SCORING_KEYS, ADDITIVE_QUERIES,
 } from '../../web/src/state.js';
@@ -157,4 +158,23 @@ test('one term for each idea: the glossary\'s, its variants only where the term 
 test('no English sentence opens with a reference to a section (it would read "section 3 shows" in lower case)', () => {
   const opening = Object.entries(en).filter(([, text]) => /(^|[.!?:]\s+|\*\*\s*)\{§/.test(text)).map(([key]) => key);
   assert.deepEqual(opening, []);
+});
+
+// A key is looked up among the catalogue's own keys: one named like a member
+// of Object.prototype (a data-i18n attribute's text, say) is a missing key,
+// which shows itself, never that member (once a TypeError that stopped a
+// tree's translation).
+test('t() reads own keys only: keys and placeholders named after members of Object.prototype are missing', async () => {
+  await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
+  const members = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
+  for (const language of ['en', 'zh']) {
+    useLanguage(language);
+    for (const key of members) assert.equal(t(key), key, `${language}: ${key}`);
+    assert.equal(t('nav.exercisesAnswered', Object.create({ done: 1, total: 2 })).includes('{done}'), true, 'inherited params are not given');
+  }
+  const nodes = members.map((key) => ({ dataset: { i18n: key }, textContent: '' }));
+  const root = { querySelectorAll: (selector) => (selector === '[data-i18n]' ? nodes : []) };
+  translateTree(root);
+  assert.deepEqual(nodes.map(({ textContent }) => textContent), members);
+  useLanguage('en');
 });

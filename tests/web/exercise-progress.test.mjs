@@ -3,8 +3,11 @@
 // checked on read, and storage that refuses degrading to memory silently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProgressStore, STORAGE_KEY, VERSION } from '../../web/src/exercises/progress-store.js';
-import { afterCheck, initialEntry, another, reveal, STATUSES, VERDICTS, MAX_TRIES } from '../../web/src/exercises/exercise-state.js';
+import {
+  createProgressStore, isExerciseName, STORAGE_KEY, VERSION, MAX_STORED_CHARACTERS,
+} from '../../web/src/exercises/progress-store.js';
+import { afterCheck, initialEntry, another, reveal, isFinished, STATUSES, VERDICTS, MAX_TRIES } from '../../web/src/exercises/exercise-state.js';
+import { SECTIONS } from '../../web/src/sections/registry.js';
 
 function fakeStorage(initial = {}) {
   const items = new Map(Object.entries(initial));
@@ -126,8 +129,8 @@ test('fuzz: whatever entry storage holds, every transition of it as read is one 
     for (let attempts = -1; attempts <= MAX_TRIES + 1; attempts += 1) {
       for (const instance of [0, 1, 2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31]) {
         const value = { status, attempts, instance };
-        const storage = fakeStorage({ [STORAGE_KEY]: JSON.stringify({ version: VERSION, exercises: { 'a.b': value } }) });
-        everyTransitionSaves(createProgressStore(() => storage), 'a.b', JSON.stringify(value));
+        const storage = fakeStorage({ [STORAGE_KEY]: JSON.stringify({ version: VERSION, exercises: { 'pooling.b': value } }) });
+        everyTransitionSaves(createProgressStore(() => storage), 'pooling.b', JSON.stringify(value));
         cases += 1;
       }
     }
@@ -165,4 +168,116 @@ test('storage that throws (a sandboxed iframe, storage disabled, a full quota) d
   const none = createProgressStore(() => undefined);
   none.set('pooling.a', wrongOnce);
   assert.equal(none.get('pooling.a').status, 'wrong', 'no storage at all (Node): memory');
+});
+
+const stored = (storage) => JSON.parse(storage.getItem(STORAGE_KEY)).exercises;
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+
+test('every exercise of the lab has a name the store keeps; names of no section of the lab are not kept', () => {
+  const names = SECTIONS.flatMap(({ id, exercises = [] }) => exercises.map((exercise) => `${id}.${exercise.id}`));
+  assert.ok(names.length > 40, `${names.length} exercises`);
+  for (const name of names) assert.ok(isExerciseName(name), name);
+  for (const name of ['other.x', 'pooling', 'pooling.', '.x', 'pooling.x.y', 'Pooling.x', `pooling.${'x'.repeat(65)}`, 42, null,
+    ...PROTOTYPE_NAMES, ...PROTOTYPE_NAMES.flatMap((member) => [`${member}.x`, `pooling.${member}`, `${member}.${member}`])]) {
+    if (name !== 'pooling.constructor') assert.equal(isExerciseName(name), false, String(name));
+  }
+});
+
+test('stored names after members of Object.prototype are no exercises: read as nothing, not written back', () => {
+  const good = { status: 'right', attempts: 1, instance: 0 };
+  const hostile = Object.fromEntries([...PROTOTYPE_NAMES, ...PROTOTYPE_NAMES.map((member) => `${member}.x`),
+    ...PROTOTYPE_NAMES.map((member) => `pooling.${member}`), 'toString.valueOf'].map((name) => [name, good]));
+  const text = JSON.stringify({ version: VERSION, exercises: { ...hostile, 'pooling.average-query': good } })
+    .replace('{"constructor"', '{"__proto__":{"status":"right","attempts":1,"instance":0},"constructor"');
+  assert.match(text, /"__proto__":/);
+  const storage = fakeStorage({ [STORAGE_KEY]: text });
+  const progress = createProgressStore(() => storage);
+  for (const name of [...PROTOTYPE_NAMES, ...Object.keys(hostile)]) {
+    if (name === 'pooling.constructor') continue; // a name the lab could give: kept as any other
+    assert.deepEqual({ ...progress.get(name) }, { ...initialEntry() }, name);
+    assert.deepEqual({ ...progress.get(name, { once: true }) }, { ...initialEntry() }, `${name} as a prediction`);
+  }
+  assert.equal(progress.get('pooling.average-query').status, 'right');
+  progress.set('pooling.read-prediction', wrongOnce);
+  assert.deepEqual(Object.keys(stored(storage)).sort(), ['pooling.average-query', 'pooling.constructor', 'pooling.read-prediction']);
+  assert.equal(({}).status, undefined, 'no prototype was touched');
+  // In memory (storage refused) the same names are the same nothing.
+  const memory = createProgressStore(() => undefined);
+  for (const name of PROTOTYPE_NAMES) assert.deepEqual({ ...memory.get(name) }, { ...initialEntry() }, `memory: ${name}`);
+});
+
+test('a prediction stored as wrong or close is read as its one check left it, revealed, and written back so', () => {
+  for (const status of ['wrong', 'close']) {
+    const storage = fakeStorage({
+      [STORAGE_KEY]: JSON.stringify({
+        version: VERSION,
+        exercises: {
+          'pooling.narrower-kernel': { status, attempts: 1, instance: 0 },
+          'pooling.average-query': { status, attempts: 1, instance: 2 },
+        },
+      }),
+    });
+    const progress = createProgressStore(() => storage);
+    const prediction = progress.get('pooling.narrower-kernel', { once: true });
+    assert.deepEqual({ ...prediction }, { status: 'revealed', attempts: 1, instance: 0 }, status);
+    assert.ok(isFinished(prediction), `${status}: nothing left to check`);
+    // Asked again without saying so (the contents bar of another lab): the same.
+    assert.equal(progress.get('pooling.narrower-kernel').status, 'revealed');
+    // An exercise of several tries keeps them.
+    assert.deepEqual({ ...progress.get('pooling.average-query') }, { status, attempts: 1, instance: 2 });
+    // The next write stores the prediction as read.
+    progress.set('pooling.average-query', afterCheck(progress.get('pooling.average-query'), 'right'));
+    assert.deepEqual(stored(storage)['pooling.narrower-kernel'], { status: 'revealed', attempts: 1, instance: 0 });
+    assert.deepEqual(stored(storage)['pooling.average-query'], { status: 'right', attempts: 2, instance: 2 });
+    // A new instance ("Try another") of the prediction starts open.
+    progress.set('pooling.narrower-kernel', another(prediction));
+    assert.deepEqual({ ...progress.get('pooling.narrower-kernel', { once: true }) }, { status: 'open', attempts: 0, instance: 1 });
+  }
+});
+
+// Counts JSON.parse's calls while `run` runs.
+function countingParses(run) {
+  const parse = JSON.parse;
+  let calls = 0;
+  JSON.parse = (...args) => {
+    calls += 1;
+    return parse(...args);
+  };
+  try {
+    run();
+  } finally {
+    JSON.parse = parse;
+  }
+  return calls;
+}
+
+test('what a load reads is bounded: text longer than the lab writes is not parsed, a text is parsed once, and only the lab\'s is written back', () => {
+  const lab = { 'pooling.average-query': { status: 'right', attempts: 1, instance: 0 } };
+  // 4 MB under the lab's key: a record with the lab's entry and megabytes of others.
+  const junk = Object.fromEntries(Array.from({ length: 60000 }, (_, i) => [`other.exercise-${i}`, { status: 'right', attempts: 1, instance: 0 }]));
+  const huge = JSON.stringify({ version: VERSION, exercises: { ...lab, ...junk } });
+  assert.ok(huge.length > 4e6, `${huge.length} characters`);
+  const storage = fakeStorage({ [STORAGE_KEY]: huge });
+  const progress = createProgressStore(() => storage);
+  const names = SECTIONS.flatMap(({ id, exercises = [] }) => exercises.map((exercise) => `${id}.${exercise.id}`));
+  assert.equal(countingParses(() => {
+    for (const name of names) assert.equal(progress.get(name).status, 'open', name);
+  }), 0, 'never parsed');
+  progress.set('pooling.read-prediction', wrongOnce);
+  assert.ok(storage.getItem(STORAGE_KEY).length < 200, 'written back: the lab\'s entries alone');
+  assert.deepEqual(Object.keys(stored(storage)), ['pooling.read-prediction']);
+
+  // Within the bound: parsed once for every exercise's read, others' entries dropped on the next write.
+  const some = Object.fromEntries(Object.entries(junk).slice(0, 3000));
+  const within = JSON.stringify({ version: VERSION, exercises: { ...lab, ...some } });
+  assert.ok(within.length > 100000 && within.length < MAX_STORED_CHARACTERS, `${within.length} characters`);
+  const second = fakeStorage({ [STORAGE_KEY]: within });
+  const reading = createProgressStore(() => second);
+  assert.equal(countingParses(() => {
+    for (const name of names) reading.get(name);
+  }), 1, 'parsed once');
+  assert.equal(reading.get('pooling.average-query').status, 'right');
+  reading.set('pooling.read-prediction', wrongOnce);
+  assert.deepEqual(Object.keys(stored(second)).sort(), ['pooling.average-query', 'pooling.read-prediction']);
+  assert.ok(countingParses(() => reading.get('pooling.average-query')) <= 1, 'a text written since is read again');
 });

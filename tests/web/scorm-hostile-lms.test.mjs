@@ -14,7 +14,7 @@ import { connectScorm12 } from '../../web/src/scorm/scorm12.js';
 import { connectScorm2004 } from '../../web/src/scorm/scorm2004.js';
 import { createSuspendDataStorage } from '../../web/src/scorm/suspend-data-storage.js';
 import { decodeSuspendData, encodeSuspendData } from '../../web/src/scorm/suspend-data.js';
-import { exerciseNames } from '../../web/src/scorm/package-exercises.js';
+import { exerciseNames, predictionNames } from '../../web/src/scorm/package-exercises.js';
 import { hostileLms, lmsCmi, SCORM12_SUSPEND_DATA_LIMIT } from './hostile-lms.mjs';
 
 const ALL = exerciseNames(SECTIONS);
@@ -22,12 +22,14 @@ const VERSIONS = ['1.2', '2004'];
 const connect = (version, api) => (version === '1.2' ? connectScorm12(api) : connectScorm2004(api));
 
 // A launch of the package on `api`: its session, storage and store, and how often it said "unsaved".
+// The store keeps the package's exercises (the lab's, or a larger package's made-up ones).
 function launch(version, api, names = ALL) {
   const session = connect(version, api);
   assert.ok(session, 'the LMS initialised');
   const unsaved = [];
-  const storage = createSuspendDataStorage({ session, names, onUnsaved: () => unsaved.push(true) });
-  return { session, storage, store: createProgressStore(() => storage), unsaved };
+  const storage = createSuspendDataStorage({ session, names, predictions: predictionNames(SECTIONS), onUnsaved: () => unsaved.push(true) });
+  const known = new Set(names);
+  return { session, storage, store: createProgressStore(() => storage, { known: (name) => known.has(name) }), unsaved };
 }
 
 // The score and statuses the LMS holds.
@@ -74,6 +76,36 @@ for (const version of VERSIONS) {
       }
     }
     assert.equal(Number(reported(version, api).raw), 0);
+  });
+
+  test(`SCORM ${version}: a prediction the LMS holds as wrong or close (one try made) is read as revealed, counted finished, and stored so`, () => {
+    // pooling.narrower-kernel is a prediction (one try); pooling.average-query is not.
+    assert.ok(predictionNames(SECTIONS).includes('pooling.narrower-kernel'));
+    assert.ok(!predictionNames(SECTIONS).includes('pooling.average-query'));
+    for (const letter of ['w', 'c']) {
+      const api = hostileLms(version, { stored: `1;pooling:narrower-kernel=${letter}1,average-query=${letter}1` });
+      const { store } = launch(version, api);
+      const prediction = store.get('pooling.narrower-kernel', { once: true });
+      assert.deepEqual({ ...prediction }, { status: 'revealed', attempts: 1, instance: 0 }, letter);
+      assert.ok(isFinished(prediction), `${letter}: nothing left to check`);
+      assert.equal(store.get('pooling.average-query').status, letter === 'w' ? 'wrong' : 'close', `${letter}: tries left`);
+      const lms = reported(version, api);
+      assert.equal(lms.suspendData, `1;pooling:narrower-kernel=v1,average-query=${letter}1`, `${letter}: written back as the page shows it`);
+      if (version === '2004') assert.equal(Number(lmsCmi(api).progress_measure), Math.round(10000 / ALL.length) / 10000, 'one finished');
+    }
+  });
+
+  test(`SCORM ${version}: suspend_data named after members of Object.prototype, or megabytes long, gives nothing`, () => {
+    const members = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+    const named = members.flatMap((member) => [`${member}:${member}=r1`, `pooling:${member}=r1`, `${member}:average-query=r1`]);
+    for (const stored of [`1;${named.join(';')}`, `1;pooling:average-query=r1;${'other:x=r1;'.repeat(30000)}`]) {
+      const api = hostileLms(version, { stored });
+      const { store } = launch(version, api);
+      for (const name of [...members, ...members.map((member) => `pooling.${member}`)]) assert.equal(store.get(name).status, 'open', name);
+      assert.equal(shownRight(store), 0, `${stored.length} characters: nothing right`);
+      assert.equal(reported(version, api).suspendData, '1', 'nothing written back');
+      assert.equal(({}).status, undefined, 'no prototype was touched');
+    }
   });
 
   test(`SCORM ${version}: an LMS whose later calls throw: the learner keeps working and is told the answers are unsaved`, () => {

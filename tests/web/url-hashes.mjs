@@ -50,6 +50,13 @@ export const HOSTILE_HASHES = [
   [`w=2&${'x='.padEnd(9000, 'y')}`, (s) => s.w === 2],
   [`${'a=1&'.repeat(3000)}n=7`, (s) => s.n === 50],
   ['__proto__=1&constructor=2&toString=3&hasOwnProperty=4&valueOf=x&n=60', (s) => s.n === 60],
+  // View keys and values named after members of Object.prototype: no section, no mode, no language (the whole page, in English).
+  ['embed=__proto__&n=62', (s) => s.n === 62],
+  ['embed=constructor&section=toString&exercises=valueOf&hide=__proto__,constructor,hasOwnProperty&language=__proto__&lang=constructor&n=63',
+    (s) => s.n === 63 && s.language === 'en'],
+  ['section=__proto__&kernel=constructor&estimator=toString&leaveOneOut=valueOf&language=hasOwnProperty',
+    (s) => s.kernel === 'gaussian' && s.estimator === 'nadaraya-watson' && s.leaveOneOut === true && s.language === 'en'],
+  ['constructor', (s) => s.n === 50],
   ['n=10&n=20&noise=0.1&noise=oops', (s) => s.n === 20 && s.noise === 0.5],
   ['%6E=300&%6Eoise=%30.2', (s) => s.n === 300 && s.noise === 0.2],
   ['n=%&kernel=%E0%A4%A&noise=%2', (s) => s.n === 50 && s.kernel === 'gaussian'],

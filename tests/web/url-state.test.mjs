@@ -40,6 +40,19 @@ test('hostile hashes give a state of the table\'s own values, as expected for ea
   }
 });
 
+test('view values named after members of Object.prototype name no section, mode or language', () => {
+  const ids = ['data', 'pooling'];
+  const none = { params: {}, section: null, embed: null, hide: [], heading: null, exercises: null, anchor: null };
+  for (const member of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const parsed = parseHash(`#embed=${member}&section=${member}&exercises=${member}&language=${member}&lang=${member}`, ids);
+    assert.deepEqual({ ...parsed }, none, member);
+    assert.equal(parseHash(`#${member}`, ids).section, null, `#${member}: no section`);
+    assert.equal(readParameter('language', member), undefined);
+    assert.equal(readParameter('kernel', member), undefined);
+  }
+  assert.deepEqual(parseHash('#hide=__proto__,constructor,toString', ids).hide, ['constructor', 'toString'], 'hide names, never looked up');
+});
+
 test('view keys: only known sections, a checked hide list, a plain anchor', () => {
   const ids = ['data', 'pooling', 'training'];
   assert.deepEqual(parseHash('#embed=pooling&hide=seed,w&section=training', ids),

@@ -26,7 +26,8 @@ export function showContentsProgress({ nav, sections, progress }) {
     const spoken = document.createElement('span');
     spoken.className = 'visually-hidden';
     link.append(badge, spoken);
-    badges.set(section.id, { link, badge, spoken, names: section.exercises.map(({ id }) => `${section.id}.${id}`) });
+    const exercises = section.exercises.map(({ id, kind }) => ({ name: `${section.id}.${id}`, once: kind === 'predict' }));
+    badges.set(section.id, { link, badge, spoken, exercises });
   }
 
   // Written only when the words change: the bar sits in the sticky header,
@@ -46,8 +47,9 @@ export function showContentsProgress({ nav, sections, progress }) {
   }
 
   function renderAll() {
-    for (const [id, { names }] of badges) {
-      render(id, { finished: names.filter((name) => isFinished(progress.get(name))).length, total: names.length });
+    for (const [id, { exercises }] of badges) {
+      const finished = exercises.filter(({ name, once }) => isFinished(progress.get(name, { once }))).length;
+      render(id, { finished, total: exercises.length });
     }
   }
   renderAll();

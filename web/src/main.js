@@ -2,7 +2,7 @@
 // language switch, the iframe mode, and every section of the registry
 // mounted into <main> (mount.js).
 import { createStore } from './state.js';
-import { SHARED_PARTS, detectLanguage, loadCatalogue, setLanguage } from './i18n/index.js';
+import { SHARED_PARTS, detectLanguage, loadCatalogue, setLanguage, t } from './i18n/index.js';
 import { createControls } from './controls.js';
 import { mountLab } from './mount.js';
 import { SECTION_LOADERS, SECTION_IDS } from './sections/section-loaders.js';
@@ -12,17 +12,35 @@ import { showContentsProgress } from './contents-progress.js';
 import { texReady, useTexStylesheet } from './figures/tex.js';
 import { skipSectionsOutOfView, remeasureSectionsOutOfView } from './offscreen-sections.js';
 
+// A note above the lab, in the language shown (a language switch
+// re-labels it with the page: data-i18n).
+function showNotice(main, key) {
+  const note = document.createElement('p');
+  note.className = 'note note-warning page-notice';
+  note.setAttribute('role', 'status');
+  note.dataset.role = 'notice';
+  note.dataset.notice = key;
+  note.dataset.i18n = key;
+  note.textContent = t(key);
+  main.before(note);
+}
+
 // progress: where the exercises' answers are kept (the mount's default,
 // localStorage, unless given: a SCORM package's launch,
 // web/src/scorm/launch.js, keeps them in the LMS). sectionIds: the
 // sections to show (all unless given: a package of chosen sections shows
-// only those).
-export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
+// only those). exerciseMode: the one mode of the exercises, the hash's
+// exercises= then not read (a SCORM package's: the learner's, 'on', so a
+// graded page never shows the answers). notice: a catalogue key, said in
+// a note above the lab once its texts are there (a package not connected
+// to its course says so).
+export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode = null, notice = null } = {}) {
   performance.mark('attention-lab:start');
   useTexStylesheet('katex.css'); // beside index.html, loaded with KaTeX
   const shown = SECTION_LOADERS.filter(({ id }) => sectionIds.includes(id));
   // The hash's parameters go through the table like any control's (clamped or ignored).
   const view = parseHash(location.hash, sectionIds);
+  if (exerciseMode) view.exercises = null; // neither read nor written back
   const store = createStore({ language: detectLanguage(), ...view.params });
   const controls = createControls(store);
   document.querySelector('[data-slot="language"]').append(controls.choiceControl('language', {
@@ -31,7 +49,7 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   const main = document.getElementById('main');
   // The sections shown (all, unless a package chose some), or the one of #embed=<id>.
   const sections = view.embed ? shown.filter(({ id }) => id === view.embed) : shown;
-  const exercises = view.exercises ?? 'on';
+  const exercises = exerciseMode ?? view.exercises ?? 'on';
   let contents = null;
   // Asked for first: the mount loads the core, the language shown and the first sections' code at once.
   const lab = mountLab({
@@ -53,6 +71,7 @@ export async function start({ progress, sectionIds = SECTION_IDS } = {}) {
   });
   await loadCatalogue(store.get().language, SHARED_PARTS); // the sections' parts come with them (mount.js)
   setLanguage(store.get().language);
+  if (notice) showNotice(main, notice);
   startEmbedMode({ view, store });
   // The spoken counts follow a new language (set here first, once its
   // catalogue is there: the sections take it up in the next frame). The

@@ -27,7 +27,9 @@
 //   exercises=on|off|answers
 //                     the exercises shown (on, the default), hidden, or shown
 //                     with every answer and the teacher's notes (for the
-//                     teacher's own screen); read when the page opens
+//                     teacher's own screen); read when the page opens,
+//                     never in a SCORM package (scorm/launch.js: graded,
+//                     the learner's mode only)
 import { clampValue, parameters } from './state.js';
 
 export const EXERCISE_MODES = Object.freeze(['on', 'off', 'answers']);

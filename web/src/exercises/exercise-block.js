@@ -44,8 +44,10 @@ export function createExerciseBlock({
 
   const items = section.exercises.map((exercise) => {
     const name = `${section.id}.${exercise.id}`;
+    // A prediction's entry as its one check left it (progress-store.js).
+    const entry = progress.get(name, { once: exercise.kind === 'predict' });
     const item = {
-      exercise, name, entry: progress.get(name), instance: null, feedback: null, skipped: false, committed: false,
+      exercise, name, entry, instance: null, feedback: null, skipped: false, committed: false,
     };
     item.view = createExerciseView(exercise, {
       name,

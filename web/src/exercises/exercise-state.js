@@ -32,11 +32,14 @@ export function afterCheck(entry, verdict, { once = false } = {}) {
 // "wrong" or "close" fewer than MAX_TRIES (the last try reveals). Past
 // them it is revealed, never credited; a right without a try was never
 // checked, and starts again. Without this an impossible entry gets stuck:
-// its next transition makes an entry the store refuses.
-export function reachable(entry) {
+// its next transition makes an entry the store refuses. `once`: the entry
+// is a prediction's, which has one try: "wrong" or "close" is read as its
+// check left it, revealed (afterCheck with once), never as a try to repeat.
+export function reachable(entry, { once = false } = {}) {
   const { status, attempts, instance } = entry;
   if ((status === 'wrong' || status === 'close') && attempts >= MAX_TRIES) return Object.freeze({ status: 'revealed', attempts: MAX_TRIES, instance });
   if ((status === 'wrong' || status === 'close' || status === 'right') && attempts === 0) return initialEntry(instance);
+  if ((status === 'wrong' || status === 'close') && once) return Object.freeze({ status: 'revealed', attempts, instance });
   return entry;
 }
 

@@ -79,13 +79,19 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
     element: root,
     // What the learner answered: an option's id (the chosen ids in the
     // options' order, for several), a number, or null for none yet;
-    // undefined for a task, whose answer is the section's state.
+    // undefined for a task, whose answer is the section's state. Only the
+    // exercise's own option ids: a box's value changed in the page
+    // ("constructor", say) is no answer, never a key the check looks up.
     answer() {
+      const isOption = (value) => optionLabels.has(value);
       if (exercise.multiple) {
-        const chosen = [...root.querySelectorAll(`input[name="${uid}"]:checked`)].map((box) => box.value);
+        const chosen = [...root.querySelectorAll(`input[name="${uid}"]:checked`)].map((box) => box.value).filter(isOption);
         return chosen.length > 0 ? chosen : null;
       }
-      if (exercise.options) return root.querySelector(`input[name="${uid}"]:checked`)?.value ?? null;
+      if (exercise.options) {
+        const value = root.querySelector(`input[name="${uid}"]:checked`)?.value;
+        return isOption(value) ? value : null;
+      }
       if (numberBox) return numberBox.value.trim() === '' || !Number.isFinite(numberBox.valueAsNumber) ? null : numberBox.valueAsNumber;
       return undefined;
     },

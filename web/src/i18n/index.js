@@ -85,8 +85,12 @@ function sectionReference(whole, id) {
   return number === undefined ? whole : t('ref.numbered', { number });
 }
 
+// Own keys only: a key named like a member of Object.prototype
+// ("constructor", "toString") is a missing key, not that member.
+const ownText = (catalogue, key) => (catalogue && Object.hasOwn(catalogue, key) ? catalogue[key] : undefined);
+
 function template(key) {
-  return catalogues[current]?.[key] ?? catalogues.en?.[key];
+  return ownText(catalogues[current], key) ?? ownText(catalogues.en, key);
 }
 
 // A missing key shows itself (and the catalogue test fails), never a blank.
@@ -94,7 +98,7 @@ export function t(key, params = {}) {
   const own = template(key) ?? key;
   const text = alone && own.includes('{§') ? template(`${key}.alone`) ?? own : own;
   return text
-    .replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
+    .replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole))
     .replace(REFERENCE, sectionReference);
 }
 

@@ -8,9 +8,14 @@
 // through cmi.suspend_data, each change reports the score and statuses and
 // commits, and leaving the page ends the session (LMSFinish / Terminate).
 // Without one (the package's page opened on its own, from disk or a plain
-// web server), or with one that refuses or throws at launch, it is the
-// plain lab: answers in localStorage.
+// web server: a teacher's preview), or with one that refuses, throws or
+// answers what no API answers at launch, it is the plain lab, answers in
+// localStorage, under a note that says so: the learner knows their answers
+// do not reach the course (scorm.notConnected).
 // <html data-scorm> says which: "1.2" or "2004" when connected, "none".
+// Either way the exercises have one mode, the learner's: a package is
+// graded, so the hash's exercises=answers shows no answer here (a
+// teacher's answer key is the plain lab's).
 import { start } from '../main.js';
 import { SECTIONS, SECTION_IDS } from '../sections/registry.js';
 import { createProgressStore } from '../exercises/progress-store.js';
@@ -18,13 +23,16 @@ import { findApi } from './api-discovery.js';
 import { API_NAME as API_12, connectScorm12 } from './scorm12.js';
 import { API_NAME as API_2004, connectScorm2004 } from './scorm2004.js';
 import { createSuspendDataStorage } from './suspend-data-storage.js';
-import { exerciseNames } from './package-exercises.js';
+import { exerciseNames, predictionNames } from './package-exercises.js';
 import { t } from '../i18n/index.js';
 
 const VERSIONS = Object.freeze({
   '1.2': { apiName: API_12, connect: connectScorm12 },
   '2004': { apiName: API_2004, connect: connectScorm2004 },
 });
+
+// The one mode of a package's exercises: the learner's.
+const LEARNER_MODE = 'on';
 
 const metaContent = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? null;
 
@@ -46,7 +54,7 @@ function connect(version) {
 function showUnsaved() {
   if (document.querySelector('[data-role="scorm-unsaved"]')) return;
   const note = document.createElement('p');
-  note.className = 'note note-warning';
+  note.className = 'note note-warning page-notice';
   note.setAttribute('role', 'alert');
   note.dataset.role = 'scorm-unsaved';
   note.dataset.i18n = 'scorm.unsaved';
@@ -62,7 +70,9 @@ function connectStorage(version, sections) {
   try {
     const session = connect(version);
     if (!session) return null;
-    const storage = createSuspendDataStorage({ session, names: exerciseNames(sections), onUnsaved: showUnsaved });
+    const storage = createSuspendDataStorage({
+      session, names: exerciseNames(sections), predictions: predictionNames(sections), onUnsaved: showUnsaved,
+    });
     return { session, storage };
   } catch {
     return null;
@@ -73,8 +83,9 @@ function launch() {
   const sections = packageSections();
   const connected = connectStorage(metaContent('attention-lab:scorm'), sections);
   document.documentElement.dataset.scorm = connected ? connected.session.version : 'none';
+  const sectionIds = sections.map(({ id }) => id);
   if (!connected) {
-    start({ sectionIds: sections.map(({ id }) => id) });
+    start({ sectionIds, exerciseMode: LEARNER_MODE, notice: 'scorm.notConnected' });
     return;
   }
   const { session, storage } = connected;
@@ -92,7 +103,7 @@ function launch() {
       // the page is going: nothing to tell
     }
   });
-  start({ sectionIds: sections.map(({ id }) => id), progress: createProgressStore(() => storage) });
+  start({ sectionIds, progress: createProgressStore(() => storage), exerciseMode: LEARNER_MODE });
 }
 
 launch();

@@ -4,3 +4,8 @@
 // a count written down: sections gain exercises.
 export const exerciseNames = (sections) =>
   sections.flatMap(({ id, exercises = [] }) => exercises.map((exercise) => `${id}.${exercise.id}`));
+
+// The package's predictions, named likewise: one try each, so an entry the
+// LMS holds for one is read as its check left it (suspend-data-storage.js).
+export const predictionNames = (sections) =>
+  sections.flatMap(({ id, exercises = [] }) => exercises.filter(({ kind }) => kind === 'predict').map((exercise) => `${id}.${exercise.id}`));

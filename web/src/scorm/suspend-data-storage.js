@@ -6,23 +6,26 @@
 // "Reset my answers" included, without a hook in the exercise engine.
 //
 // What the LMS holds is read as the page reads it: only the package's own
-// exercises, each entry as the progress store takes it (readEntry), so the
-// score never counts an answer the page does not show, and text the page
-// would not keep (another package's entries, impossible entries) is not
-// written back. The text is fitted to the version's limit (1.2: 4,096
-// characters); when the LMS refuses a value, throws, or the answers do not
-// fit, `onUnsaved` tells the page, which tells the learner.
+// exercises, each entry as the progress store takes it (readEntry; a
+// prediction's as its one check left it, revealed after a wrong or close
+// answer), so the score and completion never count an answer other than
+// the page shows, and text the page would not keep (another package's
+// entries, impossible entries) is not written back. The text is fitted to
+// the version's limit (1.2: 4,096 characters); when the LMS refuses a
+// value, throws, or the answers do not fit, `onUnsaved` tells the page,
+// which tells the learner.
 import { STORAGE_KEY, VERSION, readEntry } from '../exercises/progress-store.js';
 import { isFinished } from '../exercises/exercise-state.js';
 import { decodeSuspendData, encodeSuspendData } from './suspend-data.js';
 import { outcome, MASTERY } from './outcome.js';
 
-// The entries the package keeps, of `stored` (any object): its exercises' valid ones.
-function keptEntries(stored, known) {
+// The entries the package keeps, of `stored` (any object): its exercises'
+// valid ones, the predictions' (`once`) as their one check left them.
+function keptEntries(stored, known, once) {
   const kept = Object.create(null);
   if (typeof stored !== 'object' || stored === null) return kept;
   for (const [name, value] of Object.entries(stored)) {
-    const entry = known.has(name) ? readEntry(value) : null;
+    const entry = known.has(name) ? readEntry(value, { once: once.has(name) }) : null;
     if (entry) kept[name] = entry;
   }
   return kept;
@@ -54,13 +57,15 @@ function fitted(entries, names, limit) {
   return { entries: kept, text: encodeSuspendData(kept), all: false };
 }
 
-// session: scorm12.js's or scorm2004.js's; names: the package's exercises.
+// session: scorm12.js's or scorm2004.js's; names: the package's exercises;
+// predictions: those of them that are predictions (one try each).
 // A session that throws while the storage is made (its first report
 // included) throws here: launch.js then opens the plain lab.
-export function createSuspendDataStorage({ session, names, onUnsaved = () => {} }) {
+export function createSuspendDataStorage({ session, names, predictions = [], onUnsaved = () => {} }) {
   const mastery = session.mastery() ?? MASTERY;
   const known = new Set(names);
-  let entries = keptEntries(decodeSuspendData(session.suspendData()), known);
+  const once = new Set(predictions);
+  let entries = keptEntries(decodeSuspendData(session.suspendData()), known, once);
   // The score of what is stored: an answer that did not fit is not counted.
   const report = () => {
     const fit = fitted(entries, names, session.suspendDataLimit);
@@ -74,7 +79,7 @@ export function createSuspendDataStorage({ session, names, onUnsaved = () => {} 
     getItem: (key) => (key === STORAGE_KEY ? JSON.stringify({ version: VERSION, exercises: entries }) : null),
     setItem(key, value) {
       if (key !== STORAGE_KEY) return;
-      entries = keptEntries(JSON.parse(value)?.exercises, known);
+      entries = keptEntries(JSON.parse(value)?.exercises, known, once);
       // The learner keeps working whatever the LMS does now: its throw is an unsaved answer.
       try {
         report();

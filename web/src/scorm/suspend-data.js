@@ -11,8 +11,10 @@
 // first, its instance in base 36 after a dot. An entry still at its start
 // (open, no tries, first instance) is not written. Reading is defensive: the
 // text comes from the LMS, and an entry that does not parse is dropped
-// (the progress store checks every entry again).
+// (the progress store checks every entry again). Text far longer than
+// either version holds is no suspend_data of the lab's, and is not read.
 const FORMAT = '1';
+export const MAX_SUSPEND_DATA = 256 * 1024;
 const LETTERS = Object.freeze({ open: 'o', wrong: 'w', close: 'c', right: 'r', revealed: 'v' });
 const STATUS_OF = Object.freeze(Object.fromEntries(Object.entries(LETTERS).map(([status, letter]) => [letter, status])));
 const ID = /^[\w-]+$/;
@@ -39,7 +41,7 @@ export function encodeSuspendData(entries) {
 // text -> entries (an object without a prototype); {} for text of another format.
 export function decodeSuspendData(text) {
   const entries = Object.create(null);
-  if (typeof text !== 'string') return entries;
+  if (typeof text !== 'string' || text.length > MAX_SUSPEND_DATA) return entries;
   const [format, ...groups] = text.split(';');
   if (format !== FORMAT) return entries;
   for (const group of groups) {

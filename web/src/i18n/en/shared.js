@@ -10,6 +10,7 @@ export default {
   'app.skip': 'Skip to the lab',
   'app.loading': 'Loading the C++ core…',
   'app.loadFailed': 'The computing core could not be loaded:',
+  'scorm.notConnected': 'Not connected to your course: your answers stay in this browser.',
   'scorm.unsaved': 'Your learning platform did not store your latest answers. They stay on this page until you leave it; tell your teacher if this note comes back.',
   'app.language': 'Language',
   'app.footer': 'Every number on this page comes from the lab’s C++ core (xtensor, compiled to WebAssembly); JavaScript only draws. Nothing is fetched from or sent to anywhere: the page also works opened straight from disk.',

@@ -10,6 +10,7 @@ export default {
   'app.skip': '跳到实验内容',
   'app.loading': '正在加载 C++ 计算核心…',
   'app.loadFailed': '计算核心加载失败：',
+  'scorm.notConnected': '未连接到课程：你的答案只保存在本浏览器中。',
   'scorm.unsaved': '学习平台没有保存你最近的答案。在你离开本页之前，它们仍留在页面上；如果这条提示再次出现，请告诉老师。',
   'app.language': '语言',
   'app.footer': '本页的每一个数字都来自实验室的 C++ 计算核心（xtensor，编译为 WebAssembly）；JavaScript 只负责绘图。页面不从任何地方获取数据，也不向任何地方发送数据：直接从磁盘打开也能使用。',
