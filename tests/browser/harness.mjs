@@ -219,6 +219,48 @@ async function readShownTexts(nodeOrNodes) {
   return nodes.map((node) => node.innerText);
 }
 
+// The text of `locator`'s element as shownText reads it, leaving out the
+// parts `outside` (a selector) matches (a prediction's card, its covers):
+// what a learner reads around them. `phrases` (optional) are looked for:
+// for each found, where it shows, the catalogue key (data-i18n,
+// data-i18n-rich, data-says) or role of the smallest shown elements
+// saying it. Returns { text, found: { phrase: [places] } }.
+export function shownTextOutside(locator, outside, phrases = []) {
+  return locator.evaluate(readShownTextOutside, { outside, phrases });
+}
+
+// Runs in the page.
+async function readShownTextOutside(node, { outside, phrases }) {
+  const skipped = () => node.checkVisibility() && !node.checkVisibility({ contentVisibilityAuto: true });
+  if (skipped()) node.scrollIntoView({ block: 'center', behavior: 'instant' });
+  while (skipped()) await new Promise((resolve) => requestAnimationFrame(resolve));
+  const left = [...node.querySelectorAll(outside)];
+  const kept = left.map((part) => [part, part.style.getPropertyValue('display'), part.style.getPropertyPriority('display')]);
+  for (const part of left) part.style.setProperty('display', 'none', 'important');
+  try {
+    const text = node.innerText;
+    const found = {};
+    const lower = text.toLowerCase();
+    for (const phrase of phrases) {
+      if (!lower.includes(phrase.toLowerCase())) continue;
+      const sayers = [...node.querySelectorAll('[data-i18n], [data-i18n-rich], [data-says], [data-role], [data-figure], p, li, figcaption, td')]
+        .filter((element) => element.innerText?.toLowerCase().includes(phrase.toLowerCase()));
+      const smallest = sayers.filter((element) => !sayers.some((other) => other !== element && element.contains(other)));
+      found[phrase] = smallest.map((element) => {
+        const named = element.closest('[data-i18n], [data-i18n-rich], [data-says], [data-role], [data-figure]');
+        const { i18n, i18nRich, says, role, figure } = named?.dataset ?? {};
+        return i18n ?? i18nRich ?? says ?? (role && `role ${role}`) ?? (figure && `figure ${figure}`) ?? element.tagName.toLowerCase();
+      });
+    }
+    return { text, found };
+  } finally {
+    for (const [part, value, priority] of kept) {
+      if (value) part.style.setProperty('display', value, priority);
+      else part.style.removeProperty('display');
+    }
+  }
+}
+
 // Resolves after the next redraw of the page has finished: two frames (the
 // page draws in the first; the second starts after it), then the sections
 // out of sight, which the page draws after the frame (attentionLab.drawn()).

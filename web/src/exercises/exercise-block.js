@@ -4,7 +4,8 @@
 // (exercise-state.js), asks the section's declaration to check an answer
 // against the core for the live state, keeps the entries in the progress
 // store, lets an exercise point into the section's figures (mark()), and
-// covers the figures an open prediction would give away (hides), with the
+// covers the figures an open prediction would give away (hides) and
+// withholds the texts that would answer it (withholds), with the
 // prediction placed beside them. Every
 // change of an entry is reported (onProgress), for the events a course
 // page and a learning platform read.
@@ -91,6 +92,7 @@ export function createExerciseBlock({
   // the figure's other children are hidden and inert, so no keyboard
   // reaches into them.
   const coverable = [...new Set(section.exercises.flatMap(({ hides }) => hides ?? []))];
+  const withholdable = [...new Set(section.exercises.flatMap(({ withholds }) => withholds ?? []))];
   const covers = new WeakMap(); // figure -> its cover
   const coversNow = ({ exercise, entry, skipped, committed }) => !teacherMode && exercise.kind === 'predict'
     && entry.status === 'open' && !skipped && !committed;
@@ -122,7 +124,33 @@ export function createExerciseBlock({
     return parts.cover;
   }
 
+  // A text that would answer an open prediction (its catalogue key in the
+  // prediction's withholds) is withheld the same while: every element that
+  // says it (data-i18n, data-i18n-rich, or data-says for a text a section
+  // sets itself with t(key)) keeps its place but is hidden, inert and out of
+  // the accessibility tree, a short note in its place (the data-withheld
+  // attribute carries it, exercises.css shows it).
+  const saying = (key) => ['data-i18n', 'data-i18n-rich', 'data-says']
+    .map((attribute) => `[${attribute}="${CSS.escape(key)}"]`).join(', ');
+
+  function syncWithheld() {
+    if (withholdable.length === 0 || !sectionRoot) return;
+    const withheld = new Set(items.filter(coversNow).flatMap(({ exercise }) => exercise.withholds ?? []));
+    const placeholder = t('exercises.withheld');
+    for (const key of withholdable) {
+      for (const node of sectionRoot.querySelectorAll(saying(key))) {
+        // An exercise's own card says what it says.
+        if (node.closest('[data-role="exercises"], .exercise')) continue;
+        const hold = withheld.has(key);
+        if (hold) node.setAttribute('data-withheld', placeholder);
+        else node.removeAttribute('data-withheld');
+        node.toggleAttribute('inert', hold);
+      }
+    }
+  }
+
   function syncCovers() {
+    syncWithheld();
     if (coverable.length === 0 || !sectionRoot) return;
     placePredictions();
     const covered = new Set(items.filter(coversNow).flatMap(({ exercise }) => exercise.hides ?? []));

@@ -53,6 +53,14 @@
  * @property {boolean} [multiple] true: checkboxes (a prediction of several)
  * @property {readonly string[]} [hides] a prediction's figures (their
  *   data-figure names), covered while it is open (it stands above the first)
+ * @property {readonly string[]} [withholds] the catalogue keys of the texts
+ *   that would answer a prediction (captions, notes, lists, tables,
+ *   read-outs): every element saying one (data-i18n, data-i18n-rich or
+ *   data-says) is withheld while it is open
+ * @property {Readonly<Record<'en' | 'zh', readonly string[]>>} [tells] a
+ *   prediction's give-away words and numbers, in each language: what its
+ *   right option and right feedback say, which nothing outside its card and
+ *   its covers may show while it is open (tests/browser/prediction-giveaways.test.mjs)
  * @property {readonly string[]} [startedBy] the controls (data-action) that
  *   start what the text says to watch: they show the figures at once, the
  *   prediction marked skipped (and a prediction checked before its run is

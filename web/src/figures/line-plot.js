@@ -44,13 +44,17 @@ export function createLinePlot(container, options) {
   if (legend.length > 0) {
     const list = figure.append('ul').attr('class', 'legend');
     for (const item of legend) {
-      const entry = list.append('li').attr('class', `legend-item ${item.className}`);
+      // The entry (its swatch too) says its key, as the layer it names.
+      const entry = list.append('li').attr('class', `legend-item ${item.className}`).attr('data-says', item.key);
       const swatch = entry.append('svg').attr('class', 'swatch').attr('width', 22).attr('height', 12)
         .attr('aria-hidden', 'true');
       if (item.kind === 'point') swatch.append('circle').attr('cx', 11).attr('cy', 6).attr('r', 4);
       else if (item.kind === 'bar') swatch.append('rect').attr('x', 8).attr('y', 1).attr('width', 6).attr('height', 10);
       else swatch.append('line').attr('x1', 1).attr('x2', 21).attr('y1', 6).attr('y2', 6);
       entry.append('span').attr('data-i18n', item.key);
+      // The layer a legend entry names says what the entry says: a
+      // prediction that withholds the entry withholds the line.
+      if (item.layer) groups.get(item.layer)?.attr('data-says', item.key);
     }
   }
 

@@ -170,6 +170,7 @@ const PATTERN_EXPLANATION_KEYS = Object.freeze({
 const predictPattern = Object.freeze({
   id: 'reverse-pattern',
   kind: 'predict',
+  tells: { en: ['follow the anti-diagonal'], zh: ['遵循反对角线'] },
   questionKey: 'attention-training.ex.pattern.question',
   hintKey: 'attention-training.ex.pattern.hint',
   // The maps and the note that describes the task's pattern give it away.

@@ -151,6 +151,7 @@ const factParams = (facts) => ({
 const randomRows = Object.freeze({
   id: 'random-softmax',
   kind: 'predict',
+  tells: { en: ['nothing favours the diagonal', 'no key is left out'], zh: ['对角线也没有特别亮', '没有哪个键被排除在外'] },
   multiple: true,
   hides: ['random-softmax'],
   questionKey: 'cues.ex.softmax.question',

@@ -78,6 +78,7 @@ const sigma = (value) => formatNumber(value, '.2~f');
 const raiseNoise = Object.freeze({
   id: 'change-noise',
   kind: 'predict',
+  tells: { en: ['same seed, same draws', 'straight up or down'], zh: ['随机数就相同', '竖直地上下移动'] },
   multiple: true,
   questionKey: 'data.ex.noise.question',
   hintKey: 'data.ex.noise.hint',

@@ -64,6 +64,7 @@ export const switchedEstimator = (estimator) => (estimator === 'average' ? 'nada
 const band = Object.freeze({
   id: 'band-shape',
   kind: 'predict',
+  tells: { en: ['bright cells make a band along the diagonal'], zh: ['亮格就沿对角线形成一条亮带'] },
   questionKey: 'heatmap.ex.band.question',
   hintKey: 'heatmap.ex.band.hint',
   options: BAND_OPTIONS.map(({ id, labelKey, explanationKey }) => ({ id, labelKey, explanationKey })),
@@ -135,6 +136,7 @@ const width = (value) => formatNumber(value, '.3~f');
 const growW = Object.freeze({
   id: 'band-width',
   kind: 'predict',
+  tells: { en: ['gathers on the nearest'], zh: ['集中到最近的几个键上'] },
   questionKey: 'heatmap.ex.width.question',
   hintKey: 'heatmap.ex.width.hint',
   options: WIDTH_OPTIONS.map(({ id, labelKey, explanationKey }) => ({ id, labelKey, explanationKey })),

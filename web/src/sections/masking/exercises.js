@@ -146,6 +146,7 @@ const keyList = (keys) => (keys.length > 0 ? keys.join(', ') : '–');
 const zeroWeights = Object.freeze({
   id: 'zero-weights',
   kind: 'predict',
+  tells: { en: ['kept weights still sum to 1'], zh: ['保留下来的权重之和仍为 1'] },
   multiple: true,
   questionKey: 'masking.ex.zeros.question',
   hintKey: 'masking.ex.zeros.hint',

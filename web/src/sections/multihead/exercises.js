@@ -126,6 +126,7 @@ const trueClaims = (effects) => SWITCH_OFF_OPTIONS.map(({ id }) => id).filter((i
 const switchOff = Object.freeze({
   id: 'switch-off',
   kind: 'predict',
+  tells: { en: ['every unit of every token'], zh: ['每个词元输出的每个单元'] },
   multiple: true,
   questionKey: 'multihead.ex.off.question',
   hintKey: 'multihead.ex.off.hint',

@@ -69,6 +69,7 @@ const DOUBLE_OPTIONS = Object.freeze(Object.keys(DOUBLE_KEYS));
 const doubleQuery = Object.freeze({
   id: 'double-query',
   kind: 'predict',
+  tells: { en: ['inverse temperature'], zh: ['温度的倒数'] },
   questionKey: 'pipeline.ex.double.question',
   hintKey: 'pipeline.ex.double.hint',
   options: DOUBLE_OPTIONS.map((id) => ({ id, labelKey: DOUBLE_KEYS[id].label, explanationKey: DOUBLE_KEYS[id].why })),

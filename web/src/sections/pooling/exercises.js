@@ -133,6 +133,7 @@ export function narrowingOutcome(core, inputs, to) {
 const narrowerKernel = Object.freeze({
   id: 'narrower-kernel',
   kind: 'predict',
+  tells: { en: ['bends towards every point'], zh: ['曲线向每个点弯去'] },
   questionKey: 'pooling.ex.narrow.question',
   hintKey: 'pooling.ex.narrow.hint',
   options: [

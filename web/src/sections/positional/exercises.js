@@ -63,6 +63,7 @@ const columnList = (columns) => columns.join(', ');
 const fastestColumn = Object.freeze({
   id: 'fastest-column',
   kind: 'predict',
+  tells: { en: ['leftmost pair drawn is the fastest', 'stripes narrow to the left'], zh: ['最左边一对最快', '条纹越往左越细'] },
   questionKey: 'positional.ex.fastest.question',
   hintKey: 'positional.ex.fastest.hint',
   // The binary note says the frequency falls from the left columns: covered too.

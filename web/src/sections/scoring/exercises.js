@@ -73,6 +73,7 @@ export function keysComparison(core, inputs) {
 const keysAgree = Object.freeze({
   id: 'keys-agree',
   kind: 'predict',
+  tells: { en: ['came from identical keys'], zh: ['来自完全相同的键'] },
   questionKey: 'scoring.ex.agree.question',
   hintKey: 'scoring.ex.agree.hint',
   // Each option's explanation as picked with random keys and several valid
@@ -141,6 +142,9 @@ const trendOption = new Map(TREND_OPTIONS.map((option) => [option.id, option]));
 const scalingPeakier = Object.freeze({
   id: 'scaling-trend',
   kind: 'predict',
+  // The plot's caption and the note below it say the unscaled collapse.
+  withholds: ['scaling.weightCaption', 'scaling.collapseNote'],
+  tells: { en: ['onto one key', 'almost all the weight'], zh: ['到一个键上', '饱和'] },
   questionKey: 'scoring.ex.trend.question',
   hintKey: 'scoring.ex.trend.hint',
   questionParams: (instance, inputs) => ({ m: inputs?.scalingKeys ?? '–' }),

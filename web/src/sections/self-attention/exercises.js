@@ -68,6 +68,9 @@ const ITSELF_SOLUTION = Object.freeze({ self: 'self-attention.ex.itself.solution
 const attendsItself = Object.freeze({
   id: 'attends-itself',
   kind: 'predict',
+  // The list of each word's strongest other word says it is not the word itself.
+  withholds: ['self-attention.strongest'],
+  tells: { en: ['Besides itself', 'the diagonal cell of its row'], zh: ['除了自己', '对角线单元格'] },
   questionKey: 'self-attention.ex.itself.question',
   hintKey: 'self-attention.ex.itself.hint',
   // Each option's explanation when picked against the usual answer (the word itself).
@@ -76,7 +79,7 @@ const attendsItself = Object.freeze({
     { id: 'self', labelKey: 'self-attention.ex.itself.pickSelf', explanationKey: 'self-attention.ex.itself.self' },
     { id: 'even', labelKey: 'self-attention.ex.itself.pickEven', explanationKey: 'self-attention.ex.itself.notEven' },
   ],
-  hides: ['sa-weights', 'sa-self'],
+  hides: ['sa-weights', 'sa-self', 'sa-outputs'],
   // A word whose row has one clear favourite, drawn by the core.
   draw(core, inputs, instance) {
     const clear = clearWords(plainWeights(core, inputs));
@@ -167,6 +170,10 @@ const SERIES_RIGHT = Object.freeze({
 const seriesByValues = Object.freeze({
   id: 'series-values',
   kind: 'predict',
+  // The map's caption and the note say where the weight goes; the plot's
+  // line of the notes' recipe (and its legend) draws it along the top.
+  withholds: ['series.weightsCaption', 'series.notesNote', 'series.legendByValues'],
+  tells: { en: ['largest value', 'highest values', 'whole columns'], zh: ['最大值', '最大的那些值', '整列'] },
   questionKey: 'self-attention.ex.series.question',
   hintKey: 'self-attention.ex.series.hint',
   // Each option's explanation when picked for a point above zero (the usual case).

@@ -97,7 +97,7 @@ function create({ frame, store, controls }) {
   });
   weightsMatrix.element.dataset.figure = 'sa-weights';
   weightsBody.append(readout);
-  const strongest = element('ul', { className: 'note', dataset: { role: 'sa-strongest' } });
+  const strongest = element('ul', { className: 'note', dataset: { role: 'sa-strongest', says: 'self-attention.strongest' } });
   weightsBody.append(strongest);
 
   const outputBody = figureCell(frame.figures, { captionKey: 'self-attention.outputCaption' });

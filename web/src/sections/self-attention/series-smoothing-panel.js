@@ -63,7 +63,7 @@ export function createSeriesPanel(parent, { controls }) {
     legend: [
       { key: 'series.legendNoisy', className: 'points', kind: 'point' },
       { key: 'series.legendSmoothed', className: 'prediction', kind: 'line' },
-      { key: 'series.legendByValues', className: 'by-values', kind: 'line' },
+      { key: 'series.legendByValues', className: 'by-values', kind: 'line', layer: 'byValues' },
       { key: 'series.legendByPositions', className: 'by-positions', kind: 'line' },
       { key: 'legend.truth', className: 'truth', kind: 'line' },
     ],

@@ -118,6 +118,7 @@ const STEP_OPTIONS = Object.freeze(Object.keys(STEP_KEYS));
 const predictFirstStep = Object.freeze({
   id: 'first-step',
   kind: 'predict',
+  tells: { en: ['flings'], zh: ['甩到'] },
   questionKey: 'training.ex.step.question',
   hintKey: 'training.ex.step.hint',
   questionParams: (instance, inputs) => ({
@@ -163,6 +164,9 @@ const NO_LOO_OPTIONS = Object.freeze(Object.keys(NO_LOO_KEYS));
 const predictWithoutLoo = Object.freeze({
   id: 'without-loo',
   kind: 'predict',
+  // The warning shown once Leave one out is off says where w goes.
+  withholds: ['training.looOff'],
+  tells: { en: ['run away', 'runs away', 'keeps growing'], zh: ['一路', '不断变大'] },
   // The landscape draws the loss without leave-one-out beside the other:
   // it would give the prediction away.
   hides: ['landscape'],

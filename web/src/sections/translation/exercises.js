@@ -86,6 +86,7 @@ function eightSetting(inputs) {
 const predictEight = Object.freeze({
   id: 'where-eight-looks',
   kind: 'predict',
+  tells: { en: ['state at “eighty” is about'], zh: ['“eighty”处的状态'] },
   questionKey: 'translation.ex.eight.question',
   hintKey: 'translation.ex.eight.hint',
   // The maps (the ideal alignment among them) and the note on them give it away.
