@@ -115,18 +115,23 @@ export function readOwn(object, key, name) {
   return own ? read(object, key, name) : undefined;
 }
 
-// The longest text handed to C++: longer than any name the core knows (so
-// still no name when cut), and long enough that the core's error, which
-// quotes 40 bytes, quotes the same text.
-const MAX_TEXT_LENGTH = 64;
+// The longest text handed to C++, in UTF-16 code units: longer than any name
+// the core knows (so still no name when cut), and at least one code point
+// more than the core's error quotes (200, core/contract/errors.hpp), so a
+// cut text still shows cut, with its ellipsis.
+const MAX_TEXT_LENGTH = 2 * (200 + 1);
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-// A string as C++ receives it: cut to MAX_TEXT_LENGTH code units, and a
-// lone surrogate (which UTF-8 cannot carry: Embind would make another
-// character of it) written as its escape, \uD800, so an error quotes what
-// the caller wrote. No name of the core is changed by either.
+// A string as C++ receives it: cut after MAX_TEXT_LENGTH code units (or
+// one more, never between the two halves of a pair: so at least 201 code
+// points), and a lone surrogate (which UTF-8 cannot carry: Embind would
+// make another character of it) written as its escape, \uD800, so an error
+// quotes what the caller wrote. No name of the core is changed by either.
 export function textForCore(value) {
-  return escapeLoneSurrogates(value.length > MAX_TEXT_LENGTH ? value.slice(0, MAX_TEXT_LENGTH) : value);
+  if (value.length <= MAX_TEXT_LENGTH) return escapeLoneSurrogates(value);
+  const last = value.charCodeAt(MAX_TEXT_LENGTH - 1);
+  const split = last >= 0xd800 && last <= 0xdbff && /[\uDC00-\uDFFF]/.test(value[MAX_TEXT_LENGTH]);
+  return escapeLoneSurrogates(value.slice(0, split ? MAX_TEXT_LENGTH + 1 : MAX_TEXT_LENGTH));
 }
 
 // A text whole, each lone surrogate written as its escape (for a text the
@@ -215,7 +220,8 @@ export function numbers(value, name) {
 export function wholeNumbers(value, name, expected = 'an Int32Array or an array of whole numbers') {
   const accept = (element, i) => {
     if (!Number.isInteger(element) || element < 0 || element > 2 ** 31 - 1) {
-      throw argumentError(name, 'whole numbers >= 0', typeof element === 'number' ? String(element) : typeName(element), i);
+      const got = typeof element === 'number' ? String(element) : typeName(element);
+      throw argumentError(name, `whole numbers in [0, ${2 ** 31 - 1}]`, got, i);
     }
   };
   return Int32Array.from(checkedNumbers(value, name, expected, accept));

@@ -37,12 +37,16 @@ namespace {
 
 attention::EncoderConfig encoder_config(const val& config) {
     attention::EncoderConfig c;
-    c.vocab = count(config["vocab"].as<double>(), "vocab");
-    c.length = count(config["length"].as<double>(), "length");
-    c.hidden = count(config["hidden"].as<double>(), "hidden");
-    c.heads = count(config["heads"].as<double>(), "heads");
-    c.blocks = count(config["blocks"].as<double>(), "blocks");
-    c.ffn_hidden = count(config["ffnHidden"].as<double>(), "ffnHidden");
+    // Each size read in the range the core's check gives it (a size no count holds says that range too).
+    const auto size = [&](const char* key) {
+        return count(config[key].as<double>(), key, attention::encoder_config_range(key));
+    };
+    c.vocab = size("vocab");
+    c.length = size("length");
+    c.hidden = size("hidden");
+    c.heads = size("heads");
+    c.blocks = size("blocks");
+    c.ffn_hidden = size("ffnHidden");
     c.embedding_scale = config["embeddingScale"].as<double>();
     c.seed = seed_of(config["seed"].as<double>());
     attention::check_encoder_config(c);

@@ -58,16 +58,21 @@ val words(const std::vector<std::string>& list) {
 
 // The sizes a config names, or its task's: a config that has a task and
 // sizes too must agree with the task.
-std::size_t task_size(const val& config, const char* key, std::size_t of_task, bool has_task) {
+std::size_t task_size(const val& config, const char* key, attention::CountRange range, std::size_t of_task,
+                      bool has_task) {
     const val given = config[key];
     if (given.isNull() || given.isUndefined()) {
         if (!has_task) attention::fail(key, "a count (or a task that sets it)", "null");
         return of_task;
     }
-    const std::size_t value = count(given.as<double>(), key);
-    if (has_task && value != of_task)
-        attention::fail(key, attention::text(of_task, " (the task's), or null"), value);
-    return value;
+    if (has_task) {
+        // The task's size is the one count accepted: any other number, whole or not, is refused as such.
+        const double number = given.as<double>();
+        if (number != static_cast<double>(of_task))
+            attention::fail(key, attention::text(of_task, " (the task's), or null"), number);
+        return of_task;
+    }
+    return count(given.as<double>(), key, range);
 }
 
 attention::Seq2SeqConfig seq2seq_config(const val& config) {
@@ -77,17 +82,20 @@ attention::Seq2SeqConfig seq2seq_config(const val& config) {
     const bool has_task = !task.isNull();
     attention::Seq2SeqTaskShape shape;
     if (has_task) shape = attention::seq2seq_task_shape(attention::seq2seq_task_from_name(task.as<std::string>()));
-    c.source_vocab = task_size(config, "sourceVocab", shape.source_vocab, has_task);
-    c.target_vocab = task_size(config, "targetVocab", shape.target_vocab, has_task);
-    c.source_length = task_size(config, "sourceLength", shape.source_length, has_task);
-    c.target_length = task_size(config, "targetLength", shape.target_length, has_task);
-    c.hidden = count(config["hidden"].as<double>(), "hidden");
-    c.embed = count(config["embed"].as<double>(), "embed");
-    c.layers = count(config["layers"].as<double>(), "layers");
+    // Each size read in the range the core's check gives it (a size no count holds says that range too).
+    const auto range = [&](const char* key) { return attention::seq2seq_config_range(c.architecture, key); };
+    const auto size = [&](const char* key) { return count(config[key].as<double>(), key, range(key)); };
+    c.source_vocab = task_size(config, "sourceVocab", range("sourceVocab"), shape.source_vocab, has_task);
+    c.target_vocab = task_size(config, "targetVocab", range("targetVocab"), shape.target_vocab, has_task);
+    c.source_length = task_size(config, "sourceLength", range("sourceLength"), shape.source_length, has_task);
+    c.target_length = task_size(config, "targetLength", range("targetLength"), shape.target_length, has_task);
+    c.hidden = size("hidden");
+    c.embed = size("embed");
+    c.layers = size("layers");
     c.bidirectional = config["bidirectional"].as<bool>();
-    c.heads = count(config["heads"].as<double>(), "heads");
-    c.ffn_hidden = count(config["ffnHidden"].as<double>(), "ffnHidden");
-    c.blocks = count(config["blocks"].as<double>(), "blocks");
+    c.heads = size("heads");
+    c.ffn_hidden = size("ffnHidden");
+    c.blocks = size("blocks");
     c.embedding_scale = config["embeddingScale"].as<double>();
     c.seed = seed_of(config["seed"].as<double>());
     attention::check_seq2seq_config(c);
@@ -126,7 +134,10 @@ attention::Seq2SeqBatch batch_of(const attention::Seq2SeqConfig& config, const v
     // As many items as the sources hold: a wrong count of lengths or targets is then theirs to name.
     const std::size_t tokens = limited_length(in["source"], max_tokens, "source", "tokens");
     batch.batch = std::max<std::size_t>(1, tokens / config.source_length);
-    attention::require_count("batch", batch.batch, 1, lim::max_model_batch);
+    // A translation takes no batch argument: its sources set how many items its pass holds.
+    const char* items = with_targets ? "batch" : "source";
+    attention::require_count(items, batch.batch, 1, lim::max_model_batch);
+    if (!with_targets) attention::check_seq2seq_pass(config, batch.batch, items, batch.batch, "sources");
     require_length(in["source"], batch.batch * config.source_length, "source", "tokens (batch * sourceLength)");
     require_length(in["sourceLens"], batch.batch, "sourceLens", "lengths (one per item)");
     if (with_targets) {

@@ -45,10 +45,8 @@ ATTENTION_JS(void, attention_js_mark_error, (emscripten::EM_VAL record), {
 
 namespace attention::transfer {
 
-std::size_t count(double value, std::string_view name) {
-    if (!std::isfinite(value) || value != std::floor(value) || value < 0 || value > 2147483647.0)
-        fail(name, "a whole number >= 0", value);
-    return static_cast<std::size_t>(value);
+std::size_t count(double value, std::string_view name, attention::CountRange range) {
+    return attention::count_of_number(name, value, range);
 }
 
 std::uint32_t seed_of(double seed) {

@@ -65,8 +65,11 @@ namespace attention::transfer {
 using emscripten::val;
 
 // Integers arrive as JS numbers; anything that is not a whole number in
-// [0, 2^31) is refused here, before it can wrap around in a size_t.
-std::size_t count(double value, std::string_view name);
+// `range` is refused here, with that range, before it can wrap around in a
+// size_t: by default [0, 2^31 - 1], what any count holds; a config's size
+// fields pass their own (the core's checks of the config say the same range).
+std::size_t count(double value, std::string_view name,
+                  attention::CountRange range = {0, attention::largest_count});
 
 // Seeds arrive as JS numbers: whole numbers in [0, 2^32).
 std::uint32_t seed_of(double seed);

@@ -83,7 +83,7 @@ void check_attention_tensors(const xt::xtensor<double, 3>& queries, const xt::xt
 }
 
 void check_model_heads(std::size_t hidden, std::size_t heads) {
-    require_count("heads", heads, 1, limits::max_heads);
+    require_count("heads", heads, model_heads_range);
     if (hidden % heads != 0) fail("heads", text("a divisor of hidden (", hidden, ")"), heads);
 }
 

@@ -10,6 +10,9 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "contract/errors.hpp"
+#include "contract/limits.hpp"
+
 namespace attention {
 
 // batch, queries and keys of one attention computation.
@@ -81,5 +84,6 @@ void check_attention_tensors(const xt::xtensor<double, 3>& queries, const xt::xt
 // A trainable model's heads (both models' configs): a count within
 // limits::max_heads that divides the model's hidden size; errors name "heads".
 void check_model_heads(std::size_t hidden, std::size_t heads);
+inline constexpr CountRange model_heads_range{1, limits::max_heads};
 
 }  // namespace attention

@@ -6,14 +6,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+
+#include "contract/escaped_code_points.hpp"
 
 namespace attention {
 
@@ -86,63 +91,141 @@ inline std::string js_number(double value) {
     return result;
 }
 
-// Characters that change how the text around them shows without showing
-// themselves: C1 controls, the Arabic letter mark, zero-width characters and
-// direction marks, the line and paragraph separators, the bidirectional
-// embeddings, overrides and isolates, invisible operators, the BOM. An
-// error's quote of them would reorder or hide the message where a page shows it.
-inline bool is_invisible(char32_t c) {
-    return (c >= 0x80 && c <= 0x9F) || c == 0x61C || (c >= 0x200B && c <= 0x200F) || (c >= 0x2028 && c <= 0x202E) ||
-           (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF;
+// One step through UTF-8 text: the code point that starts at a byte and its
+// size in bytes, or, for a byte that starts no well-formed sequence (a
+// continuation byte, a lead byte cut short or followed by too few
+// continuation bytes, an overlong form, above U+10FFFF), that byte alone,
+// marked not a character. A surrogate written in three bytes (CESU-8, WTF-8)
+// is read as the surrogate: quoted() escapes it as JS writes a lone one.
+struct Utf8Step {
+    char32_t code_point;  // the byte itself when !character
+    std::size_t size;     // 1 to 4
+    bool character;
+};
+
+inline Utf8Step utf8_step(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[at + k]); };
+    const unsigned char lead = byte(0);
+    if (lead < 0x80) return {lead, 1, true};
+    const std::size_t size = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
+                           : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+    if (size == 0 || at + size > text.size()) return {lead, 1, false};
+    char32_t c = lead & (size == 2 ? 0x1F : size == 3 ? 0x0F : 0x07);
+    for (std::size_t k = 1; k < size; ++k) {
+        if ((byte(k) & 0xC0) != 0x80) return {lead, 1, false};
+        c = (c << 6) | (byte(k) & 0x3F);
+    }
+    const char32_t smallest = size == 2 ? 0x80 : size == 3 ? 0x800 : 0x10000;
+    if (c < smallest || c > 0x10FFFF) return {lead, 1, false};
+    return {c, size, true};
 }
 
-// A name or other text of the caller's as an error shows it: quoted (an
-// empty one still shows), cut to at most 40 bytes on a UTF-8 character
-// boundary with an ellipsis (a megabyte of text makes a short message),
-// control characters as \xNN (a NUL would end the message early), the
-// invisible ones above as \uNNNN (as JS writes a lone surrogate's escape).
-inline std::string quoted(std::string_view name) {
-    constexpr std::size_t longest = 40;
-    // Cut before a character, not inside one: back over at most three continuation bytes (UTF-8's
-    // longest character is four bytes); past that the text is no UTF-8, and any cut will do.
-    std::size_t cut = std::min(name.size(), longest);
-    const auto inside_character = [&](std::size_t at) {
-        return at < name.size() && (static_cast<unsigned char>(name[at]) & 0xC0) == 0x80;
+// Whether an error's quote escapes a code point: every control, format,
+// surrogate, private-use, unassigned, line- or paragraph-separator code
+// point and every default-ignorable one, by the Unicode data's own
+// properties (the generated table escaped_code_points.hpp says where it
+// comes from and how it is checked). Each of them shows nothing, shows as
+// something else, or reorders or hides the text around it where a page
+// shows the message.
+inline bool is_escaped_code_point(char32_t c) {
+    const auto& runs = unicode::escaped_code_point_runs;
+    const auto& index = unicode::escaped_code_point_index;
+    std::size_t at = 0;
+    const auto varint = [&] {
+        std::uint32_t number = 0;
+        for (int shift = 0; at < std::size(runs); shift += 7) {
+            const std::uint8_t byte = runs[at++];
+            number |= static_cast<std::uint32_t>(byte & 0x7F) << shift;
+            if ((byte & 0x80) == 0) break;
+        }
+        return number;
     };
-    std::size_t back = 0;
-    while (back < 3 && cut > back && inside_character(cut - back)) ++back;
-    if (back < 3 || !inside_character(cut - back)) cut -= back;
-    std::string result = "'";
-    const std::string_view kept = name.substr(0, cut);
-    for (std::size_t at = 0; at < kept.size(); ++at) {
-        const auto byte = static_cast<unsigned char>(kept[at]);
-        char escaped[8];
-        if (byte < 0x20 || byte == 0x7f) {
-            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-            result += escaped;
-            continue;
-        }
-        // A two- or three-byte character that is invisible (every one above is).
-        const std::size_t size = (byte & 0xE0) == 0xC0 ? 2 : (byte & 0xF0) == 0xE0 ? 3 : 1;
-        if (size > 1 && at + size <= kept.size()) {
-            char32_t c = byte & (size == 2 ? 0x1F : 0x0F);
-            bool whole = true;
-            for (std::size_t k = 1; k < size; ++k) {
-                const auto next = static_cast<unsigned char>(kept[at + k]);
-                whole = whole && (next & 0xC0) == 0x80;
-                c = (c << 6) | (next & 0x3F);
-            }
-            if (whole && is_invisible(c)) {
-                std::snprintf(escaped, sizeof escaped, "\\u%04X", static_cast<unsigned>(c));
-                result += escaped;
-                at += size - 1;
-                continue;
-            }
-        }
-        result += kept[at];
+    // The last indexed range that starts at or before c, then the ranges after it until one ends at or past c.
+    std::size_t low = 0, high = std::size(index);
+    while (low < high) {
+        const std::size_t middle = low + (high - low) / 2;
+        if (index[middle].first <= c) low = middle + 1;
+        else high = middle;
     }
-    if (cut < name.size()) result += "\xE2\x80\xA6";  // U+2026, an ellipsis
+    if (low == 0) return false;
+    char32_t first = index[low - 1].first;
+    at = index[low - 1].length_at;
+    while (true) {
+        const char32_t last = first + varint();
+        if (c <= last) return true;
+        if (at >= std::size(runs)) return false;
+        first = last + 1 + varint();
+        if (c < first) return false;
+    }
+}
+
+// The most code points an error quotes of a caller's text: a longer text
+// shows this many, around the part at fault, with an ellipsis for what is left out.
+inline constexpr std::size_t longest_quote = 200;
+
+// The bytes [begin, end) of a quoted text that an error is about (the word
+// that was not understood); empty: the text as a whole.
+struct QuoteFocus {
+    std::size_t begin = 0, end = 0;
+};
+
+// A name or other text of the caller's as an error shows it: in quotes (an
+// empty one still shows), whole when it has at most longest_quote code
+// points; a longer one shows that many (a megabyte of text still makes a
+// short message), from its start when the part at fault (`focus`) ends
+// within them, else around that part, with an ellipsis (U+2026) for each
+// side left out; never cut inside a character. Escaped, so a message shows
+// every character the caller typed and nothing else: control bytes and any
+// byte that is no UTF-8 as \xNN (a NUL would end the message early), the
+// code points is_escaped_code_point() names as \uNNNN, or \u{NNNNN} past
+// U+FFFF (as JS writes them; a lone surrogate, which the JS API hands over
+// already written as its escape \uD800, reads the same).
+inline std::string quoted(std::string_view name, QuoteFocus focus = {}) {
+    // Where the focus lies, in code points (a byte that is no UTF-8 counts as one).
+    std::size_t count = 0, focus_first = 0, focus_last = 0;
+    for (std::size_t at = 0; at < name.size(); at += utf8_step(name, at).size, ++count) {
+        if (at <= focus.begin) focus_first = count;
+        if (at < focus.end) focus_last = count + 1;
+    }
+    focus_last = std::max(focus_last, focus_first);
+    std::size_t first = 0, last = count;  // the code points shown
+    if (count > longest_quote) {
+        const std::size_t width = focus_last - focus_first;
+        if (focus_last <= longest_quote) first = 0;
+        else if (width >= longest_quote) first = focus_first;
+        else first = std::min(focus_first - std::min(focus_first, (longest_quote - width) / 2), count - longest_quote);
+        last = first + longest_quote;
+    }
+    std::string result = "'";
+    if (first > 0) result += "\xE2\x80\xA6";
+    std::size_t index = 0;
+    for (std::size_t at = 0; at < name.size() && index < last; ++index) {
+        const Utf8Step step = utf8_step(name, at);
+        if (index >= first) {
+            char escaped[16];
+            if (!step.character || step.code_point < 0x20 || step.code_point == 0x7F) {
+                std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned>(step.code_point));
+                result += escaped;
+            } else if (is_escaped_code_point(step.code_point)) {
+                std::snprintf(escaped, sizeof escaped, step.code_point > 0xFFFF ? "\\u{%X}" : "\\u%04X",
+                              static_cast<unsigned>(step.code_point));
+                result += escaped;
+            } else {
+                result += name.substr(at, step.size);
+            }
+        }
+        at += step.size;
+    }
+    if (last < count) result += "\xE2\x80\xA6";  // U+2026, an ellipsis
     return result + "'";
+}
+
+// The part of `text` that `part` views (a word split out of it), as a quote's focus.
+inline QuoteFocus focus_of(std::string_view text, std::string_view part) {
+    const std::less<const char*> before;
+    if (before(part.data(), text.data()) || before(text.data() + text.size(), part.data() + part.size())) return {};
+    const auto begin = static_cast<std::size_t>(part.data() - text.data());
+    return {begin, begin + part.size()};
 }
 
 // Message pieces: text, whole numbers, and doubles as JS writes them.
@@ -200,6 +283,30 @@ inline void require_range(std::string_view argument, double value, double low, d
 inline void require_count(std::string_view argument, std::size_t value, std::size_t low,
                           std::size_t high) {
     if (value < low || value > high) fail(argument, text("a count in [", low, ", ", high, "]"), value);
+}
+
+// The whole numbers a count may take.
+struct CountRange {
+    std::size_t low = 0, high = 0;
+};
+
+inline void require_count(std::string_view argument, std::size_t value, CountRange range) {
+    require_count(argument, value, range.low, range.high);
+}
+
+// The most any count read from a JS number holds (the bindings refuse more
+// before it could wrap in a 32-bit size_t); far above every limit.
+inline constexpr std::size_t largest_count = 2147483647;
+
+// A count handed over as a JS number: a whole number in `range` (within
+// [0, largest_count]), else refused with that range, as require_count words
+// it for a whole number out of it (so 2^31 reads as 1025 does where the
+// limit is 1024), the number quoted as JS writes it.
+inline std::size_t count_of_number(std::string_view argument, double value, CountRange range) {
+    const bool whole = std::isfinite(value) && value == std::floor(value);
+    if (whole && value >= static_cast<double>(range.low) && value <= static_cast<double>(range.high))
+        return static_cast<std::size_t>(value);
+    fail(argument, text(whole ? "a count in [" : "a whole number in [", range.low, ", ", range.high, "]"), value);
 }
 
 }  // namespace attention

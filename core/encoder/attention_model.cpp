@@ -9,6 +9,7 @@
 
 #include "contract/attention_checks.hpp"
 #include "contract/errors.hpp"
+#include "contract/pass_bound.hpp"
 #include "layers/embedding.hpp"
 #include "layers/encoder_block.hpp"
 #include "layers/linear.hpp"
@@ -187,6 +188,12 @@ std::uint64_t model_pass_work(const EncoderConfig& config, std::uint64_t batch) 
     return 3 * model_forward_work(config, batch);
 }
 
+void check_encoder_pass(const EncoderConfig& config, std::size_t items, std::string_view argument, std::size_t given,
+                        std::string_view noun) {
+    check_pass_bound(items, argument, given, noun, [&](std::uint64_t n) { return activation_count(config, n); },
+                     [&](std::uint64_t n) { return model_pass_work(config, n); });
+}
+
 void release_encoder_workspace() { EncoderLease::release(); }
 
 namespace {
@@ -230,13 +237,23 @@ const ParameterSlot& AttentionModel::slot(std::string_view name) const {
     fail("name", "the name of one of the model's parameters", name);
 }
 
+CountRange encoder_config_range(std::string_view field) {
+    if (field == "vocab") return {2, limits::max_vocab};
+    if (field == "length") return {1, limits::max_model_length};
+    if (field == "hidden") return {1, limits::max_dimension};
+    if (field == "heads") return model_heads_range;
+    if (field == "blocks") return {1, limits::max_blocks};
+    if (field == "ffnHidden") return {0, limits::max_ffn_hidden};
+    return {0, largest_count};
+}
+
 void check_encoder_config(const EncoderConfig& config) {
-    require_count("vocab", config.vocab, 2, limits::max_vocab);
-    require_count("length", config.length, 1, limits::max_model_length);
-    require_count("hidden", config.hidden, 1, limits::max_dimension);
+    require_count("vocab", config.vocab, encoder_config_range("vocab"));
+    require_count("length", config.length, encoder_config_range("length"));
+    require_count("hidden", config.hidden, encoder_config_range("hidden"));
     check_model_heads(config.hidden, config.heads);
-    require_count("blocks", config.blocks, 1, limits::max_blocks);
-    require_count("ffnHidden", config.ffn_hidden, 0, limits::max_ffn_hidden);
+    require_count("blocks", config.blocks, encoder_config_range("blocks"));
+    require_count("ffnHidden", config.ffn_hidden, encoder_config_range("ffnHidden"));
     require_range("embeddingScale", config.embedding_scale, 0.0, limits::max_embedding_scale);
     const std::uint64_t count = encoder_parameter_count(config);
     if (count > limits::max_model_parameters)
@@ -266,15 +283,7 @@ AttentionModel init_attention_model(const EncoderConfig& config) {
 
 void check_batch_sizes(const EncoderConfig& config, const BatchSizes& sizes) {
     require_count("batch", sizes.batch, 1, limits::max_model_batch);
-    const std::uint64_t activations = activation_count(config, sizes.batch);
-    if (activations > limits::max_model_activations)
-        fail("batch", text("a batch whose forward and backward pass keep at most ", limits::max_model_activations,
-                           " numbers (this one: ", activations, ")"),
-             sizes.batch);
-    if (const std::uint64_t work = model_pass_work(config, sizes.batch); work > limits::max_model_work)
-        fail("batch", text("a batch whose forward and backward pass take at most ", limits::max_model_work,
-                           " multiply-adds (this one: ", work, ")"),
-             sizes.batch);
+    check_encoder_pass(config, sizes.batch, "batch", sizes.batch, "sequences");
     const std::size_t count = sizes.batch * config.length;
     if (sizes.tokens != count) fail("tokens", text("batch * length = ", count, " tokens"), sizes.tokens);
     if (sizes.targets && *sizes.targets != count)

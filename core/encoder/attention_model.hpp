@@ -30,6 +30,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "contract/attention_row_inputs.hpp"
+#include "contract/errors.hpp"
 #include "layers/parameter_layout.hpp"
 #include "training/trainable_model.hpp"
 
@@ -55,6 +56,11 @@ const ParameterSlot& AttentionModel::slot(std::string_view name) const;
 // Validates a configuration (sizes within limits/, heads dividing hidden,
 // every product within the limits, computed in 64 bits) without allocating.
 void check_encoder_config(const EncoderConfig& config);
+// The range check_encoder_config gives a count field of the config ("vocab",
+// "length", "hidden", "heads", "blocks", "ffnHidden"; heads must also divide
+// hidden): the bindings read a JS number into the field by it, so a size no
+// count holds (2^31, 1e300) is refused with the field's own bound.
+CountRange encoder_config_range(std::string_view field);
 
 // The names, shapes and offsets of a configuration's parameters, in order:
 // embedding; per block b{i}.Wq, Wk, Wv, Wo, and with an FFN b{i}.ln1.gamma,
@@ -130,6 +136,12 @@ DotProductItemInputs attention_model_attention_inputs(const AttentionModel& mode
 // limits (limits.hpp) count.
 std::uint64_t model_forward_work(const EncoderConfig& config, std::uint64_t batch);
 std::uint64_t model_pass_work(const EncoderConfig& config, std::uint64_t batch);
+
+// One forward and backward pass over `items` sequences within the limits
+// (contract/pass_bound.hpp), else refused naming `argument`, the caller's
+// argument that sets them (its value `given`; `noun`: what it counts).
+void check_encoder_pass(const EncoderConfig& config, std::size_t items, std::string_view argument, std::size_t given,
+                        std::string_view noun);
 
 // The buffers of a forward and backward pass are kept from call to call (a
 // training step then allocates nothing; the core is single-threaded). This frees them: the

@@ -52,11 +52,20 @@ ModelTrainingResult train_attention_model(AttentionModel& model, OptimizerState&
     require_count("evalEvery", options.eval_every, 1, limits::max_training_steps);
     require_count("heldOut", options.held_out, 1, limits::max_model_batch);
     check_task_options(training_batch_options(config, options, 0));
-    const std::uint64_t evaluations = options.steps / options.eval_every + 2;
-    check_training_call(options.optimizer, state, model.values.size(), options.steps,
-                        options.steps * model_pass_work(config, options.batch) +
-                            evaluations * model_forward_work(config, options.held_out) +
-                            model_forward_work(config, options.batch));  // the last step's check
+    // Each pass within its own bound first: a step's over `batch` sequences, the evaluation's over all `heldOut`.
+    check_encoder_pass(config, options.batch, "batch", options.batch, "sequences");
+    check_encoder_pass(config, options.held_out, "heldOut", options.held_out, "held-out sequences");
+    TrainingCallWork call;
+    call.steps = options.steps;
+    call.eval_every = options.eval_every;
+    call.held_out = options.held_out;
+    call.evaluations = options.steps / options.eval_every + 2;
+    call.fewest_evaluations = 2;  // as counted: the call's last, and one at the end
+    call.step_work = options.steps * model_pass_work(config, options.batch) +
+                     model_forward_work(config, options.batch);  // the last step's check
+    call.evaluation_work = model_forward_work(config, options.held_out);
+    call.one_item_evaluation = model_forward_work(config, 1);
+    check_training_call(options.optimizer, state, model.values.size(), call);
 
     const TaskBatch test = attention_task_batch(held_out_options(config, options));
     const BatchOptions test_options = batch_options(test, options.held_out, options.causal);

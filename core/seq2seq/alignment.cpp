@@ -42,6 +42,9 @@ Seq2SeqAlignment seq2seq_alignment(const Seq2SeqModel& model, Seq2SeqTask task, 
                           ") and lengths (", config.source_length, ", ", config.target_length, ")"),
              quoted(seq2seq_task_name(task)));
     require_count("count", count, 1, seq2seq_held_out_size(task));
+    // In slices, as the evaluation reads the held-out set: a slice's pass within the bound, or `count` is what to lower.
+    constexpr std::size_t slice = seq2seq_held_out_slice;
+    check_seq2seq_pass(config, std::min(count, slice), "count", count, "pairs");
     const Seq2SeqBatch pairs = seq2seq_held_out(task, count);
     const std::size_t ls = shape.source_length, lt = shape.target_length;
     const bool transformer = config.architecture == Seq2SeqArchitecture::transformer;
@@ -49,8 +52,6 @@ Seq2SeqAlignment seq2seq_alignment(const Seq2SeqModel& model, Seq2SeqTask task, 
 
     Seq2SeqAlignment result;
     result.scores = xt::zeros<double>({blocks, heads, count});
-    // In slices of at most a training batch's size, as the evaluation reads the held-out set.
-    constexpr std::size_t slice = 64;
     for (std::size_t first = 0; first < count; first += slice) {
         const std::size_t n = std::min(slice, count - first);
         Seq2SeqBatch part;

@@ -7,6 +7,7 @@
 
 #include "contract/attention_checks.hpp"
 #include "contract/errors.hpp"
+#include "contract/pass_bound.hpp"
 #include "training/softmax_cross_entropy.hpp"
 #include "layers/workspace.hpp"
 #include "contract/limits.hpp"
@@ -47,6 +48,16 @@ std::uint64_t activation_count(const Seq2SeqConfig& config, std::uint64_t batch)
     return batch * ((s + t) * depth * width + 2 * t * config.target_vocab + depth * heads * (s * s + t * t + t * s));
 }
 
+}  // namespace
+
+void check_seq2seq_pass(const Seq2SeqConfig& config, std::size_t items, std::string_view argument, std::size_t given,
+                        std::string_view noun) {
+    check_pass_bound(items, argument, given, noun, [&](std::uint64_t n) { return activation_count(config, n); },
+                     [&](std::uint64_t n) { return 3 * forward_work(config, n); });
+}
+
+namespace {
+
 void check_tokens(std::string_view name, const xt::xtensor<int, 1>& tokens, std::size_t vocab) {
     for (std::size_t e = 0; e < tokens.size(); ++e)
         if (tokens(e) < 0 || static_cast<std::size_t>(tokens(e)) >= vocab)
@@ -72,14 +83,7 @@ void check_model(const Seq2SeqModel& model) {
 // The sizes of a batch's arrays and the work and memory they ask, before any value is read.
 void check_batch_sizes(const Seq2SeqConfig& config, std::size_t batch, std::size_t source, std::size_t source_lens) {
     require_count("batch", batch, 1, limits::max_model_batch);
-    if (const std::uint64_t activations = activation_count(config, batch); activations > limits::max_model_activations)
-        fail("batch", text("a batch whose forward and backward pass keep at most ", limits::max_model_activations,
-                           " numbers (this one: ", activations, ")"),
-             batch);
-    if (const std::uint64_t work = 3 * forward_work(config, batch); work > limits::max_model_work)
-        fail("batch", text("a batch whose forward and backward pass take at most ", limits::max_model_work,
-                           " multiply-adds (this one: ", work, ")"),
-             batch);
+    check_seq2seq_pass(config, batch, "batch", batch, "items");
     const std::size_t count = batch * config.source_length;
     if (source != count) fail("source", text("batch * sourceLength = ", count, " tokens"), source);
     if (source_lens != batch) fail("sourceLens", text("one length per item (batch = ", batch, ")"), source_lens);
@@ -109,22 +113,39 @@ const ParameterSlot& Seq2SeqModel::slot(std::string_view name) const {
     fail("name", "the name of one of the model's parameters", quoted(name));
 }
 
+CountRange seq2seq_config_range(Seq2SeqArchitecture architecture, std::string_view field) {
+    // Three reserved tokens (<pad>, <bos>, <eos>) and at least one word.
+    if (field == "sourceVocab" || field == "targetVocab") return {4, limits::max_vocab};
+    if (field == "sourceLength" || field == "targetLength") return {1, limits::max_model_length};
+    if (field == "hidden") return {1, limits::max_dimension};
+    if (architecture == Seq2SeqArchitecture::bahdanau) {
+        if (field == "embed") return {1, limits::max_dimension};
+        if (field == "layers") return {1, limits::max_blocks};
+    } else {
+        if (field == "heads") return model_heads_range;
+        if (field == "ffnHidden") return {1, limits::max_ffn_hidden};
+        if (field == "blocks") return {1, limits::max_blocks};
+    }
+    return {0, largest_count};  // a field the architecture does not read
+}
+
 void check_seq2seq_config(const Seq2SeqConfig& config) {
     // Three reserved tokens (<pad>, <bos>, <eos>) and at least one word.
-    require_count("sourceVocab", config.source_vocab, 4, limits::max_vocab);
-    require_count("targetVocab", config.target_vocab, 4, limits::max_vocab);
-    require_count("sourceLength", config.source_length, 1, limits::max_model_length);
-    require_count("targetLength", config.target_length, 1, limits::max_model_length);
-    require_count("hidden", config.hidden, 1, limits::max_dimension);
+    const auto range = [&](std::string_view field) { return seq2seq_config_range(config.architecture, field); };
+    require_count("sourceVocab", config.source_vocab, range("sourceVocab"));
+    require_count("targetVocab", config.target_vocab, range("targetVocab"));
+    require_count("sourceLength", config.source_length, range("sourceLength"));
+    require_count("targetLength", config.target_length, range("targetLength"));
+    require_count("hidden", config.hidden, range("hidden"));
     if (is_bahdanau(config)) {
-        require_count("embed", config.embed, 1, limits::max_dimension);
-        require_count("layers", config.layers, 1, limits::max_blocks);
+        require_count("embed", config.embed, range("embed"));
+        require_count("layers", config.layers, range("layers"));
         if (config.bidirectional && config.hidden % 2 != 0)
             fail("hidden", "an even size (a bidirectional encoder runs hidden / 2 units each way)", config.hidden);
     } else {
         check_model_heads(config.hidden, config.heads);
-        require_count("ffnHidden", config.ffn_hidden, 1, limits::max_ffn_hidden);
-        require_count("blocks", config.blocks, 1, limits::max_blocks);
+        require_count("ffnHidden", config.ffn_hidden, range("ffnHidden"));
+        require_count("blocks", config.blocks, range("blocks"));
     }
     // Checked for both: a Bahdanau config keeps it, and a NaN there would make
     // a model that JSON cannot carry back in.

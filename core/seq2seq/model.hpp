@@ -29,6 +29,7 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "contract/errors.hpp"
 #include "layers/parameter_layout.hpp"
 #include "training/trainable_model.hpp"
 
@@ -70,6 +71,13 @@ const ParameterSlot& Seq2SeqModel::slot(std::string_view name) const;
 // Sizes within limits (computed in 64 bits, nothing allocated); errors name
 // the config's field as the JS API spells it (sourceVocab, hidden, ...).
 void check_seq2seq_config(const Seq2SeqConfig& config);
+// The range check_seq2seq_config gives a count field of an architecture's
+// config (sourceVocab, targetVocab, sourceLength, targetLength, hidden;
+// Bahdanau's embed and layers; the Transformer's heads, which must also
+// divide hidden, ffnHidden and blocks; any count for a field the
+// architecture does not read): the bindings read a JS number into the field
+// by it, so a size no count holds (2^31, 1e300) is refused with its own bound.
+CountRange seq2seq_config_range(Seq2SeqArchitecture architecture, std::string_view field);
 std::vector<ParameterSlot> seq2seq_layout(const Seq2SeqConfig& config);
 std::size_t seq2seq_parameter_count(const Seq2SeqConfig& config);
 
@@ -83,6 +91,12 @@ Seq2SeqModel init_seq2seq_model(const Seq2SeqConfig& config);
 // A model from given parameters: every name once, sizes as the layout says,
 // finite values; errors name "params.<name>".
 Seq2SeqModel seq2seq_model_from(const Seq2SeqConfig& config, const std::vector<NamedValues>& params);
+
+// One forward and backward pass over `items` sequences within the limits
+// (contract/pass_bound.hpp), else refused naming `argument`, the caller's
+// argument that sets them (its value `given`; `noun`: what it counts).
+void check_seq2seq_pass(const Seq2SeqConfig& config, std::size_t items, std::string_view argument, std::size_t given,
+                        std::string_view noun);
 
 // One batch, row-major: source (batch x source_length) with its valid
 // lengths (each in [1, source_length], <eos> included, <pad> after);

@@ -401,13 +401,15 @@ std::string_view next_character(std::string_view text, std::size_t at) {
 }
 
 // `typed`: the learner's whole text, quoted as typed (a word cut out of it,
-// "4782" of "-4782", would refuse digits the message calls digits).
-[[noreturn]] void unknown_word(Seq2SeqTask task, std::string_view typed) {
+// "4782" of "-4782", would refuse digits the message calls digits); `word`,
+// the part of it not understood, which a long text's quote keeps in view.
+[[noreturn]] void unknown_word(Seq2SeqTask task, std::string_view typed, std::string_view word) {
+    const std::string quote = quoted(typed, focus_of(typed, word));
     switch (task) {
-        case Seq2SeqTask::numbers_en_zh: fail("text", "English number words (zero ... thousand, and) or digits", quoted(typed));
-        case Seq2SeqTask::numbers_zh_en: fail("text", "Chinese numerals (零一二三四五六七八九十百千) or digits", quoted(typed));
-        case Seq2SeqTask::dates: fail("text", "a date such as 2026-11-25 or 25 November 2026", quoted(typed));
-        default: fail("text", "digits 0-9", quoted(typed));
+        case Seq2SeqTask::numbers_en_zh: fail("text", "English number words (zero ... thousand, and) or digits", quote);
+        case Seq2SeqTask::numbers_zh_en: fail("text", "Chinese numerals (零一二三四五六七八九十百千) or digits", quote);
+        case Seq2SeqTask::dates: fail("text", "a date such as 2026-11-25 or 25 November 2026", quote);
+        default: fail("text", "digits 0-9", quote);
     }
 }
 
@@ -443,7 +445,7 @@ std::vector<int> source_words(Seq2SeqTask task, std::string_view text) {
             at += character.size();
             if (character == " " || character == "\t" || character == "\n" || character == "\r") continue;
             const int id = word_id(vocabulary.source, character);
-            if (id < 0) unknown_word(task, text);
+            if (id < 0) unknown_word(task, text, character);
             tokens.push_back(id);
         }
         return tokens;
@@ -455,7 +457,8 @@ std::vector<int> source_words(Seq2SeqTask task, std::string_view text) {
             if (word.size() == 4 && all_digits(word)) {
                 // A year typed whole, "2026": its two tokens.
                 const long year = digits_value(word, 9999);
-                if (year < first_date_year || year > last_date_year) fail("text", "a year in [1950, 2049]", quoted(text));
+                if (year < first_date_year || year > last_date_year)
+                    fail("text", "a year in [1950, 2049]", quoted(text, focus_of(text, word)));
                 tokens.push_back(date_two_digit_source_token(static_cast<int>(year / 100)));
                 tokens.push_back(date_two_digit_source_token(static_cast<int>(year % 100)));
                 continue;
@@ -464,14 +467,14 @@ std::vector<int> source_words(Seq2SeqTask task, std::string_view text) {
             for (int month = 1; month <= 12 && id < 0; ++month)  // month names in any case
                 if (lower_ascii(word) == lower_ascii(vocabulary.source[static_cast<std::size_t>(date_month_token(month))]))
                     id = date_month_token(month);
-            if (id < 0) unknown_word(task, text);
+            if (id < 0) unknown_word(task, text, word);
             tokens.push_back(id);
         }
         return tokens;
     }
     for (const std::string_view word : split_words(text, true)) {
         const int id = word_id(vocabulary.source, lower_ascii(word));
-        if (id < 0) unknown_word(task, text);
+        if (id < 0) unknown_word(task, text, word);
         tokens.push_back(id);
     }
     return tokens;

@@ -66,6 +66,9 @@ Seq2SeqBatch seq2seq_task_batch(Seq2SeqTask task, std::size_t batch, std::uint32
 // the first; count in [1, seq2seq_held_out_size(task)].
 std::size_t seq2seq_held_out_size(Seq2SeqTask task);
 Seq2SeqBatch seq2seq_held_out(Seq2SeqTask task, std::size_t count);
+// A model reads the held-out set (its evaluation, its alignment) in slices of
+// at most this many pairs, a pass each: the decoder's buffers stay small.
+inline constexpr std::size_t seq2seq_held_out_slice = 64;
 
 // The ideal alignment of item `item` of a batch: (target_length x
 // source_length), row t the source positions target token t comes from,

@@ -65,8 +65,7 @@ Seq2SeqEvaluation evaluate_seq2seq(const Seq2SeqModel& model, Seq2SeqTask task, 
     const Seq2SeqBatch pairs = seq2seq_held_out(task, count);
     const std::size_t steps = model.config.target_length;
     Seq2SeqEvaluation result;
-    // In slices of at most a training batch's size: the decoder's buffers stay small.
-    constexpr std::size_t slice = 64;
+    constexpr std::size_t slice = seq2seq_held_out_slice;
     const std::size_t source_length = model.config.source_length;
     for (std::size_t first = 0; first < count; first += slice) {
         const std::size_t n = std::min(slice, count - first);
@@ -101,11 +100,21 @@ Seq2SeqTrainingResult train_seq2seq(Seq2SeqModel& model, OptimizerState& state, 
     require_count("evalEvery", options.eval_every, 1, limits::max_training_steps);
     require_count("heldOut", options.held_out, 1, seq2seq_held_out_size(options.task));
     require_range("clip", options.clip, 0.0, std::numeric_limits<double>::max());
-    const std::uint64_t evaluations = options.steps / options.eval_every + 1;
-    check_training_call(options.optimizer, state, model.values.size(), options.steps,
-                        options.steps * (3 * forward_work(config, options.batch) + update_work(config)) +
-                            evaluations * evaluation_work(config, options.held_out) +
-                            forward_work(config, options.batch));  // the last step's check
+    // Each pass within its own bound first: a step's over `batch` pairs, an evaluation's over a slice of `heldOut`.
+    check_seq2seq_pass(config, options.batch, "batch", options.batch, "pairs");
+    check_seq2seq_pass(config, std::min(options.held_out, seq2seq_held_out_slice), "heldOut", options.held_out,
+                       "held-out pairs");
+    TrainingCallWork call;
+    call.steps = options.steps;
+    call.eval_every = options.eval_every;
+    call.held_out = options.held_out;
+    call.evaluations = options.steps / options.eval_every + 1;
+    call.fewest_evaluations = 1;  // the one at the end
+    call.step_work = options.steps * (3 * forward_work(config, options.batch) + update_work(config)) +
+                     forward_work(config, options.batch);  // the last step's check
+    call.evaluation_work = evaluation_work(config, options.held_out);
+    call.one_item_evaluation = evaluation_work(config, 1);
+    check_training_call(options.optimizer, state, model.values.size(), call);
 
     auto batch_of_step = [&] {
         return seq2seq_task_batch(options.task, options.batch, static_cast<std::uint32_t>(options.seed + state.step));

@@ -40,17 +40,44 @@ inline std::string diverged(std::uint64_t step) {
            "the model is the one after step " + std::to_string(step);
 }
 
+// A training call's counts, as the caller set them, and its work
+// (multiply-adds) term by term.
+struct TrainingCallWork {
+    std::size_t steps = 0, eval_every = 1, held_out = 0;
+    std::uint64_t evaluations = 0;          // held-out evaluations the call makes
+    std::uint64_t fewest_evaluations = 0;   // those it makes whatever evalEvery is (evalEvery > steps)
+    std::uint64_t step_work = 0;            // steps x one step's work, and the last step's check
+    std::uint64_t evaluation_work = 0;      // one evaluation's, over heldOut items
+    std::uint64_t one_item_evaluation = 0;  // one evaluation's over a single item (heldOut 1)
+
+    std::uint64_t work() const { return step_work + evaluations * evaluation_work; }
+};
+
 // What a training call checks before its first step, after the model's own
 // options: the optimiser and its state for `steps` steps of `parameters`
-// numbers, and the call's work (multiply-adds) within the limit, blamed on steps.
+// numbers, and the call's work within the limit. Over it, the refusal names
+// what the caller has to change: an argument of the held-out evaluations
+// when changing it alone brings the call within the limit (`heldOut`, the
+// items each evaluation reads, down to 1; or `evalEvery`, up past `steps`,
+// for fewer evaluations; both would do: the one of the larger factor,
+// heldOut against steps / evalEvery); otherwise `steps`.
 inline void check_training_call(const OptimizerOptions& optimizer, const OptimizerState& state,
-                                std::size_t parameters, std::size_t steps, std::uint64_t work) {
+                                std::size_t parameters, const TrainingCallWork& call) {
     check_optimizer(optimizer, parameters, parameters, state);
-    check_optimizer_state(state, steps);
-    if (work > limits::max_training_work)
-        fail("steps", text("a training call of at most ", limits::max_training_work, " multiply-adds (this one: ",
-                           work, ")"),
-             steps);
+    check_optimizer_state(state, call.steps);
+    const std::uint64_t work = call.work();
+    if (work <= limits::max_training_work) return;
+    const std::string expected =
+        text("a training call of at most ", limits::max_training_work, " multiply-adds (this one: ", work, ")");
+    const bool held_out_would_do =
+        call.held_out > 1 && call.step_work + call.evaluations * call.one_item_evaluation <= limits::max_training_work;
+    const bool eval_every_would_do =
+        call.evaluations > call.fewest_evaluations &&
+        call.step_work + call.fewest_evaluations * call.evaluation_work <= limits::max_training_work;
+    if (held_out_would_do && (!eval_every_would_do || call.held_out >= call.steps / call.eval_every))
+        fail("heldOut", expected, call.held_out);
+    if (eval_every_would_do) fail("evalEvery", expected, call.eval_every);
+    fail("steps", expected, call.steps);
 }
 
 template <class Metrics>

@@ -154,28 +154,31 @@ TEST_CASE("an unknown kernel's name shows control characters escaped", "[errors]
     CHECK(ref::argument_error_of([] { attention::parse_kernel("Gaussian"); }).got == "'Gaussian'");
 }
 
-TEST_CASE("a long kernel name is cut on a character boundary", "[errors]") {
-    // 39 ASCII bytes, then a 3-byte character: cutting at 40 bytes would split it.
-    const std::string name = std::string(39, 'a') + "\xe6\xb3\xa8" + "more";
-    const auto cut = ref::argument_error_of([&] { attention::parse_kernel(name); });
+TEST_CASE("a long kernel name is quoted to 200 code points, never cut inside a character", "[errors]") {
     const std::string ellipsis = "\xe2\x80\xa6";
-    CHECK(cut.got == "'" + std::string(39, 'a') + ellipsis + "'");
-    const std::string whole = std::string(37, 'a') + "\xe6\xb3\xa8" + "more";
-    CHECK(ref::argument_error_of([&] { attention::parse_kernel(whole); }).got ==
-          "'" + whole.substr(0, 40) + ellipsis + "'");
-    // Exactly 40 bytes: nothing cut, no ellipsis.
-    CHECK(ref::argument_error_of([] { attention::parse_kernel(std::string(40, 'b')); }).got ==
-          "'" + std::string(40, 'b') + "'");
+    // 199 ASCII characters, then a 3-byte one, then more: the 200th code point is kept whole.
+    const std::string name = std::string(199, 'a') + "\xe6\xb3\xa8" + "more";
+    CHECK(ref::argument_error_of([&] { attention::parse_kernel(name); }).got ==
+          "'" + std::string(199, 'a') + "\xe6\xb3\xa8" + ellipsis + "'");
+    // 200 four-byte characters (800 bytes): all shown; one more and the 201st is left out.
+    std::string emoji;
+    for (int i = 0; i < 200; ++i) emoji += "\xf0\x9f\x98\x80";
+    CHECK(ref::argument_error_of([&] { attention::parse_kernel(emoji); }).got == "'" + emoji + "'");
+    CHECK(ref::argument_error_of([&] { attention::parse_kernel(emoji + "\xf0\x9f\x98\x81"); }).got ==
+          "'" + emoji + ellipsis + "'");
+    // Exactly 200: nothing cut, no ellipsis.
+    CHECK(ref::argument_error_of([] { attention::parse_kernel(std::string(200, 'b')); }).got ==
+          "'" + std::string(200, 'b') + "'");
 }
 
-TEST_CASE("a long name that is no UTF-8 is cut at 40 bytes, not emptied", "[errors]") {
-    // Continuation bytes only: no character boundary to back up to, so the quote keeps the first 40.
-    const std::string name = std::string(50, '\xb8');
-    const std::string ellipsis = "\xe2\x80\xa6";
+TEST_CASE("a long name that is no UTF-8 is quoted byte by byte, escaped, not emptied", "[errors]") {
+    // Continuation bytes only: each is a byte that starts no character, shown as its escape.
+    const std::string name = std::string(250, '\xb8');
+    std::string escaped;
+    for (int i = 0; i < 200; ++i) escaped += "\\xb8";
     CHECK(ref::argument_error_of([&] { attention::parse_kernel(name); }).got ==
-          "'" + name.substr(0, 40) + ellipsis + "'");
-    // A four-byte character across the cut is still kept whole or left out whole.
-    const std::string emoji = std::string(38, 'a') + "\xf0\x9f\x98\x80" + "tail";
-    CHECK(ref::argument_error_of([&] { attention::parse_kernel(emoji); }).got ==
-          "'" + std::string(38, 'a') + ellipsis + "'");
+          "'" + escaped + "\xe2\x80\xa6'");
+    // A four-byte character cut short at the end of the text: its bytes escaped, the text whole.
+    CHECK(ref::argument_error_of([] { attention::parse_kernel("ab\xf0\x9f\x98"); }).got ==
+          "'ab\\xf0\\x9f\\x98'");
 }

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "scoring/checked_additive_attention.hpp"
@@ -92,25 +95,113 @@ void check_rows(const double* weights, std::size_t rows, std::size_t keys, bool 
     }
 }
 
-// A refusal's message shows no control byte and no character that reorders
-// or hides text (errors.hpp: quoted escapes them), and quotes the typed text
-// from its start, never a word cut out of it.
-void check_refusal_of_text(const std::string& typed, const attention::ArgumentError& error) {
-    const std::string message = error.what();
-    for (std::size_t at = 0; at < message.size(); ++at) {
-        const auto byte = static_cast<unsigned char>(message[at]);
-        expect(byte >= 0x20 && byte != 0x7f);
-        if (byte == 0xC2 && at + 1 < message.size())
-            expect(!(static_cast<unsigned char>(message[at + 1]) >= 0x80 && static_cast<unsigned char>(message[at + 1]) <= 0x9F));
-        if (byte == 0xE2 && at + 2 < message.size() && static_cast<unsigned char>(message[at + 1]) == 0x80)
-            expect(!(static_cast<unsigned char>(message[at + 2]) >= 0x8B && static_cast<unsigned char>(message[at + 2]) <= 0x8F) &&
-                   !(static_cast<unsigned char>(message[at + 2]) >= 0xA8 && static_cast<unsigned char>(message[at + 2]) <= 0xAE));
+// A code point as UTF-8 (a surrogate as CESU-8 writes it: a quote escapes it).
+std::string utf8(char32_t c) {
+    std::string out;
+    if (c < 0x80) {
+        out += static_cast<char>(c);
+    } else if (c < 0x800) {
+        out += static_cast<char>(0xC0 | (c >> 6));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        out += static_cast<char>(0xE0 | (c >> 12));
+        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (c >> 18));
+        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (c & 0x3F));
     }
-    const std::string& got = error.got();
-    if (got.size() >= 2 && got.front() == '\'' && !typed.empty()) {
-        // The quote's first character is the text's first one, or its escape.
-        const char first = got[1];
-        expect(first == typed[0] || first == '\\' || first == '\'');
+    return out;
+}
+
+// A quote's text with its escapes undone (\x0a and \xff as the byte,
+// \u00AD and \u{E0001} as the code point), or nullopt if it is no quote.
+std::optional<std::string> unquoted(std::string_view quote, bool& cut_before, bool& cut_after) {
+    const std::string_view ellipsis = "\xe2\x80\xa6";
+    if (quote.size() < 2 || quote.front() != '\'' || quote.back() != '\'') return std::nullopt;
+    quote = quote.substr(1, quote.size() - 2);
+    cut_before = quote.substr(0, ellipsis.size()) == ellipsis;
+    if (cut_before) quote.remove_prefix(ellipsis.size());
+    cut_after = quote.size() >= ellipsis.size() && quote.substr(quote.size() - ellipsis.size()) == ellipsis;
+    if (cut_after) quote.remove_suffix(ellipsis.size());
+    std::string text;
+    for (std::size_t at = 0; at < quote.size();) {
+        if (quote[at] == '\\' && at + 3 < quote.size() && quote[at + 1] == 'x') {
+            text += static_cast<char>(std::stoul(std::string(quote.substr(at + 2, 2)), nullptr, 16));
+            at += 4;
+        } else if (quote[at] == '\\' && at + 2 < quote.size() && quote[at + 1] == 'u' && quote[at + 2] == '{') {
+            const std::size_t close = quote.find('}', at);
+            text += utf8(static_cast<char32_t>(std::stoul(std::string(quote.substr(at + 3, close - at - 3)), nullptr, 16)));
+            at = close + 1;
+        } else if (quote[at] == '\\' && at + 5 < quote.size() && quote[at + 1] == 'u') {
+            text += utf8(static_cast<char32_t>(std::stoul(std::string(quote.substr(at + 2, 4)), nullptr, 16)));
+            at += 6;
+        } else {
+            text += quote[at++];
+        }
+    }
+    return text;
+}
+
+std::size_t code_points(std::string_view text) {
+    std::size_t n = 0;
+    for (std::size_t at = 0; at < text.size(); at += attention::utf8_step(text, at).size) ++n;
+    return n;
+}
+
+// A refusal's message is well-formed UTF-8 with no code point that shows
+// nothing or reorders text (errors.hpp: quoted escapes them, by the Unicode
+// data's properties); its quote of the typed text reads back as that text
+// (escapes undone): whole up to 200 code points, or 200 of them with an
+// ellipsis on each side cut, from the text's start unless cut there.
+void check_refusal_of_text(const std::string& typed, const attention::ArgumentError& error) {
+    const std::string_view message = error.what();
+    for (std::size_t at = 0; at < message.size();) {
+        const attention::Utf8Step step = attention::utf8_step(message, at);
+        expect(step.character && !attention::is_escaped_code_point(step.code_point));
+        at += step.size;
+    }
+    // A backslash or an ellipsis typed may read as an escape or a cut: the message's form is all there is to check.
+    if (typed.find('\\') != std::string::npos || typed.find("\xe2\x80\xa6") != std::string::npos) return;
+    bool cut_before = false, cut_after = false;
+    const auto text = unquoted(error.got(), cut_before, cut_after);
+    if (!text) return;  // a count, not a quote
+    expect(code_points(*text) <= attention::longest_quote);
+    expect(!(cut_before || cut_after) || code_points(*text) == attention::longest_quote);
+    const std::size_t where = typed.find(*text);
+    expect(where != std::string::npos);
+    if (!cut_before) expect(where == 0);
+    if (!cut_before && !cut_after) expect(*text == typed);
+}
+
+// A text for the translators' tasks: any bytes; or code points of the whole
+// range (every general category, surrogates and unassigned ones included)
+// among the tasks' words; or a piece repeated past the 200 code points a
+// quote shows, with a word of any of those anywhere in it.
+std::string typed_text(FuzzedDataProvider& data) {
+    switch (data.ConsumeIntegralInRange(0, 2)) {
+        case 0:
+            return data.ConsumeRandomLengthString(200);
+        case 1: {
+            std::string text;
+            const char* words[] = {"1", " ", "four ", "\xe5\x9b\x9b", "25 ", "November "};
+            for (int n = data.ConsumeIntegralInRange(0, 40); n > 0; --n)
+                text += data.ConsumeBool() ? utf8(data.ConsumeIntegralInRange<char32_t>(0, 0x10FFFF))
+                                           : std::string(words[data.ConsumeIntegralInRange(0, 5)]);
+            return text;
+        }
+        default: {
+            const std::string piece = data.ConsumeRandomLengthString(4);
+            const std::string bad = data.ConsumeBool() ? utf8(data.ConsumeIntegralInRange<char32_t>(0, 0x10FFFF))
+                                                       : data.ConsumeRandomLengthString(8);
+            std::string text;
+            for (int n = data.ConsumeIntegralInRange(0, 260); n > 0; --n) text += piece;
+            text += bad;
+            for (int n = data.ConsumeIntegralInRange(0, 260); n > 0; --n) text += piece;
+            return text;
+        }
     }
 }
 
@@ -300,7 +391,7 @@ void run(FuzzedDataProvider& data) {
         case 13: {
             // A learner's typed text, any bytes, for any task.
             const auto task = static_cast<attention::Seq2SeqTask>(data.ConsumeIntegralInRange(0, 4));
-            const std::string typed = data.ConsumeRandomLengthString(200);
+            const std::string typed = typed_text(data);
             try {
                 const std::vector<int> tokens = attention::seq2seq_source_from_text(task, typed);
                 expect(!tokens.empty());

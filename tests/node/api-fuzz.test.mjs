@@ -23,7 +23,9 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { api, assertErrorFields, assertStillWorks } from './helpers.mjs';
+import {
+  api, assertErrorFields, assertStillWorks, QUOTE_ESCAPES, QUOTE_LIMIT, unquote,
+} from './helpers.mjs';
 
 const SEED = Number(process.env.ATTENTION_FUZZ_SEED ?? 20261123);
 const SECONDS = Number(process.env.ATTENTION_FUZZ_SECONDS ?? 40);
@@ -54,6 +56,26 @@ const seed = fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(2 ** 32 
 // Objects and arrays made afresh for each run (withField writes into options objects).
 const junk = fc.oneof(fc.constantFrom(undefined, null, 'x', true, 1n, Symbol('junk'), () => 1),
   fc.constantFrom('object', 'array').map((kind) => (kind === 'object' ? {} : [])));
+
+// A character of any Unicode general category, as Node's ICU sorts them: the
+// category drawn first, then one of its code points (so the rare categories
+// come up as often as the letters; Cs: a lone surrogate).
+const GENERAL_CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No', 'Pc', 'Pd', 'Ps', 'Pe',
+  'Pi', 'Pf', 'Po', 'Sm', 'Sc', 'Sk', 'So', 'Zs', 'Zl', 'Zp', 'Cc', 'Cf', 'Cs', 'Co', 'Cn'];
+const codePointsOf = (() => {
+  const every = [];
+  for (let c = 0; c <= 0x10ffff; c += 1) if (c < 0xd800 || c > 0xdfff) every.push(String.fromCodePoint(c));
+  const all = every.join('');
+  const lists = {};
+  for (const category of GENERAL_CATEGORIES) {
+    lists[category] = category === 'Cs' ? Array.from({ length: 0x800 }, (_, i) => 0xd800 + i)
+      : Array.from(all.matchAll(new RegExp(`\\p{gc=${category}}`, 'gu')), ([ch]) => ch.codePointAt(0));
+  }
+  return lists;
+})();
+const anyCategoryChar = fc.constantFrom(...GENERAL_CATEGORIES).chain((category) => fc
+  .nat(codePointsOf[category].length - 1).map((i) => String.fromCodePoint(codePointsOf[category][i])));
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 // ---- arrays in disguise ----
 // Transparent disguises read as the array they hold; refused ones must be
@@ -374,16 +396,23 @@ const TRANSLATOR_FUNCTIONS = {
         '四千七百八十二', ' '.repeat(100), '1'.repeat(1 << 16)),
       // Digits with hyphens, lone surrogates, and the characters that reorder or hide text.
       fc.string({ unit: fc.constantFrom('4', '7', '-', ' ', '四', 'four', '\uD800', '\uDC00', '\u202E', '\u200F', '\u2066',
-        '\u200B', '\uFEFF', '\u0085', '\u061C', '\u2028'), maxLength: 12 }), junk) }),
+        '\u200B', '\uFEFF', '\u0085', '\u061C', '\u2028'), maxLength: 12 }),
+      // Any code point, and characters of every general category among the tasks' own words.
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.array(fc.oneof(anyCategoryChar, fc.constantFrom('1', ' ', 'four ', '四', '25 ', 'November ')), { maxLength: 40 })
+        .map((parts) => parts.join('')),
+      // Long texts (past QUOTE_LIMIT code points, within and past the tasks' byte limits) with a word at fault
+      // anywhere in them.
+      fc.record({ filler: fc.constantFrom('1 ', 'one ', '四', '25 ', '\u{1F600}', '\u00AD', 'x'),
+        before: fc.integer({ min: 0, max: 260 }), bad: fc.oneof(anyCategoryChar, fc.constantFrom('x', 'wibble', '')),
+        after: fc.integer({ min: 0, max: 260 }) })
+        .map(({ filler, before, bad, after }) => `${filler.repeat(before)}${bad}${filler.repeat(after)}`),
+      junk) }),
     arrays: () => ({}), call: (p) => api.seq2seqSourceFromText(p.task, p.text),
-    // A refusal of the text quotes the text as typed (its start, escaped), never a word cut out of it.
+    // A refusal of the text quotes the text as typed, escaped, never a word cut out of it.
     refusal(error, p) {
       if (error.argument !== 'text' || typeof p.text !== 'string' || !error.got.startsWith("'")) return;
-      assert.doesNotMatch(error.message, INVISIBLE, `"${error.message}" shows a character that reorders or hides text`);
-      const escaped = escapedAsQuoted(p.text);
-      const quote = error.got.slice(1, -1).replace(/\u2026$/, '');
-      assert.ok(escaped.startsWith(quote) && quote.length >= Math.min(escaped.length, 10),
-        `"${error.message}" quotes other text than the ${JSON.stringify(p.text)} typed`);
+      assertQuotesText(error, p.text);
     },
   },
 };
@@ -648,14 +677,28 @@ function assertQuotesGiven(error, plan) {
   }
 }
 
-// What an error shows of a typed text: lone surrogates as \uD800, controls
-// as \x0a, the characters that reorder or hide text as \u202E (core/contract/errors.hpp).
-const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
-function escapedAsQuoted(text) {
-  const hex = (code, digits) => code.toString(16).toUpperCase().padStart(digits, '0');
-  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (unit) => `\\u${hex(unit.charCodeAt(0), 4)}`)
-    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${hex(c.charCodeAt(0), 2).toLowerCase()}`)
-    .replace(new RegExp(INVISIBLE.source, 'gu'), (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
+// A refusal's quote of a typed text (core/contract/errors.hpp): nothing in the
+// message that shows nothing or reorders text (QUOTE_ESCAPES); read back
+// (escapes undone), the quote is the text typed, whole up to QUOTE_LIMIT code
+// points, else that many of them with an ellipsis where it was cut. (A text
+// with a backslash or an ellipsis of its own is only checked for the first:
+// it may read as an escape or a cut.)
+function assertQuotesText(error, typed) {
+  assert.doesNotMatch(error.message, new RegExp(QUOTE_ESCAPES.source, 'gu'),
+    `"${error.message}" shows a character that shows nothing or reorders text`);
+  if (typed.includes('\\') || typed.includes('\u2026')) return;
+  const { text, cutBefore, cutAfter } = unquote(error.got);
+  const cut = cutBefore || cutAfter;
+  // A lone surrogate reaches the core as its six-character escape: the core's count, and its cuts, are of those.
+  if (LONE_SURROGATE.test(typed) && cut) return;
+  const what = `"${error.message}" of ${JSON.stringify(typed).slice(0, 300)}`;
+  if (!LONE_SURROGATE.test(typed)) {
+    assert.ok([...text].length <= QUOTE_LIMIT, `${what}: more than ${QUOTE_LIMIT} code points`);
+    if (cut) assert.equal([...text].length, QUOTE_LIMIT, `${what}: a cut quote of fewer than ${QUOTE_LIMIT}`);
+  }
+  assert.ok(typed.includes(text), `${what}: quotes other text than typed`);
+  if (!cutBefore) assert.ok(typed.startsWith(text), `${what}: not the text's start, and no ellipsis`);
+  if (!cutAfter) assert.ok(typed.endsWith(text), `${what}: not the text's end, and no ellipsis`);
 }
 
 function replacer(key, value) {

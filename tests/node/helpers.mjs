@@ -132,3 +132,26 @@ export function assertArgumentError(call, argument, detail) {
   assertStillWorks();
   return caught;
 }
+
+// What an error's quote of a caller's text escapes (core/contract/errors.hpp,
+// quoted()): every control, format, private-use, unassigned, surrogate, line-
+// and paragraph-separator and default-ignorable code point, by the Unicode
+// properties of Node's own ICU (a newer Unicode than the core's table may
+// know more characters: the core escapes those as unassigned, never the reverse).
+export const QUOTE_ESCAPES = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
+export const QUOTE_LIMIT = 200; // code points a quote shows at most
+
+// A quote ('...', with an ellipsis where text is left out) read back: its
+// escapes (\x0a, \u00AD, \u{E0001}; a lone surrogate's \uD800) as the code
+// points they stand for. { text, cutBefore, cutAfter }.
+export function unquote(got) {
+  assert.ok(got.startsWith("'") && got.endsWith("'") && got.length >= 2, `not a quote: ${got}`);
+  let inner = got.slice(1, -1);
+  const cutBefore = inner.startsWith('\u2026');
+  if (cutBefore) inner = inner.slice(1);
+  const cutAfter = inner.endsWith('\u2026');
+  if (cutAfter) inner = inner.slice(0, -1);
+  const text = inner.replace(/\\x([0-9a-f]{2})|\\u\{([0-9A-F]{5,6})\}|\\u([0-9A-F]{4})/g,
+    (_, byte, astral, bmp) => String.fromCodePoint(parseInt(byte ?? astral ?? bmp, 16)));
+  return { text, cutBefore, cutAfter };
+}

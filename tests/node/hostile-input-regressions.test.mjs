@@ -6,8 +6,11 @@
 // length, inherited options, and typed arrays out of their buffer's bounds.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 
-import { api, assertArgumentError, assertStillWorks } from './helpers.mjs';
+import {
+  api, assertArgumentError, assertStillWorks, QUOTE_ESCAPES, QUOTE_LIMIT, unquote,
+} from './helpers.mjs';
 
 const finite = (array) => Array.from(array).every(Number.isFinite);
 const allFinite = (model) => Object.values(model.params).every(finite);
@@ -146,7 +149,7 @@ test('batchMatrixProduct refuses a product that overflows, as the attention laye
 
 test('every string the API echoes is cut the same way, however long', () => {
   const long = `${'q'.repeat(50)}${'z'.repeat(1 << 20)}`;
-  const quotedCut = `'${'q'.repeat(40)}\u2026'`;
+  const quotedCut = `'${'q'.repeat(50)}${'z'.repeat(150)}\u2026'`;
   const model = api.attentionModelInit({ vocab: 5, length: 4, hidden: 4, heads: 2 });
   const tokens = [1, 2, 3, 4];
   const params = { ...model.params, [long]: model.params.embedding };
@@ -161,8 +164,8 @@ test('every string the API echoes is cut the same way, however long', () => {
   ];
   for (const [argument, call] of calls) {
     const error = assertArgumentError(call, argument);
-    assert.equal(error.got, quotedCut, `${argument}: ${error.message.slice(0, 200)}`);
-    assert.ok(error.message.length < 200, `${argument}: a message of ${error.message.length} characters`);
+    assert.equal(error.got, quotedCut, `${argument}: ${error.message.slice(0, 300)}`);
+    assert.ok(error.message.length < 400, `${argument}: a message of ${error.message.length} characters`);
   }
 });
 
@@ -373,4 +376,166 @@ test('the translators\' work bound counts a GRU\'s work as it is done: calls of 
     const model = api.seq2seqInit(config);
     assertArgumentError(() => api.seq2seqTrain(model, { ...lean, steps }), 'steps', 'multiply-adds');
   }
+});
+
+const TASKS = ['numbers-en-zh', 'numbers-zh-en', 'dates', 'reverse', 'sort'];
+const textGot = (task, typed) => assertArgumentError(() => api.seq2seqSourceFromText(task, typed), 'text').got;
+const codePoints = (text) => [...text].length;
+
+test('a refused text is quoted whole up to 200 characters in every task, past them around the word at fault', () => {
+  // Once cut at 40 bytes: 'four thousand seven hundred and eighty t…', the word at fault behind the ellipsis.
+  assert.equal(textGot('numbers-en-zh', 'four thousand seven hundred and eighty two wibble'),
+    "'four thousand seven hundred and eighty two wibble'");
+  const whole = {
+    'numbers-en-zh': 'one two three four five six seven eight nine ten eleven twelve wibble',
+    'numbers-zh-en': '四千七百四千七百四千七百 四千七百四千七百x',
+    dates: '25 November 20 26 25 November 20 26 25 November Novembre',
+    reverse: `${'1 2 3 4 5 6 7 8 9 0 '.repeat(3)}x`,
+    sort: `${'1 2 3 4 5 6 7 8 9 0 '.repeat(3)}a`,
+  };
+  for (const task of TASKS) {
+    assert.ok(Buffer.byteLength(whole[task]) > 40);
+    assert.equal(textGot(task, whole[task]), `'${whole[task]}'`, task);
+  }
+  // The word at fault at the end of a text of more than 200 characters: 200 of them, the word among them.
+  const long = {
+    'numbers-en-zh': [`${'one '.repeat(70)}wibble`, 'wibble'],
+    'numbers-zh-en': [`${'四 '.repeat(105)}x`, 'x'],
+    dates: [`${'25 '.repeat(75)}Novembre`, 'Novembre'],
+    reverse: [`${'1 '.repeat(200)}x 2 3`, 'x'],
+    sort: [`${'1 '.repeat(200)}a`, 'a'],
+  };
+  for (const task of TASKS) {
+    const [typed, word] = long[task];
+    assert.ok(codePoints(typed) > QUOTE_LIMIT);
+    const { text, cutBefore } = unquote(textGot(task, typed));
+    assert.ok(cutBefore, task);
+    assert.equal(codePoints(text), QUOTE_LIMIT, task);
+    assert.ok(typed.includes(text) && text.includes(word), `${task}: ${text}`);
+  }
+  // A name: 200 characters of four bytes shown whole, one more cut with an ellipsis; the JS API's
+  // own cut of a long name never splits a surrogate pair (nor leaves 200 characters that would read as whole).
+  const emoji = '\u{1F600}'.repeat(200);
+  assert.equal(assertArgumentError(() => api.attentionTaskBatch({ task: emoji }), 'task').got, `'${emoji}'`);
+  assert.equal(assertArgumentError(() => api.attentionTaskBatch({ task: `${emoji}\u{1F601}${'z'.repeat(1000)}` }), 'task').got,
+    `'${emoji}\u2026'`);
+  assert.equal(assertArgumentError(() => api.attentionTaskBatch({ task: `a${'\u{1F600}'.repeat(300)}` }), 'task').got,
+    `'a${'\u{1F600}'.repeat(199)}\u2026'`);
+});
+
+// The code points Node's ICU puts in each general category, as one string each.
+const CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No', 'Pc', 'Pd', 'Ps', 'Pe', 'Pi',
+  'Pf', 'Po', 'Sm', 'Sc', 'Sk', 'So', 'Zs', 'Zl', 'Zp', 'Cc', 'Cf', 'Cs', 'Co', 'Cn'];
+function codePointsByCategory() {
+  const every = [];
+  for (let c = 0; c <= 0x10ffff; c += 1) if (c < 0xd800 || c > 0xdfff) every.push(String.fromCodePoint(c));
+  const all = every.join('');
+  const byCategory = {};
+  for (const category of CATEGORIES) {
+    byCategory[category] = category === 'Cs' ? Array.from({ length: 0x800 }, (_, i) => 0xd800 + i)
+      : Array.from(all.matchAll(new RegExp(`\\p{gc=${category}}`, 'gu')), ([ch]) => ch.codePointAt(0));
+  }
+  return byCategory;
+}
+
+// The code points assigned in the core's Unicode (the table's, Debian's unicode-data: DerivedAge.txt).
+function assignedInCoresUnicode() {
+  const ranges = readFileSync('/usr/share/unicode/DerivedAge.txt', 'utf8').split('\n')
+    .map((line) => /^([0-9A-F]+)(?:\.\.([0-9A-F]+))?\s*;/.exec(line)).filter(Boolean)
+    .map(([, first, last]) => [parseInt(first, 16), parseInt(last ?? first, 16)]);
+  return (c) => ranges.some(([first, last]) => c >= first && c <= last);
+}
+
+test('invisible characters in a refused text are escaped in every task, every general category read back whole', () => {
+  // Each once passed through raw: '\u00AD12' showed as '12'.
+  const hex = (c) => c.toString(16).toUpperCase().padStart(4, '0');
+  for (const task of TASKS) {
+    for (const c of [0x00AD, 0x180E, 0x034F, 0x115F, 0x3164, 0xFFA0, 0xFFF9, 0xE0001, 0xE0041, 0x1D173]) {
+      const escape = c > 0xffff ? `\\u{${hex(c)}}` : `\\u${hex(c)}`;
+      assert.equal(textGot(task, `${String.fromCodePoint(c)}12`), `'${escape}12'`, `${task}: U+${hex(c)}`);
+    }
+  }
+  // Code points of every general category, spread over each: a quote shows each one, or its escape, and reads
+  // back as the text typed; none that shows nothing or reorders text is left raw; a character is escaped only
+  // when it is one of those, or unassigned in the core's Unicode (Node's may be newer).
+  const byCategory = codePointsByCategory();
+  const assigned = assignedInCoresUnicode();
+  const anyEscaped = new RegExp(QUOTE_ESCAPES.source, 'gu');
+  let escapedNewer = 0;
+  for (const category of CATEGORIES) {
+    const all = byCategory[category];
+    assert.ok(all.length > 0, category);
+    const samples = [...new Set(Array.from({ length: 41 }, (_, i) => all[Math.floor((i * (all.length - 1)) / 40)]))];
+    for (let at = 0; at < samples.length; at += 20) {
+      const typed = `x ${samples.slice(at, at + 20).map((c) => String.fromCodePoint(c)).join(' ')}`;
+      const got = textGot('reverse', typed);
+      assert.doesNotMatch(got, anyEscaped, `${category}: ${JSON.stringify(got)}`);
+      const { text, cutBefore, cutAfter } = unquote(got);
+      assert.ok(!cutBefore && !cutAfter, `${category}: cut`);
+      assert.equal(text, typed, `${category}: read back`);
+      for (const [, bmp, astral] of got.matchAll(/\\u([0-9A-F]{4})|\\u\{([0-9A-F]+)\}/g)) {
+        const c = parseInt(bmp ?? astral, 16);
+        if (QUOTE_ESCAPES.test(String.fromCodePoint(c))) continue;
+        assert.ok(!assigned(c), `${category}: U+${hex(c)} escaped, visible and assigned`);
+        escapedNewer += 1;
+      }
+    }
+  }
+  console.log(`${CATEGORIES.length} general categories; ${escapedNewer} sampled characters newer than the core's Unicode escaped`);
+});
+
+test('a work-bound refusal names the argument the caller passed: count, heldOut, evalEvery, source', () => {
+  const large = api.seq2seqInit({ hidden: 384, embed: 384 });
+  // Once named `batch`, an option seq2seqAlignment does not have.
+  const alignment = assertArgumentError(() => api.seq2seqAlignment(large, { count: 64 }), 'count', 'multiply-adds');
+  assert.equal(alignment.got, '64');
+  const most = Number(/^at most (\d+) pairs/.exec(alignment.expected)?.[1]);
+  assert.ok(most >= 1 && most < 64, alignment.message);
+  assert.equal(api.seq2seqAlignment(large, { count: most }).count, most);
+  assertArgumentError(() => api.seq2seqAlignment(large, { count: most + 1 }), 'count');
+  // Once named `steps ... got 1`: the held-out pairs are what to lower.
+  assert.equal(assertArgumentError(() => api.seq2seqTrain(large, { steps: 1, batch: 1, heldOut: 500 }), 'heldOut').got, '500');
+  const medium = api.seq2seqInit({ hidden: 128, embed: 128 });
+  assertArgumentError(() => api.seq2seqTrain(medium, { steps: 3, batch: 1, evalEvery: 1, heldOut: 500 }), 'heldOut',
+    'multiply-adds');
+  assertArgumentError(() => api.seq2seqTrain(medium, { steps: 40, batch: 1, evalEvery: 1, heldOut: 20 }), 'evalEvery',
+    'multiply-adds');
+  // A translation takes no batch: its sources are what to cut.
+  const { source, sourceLens } = api.seq2seqHeldOut({ count: 40 });
+  const translation = assertArgumentError(() => api.seq2seqTranslate(large, source, { sourceLens }), 'source', 'multiply-adds');
+  assert.match(translation.expected, /^at most \d+ sources /);
+  // The encoder's held-out set, evaluated in one pass (once refused naming `batch` after 50 steps).
+  const long = api.attentionModelInit({ vocab: 2, length: 256, hidden: 2, heads: 1 });
+  assert.equal(assertArgumentError(() => api.attentionModelTrain(long, { steps: 60 }), 'heldOut').got, '256');
+});
+
+test('a config size of 2^31 or more is refused with the field\'s own range, as one past the limit is', () => {
+  const { limits } = api;
+  const encoder = { vocab: limits.maxVocab, length: limits.maxModelLength, hidden: limits.maxDimension,
+    heads: limits.maxHeads, blocks: limits.maxBlocks, ffnHidden: limits.maxFfnHidden };
+  const transformer = { architecture: 'transformer' };
+  const translator = [['sourceVocab', limits.maxVocab, { task: null, targetVocab: 16, sourceLength: 8, targetLength: 8 }],
+    ['sourceLength', limits.maxModelLength, { task: null, sourceVocab: 34, targetVocab: 16, targetLength: 8 }],
+    ['hidden', limits.maxDimension, {}], ['embed', limits.maxDimension, {}], ['layers', limits.maxBlocks, {}],
+    ['heads', limits.maxHeads, transformer], ['ffnHidden', limits.maxFfnHidden, transformer], ['blocks', limits.maxBlocks, transformer]];
+  const cases = [
+    ...Object.entries(encoder).map(([field, limit]) => [field, limit, (v) => api.attentionModelInit({ [field]: v })]),
+    ...translator.map(([field, limit, base]) => [field, limit, (v) => api.seq2seqInit({ ...base, [field]: v })]),
+  ];
+  for (const [field, limit, init] of cases) {
+    const over = assertArgumentError(() => init(limit + 1), field);
+    for (const value of [2 ** 31, 2 ** 32 + 8, 2 ** 53, 1e300]) {
+      // Once "expected a whole number >= 0, got 2147483648", which it is.
+      const error = assertArgumentError(() => init(value), field);
+      assert.equal(error.expected, over.expected, `${field} = ${value}: ${error.message}`);
+      assert.equal(error.got, String(value));
+    }
+  }
+  // A size the config's task sets: any other number is refused with the task's.
+  const taskSize = assertArgumentError(() => api.seq2seqInit({ sourceLength: 2 ** 31 }), 'sourceLength');
+  assert.equal(taskSize.expected, "8 (the task's), or null");
+  // Counts elsewhere, and whole numbers in arrays, say the most a count holds.
+  assert.match(assertArgumentError(() => api.makeDataset({ n: 2 ** 31 }), 'n').expected, /\b2147483647\]$/);
+  assert.match(assertArgumentError(() => api.seq2seqTranslate(api.seq2seqInit(), [3, 2 ** 31]), 'source').expected,
+    /\b2147483647\]$/);
 });

@@ -613,7 +613,11 @@ for (const name of ['steps', 'batch', 'evalEvery', 'heldOut']) {
 row('attentionModelTrain', 'steps over the limit', () => api.attentionModelTrain(smallModel, { steps: 10001 }), 'steps',
   { over: true });
 row('attentionModelTrain', 'more work than one call may take', () => api.attentionModelTrain(
-  api.attentionModelInit({ length: 64, hidden: 256, heads: 8 }), { steps: 10000, batch: 64 }), 'steps', { over: true });
+  api.attentionModelInit({ length: 64, hidden: 256, heads: 8 }), { steps: 10000, batch: 16, heldOut: 16 }), 'steps',
+  { over: true });
+// A batch whose one pass is over its own bound: the batch is what to lower, however few the steps.
+row('attentionModelTrain', 'a batch whose pass is over its bound', () => api.attentionModelTrain(
+  api.attentionModelInit({ length: 64, hidden: 256, heads: 8 }), { steps: 1, batch: 64 }), 'batch', { over: true });
 row('attentionModelTrain', 'a batch over the limit', () => api.attentionModelTrain(smallModel, { batch: 1025 }), 'batch',
   { over: true });
 row('attentionModelTrain', 'held out over the limit', () => api.attentionModelTrain(smallModel, { heldOut: 1025 }),
@@ -921,6 +925,31 @@ for (const [task, typed, quote] of [
 ]) {
   row('seq2seqSourceFromText', `${task}: quotes ${JSON.stringify(typed)} as typed`, () => api.seq2seqSourceFromText(task, typed),
     'text', { detail: `got ${quote}` });
+}
+// Long refused texts: whole up to 200 characters (once cut at 40 bytes), past them the word at fault in view.
+for (const [task, typed, shown] of [
+  ['numbers-en-zh', 'four thousand seven hundred and eighty two wibble', "'four thousand seven hundred and eighty two wibble'"],
+  ['numbers-zh-en', `${'四千七百'.repeat(12)}x`, `'${'四千七百'.repeat(12)}x'`],
+  ['dates', `${'25 November '.repeat(16)}Smarch`, `'${'25 November '.repeat(16)}Smarch'`],
+  ['reverse', `${'1 '.repeat(200)}x`, `'\u2026${' 1'.repeat(99)} x'`],
+  ['sort', `${'\u{1F600}'.repeat(50)}${'1 '.repeat(100)}a`, `'${'\u{1F600}'.repeat(50)}${'1 '.repeat(75)}\u2026'`],
+]) {
+  row('seq2seqSourceFromText', `${task}: a long refused text, ${typed.length} code units`,
+    () => api.seq2seqSourceFromText(task, typed), 'text', { detail: `got ${shown}` });
+}
+// A character of every general category (and the default-ignorable ones) among digits: the quote shows it, or
+// its escape if it shows nothing or changes the text around it.
+for (const [category, c] of [['Lu', 0x41], ['Ll', 0x61], ['Lt', 0x1C5], ['Lm', 0x2B0], ['Lo', 0x4E00], ['Mn', 0x301],
+  ['Mc', 0x903], ['Me', 0x20DD], ['Nd', 0x661], ['Nl', 0x2160], ['No', 0xB2], ['Pc', 0x5F], ['Pd', 0x2D], ['Ps', 0x28],
+  ['Pe', 0x29], ['Pi', 0xAB], ['Pf', 0xBB], ['Po', 0x21], ['Sm', 0x2B], ['Sc', 0x24], ['Sk', 0x5E], ['So', 0xA9],
+  ['Zs', 0x3000], ['Zl', 0x2028], ['Zp', 0x2029], ['Cc', 0x85], ['Cf', 0xAD], ['Cs', 0xDC00], ['Co', 0xE000],
+  ['Cn', 0x378], ['Default_Ignorable_Code_Point', 0x3164], ['a tag', 0xE0041], ['a variation selector', 0xE0100]]) {
+  const ch = String.fromCodePoint(c);
+  const hex = c.toString(16).toUpperCase().padStart(4, '0');
+  const escaped = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u.test(ch);
+  const shown = !escaped ? ch : c > 0xFFFF ? `\\u{${hex}}` : `\\u${hex}`;
+  row('seq2seqSourceFromText', `reverse: U+${hex} (${category}) in a refused text`,
+    () => api.seq2seqSourceFromText('reverse', `1${ch}2 x`), 'text', { detail: `got '1${shown}2 x'` });
 }
 row('seq2seqSourceFromText', 'a megabyte of text', () => api.seq2seqSourceFromText('reverse', '1'.repeat(1 << 20)),
   'text', { over: true, detail: 'got at least 1048576 bytes' });
