@@ -236,3 +236,60 @@ test('a recognised mistake is "not yet" with its explanation, never close, howev
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('section 5 has its moments: after "Reset my answers", Step marks the first-step prediction skipped; Play with leave-one-out off shows the landscape at once and marks "without leave-one-out" skipped, its right answer saying what the run shows, in both languages', async () => {
+  for (const language of ['en', 'zh']) {
+    const { page, context, problems } = await open();
+    await setLanguage(page, language);
+    await loadDirectCore(page);
+    const training = (css) => page.locator(`#training ${css}`);
+    await training('[data-action="reset-exercises"]').click();
+    await settled(page);
+    const firstStep = card(page, 'training', 'first-step');
+    const withoutLoo = card(page, 'training', 'without-loo');
+    assert.equal(await firstStep.getAttribute('data-skipped'), null, 'open before Step');
+
+    // Step takes the step the first prediction asks about: no longer a prediction, and said so.
+    await training('[data-action="step"]').click();
+    await settled(page);
+    assert.equal(await firstStep.getAttribute('data-status'), 'open', 'skipped, not failed');
+    assert.equal(await firstStep.getAttribute('data-skipped'), '', `${language}: Step marks it skipped`);
+    assert.ok((await shownText(firstStep.locator('[data-role="exercise-skipped"]'))).startsWith(opening(language, 'exercises.skipped')));
+    // A run with leave-one-out on is not the run "without leave-one-out" asks about.
+    assert.equal(await isCovered(page, 'training', 'landscape'), true, 'a step with leave-one-out on keeps its figure covered');
+    assert.equal(await withoutLoo.getAttribute('data-skipped'), null);
+
+    // Switched off, as its question says, then Play: the landscape at once, not after the run.
+    await training('[data-param="leaveOneOut"] .switch').click();
+    await settled(page);
+    assert.equal(await isCovered(page, 'training', 'landscape'), true, 'switching alone starts nothing');
+    assert.deepEqual(await page.evaluate(() => {
+      const root = document.getElementById('training');
+      root.querySelector('[data-action="play"]').click();
+      return [root.querySelector('[data-figure="landscape"]').hasAttribute('data-covered'), root.querySelector('[data-role="status"]').dataset.status];
+    }), [false, 'playing'], `${language}: Play with leave-one-out off shows the landscape at once`);
+    assert.equal(await withoutLoo.getAttribute('data-skipped'), '');
+    await page.waitForSelector('#training [data-role="status"][data-status="done"]', { timeout: 60000 });
+    await settled(page);
+
+    // The default run (5 epochs, w0 = 1, η = 0.5) as the page shows it: w up at every epoch.
+    const ws = await training('.epoch-log tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.dataset.w)));
+    const expected = await page.evaluate(() => {
+      const { x, y } = window.directCore.makeDataset({ n: 50, seed: 0, noise: 0.5 });
+      return Array.from(window.directCore.trainKernelWidth(x, y, { w0: 1, lr: 0.5, epochs: 5, leaveOneOut: false }).w);
+    });
+    assert.deepEqual(ws, expected.slice(1), 'the core\'s run');
+    ws.forEach((w, i) => assert.ok(i === 0 || w > ws[i - 1], `w grows at epoch ${i + 1}: ${ws.join(', ')}`));
+
+    // Its right answer names that run: the first step's w and the last, as the read-out shows them.
+    await withoutLoo.locator('input[value="grows"]').check();
+    await withoutLoo.locator('[data-action="check"]').click();
+    await settled(page);
+    assert.equal(await withoutLoo.getAttribute('data-status'), 'right');
+    const verdict = await shownText(withoutLoo.locator('.exercise-verdict'));
+    const fourDigits = (value) => String(Number(value.toPrecision(4)));
+    for (const w of [ws[0], ws[ws.length - 1]]) assert.ok(verdict.includes(fourDigits(w)), `${language}: the answer names w = ${fourDigits(w)}: ${verdict}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});

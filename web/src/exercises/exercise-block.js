@@ -182,7 +182,8 @@ export function createExerciseBlock({
   }
 
   // Starting what the text says to watch skips the predictions that would
-  // hide it (capture: before the control's own handler starts the run).
+  // hide it (capture: before the control's own handler starts the run),
+  // when it starts what they ask about (startedWhen, for the live inputs).
   const starters = new Map(); // data-action -> the items it skips
   for (const item of items) {
     for (const action of item.exercise.startedBy ?? []) starters.set(action, [...(starters.get(action) ?? []), item]);
@@ -190,7 +191,9 @@ export function createExerciseBlock({
   if (starters.size > 0 && sectionRoot) {
     sectionRoot.addEventListener('click', (event) => {
       const action = event.target.closest?.('[data-action]')?.dataset.action;
-      for (const item of starters.get(action) ?? []) skip(item);
+      for (const item of starters.get(action) ?? []) {
+        if (inputs !== null && (item.exercise.startedWhen?.(inputs) ?? true)) skip(item);
+      }
     }, { capture: true });
   }
 

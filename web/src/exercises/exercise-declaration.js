@@ -65,6 +65,9 @@
  *   start what the text says to watch: they show the figures at once, the
  *   prediction marked skipped (and a prediction checked before its run is
  *   committed, checked once trained)
+ * @property {(inputs: ExerciseInputs) => boolean} [startedWhen] when those
+ *   controls start what the prediction asks about (the run without
+ *   leave-one-out, not any run); omitted, always
  * @property {(core: any, inputs: ExerciseInputs, answer: any, instance: any, view: any) => CheckResult} check
  * @property {(core: any, inputs: ExerciseInputs, instance: any, view: any) => Solution} solution
  * @property {(core: any, inputs: ExerciseInputs, index: number) => any} [draw]

@@ -79,7 +79,7 @@ export default {
   'training.ex.noLoo.question': '在关掉**留一法**并按“播放”之前：当每个点都可以关注自己时，梯度下降会把 $w$ 从 $w_0 = {w0}$ 带到哪里？',
   'training.ex.noLoo.hint': '不用留一法时，查询 $x_i$ 本身也是一个键，它的值就是自己的 $y_i$。当 $y_i$ 本身就在值里面时，什么样的宽度预测 $y_i$ 最准？',
   'training.ex.noLoo.grows': 'w 不断变大：核缩成一根尖刺',
-  'training.ex.noLoo.growsWhy': '不用留一法时，每个点自己的那一对也在它的键里，核越窄，它给自己的权重就越大：$w$ 越大训练损失越低（{w0} 处的斜率：{gradient}），所以 $w$ 一路跑掉，每个点都预测出自己，曲线追逐噪声。直接最小化 $(f(x_i) - y_i)^2$ 会让宽度塌缩：它选不出宽度。',
+  'training.ex.noLoo.growsWhy': '不用留一法时，每个点自己的那一对也在它的键里，核越窄，它给自己的权重就越大：$w$ 越大训练损失越低（{w0} 处的斜率：{gradient}），所以 $w$ 一路跑掉，每个点都预测出自己，曲线追逐噪声。点击播放就能看到：第一步把 $w$ 从 {w0} 带到 {w1}，之后每一轮再往上加一点，{epochs} 轮后到 {wLast}，那里的斜率仍是 {slopeLast}，不是 0。损失曲线在第一次下降后看起来是平的，其实仍在下降（从 {lossSecond} 降到 {lossLast}）：调大**轮数**，$w$ 还会继续往上爬。直接最小化 $(f(x_i) - y_i)^2$ 会让宽度塌缩：它选不出宽度。',
   'training.ex.noLoo.growsNot': '从这里不会：在 $w_0 = {w0}$ 处，不用留一法的损失的斜率为 {gradient}，所以梯度下降不会增大 $w$。（在 $w = 0$ 处斜率恰好为 0；在其他任何地方，$w$ 越大训练损失越低，$w$ 都会跑掉。）',
   'training.ex.noLoo.settles': 'w 停在和用留一法时同一个山谷里',
   'training.ex.noLoo.settlesWhy': '不用留一法的损失没有可以停下来的山谷：在 $w_0 = {w0}$ 处它的斜率为 {gradient}。',

@@ -7,8 +7,9 @@
 // read-outs), and how close the book's five epochs come to the best width
 // (bring w near the bottom). Every answer comes from the core for the live
 // data and settings, through its loss and gradient at one w
-// (kernelWidthLoss), one step (trainKernelWidth with one epoch) and the
-// landscape (lossLandscape): no training loop runs in a check.
+// (kernelWidthLoss), one step (trainKernelWidth with one epoch), the
+// landscape (lossLandscape) and, for the run without leave-one-out that
+// its right answer describes, the run as Play shows it (trainKernelWidth).
 import { judgeNumber, judgeAtMost, mistake } from '../../exercises/judging.js';
 import { formatNumber } from '../../format.js';
 import { streamSeed } from '../shared/seeded-draws.js';
@@ -119,6 +120,8 @@ const predictFirstStep = Object.freeze({
   id: 'first-step',
   kind: 'predict',
   tells: { en: ['flings'], zh: ['甩到'] },
+  // Step or Play takes the step it asks about.
+  startedBy: ['step', 'play'],
   questionKey: 'training.ex.step.question',
   hintKey: 'training.ex.step.hint',
   questionParams: (instance, inputs) => ({
@@ -144,13 +147,38 @@ const predictFirstStep = Object.freeze({
 // Predict w without leave-one-out: the sign of the slope of the plain
 // training loss at w0 (the core's gradient) says where descent takes w.
 
+// The run the section's Play shows with leave-one-out off (the live start,
+// rate and epochs: the core's trainKernelWidth, as the page's player calls
+// it; at most 1,000 epochs of 50 points, a few milliseconds) says what the
+// right answer says: the first step takes w far up, and every epoch after
+// it raises w a little more while the loss curve looks flat, the slope
+// still below 0 where the run ends.
+export function runWithoutLeaveOneOut(core, inputs) {
+  const data = dataset(core, inputs);
+  const run = core.trainKernelWidth(data.x, data.y, { w0: inputs.w0, lr: inputs.lr, epochs: inputs.epochs, leaveOneOut: false });
+  const ws = Array.from(run.w);
+  const losses = Array.from(run.loss);
+  const wLast = ws[ws.length - 1];
+  const slopeLast = Number.isFinite(wLast) ? core.kernelWidthLoss(data.x, data.y, wLast, { leaveOneOut: false }).gradient : NaN;
+  return { ws, losses, wLast, slopeLast, epochs: ws.length - 1 };
+}
+
 export function withoutLeaveOneOut(core, inputs) {
   const data = dataset(core, inputs);
   const { gradient } = core.kernelWidthLoss(data.x, data.y, inputs.w0, { leaveOneOut: false });
   let goes = 'stays';
   if (gradient < 0) goes = 'grows';
   else if (gradient > 0) goes = 'shrinks';
-  return { goes, params: { w0: fmtW(inputs.w0), gradient: formatNumber(gradient, '.4~g') } };
+  const params = { w0: fmtW(inputs.w0), gradient: formatNumber(gradient, '.4~g') };
+  if (goes === 'grows') {
+    const run = runWithoutLeaveOneOut(core, inputs);
+    Object.assign(params, {
+      w1: fmtW(run.ws[Math.min(1, run.epochs)]), wLast: fmtW(run.wLast), epochs: run.epochs,
+      slopeLast: formatNumber(run.slopeLast, '.4~g'),
+      lossSecond: fmtLoss(run.losses[Math.min(1, run.losses.length - 1)]), lossLast: fmtLoss(run.losses[run.losses.length - 1]),
+    });
+  }
+  return { goes, params };
 }
 
 const NO_LOO_KEYS = Object.freeze({
@@ -170,6 +198,10 @@ const predictWithoutLoo = Object.freeze({
   // The landscape draws the loss without leave-one-out beside the other:
   // it would give the prediction away.
   hides: ['landscape'],
+  // Step or Play with leave-one-out off starts the run it asks about (the
+  // landscape is what to watch); a run with it on does not.
+  startedBy: ['step', 'play'],
+  startedWhen: (inputs) => !inputs.leaveOneOut,
   questionKey: 'training.ex.noLoo.question',
   hintKey: 'training.ex.noLoo.hint',
   questionParams: (instance, inputs) => ({ w0: inputs ? fmtW(inputs.w0) : '–' }),
