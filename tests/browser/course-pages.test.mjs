@@ -1,12 +1,17 @@
 // What a teacher embedding one section controls: the lab's section number
-// (hidden with hide=numbers; a lab of one section never refers to another),
-// the section's title in the course's own words (heading),
+// (hidden with hide=numbers, or by a heading of the course's own; a lab of
+// one section never refers to another), the section's title in the
+// course's own words (heading),
 // and a lab showing one section fills its studies at once, without waiting
 // for the reader to scroll to them.
 import { test } from 'node:test';
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, setLanguage, setState, elementsReady, screenshot, shownText } from './harness.mjs';
+import {
+  useBrowser, openPage, setLanguage, setState, elementsReady, screenshot, shownText, serveDistGzipped, offlineWorkerActive, DIST,
+} from './harness.mjs';
 import { SECTION_IDS } from '../../web/src/sections/registry.js';
 
 const web = useBrowser();
@@ -55,6 +60,20 @@ test('an iframe with hide=numbers and heading= shows the course\'s title, no num
   assert.equal(await shownText(page.locator('#heatmap h2')), heading, 'the heading survives a reload');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('a heading replaces the section number too, with no hide=numbers; without one the number stays', async () => {
+  const heading = 'Part 2: the weights';
+  const { page, context, problems } = await openPage(web.browser,
+    `${web.server.origin}/index.html#embed=heatmap&heading=${encodeURIComponent(heading)}`);
+  assert.equal(await shownText(page.locator('#heatmap h2')), heading);
+  assert.deepEqual(await visibleNumbers(page), []);
+  assert.deepEqual(problems, []);
+  await context.close();
+  const plain = await openPage(web.browser, `${web.server.origin}/index.html#embed=heatmap`);
+  assert.deepEqual(await visibleNumbers(plain.page), [`${SECTION_IDS.indexOf('heatmap') + 1} · `]);
+  assert.deepEqual(plain.problems, []);
+  await plain.context.close();
 });
 
 test('a hostile heading is plain text, cut to 120 characters, without control characters', async () => {
@@ -130,7 +149,10 @@ async function platformRecipe() {
   const rows = [...part.matchAll(/^\s*\| `([\w-]+)` \| (\d+)px \| (\d+)px \|$/gm)];
   const heights = Object.fromEntries(COLUMNS.map((column, index) => [column,
     Object.fromEntries(rows.map((m) => [m[1], Number(m[2 + index])]))]));
-  return { snippet, heights };
+  // The files it says to put on the site (a name ending in / is a folder).
+  const listed = part.slice(part.indexOf('put the page\'s files ('), part.indexOf(' on the\n  site'));
+  const files = [...listed.matchAll(/`([^`]+)`/g)].map(([, name]) => name);
+  return { snippet, heights, files };
 }
 
 // A platform's page holding `frames` (the lab's files under lab/, as the
@@ -203,6 +225,48 @@ test('the iframe recipe for platforms that strip scripts, as written: the sectio
   await screenshot(page, 'platform-iframe-recipe');
   assert.deepEqual(problems, []);
   await close();
+});
+
+test('the recipe\'s files alone, put on a site: the frame draws, and the full lab its link opens finds every file it asks for', async () => {
+  const { snippet, files } = await platformRecipe();
+  assert.ok(files.includes('index.html') && files.length >= 10, `the files listed: ${files}`);
+  // A site holding the course page and, under lab/, the listed files only.
+  const site = await mkdtemp(path.join(os.tmpdir(), 'attention-lab-site-'));
+  for (const name of files) await cp(path.join(DIST, name), path.join(site, 'lab', name), { recursive: true });
+  await writeFile(path.join(site, 'week4.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 4</title>
+    <link rel="icon" href="data:,"></head><body style="margin:0"><main style="width:800px;margin:0 auto">${snippet}</main></body></html>`);
+  const server = await serveDistGzipped(site);
+  const context = await web.browser.newContext({ viewport: { width: 900, height: 900 } });
+  const problems = [];
+  const missing = [];
+  context.on('console', (message) => { if (['error', 'warning'].includes(message.type())) problems.push(message.text()); });
+  context.on('weberror', (error) => problems.push(error.error().message));
+  context.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  context.on('response', (response) => { if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`); });
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/week4.html`);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('html[data-ready="true"]').waitFor({ state: 'attached', timeout: 30000 });
+  const href = await frame.locator('a.embed-open').evaluate((link) => link.href);
+  assert.match(href, /\/lab\/index\.html#/);
+  // The link opens the full lab at the top of its window: its modules, its
+  // app manifest and icons, and its service worker, which fetches the rest.
+  const full = await context.newPage();
+  await full.goto(href);
+  await full.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 30000 });
+  await full.waitForSelector('html[data-offline="registered"], html[data-offline="failed"]', { state: 'attached', timeout: 30000 });
+  assert.equal(await full.locator('html').getAttribute('data-offline'), 'registered', `the service worker (missing: ${missing})`);
+  await offlineWorkerActive(full);
+  const icons = await full.evaluate(async () => {
+    const manifest = await (await fetch(document.querySelector('link[rel="manifest"]').href)).json();
+    return Promise.all(manifest.icons.map(async ({ src }) => (await fetch(new URL(src, document.baseURI))).status));
+  });
+  assert.ok(icons.length > 0 && icons.every((status) => status === 200), `the manifest's icons: ${icons}`);
+  assert.deepEqual(missing, [], 'no file the page asks for is missing from the recipe');
+  assert.deepEqual(problems, []);
+  await context.close();
+  await server.close();
+  await rm(site, { recursive: true, force: true });
 });
 
 for (const column of COLUMNS) {

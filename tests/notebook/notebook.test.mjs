@@ -65,6 +65,7 @@ test('its nbconvert HTML, opened from disk, draws both sections with their param
       points: lab.shadowRoot.querySelectorAll('[data-figure="pooling"] .layer-points circle').length,
       estimatorShown: lab.shadowRoot.querySelector('[data-param="estimator"]')?.checkVisibility(),
       heading: lab.shadowRoot.querySelector('.section-heading')?.textContent,
+      title: lab.shadowRoot.querySelector('h2')?.innerText.trim(),
       maskCells: lab.shadowRoot.querySelectorAll('[data-figure] canvas, [data-figure] rect').length,
       exercises: lab.shadowRoot.querySelectorAll('[data-exercise]').length,
       answersShown: [...lab.shadowRoot.querySelectorAll('.exercise-answer')].filter((answer) => answer.checkVisibility()).length,
@@ -76,6 +77,9 @@ test('its nbconvert HTML, opened from disk, draws both sections with their param
     assert.equal(masking.section, 'masking');
     assert.equal(masking.state.language, 'zh');
     assert.equal(masking.heading, '第二部分：掩蔽');
+    // The docs' heading is the whole title: it replaces the lab's section number too.
+    assert.equal(masking.title, '第二部分：掩蔽');
+    assert.match(pooling.title, /^\d+ · /, 'a section without a heading keeps its number');
     assert.ok(masking.maskCells > 0, 'the masking figures are drawn');
     // exercises='answers': every answer and the teacher's note shown; the
     // pooling section (no such option) shows its exercises unanswered.

@@ -104,6 +104,17 @@ test('the package: named, versioned, licensed, with the files its manifest lists
     `${(packed.unpackedSize / 1024).toFixed(0)} KB installed, ${packed.files.length} files`);
 });
 
+// The sizes the docs give the package ("about 2.5 MB packed and 7.8 MB
+// installed", 1 MB = 1,000,000 bytes), within a tenth of the tarball's.
+test('the package is the size the docs say', async () => {
+  const page = (await readFile(new URL('../../docs/learning-and-teaching.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
+  const [, packedMB, installedMB] = /It is about ([\d.]+) MB packed and ([\d.]+) MB installed \(1 MB = 1,000,000 bytes\)/.exec(page) ?? [];
+  assert.ok(packedMB && installedMB, 'the docs give the package\'s sizes');
+  for (const [said, bytes, what] of [[packedMB, packed.size, 'packed'], [installedMB, packed.unpackedSize, 'installed']]) {
+    assert.ok(Math.abs(Number(said) * 1e6 - bytes) <= 0.1 * bytes, `${what}: ${bytes} bytes, the docs say about ${said} MB`);
+  }
+});
+
 test('imported from Node by its name, the JS API computes what dist/ computes', async () => {
   const script = `
     import { loadAttentionCore } from 'attention-lab';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 
 export const MANIFEST_FILE = 'manifest.webmanifest';
-const ICON_FOLDER = 'icons';
+export const ICON_FOLDER = 'icons';
 const PNG_SIZES = [192, 512];
 const BACKGROUND = '#1d2330'; // the page's ink: the logo's colours stand out on it
 // The logo's squares (x, y, colour) on its 40 x 40 grid, each 11 wide with corners of radius 2.

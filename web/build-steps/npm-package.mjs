@@ -7,11 +7,17 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { elementTypes } from './element-types.mjs';
 import { CORE_PAGE_FILES } from '../src/core-files.js';
+import { MANIFEST_FILE, ICON_FOLDER } from './app-manifest.mjs';
+import { OFFLINE_WORKER } from './offline-worker.mjs';
 
 // The page's files, exported so that a course site can copy them from node_modules for the iframe mode
-// (and its modules, page/: app.js starts them over http; from disk it loads app-disk.js).
-const PAGE_FILES = ['index.html', 'app.js', 'app-disk.js', 'app.css', 'katex.css', ...CORE_PAGE_FILES];
+// (and its modules, page/: app.js starts them over http; from disk it loads app-disk.js), with what
+// the full page the frame's "Open in the full Attention Lab" link opens asks for too: its service
+// worker, the app manifest and its icons. The docs' iframe recipe lists these (tests/web/docs-facts).
+export const PAGE_FILES = Object.freeze(['index.html', 'app.js', 'app-disk.js', 'app.css', 'katex.css', ...CORE_PAGE_FILES,
+  OFFLINE_WORKER, MANIFEST_FILE]);
 const PAGE_FOLDER = 'page';
+export const PAGE_FOLDERS = Object.freeze([PAGE_FOLDER, ICON_FOLDER]);
 
 export function manifest(repository) {
   return {
@@ -26,14 +32,14 @@ export function manifest(repository) {
       '.': { types: './attention-core.d.ts', default: './attention-core.mjs' },
       './element': { types: './attention-lab-element.d.ts', default: './attention-lab-element.js' },
       ...Object.fromEntries(PAGE_FILES.map((file) => [`./${file}`, `./${file}`])),
-      [`./${PAGE_FOLDER}/*`]: `./${PAGE_FOLDER}/*`,
+      ...Object.fromEntries(PAGE_FOLDERS.map((folder) => [`./${folder}/*`, `./${folder}/*`])),
       './package.json': './package.json',
     },
     // The element defines <attention-lab> when it runs: a bundler must keep it, though nothing is imported from it.
     sideEffects: ['./attention-lab-element.js'],
     files: [
       'attention-core.mjs', 'attention-core.d.ts', 'attention-lab-element.js', 'attention-lab-element.d.ts',
-      ...PAGE_FILES, `${PAGE_FOLDER}/`, 'README.md', 'LICENSE', 'THIRD-PARTY-LICENSES.txt',
+      ...PAGE_FILES, ...PAGE_FOLDERS.map((folder) => `${folder}/`), 'README.md', 'LICENSE', 'THIRD-PARTY-LICENSES.txt',
     ],
     engines: { node: '>=18' },
   };

@@ -9,9 +9,9 @@
 //   hide      controls to hide, as the hash's hide= (parameter names, button
 //             actions, or controls / export / text)
 //   language  en or zh (else the page's <html lang>, else the browser's)
-//   heading   the section's title in the course's own words (plain text);
-//             with hide="numbers", a course page that numbers its own parts
-//             shows no number of the lab's
+//   heading   the section's title in the course's own words (plain text),
+//             which replace the lab's section number too (hide="numbers"
+//             hides it under the lab's own title)
 //   exercises on (default), off, or answers: the section's exercises shown,
 //             hidden, or shown with every answer and the teacher's note
 //   any parameter of the table, by its name in kebab case (leave-one-out),

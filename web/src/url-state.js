@@ -23,7 +23,8 @@
 //                     `numbers` (the section's number, for a course that
 //                     numbers its own parts)
 //   heading=<text>    in embed mode: the section's title in the course's own
-//                     words (plain text, at most 120 characters)
+//                     words (plain text, at most 120 characters), in place
+//                     of the lab's title and section number
 //   exercises=on|off|answers
 //                     the exercises shown (on, the default), hidden, or shown
 //                     with every answer and the teacher's notes (for the

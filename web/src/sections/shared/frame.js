@@ -2,8 +2,9 @@
 // controls panel (unless `controls: false`: the figures take the full
 // width), a figures area, notes, and a slot for errors no control owns.
 // The number is the section's place in the registry, not part of its title:
-// a course page hides it (hide=numbers) or gives the title its own words
-// (`heading`), and the catalogue's titles stay words alone.
+// a course page hides it (hide=numbers), or gives the title its own words
+// (`heading`), which replace the number too (a course numbers its own
+// parts); the catalogue's titles stay words alone.
 import { element } from '../../dom.js';
 
 export function createSectionFrame(root, { titleKey, leadKeys = [], controls = true }, { number, heading = null } = {}) {
@@ -15,7 +16,7 @@ export function createSectionFrame(root, { titleKey, leadKeys = [], controls = t
   errorSlot.hidden = true;
   root.replaceChildren(
     element('h2', { className: 'section-title' }, [
-      element('span', { className: 'section-number' }, [`${number} · `]),
+      element('span', { className: 'section-number', hidden: Boolean(heading) }, [`${number} · `]),
       heading ? element('span', { className: 'section-heading' }, [heading])
         : element('span', { className: 'section-heading', dataset: { i18n: titleKey } }),
     ]),
