@@ -14,6 +14,9 @@
 #include "contract/errors.hpp"
 #include "reference.hpp"
 #include "seq2seq/tasks.hpp"
+#include "utf8_encoding.hpp"
+
+using attention::testing::utf8;
 
 using attention::Seq2SeqTask;
 
@@ -22,26 +25,6 @@ namespace {
 const Seq2SeqTask all_tasks[] = {Seq2SeqTask::numbers_en_zh, Seq2SeqTask::numbers_zh_en, Seq2SeqTask::dates,
                                  Seq2SeqTask::reverse, Seq2SeqTask::sort};
 const std::string ellipsis = "\xe2\x80\xa6";
-
-std::string utf8(char32_t c) {
-    std::string out;
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {  // surrogates too, as CESU-8 writes them
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-    return out;
-}
 
 // The escape the quote writes: \x0a below U+0020 and U+007F, \u00AD to
 // U+FFFF, \u{E0001} past it.

@@ -30,6 +30,9 @@
 #include "regression/consistency_study.hpp"
 #include "seq2seq/tasks.hpp"
 #include "scoring/masked_softmax.hpp"
+#include "../core/utf8_encoding.hpp"
+
+using attention::testing::utf8;
 
 namespace {
 
@@ -93,27 +96,6 @@ void check_rows(const double* weights, std::size_t rows, std::size_t keys, bool 
         }
         expect(nan || std::abs(sum - 1.0) < 1e-9 || (zero_allowed && sum == 0.0));
     }
-}
-
-// A code point as UTF-8 (a surrogate as CESU-8 writes it: a quote escapes it).
-std::string utf8(char32_t c) {
-    std::string out;
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-    return out;
 }
 
 // A quote's text with its escapes undone (\x0a and \xff as the byte,
