@@ -102,7 +102,7 @@ async function answerWrongThenRight(language) {
   await check('reverse-pattern');
   assert.equal(await statusOf('reverse-pattern'), 'revealed', 'a prediction has one try');
   assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'attention-training.ex.pattern.diagonalWhy')), 'why not the diagonal');
-  assert.ok(await hintShown('reverse-pattern'), 'the hint after a wrong try');
+  assert.equal(await hintShown('reverse-pattern'), false, 'no hint once the one try is made');
   assert.equal(await covered('at-heads'), null, 'the maps shown once checked');
   assert.equal(await covered('at-explain'), null);
   await resetAnswers();

@@ -48,7 +48,8 @@ async function expectVerdict(language, name, status, key) {
   assert.equal(await statusOf(name), status, `${name}: ${status}`);
   const text = await verdictOf(name);
   assert.ok(text.includes(opening(language, key)), `${name}: said why (${key}): ${text}`);
-  if (status !== 'right') assert.ok(await hintShown(name), `${name}: a hint after a try that is not right`);
+  // A hint while another try is open; none beside a right answer or one shown.
+  assert.equal(await hintShown(name), status === 'wrong' || status === 'close', `${name}: a hint only while another try is open`);
 }
 
 // A choice wrong, then right, each with its own explanation.

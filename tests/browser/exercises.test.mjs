@@ -147,6 +147,7 @@ async function predictZeroWeights(language) {
   await answer(wrong);
   assert.equal(await maskStatus('zero-weights'), 'revealed', 'a prediction has one try');
   assert.ok(await maskExercise('zero-weights').locator('.exercise-answer').isVisible(), 'the answer at once');
+  assert.equal(await maskExercise('zero-weights').locator('.exercise-hint').isVisible(), false, 'no hint once the one try is made');
   assert.deepEqual([await covered('mask-weights'), await covered('mask-masked')], [false, false], 'uncovered once committed');
   await predict.locator('[data-action="another"]').click();
   assert.equal(await maskStatus('zero-weights'), 'open');
@@ -275,6 +276,7 @@ async function answerEachWrongThenRight(language) {
   await exercise('narrower-kernel').locator('input[value="up"]').check();
   await check('narrower-kernel');
   assert.equal(await statusOf('narrower-kernel'), 'revealed');
+  assert.equal(await hintShown('narrower-kernel'), false, 'no hint once the one try is made');
   assert.ok((await verdictOf('narrower-kernel')).includes(opening(language, 'pooling.ex.narrow.whyDown')), 'explains what happens');
   await shoot('narrower-kernel', 'predict', 'wrong', language);
   await exercise('narrower-kernel').locator('[data-action="another"]').click();

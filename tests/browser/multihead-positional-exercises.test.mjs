@@ -44,7 +44,8 @@ async function saysWhy(name, language, key, status = 'wrong') {
   assert.equal(await statusOf(name), status, `${name}: ${status}`);
   const verdict = await verdictOf(name);
   assert.ok(verdict.includes(opening(language, key)), `${name}: ${key} in “${verdict}”`);
-  if (status !== 'right') assert.ok(await hintShown(name), `${name}: a hint after a try`);
+  // A hint while another try is open; none beside a right answer or one shown.
+  assert.equal(await hintShown(name), status === 'wrong' || status === 'close', `${name}: a hint only while another try is open`);
 }
 
 // The live multi-head state, and the layer with a head mask, from the test's core.
@@ -145,6 +146,14 @@ async function answerPositional(language) {
   for (const figure of ['pe-heatmap', 'pe-curves']) assert.equal(await covered('positional', figure), null, `${figure} uncovered`);
   await another(fastest);
   assert.notEqual(await covered('positional', 'pe-heatmap'), null, 'covered again');
+  // The entry's hint and feedback send the learner to the heatmap: while the
+  // prediction covers it, they say so; once it is answered, no longer.
+  const entry = 'positional.entry-value';
+  const underCover = opening(language, 'exercises.lookUnderCover');
+  await type(entry, 5);
+  assert.equal(await statusOf(entry), 'wrong');
+  assert.ok((await verdictOf(entry)).includes(underCover), `the feedback says its figure is covered: ${await verdictOf(entry)}`);
+  assert.ok((await shownText(exercise(entry).locator('.exercise-hint'))).includes(underCover), 'and so does the hint');
   // The frequencies of columns 6-9 in the test's core: sin and cos of w_j at position 1.
   const second = (await P(2, 32)).slice(32);
   const frequency = (c) => (c % 2 === 0 ? Math.asin(second[c]) : Math.acos(second[c]));
@@ -153,8 +162,8 @@ async function answerPositional(language) {
   assert.deepEqual(fastestColumns, [6, 7]);
   await choose(fastest, 'firstTwo');
   await saysWhy(fastest, language, 'positional.ex.fastest.right', 'right');
+  assert.ok(!(await verdictOf(entry)).includes(underCover), 'the heatmap shown: no word of a cover');
 
-  const entry = 'positional.entry-value';
   const [dim, row, col] = (await questionOf(entry)).match(/(\d+)\D+(\d+)\D+(\d+)/).slice(1).map(Number);
   assert.equal(dim, 32);
   assert.ok(row >= 60, 'past the positions drawn');

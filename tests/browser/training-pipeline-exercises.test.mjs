@@ -41,7 +41,8 @@ const reset = (section) => page.locator(`#${section} [data-action="reset-exercis
 async function saysWhy(language, section, id, status, key) {
   assert.equal(await statusOf(section, id), status, `${section}.${id}: ${status}`);
   assert.ok((await verdictOf(section, id)).includes(opening(language, key)), `${section}.${id}: said why (${key})`);
-  if (status !== 'right') assert.ok(await hintShown(section, id), `${section}.${id}: a hint after a wrong try`);
+  // A hint while another try is open; none beside a right answer or one shown.
+  assert.equal(await hintShown(section, id), status === 'wrong' || status === 'close', `${section}.${id}: a hint only while another try is open`);
 }
 
 // The training task's numbers for the live state, from the test's core: the

@@ -28,6 +28,7 @@ test('a prediction has one try: not right, its answer shows at once', () => {
     const entry = afterCheck(initialEntry(2), verdict, { once: true });
     assert.deepEqual({ ...entry }, { status: 'revealed', attempts: 1, instance: 2 }, verdict);
     assert.equal(answerShown(entry), true);
+    assert.equal(hintShown(entry), false, `${verdict}: no hint once the one try is made`);
   }
   assert.equal(afterCheck(initialEntry(), 'right', { once: true }).status, 'right');
 });
@@ -38,6 +39,7 @@ test(`the answer shows after ${MAX_TRIES} tries that are not right, or on reques
   assert.equal(entry.status, 'wrong');
   entry = afterCheck(entry, 'close');
   assert.deepEqual([entry.status, entry.attempts, answerShown(entry), isFinished(entry)], ['revealed', MAX_TRIES, true, true]);
+  assert.equal(hintShown(entry), false, 'no hint beside the answer shown');
   const asked = reveal(initialEntry());
   assert.deepEqual([asked.status, asked.attempts, answerShown(asked)], ['revealed', 0, true]);
   assert.equal(afterCheck(initialEntry(), 'right').status, 'right', 'right at the first try');

@@ -16,6 +16,7 @@ import { memoizeCore } from '../../web/src/core-memo.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { setLanguage, t, loadCatalogue } from '../../web/src/i18n/index.js';
+import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import * as attentionTraining from '../../web/src/sections/attention-training/attention-training.js';
 import * as translation from '../../web/src/sections/translation/setup.js';
 import { PATTERN_MIN_STEPS } from '../../web/src/sections/attention-training/exercises.js';
@@ -82,7 +83,8 @@ const inputsOf = (section, patch) => {
 };
 
 // The answers tried: every option (and, for several, all of them), or the
-// numbers the solution names (its right answer among them) and a few others.
+// numbers the solution names (its right answer among them), each 5 % off,
+// and a few others.
 function answersOf(exercise, solutionText) {
   if (exercise.kind === 'achieve') return [undefined];
   if (exercise.options) {
@@ -90,7 +92,8 @@ function answersOf(exercise, solutionText) {
     return exercise.multiple ? [...ids.map((id) => [id]), ids] : ids;
   }
   const named = [...solutionText.replaceAll(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?/g)].map(([n]) => Number(n));
-  return [...new Set([...named, 0, 1, 1e6])];
+  // Each named number a little off too, for the close feedback.
+  return [...new Set([...named, ...named.map((n) => n * 1.05), 0, 1, 1e6])];
 }
 
 // Each text an exercise shows for one state, view and instance, as the engine renders it.
@@ -185,6 +188,123 @@ for (const language of ['en', 'zh']) {
     assert.deepEqual(repeated, []);
   });
 }
+
+// The verdict word is the engine's (exercises.right, .close, .wrong, in
+// bold before the feedback): a feedback text that opens with a verdict of
+// its own says it twice ("Not yet. Not yet:", "正确。 正确："), or says two
+// ("Not yet. Close to …"). Every feedback a check returns, for every answer
+// tried, and every concept option's explanation (its feedback) is held to it.
+const VERDICT_OPENINGS = {
+  en: /^(?:\*\*)?(?:right|close|not yet|not quite|wrong|correct|incorrect)\b/i,
+  zh: /^(?:\*\*)?(?:正确|接近|还不对|不太对|不对|错误|错了)/,
+};
+
+for (const language of ['en', 'zh']) {
+  test(`no feedback in ${language} opens with a verdict word: the engine says it, once`, () => {
+    const own = rendered[language]
+      .filter(({ verdict, feedback }) => verdict && VERDICT_OPENINGS[language].test(feedback.trimStart()))
+      .map(({ where, text }) => `${where}: ${text}`);
+    assert.deepEqual(own, []);
+    // And every exercise text of the catalogue, reached here or not (a
+    // check that needs the page, like the row taken apart), but for the
+    // questions, hints and options' labels ("Right at the bottom").
+    const asking = new Set(SECTIONS.flatMap((section) => (section.exercises ?? []).flatMap((exercise) => [
+      exercise.questionKey, exercise.hintKey, ...(exercise.options ?? []).map((option) => option.labelKey)])));
+    const catalogue = assembleCatalogue(language);
+    const opening = Object.keys(catalogue)
+      .filter((key) => /\.ex\./.test(key) && !asking.has(key) && VERDICT_OPENINGS[language].test(catalogue[key]))
+      .map((key) => `${key}: ${catalogue[key]}`);
+    assert.deepEqual(opening, []);
+  });
+}
+
+// A number as a token of a text: not a part of a longer number.
+const saysNumber = (text, number) => new RegExp(`(?<![\\d.,])${number.replaceAll('.', '\\.')}(?![\\d]|[.,]\\d)`).test(text.replaceAll('−', '-'));
+
+// An achieve goal whose solution reports the state on screen (the run's
+// accuracy), which its feedback may say: the setting that reaches it is the answer.
+const READS_THE_STATE = new Set(['translation.exact-match']);
+
+// A first wrong (or close) answer names the mistake and points where to
+// look; the right number appears only once right, or when revealed. For a
+// prediction the one try reveals its answer at once, so this holds the other
+// kinds: a compute exercise's feedback does not say the number judged right,
+// and an achieve goal's does not say the decimals of its solution (where the
+// goal is reached); a number the question or hint already says is no secret.
+function giveaways(language) {
+  setLanguage(language);
+  const found = [];
+  for (const section of SECTIONS) {
+    for (const exercise of section.exercises ?? []) {
+      if (exercise.kind !== 'compute' && exercise.kind !== 'achieve') continue;
+      for (const patch of STATES[section.id] ?? [{}]) {
+        const inputs = inputsOf(section, patch);
+        for (const view of viewsOf(section, inputs)) {
+          const instances = exercise.draw ? [0, 1].map((index) => exercise.draw(core, inputs, index, view)) : [undefined];
+          for (const instance of instances) {
+            let solutionText;
+            try {
+              const solution = exercise.solution(core, inputs, instance, view);
+              solutionText = t(solution.key, solution.params ?? {});
+            } catch {
+              continue;
+            }
+            const said = [...solutionText.replaceAll('−', '-').matchAll(/-?\d+(?:\.\d+)?/g)].map(([n]) => n);
+            const params = exercise.questionParams?.(instance, inputs) ?? {};
+            const asked = `${t(exercise.questionKey, params)} ${t(exercise.hintKey, params)}`;
+            const check = (answer) => {
+              try {
+                return exercise.check(core, inputs, answer, instance, view);
+              } catch {
+                return null;
+              }
+            };
+            if (READS_THE_STATE.has(`${section.id}.${exercise.id}`)) continue;
+            const secret = said.filter((n) => !saysNumber(asked, n)
+              && (exercise.kind === 'compute' ? check(Number(n))?.verdict === 'right' : n.includes('.')));
+            if (secret.length === 0) continue;
+            const answers = exercise.kind === 'compute'
+              ? [...new Set([...said.map(Number), 0, 1, 1e6])].flatMap((n) => [n, n * 1.05])
+              : [undefined];
+            for (const answer of answers) {
+              const result = check(answer);
+              if (!result || result.verdict === 'right') continue;
+              const text = t(result.key, result.params ?? {});
+              const told = secret.filter((n) => saysNumber(text, n));
+              if (told.length > 0) found.push(`${section.id}.${exercise.id} ${JSON.stringify(patch)} to ${answer} (${result.verdict}) says ${told.join(', ')}: ${text}`);
+            }
+          }
+        }
+      }
+    }
+  }
+  return found;
+}
+
+for (const language of ['en', 'zh']) {
+  test(`in ${language}, a wrong or close answer is not told the right number`, () => {
+    assert.deepEqual(giveaways(language), []);
+  });
+}
+
+test('the feedback found giving the answer away now points where to look instead', () => {
+  setLanguage('en');
+  const removal = t('attention-training.ex.removal.wrong', { head: 4, without: '93.1', whole: '96.2', drop: '3.1' });
+  assert.doesNotMatch(removal, /\{best|\{bestWithout/);
+  assert.match(removal, /Compare the maps/);
+  assert.doesNotMatch(t('attention-training.ex.removal.spare'), /\{best/);
+  assert.doesNotMatch(t('translation.ex.weight.close'), /\{weight\}/);
+  assert.doesNotMatch(t('translation.ex.weight.wrong'), /\{weight\}/);
+  assert.doesNotMatch(t('multihead.ex.important.close'), /\{best/);
+  assert.doesNotMatch(t('steps.ex.ratio.close'), /\{ratio\}/);
+  for (const language of ['en', 'zh']) {
+    setLanguage(language);
+    for (const key of ['steps.ex.ratio.close', 'steps.ex.ratio.wrong', 'translation.ex.weight.close', 'translation.ex.weight.wrong']) {
+      assert.doesNotMatch(t(key), VERDICT_OPENINGS[language], `${language} ${key}`);
+    }
+  }
+  setLanguage('en');
+});
 
 test('the scan reaches the texts found unfilled before, now with their values', () => {
   setLanguage('en');

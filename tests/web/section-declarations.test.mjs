@@ -198,6 +198,13 @@ test('every exercise declaration is well formed and worded in both catalogues', 
         assert.equal(exercise.kind, 'predict', `${name}: only a prediction hides figures`);
         for (const figure of exercise.hides) assert.match(figure, /^[a-z][\w-]*$/, `${name}: hides a figure by its data-figure name`);
       }
+      if (exercise.looksAt) {
+        // A figure it points at that a prediction of its section covers: the
+        // engine then says it is covered, and how to uncover it.
+        assert.notEqual(exercise.kind, 'predict', `${name}: a prediction's own figures are shown once it is answered`);
+        const coverable = new Set(section.exercises.flatMap(({ hides }) => hides ?? []));
+        for (const figure of exercise.looksAt) assert.ok(coverable.has(figure), `${name}: looks at ${figure}, a figure a prediction of ${section.id} covers`);
+      }
     }
     assert.ok(typeof section.teacherNoteKey === 'string' && section.teacherNoteKey in en && section.teacherNoteKey in zh,
       `${section.id}: a teacher's note in both catalogues`);

@@ -101,7 +101,24 @@ export function createExerciseBlock({
     if (!coversNow(item)) return;
     item.skipped = true;
     render(item);
+    renderLookers();
     syncCovers();
+  }
+
+  // The figures covered now, by the open predictions.
+  const coveredNow = () => new Set(items.filter(coversNow).flatMap(({ exercise }) => exercise.hides ?? []));
+  // An exercise whose hint and feedback send the learner to a figure
+  // (looksAt) says so while an open prediction covers it: it does not point
+  // where the learner cannot look without telling how to uncover it.
+  const pointsUnderCover = (item) => {
+    const looked = item.exercise.looksAt ?? [];
+    if (looked.length === 0) return false;
+    const covered = coveredNow();
+    return looked.some((name) => covered.has(name));
+  };
+  // A prediction answered or skipped uncovers a figure the others point at.
+  function renderLookers() {
+    for (const item of items) if (item.exercise.looksAt) render(item);
   }
 
   function coverOf(figure, name) {
@@ -153,7 +170,7 @@ export function createExerciseBlock({
     syncWithheld();
     if (coverable.length === 0 || !sectionRoot) return;
     placePredictions();
-    const covered = new Set(items.filter(coversNow).flatMap(({ exercise }) => exercise.hides ?? []));
+    const covered = coveredNow();
     for (const name of coverable) {
       for (const figure of sectionRoot.querySelectorAll(`[data-figure="${name}"]`)) {
         const cover = covered.has(name);
@@ -237,6 +254,7 @@ export function createExerciseBlock({
     wasReset = false;
     action(item);
     render(item);
+    renderLookers();
     renderSummary();
     syncCovers();
   }
@@ -249,10 +267,21 @@ export function createExerciseBlock({
     return t('exercises.answerIs', { answer: t(solution.key, solution.params ?? {}) });
   }
 
-  function verdictText({ feedback }) {
+  // The verdict word is the engine's, said once: a feedback text starts with
+  // what it teaches (tests/web/exercise-texts.test.mjs holds the catalogues to it).
+  function verdictText(item) {
+    const { feedback } = item;
     if (feedback === null) return null;
     if (feedback.prompt) return t(feedback.prompt, feedback.params ?? {});
-    return `**${t(VERDICT_KEYS[feedback.verdict])}** ${t(feedback.key, feedback.params ?? {})}`;
+    const text = `**${t(VERDICT_KEYS[feedback.verdict])}** ${t(feedback.key, feedback.params ?? {})}`;
+    return pointsUnderCover(item) ? `${text} ${t('exercises.lookUnderCover')}` : text;
+  }
+
+  function hintText(item) {
+    const { exercise, entry } = item;
+    if (!hintShown(entry)) return null;
+    const hint = `**${t('exercises.hint')}** ${t(exercise.hintKey, exercise.questionParams?.(item.instance, inputs) ?? {})}`;
+    return pointsUnderCover(item) ? `${hint} ${t('exercises.lookUnderCover')}` : hint;
   }
 
   function render(item) {
@@ -271,7 +300,7 @@ export function createExerciseBlock({
         check: t('exercises.check'),
         reveal: t('exercises.reveal'),
         another: t('exercises.another'),
-        hint: hintShown(entry) ? `**${t('exercises.hint')}** ${t(exercise.hintKey, params)}` : null,
+        hint: hintText(item),
         verdict: verdictText(item),
         answer: teacherMode || answerShown(entry) ? answerText(item) : null,
         skipped: t('exercises.skipped'),

@@ -61,6 +61,9 @@
  *   prediction's give-away words and numbers, in each language: what its
  *   right option and right feedback say, which nothing outside its card and
  *   its covers may show while it is open (tests/browser/prediction-giveaways.test.mjs)
+ * @property {readonly string[]} [looksAt] the figures (data-figure names)
+ *   its hint and feedback send the learner to: while an open prediction
+ *   covers one, they say so, and how to uncover it
  * @property {readonly string[]} [startedBy] the controls (data-action) that
  *   start what the text says to watch: they show the figures at once, the
  *   prediction marked skipped (and a prediction checked before its run is

@@ -1,7 +1,9 @@
 // One exercise's progress as a state machine, without the DOM: its status
 // (open, wrong, close, right, revealed), the tries made on this instance and
 // which instance it is ("try another" draws the next). The hint shows after
-// the first try that was not right; the answer shows on request or after
+// a try that was not right, while the question is still open to another
+// (wrong or close): once the answer is shown, or a prediction's one try is
+// made, it has nothing left to help with. The answer shows on request or after
 // MAX_TRIES tries. A prediction is committed once: its first check that is
 // not right shows the answer at once (the figure it hid now gives it away,
 // so a second try would teach nothing). Every transition returns a new entry.
@@ -48,6 +50,6 @@ export const reveal = (entry) => (entry.status === 'right' ? entry : Object.free
 // "Try another": a fresh start on the next instance.
 export const another = (entry) => initialEntry(entry.instance + 1);
 
-export const hintShown = ({ status, attempts }) => attempts >= 1 && status !== 'right';
+export const hintShown = ({ status, attempts }) => attempts >= 1 && (status === 'wrong' || status === 'close');
 
 export const answerShown = ({ status }) => status === 'revealed';

@@ -133,8 +133,8 @@ export default {
   'attention-training.ex.removal.noSuchHead': 'Block 1 has heads 1 to {heads}: type one of those numbers.',
   'attention-training.ex.removal.right': 'Head {head}: without it the held-out accuracy falls from {whole} % to {without} % ({drop} points), more than without any other head. The other heads’ maps may look as sharp, but what they do is done twice.',
   'attention-training.ex.removal.rightOnly': 'Head {head}, the only one: without it the held-out accuracy falls from {whole} % to {without} %, about chance. Add heads to see them share the work.',
-  'attention-training.ex.removal.spare': 'Without head {head} the held-out accuracy hardly moves: {whole} % to {without} %. The model can spare it: the other heads do its work, or it did little (a blurred map). Without head {best} it falls to {bestWithout} %.',
-  'attention-training.ex.removal.wrong': 'Without head {head} the held-out accuracy is {without} % (from {whole} %, {drop} points lost). Head {best} costs more: {bestWithout} % without it. Compare the two maps.',
+  'attention-training.ex.removal.spare': 'Without head {head} the held-out accuracy hardly moves: {whole} % to {without} %. The model can spare it: the other heads do its work, or it did little (a blurred map). Which head does the model need most? Switch off the one whose map carries the anti-diagonal alone.',
+  'attention-training.ex.removal.wrong': 'Without head {head} the held-out accuracy is {without} % (from {whole} %, {drop} points lost). Another head costs more. Compare the maps: which one carries the anti-diagonal that no other head repeats?',
   'attention-training.ex.removal.solution': 'head {best}: without it the held-out accuracy falls from {whole} % to {bestWithout} % ({bestDrop} points), the largest drop of the {heads} heads of block 1.',
   'attention-training.ex.removal.solutionUntrained': 'train the model on reverse first; the answer is the head whose removal lowers the held-out accuracy most, measured by switching each head off in turn.',
 

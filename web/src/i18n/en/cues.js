@@ -75,7 +75,7 @@ export default {
   'cues.ex.output.key': '{query} is the **key**’s index: what the query matched. Attention pooling returns the matched key’s **value**: look up $v_{{query}}$ in the list.',
   'cues.ex.output.average': 'That is the mean of all ten values: average pooling, which ignores the query. The identity’s row {query} puts weight 1 on one key and 0 on the nine others.',
   'cues.ex.output.countedFromOne': 'That is the value before it: the keys count from 0 here ($v_0$ first), as the heatmap’s axes do. Row {query} is lit at column {query}.',
-  'cues.ex.output.close': 'Close: you are near the value, not on it. Row {query} of the heatmap has one bright cell; its value is in the list.',
+  'cues.ex.output.close': 'You are near the value, not on it. Row {query} of the heatmap has one bright cell; its value is in the list.',
   'cues.ex.output.wrong': 'Row {query} of the identity heatmap has one bright cell, weight 1; every other weight is 0. The output is the value of that cell’s key.',
   'cues.ex.output.solution': 'query {query} returns $v_{{query}}$ = {value}',
 

@@ -48,7 +48,7 @@ export default {
   'data.ex.point.wholeY': 'That is $y_i$ itself: the point’s height, curve and noise together. The noise is only the part above or below the blue curve: subtract $f(x_i)$ = {truth}.',
   'data.ex.point.truth': 'That is $f(x_i)$, the blue curve’s height under the point: the part without noise. The noise is what is left, $y_i - f(x_i)$.',
   'data.ex.point.sign': 'The sign is turned round: $\\epsilon_i = y_i - f(x_i)$ is positive for a point above the blue curve, negative below it. Is the ringed point above or below?',
-  'data.ex.point.close': 'Close: check $f(x_i)$ again (radians, not degrees); the curve is at {truth} under the point.',
+  'data.ex.point.close': 'Check $f(x_i)$ again (radians, not degrees); the curve is at {truth} under the point.',
   'data.ex.point.wrong': 'Compute $f(x_i) = 2\\sin x_i + x_i^{0.8}$ with $x_i$ in radians, then subtract it from $y_i$; the ring shows the point, the blue curve under it is $f(x_i)$.',
   'data.ex.point.solution': '$\\epsilon_i = y_i - f(x_i)$ = {y} − {truth} = {noise}',
 

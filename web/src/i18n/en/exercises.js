@@ -22,6 +22,7 @@ export default {
   'exercises.answerChoice': 'The answer: “{choice}”.',
   'exercises.covered': 'Make the prediction beside this figure first, or press Reveal: the figure would give it away.',
   'exercises.committed': '**Your prediction is noted;** {reason} It stays as you made it.',
+  'exercises.lookUnderCover': '**Covered for now:** the figure this points to is under the cover of a prediction. Make that prediction first, or press Reveal on the figure.',
   'exercises.withheld': 'Shown once you have made the prediction.',
   'exercises.revealFigure': 'Reveal',
   'exercises.skipped': '**Skipped:** the figure was shown before you predicted, so this is no longer a prediction. You can still answer it.',

@@ -68,7 +68,7 @@ export default {
   'heatmap.ex.ratio.right': 'Both weights are divided by the same sum of the row’s kernel values, which cancels: $\\alpha_{{a}} / \\alpha_{{b}}$ = {ratio}, the ratio of the two kernel values. The key nearer the query gets more.',
   'heatmap.ex.ratio.inverse': 'That is $\\alpha_{{b}} / \\alpha_{{a}}$, the ratio turned round: x{a} is the nearer key, so it gets the larger weight and the ratio is above 1.',
   'heatmap.ex.ratio.distances': 'That is the ratio of the distances: a weight does not fall like 1 / distance. It is the kernel, $e^{-(w d)^2/2}$ for the Gaussian, that sets it: it falls much faster with the distance d.',
-  'heatmap.ex.ratio.close': 'Close: read the two weights more precisely (hover the cells of the row in the heatmap) before dividing.',
+  'heatmap.ex.ratio.close': 'Read the two weights more precisely (hover the cells of the row in the heatmap) before dividing.',
   'heatmap.ex.ratio.tooHigh': 'Too high: compare the two ringed bars (or hover their cells in the query’s row); x{b}’s weight is not that small next to x{a}’s.',
   'heatmap.ex.ratio.tooLow': 'Too low: compare the two ringed bars (or hover their cells in the query’s row); x{a}’s weight is larger than that next to x{b}’s.',
   'heatmap.ex.ratio.gap': 'The query x = {query} has no key within the kernel’s reach: its weights are undefined. Move the query or widen the kernel.',

@@ -72,7 +72,7 @@ export default {
   'masking.ex.weight.shown': 'That is the weight ③ shows now, with the row’s valid length {now}. With {length} keys the sum of exp(score) runs over the first {length} keys, so every visible weight changes.',
   'masking.ex.weight.unmasked': 'That is the weight of a softmax over all four keys of row b{batch} · q{row}: the masked keys were in the sum. With valid length {length}, sum exp(score) over the first {length} keys only.',
   'masking.ex.weight.zero': '0 is what a masked key gets, but key k{key} is within the valid length {length} of row b{batch} · q{row}: it is visible and gets a share of the weight.',
-  'masking.ex.weight.close': 'Close to the weight of key k{key} in row b{batch} · q{row}: check the rounding of the exponentials.',
+  'masking.ex.weight.close': 'Check the rounding of the exponentials: you are near the weight of key k{key} in row b{batch} · q{row}, not on it.',
   'masking.ex.weight.tooLow': 'Too low for key k{key} in row b{batch} · q{row}: did you include keys past the valid length in the sum? Only its first {length} keys count.',
   'masking.ex.weight.tooHigh': 'Too high for key k{key} in row b{batch} · q{row}: the weights of its first {length} keys sum to 1, so divide exp(score) by the sum over all of them, not by fewer.',
   'masking.ex.weight.solution': '{weight} (item {batch}, query {row}, key k{key}; softmax over its first {length} keys).',

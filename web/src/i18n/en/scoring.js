@@ -121,7 +121,7 @@ export default {
   'scoring.ex.cost.inverse': 'That is the ratio upside down: the dot product’s time over the additive one. Divide the additive time ({additive} ms) by the dot-product time ({dot} ms).',
   'scoring.ex.cost.time': 'That is a time in milliseconds, not a ratio. Divide the additive time ({additive} ms) by the dot-product time ({dot} ms) in row {n} × {n}.',
   'scoring.ex.cost.otherSize': 'That is the ratio of the row {other} × {other}. The question asks about the row {n} × {n}, the one highlighted.',
-  'scoring.ex.cost.close': 'Close: read the row {n} × {n} again, the last column.',
+  'scoring.ex.cost.close': 'Read the row {n} × {n} again, the last column.',
   'scoring.ex.cost.tooHigh': 'Too high for the row {n} × {n}: divide its additive time by its dot-product time.',
   'scoring.ex.cost.tooLow': 'Too low for the row {n} × {n}: divide its additive time by its dot-product time.',
   'scoring.ex.cost.solution': '{ratio} (row {n} × {n} of the timing table, as measured on this device).',

@@ -159,7 +159,7 @@ export default {
   'self-attention.ex.weight.right': '{weight}: the softmax of {query}’s six dot products, without $\\sqrt 5$. The map shows {shown} for the same cell: dividing by $\\sqrt 5$ softens the weights but keeps their order.',
   'self-attention.ex.weight.shown': 'That is the map’s weight, {shown}, with the scores divided by $\\sqrt 5$. Without it the scores are $\\sqrt 5 \\approx 2.24$ times as far apart, so the softmax is sharper: work from the dot products themselves.',
   'self-attention.ex.weight.score': 'That is a score ({query} · {key} = {score}), not a weight: take the softmax of {query}’s six dot products: exp of each over the sum of the six.',
-  'self-attention.ex.weight.close': 'Close: check the six dot products of {query} and the exponentials.',
+  'self-attention.ex.weight.close': 'Check the six dot products of {query} and the exponentials.',
   'self-attention.ex.weight.tooHigh': 'Too high: divide $e^{\\mathbf x_i \\cdot \\mathbf x_j}$ by the sum over all six words, {query} itself included.',
   'self-attention.ex.weight.tooLow': 'Too low: is every dot product right? Use the scores $\\mathbf x_i \\cdot \\mathbf x_j$ without dividing by $\\sqrt 5$ and without the scores of another row.',
   'self-attention.ex.weight.solution': '{weight} ({query} → {key}, softmax of the plain dot products).',

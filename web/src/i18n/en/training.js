@@ -106,6 +106,6 @@ export default {
   'training.ex.near.looOff': 'The goal is the leave-one-out loss: switch **Leave one out** on first. Without it the training loss keeps falling as $w$ grows and has no bottom.',
   'training.ex.near.right': 'At $w = {w}$ the loss is {loss}, {above} above the lowest on the landscape ({best}, near $w = {bottom}$): the current point sits in the bottom of the valley, and the prediction with this $w$ follows the truth without chasing the noise.',
   'training.ex.near.close': 'Almost: at $w = {w}$ the loss is {loss}, {above} above the lowest ({best}, near $w = {bottom}$). Five steps of zh.d2l.ai’s $\\eta = 0.5$ from the default $w_0 = 1$ often stop here: the first step overshoots and the way back is flat. A few more epochs, or $w_0$ nearer the bottom.',
-  'training.ex.near.far': 'At $w = {w}$ the loss is {loss}, {above} above the lowest on the landscape ({best}, near $w = {bottom}$). Find the bottom of the curve on the loss landscape: the current point is on its slope.',
+  'training.ex.near.far': 'At $w = {w}$ the loss is {loss}, {above} above the lowest on the landscape. Find the bottom of the curve on the loss landscape and read its $w$: the current point is on its slope.',
   'training.ex.near.solution': 'the bottom of the leave-one-out landscape is near $w = {bottom}$ (loss {best}): set $w_0$ there, or train until the loss is within {share} of it.',
 };

@@ -135,9 +135,9 @@ export default {
 
   'translation.ex.weight.question': 'In the map of pair {item}, read the weight the decoder gives the source word “{source}” when it writes “{target}” (hover the cell). Type it to two decimals.',
   'translation.ex.weight.hint': 'Choose the pair in the table; the row is the target word, the column the source word. Pause the run first: the weights change as it trains.',
-  'translation.ex.weight.right': 'Right: at step {step}, writing “{target}” the decoder gives “{source}” weight {weight}.',
-  'translation.ex.weight.close': 'Close: {answer}, and the weight is {weight} at step {step}. Did the run train on after you read it?',
-  'translation.ex.weight.wrong': 'Not quite: {answer}, and the weight is {weight} at step {step}. Check the pair, the row (“{target}”) and the column (“{source}”).',
+  'translation.ex.weight.right': 'At step {step}, writing “{target}” the decoder gives “{source}” weight {weight}.',
+  'translation.ex.weight.close': '{answer} is near the weight at step {step}, not on it. Did the run train on after you read it? Pause it and read the cell again.',
+  'translation.ex.weight.wrong': '{answer} is not the weight at step {step}. Check the pair, the row (“{target}”) and the column (“{source}”), and pause the run before you read it.',
   'translation.ex.weight.solution': '{weight}: at step {step}, writing “{target}” the decoder gives “{source}” that weight (the first map, block 1 · head 1 for the Transformer).',
   'translation.ex.weight.solutionNone': 'the weight is read from the model on screen: press Play or Step for these settings first.',
 };

@@ -133,8 +133,8 @@ export default {
   'attention-training.ex.removal.noSuchHead': '第 1 块的头编号是 1 到 {heads}：请输入其中一个。',
   'attention-training.ex.removal.right': '第 {head} 个头：没有它，留出集准确率从 {whole}% 降到 {without}%（下降 {drop} 个百分点），比去掉任何其他头都多。其他头的图也许同样清晰，但它们做的事是重复的。',
   'attention-training.ex.removal.rightOnly': '第 {head} 个头，也是唯一的头：没有它，留出集准确率从 {whole}% 降到 {without}%，大约是随机猜测的水平。多加几个头，就能看到它们分担工作。',
-  'attention-training.ex.removal.spare': '去掉第 {head} 个头后，留出集准确率几乎不变：从 {whole}% 到 {without}%。模型离得开它：其他头替它做了工作，或者它本来就没做多少（一张模糊的图）。去掉第 {best} 个头，准确率降到 {bestWithout}%。',
-  'attention-training.ex.removal.wrong': '去掉第 {head} 个头后，留出集准确率为 {without}%（原来为 {whole}%，下降 {drop} 个百分点）。第 {best} 个头的代价更大：去掉它后为 {bestWithout}%。比较一下这两张图。',
+  'attention-training.ex.removal.spare': '去掉第 {head} 个头后，留出集准确率几乎不变：从 {whole}% 到 {without}%。模型离得开它：其他头替它做了工作，或者它本来就没做多少（一张模糊的图）。模型最离不开哪个头？关掉那个独自承载反对角线的头试试。',
+  'attention-training.ex.removal.wrong': '去掉第 {head} 个头后，留出集准确率为 {without}%（原来为 {whole}%，下降 {drop} 个百分点）。另有一个头的代价更大。比较各张图：哪一张承载着其他头都没有重复的反对角线？',
   'attention-training.ex.removal.solution': '第 {best} 个头：去掉它，留出集准确率从 {whole}% 降到 {bestWithout}%（下降 {bestDrop} 个百分点），是第 1 块 {heads} 个头中下降最多的。',
   'attention-training.ex.removal.solutionUntrained': '先在反转任务上训练模型；答案是去掉后留出集准确率下降最多的那个头，逐个关掉每个头就能测出来。',
 

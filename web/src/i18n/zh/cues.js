@@ -75,7 +75,7 @@ export default {
   'cues.ex.output.key': '{query} 是**键**的序号：查询匹配上的东西。注意力汇聚返回的是匹配上的键对应的**值**：在列表里找 $v_{{query}}$。',
   'cues.ex.output.average': '这是十个值的平均：那是平均汇聚，它不管查询。单位矩阵的第 {query} 行给一个键权重 1，给另外九个键权重 0。',
   'cues.ex.output.countedFromOne': '这是前一个值：这里的键从 0 开始数（第一个是 $v_0$），和热图的坐标轴一样。第 {query} 行亮在第 {query} 列。',
-  'cues.ex.output.close': '接近了：你离这个值很近，但不在上面。热图第 {query} 行只有一个亮格，它的值就在列表里。',
+  'cues.ex.output.close': '你离这个值很近，但不在上面。热图第 {query} 行只有一个亮格，它的值就在列表里。',
   'cues.ex.output.wrong': '单位矩阵热图的第 {query} 行只有一个亮格，权重为 1；其余的权重都是 0。输出就是这个亮格对应的键的值。',
   'cues.ex.output.solution': '查询 {query} 返回 $v_{{query}}$ = {value}',
 

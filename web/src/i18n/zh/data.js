@@ -48,7 +48,7 @@ export default {
   'data.ex.point.wholeY': '这是 $y_i$ 本身：点的高度，曲线和噪声都在里面。噪声只是高出或低于蓝色曲线的那一部分：要减去 $f(x_i)$ = {truth}。',
   'data.ex.point.truth': '这是 $f(x_i)$，点下方蓝色曲线的高度：不含噪声的部分。噪声是剩下的 $y_i - f(x_i)$。',
   'data.ex.point.sign': '符号反了：点在蓝色曲线上方时 $\\epsilon_i = y_i - f(x_i)$ 为正，在下方时为负。圈出的点在曲线上方还是下方？',
-  'data.ex.point.close': '接近了：再算一遍 $f(x_i)$（用弧度，不是角度）；点下方曲线的高度是 {truth}。',
+  'data.ex.point.close': '再算一遍 $f(x_i)$（用弧度，不是角度）；点下方曲线的高度是 {truth}。',
   'data.ex.point.wrong': '用弧度计算 $f(x_i) = 2\\sin x_i + x_i^{0.8}$，再用 $y_i$ 减去它；圆圈标出了这个点，它下方的蓝色曲线就是 $f(x_i)$。',
   'data.ex.point.solution': '噪声 $\\epsilon_i = y_i - f(x_i)$ = {y} − {truth} = {noise}',
 

@@ -21,6 +21,7 @@ export default {
   'exercises.answerChoice': '答案：“{choice}”。',
   'exercises.covered': '请先作出这张图旁边的预测，或按“显示”：这张图会泄露答案。',
   'exercises.committed': '**你的预测已记下；**{reason}预测保持你作出时的样子。',
+  'exercises.lookUnderCover': '**暂时被遮住：**这里提到的图还盖在一个预测下面。先作出那个预测，或在图上按“显示”。',
   'exercises.withheld': '作出预测后显示。',
   'exercises.revealFigure': '显示',
   'exercises.skipped': '**已跳过：**你在预测之前就看到了图，这已不再是预测。你仍可作答。',

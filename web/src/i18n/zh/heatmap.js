@@ -68,7 +68,7 @@ export default {
   'heatmap.ex.ratio.right': '两个权重都除以这一行核函数值的同一个和，它被约去了：$\\alpha_{{a}} / \\alpha_{{b}}$ = {ratio}，就是两个核函数值之比。离查询更近的键得到更多。',
   'heatmap.ex.ratio.inverse': '这是 $\\alpha_{{b}} / \\alpha_{{a}}$，比值倒过来了：x{a} 是更近的键，它的权重更大，所以比值大于 1。',
   'heatmap.ex.ratio.distances': '这是距离之比：权重并不按 1/距离 下降。决定它的是核函数，高斯核为 $e^{-(w d)^2/2}$：它随距离 d 下降得快得多。',
-  'heatmap.ex.ratio.close': '接近了：把两个权重读得更准一些（在热图中这一行的格子上移动鼠标），再相除。',
+  'heatmap.ex.ratio.close': '把两个权重读得更准一些（在热图中这一行的格子上移动鼠标），再相除。',
   'heatmap.ex.ratio.tooHigh': '太大了：比较两根圈出的柱子（或在查询那一行上读这两个格子）；x{b} 的权重和 x{a} 相比没有那么小。',
   'heatmap.ex.ratio.tooLow': '太小了：比较两根圈出的柱子（或在查询那一行上读这两个格子）；x{a} 的权重比 x{b} 大得更多。',
   'heatmap.ex.ratio.gap': '查询 x = {query} 在核函数的范围内没有任何键：它的权重没有定义。移动查询或把核放宽。',

@@ -72,7 +72,7 @@ export default {
   'masking.ex.weight.shown': '这是 ③ 现在显示的权重，对应这一行现在的有效长度 {now}。有效长度为 {length} 时，exp(评分) 的和只算前 {length} 个键，所以每个可见的权重都会变。',
   'masking.ex.weight.unmasked': '这是 样本{batch} · q{row} 这一行在全部四个键上做 softmax 的权重：被掩蔽的键也算进了和里。有效长度为 {length} 时，只对前 {length} 个键的 exp(评分) 求和。',
   'masking.ex.weight.zero': '0 是被掩蔽的键得到的权重，但键 k{key} 在 样本{batch} · q{row} 的有效长度 {length} 之内：它是可见的，会分到权重。',
-  'masking.ex.weight.close': '接近 样本{batch} · q{row} 这一行键 k{key} 的权重了：检查一下指数的舍入。',
+  'masking.ex.weight.close': '检查一下指数的舍入：你离 样本{batch} · q{row} 这一行键 k{key} 的权重很近，但不在上面。',
   'masking.ex.weight.tooLow': '对于 样本{batch} · q{row} 这一行的键 k{key} 偏低了：你是不是把有效长度之外的键也算进了和里？只有前 {length} 个键才算。',
   'masking.ex.weight.tooHigh': '对于 样本{batch} · q{row} 这一行的键 k{key} 偏高了：它前 {length} 个键的权重加起来为 1，所以要用 exp(评分) 除以所有这些键的和，不能少算。',
   'masking.ex.weight.solution': '{weight}（样本 {batch}、查询 {row}、键 k{key}；在它的前 {length} 个键上做 softmax）。',

@@ -121,7 +121,7 @@ export default {
   'scoring.ex.cost.inverse': '这是倒过来的比值：点积的耗时除以加性的耗时。应该用加性的耗时（{additive} 毫秒）除以点积的耗时（{dot} 毫秒）。',
   'scoring.ex.cost.time': '这是以毫秒计的耗时，不是比值。用 {n} × {n} 这一行中加性的耗时（{additive} 毫秒）除以点积的耗时（{dot} 毫秒）。',
   'scoring.ex.cost.otherSize': '这是 {other} × {other} 那一行的比值。问题问的是高亮的 {n} × {n} 这一行。',
-  'scoring.ex.cost.close': '接近了：再读一下 {n} × {n} 这一行的最后一列。',
+  'scoring.ex.cost.close': '再读一下 {n} × {n} 这一行的最后一列。',
   'scoring.ex.cost.tooHigh': '对 {n} × {n} 这一行来说太大了：用它的加性耗时除以点积耗时。',
   'scoring.ex.cost.tooLow': '对 {n} × {n} 这一行来说太小了：用它的加性耗时除以点积耗时。',
   'scoring.ex.cost.solution': '{ratio}（计时表中 {n} × {n} 这一行，在这台设备上测得）。',

@@ -159,7 +159,7 @@ export default {
   'self-attention.ex.weight.right': '{weight}：{query} 的六个点积做 softmax，不除以 $\\sqrt 5$。图中同一个单元格显示 {shown}：除以 $\\sqrt 5$ 让权重更平缓，但不改变它们的大小顺序。',
   'self-attention.ex.weight.shown': '这是图中的权重 {shown}，分数已经除以了 $\\sqrt 5$。不除的话，分数之间的差距是 $\\sqrt 5 \\approx 2.24$ 倍，softmax 更尖：要从点积本身算起。',
   'self-attention.ex.weight.score': '这是分数（{query} · {key} = {score}），不是权重：对 {query} 的六个点积做 softmax：每个的 exp 除以六个 exp 之和。',
-  'self-attention.ex.weight.close': '接近了：检查一下 {query} 的六个点积和指数。',
+  'self-attention.ex.weight.close': '检查一下 {query} 的六个点积和指数。',
   'self-attention.ex.weight.tooHigh': '太大了：$e^{\\mathbf x_i \\cdot \\mathbf x_j}$ 要除以全部六个词（包括 {query} 自己）上的和。',
   'self-attention.ex.weight.tooLow': '太小了：每个点积都对吗？用不除以 $\\sqrt 5$ 的分数 $\\mathbf x_i \\cdot \\mathbf x_j$，也不要用别的行的分数。',
   'self-attention.ex.weight.solution': '{weight}（{query} → {key}，普通点积的 softmax）。',

@@ -106,6 +106,6 @@ export default {
   'training.ex.near.looOff': '目标是留一法损失：先打开**留一法**。不用留一法时，$w$ 越大训练损失越低，它没有谷底。',
   'training.ex.near.right': '在 $w = {w}$ 处损失为 {loss}，比曲面上的最低值（{best}，约在 $w = {bottom}$）高 {above}：当前点落在谷底，用这个 $w$ 的预测贴着真实函数走，又不追逐噪声。',
   'training.ex.near.close': '差一点：在 $w = {w}$ 处损失为 {loss}，比最低值（{best}，约在 $w = {bottom}$）高 {above}。从默认的 $w_0 = 1$ 出发，书中 $\\eta = 0.5$ 的五步常常停在这里：第一步冲过了头，回来的路又很平。再多训练几轮，或者把 $w_0$ 设得离谷底近一些。',
-  'training.ex.near.far': '在 $w = {w}$ 处损失为 {loss}，比曲面上的最低值（{best}，约在 $w = {bottom}$）高 {above}。在损失曲面上找到曲线的谷底：当前点还在山坡上。',
+  'training.ex.near.far': '在 $w = {w}$ 处损失为 {loss}，比曲面上的最低值高 {above}。在损失曲面上找到曲线的谷底，读出它的 $w$：当前点还在山坡上。',
   'training.ex.near.solution': '留一法损失曲面的谷底约在 $w = {bottom}$（损失 {best}）：把 $w_0$ 设在那里，或者一直训练到损失与它相差不到 {share}。',
 };

@@ -135,9 +135,9 @@ export default {
 
   'translation.ex.weight.question': '在第 {item} 对的注意力图里，读出解码器写“{target}”时给源词“{source}”的权重（把指针移到那个格子上）。保留两位小数。',
   'translation.ex.weight.hint': '在表格里选中这一对；行是目标词，列是源词。先暂停训练：权重会随训练变化。',
-  'translation.ex.weight.right': '对：第 {step} 步时，解码器写“{target}”时给“{source}”的权重是 {weight}。',
-  'translation.ex.weight.close': '接近：你填的是 {answer}，第 {step} 步时的权重是 {weight}。你读数之后训练是不是又继续了？',
-  'translation.ex.weight.wrong': '不太对：你填的是 {answer}，第 {step} 步时的权重是 {weight}。检查数据对、行（“{target}”）和列（“{source}”）。',
+  'translation.ex.weight.right': '第 {step} 步时，解码器写“{target}”时给“{source}”的权重是 {weight}。',
+  'translation.ex.weight.close': '你填的 {answer} 接近第 {step} 步时的权重，但不等于它。你读数之后训练是不是又继续了？先暂停，再读一次这个格子。',
+  'translation.ex.weight.wrong': '你填的 {answer} 不是第 {step} 步时的权重。检查数据对、行（“{target}”）和列（“{source}”），并在读数之前先暂停训练。',
   'translation.ex.weight.solution': '{weight}：第 {step} 步时，解码器写“{target}”时给“{source}”的就是这个权重（第一张图；Transformer 是第 1 块第 1 个头）。',
   'translation.ex.weight.solutionNone': '权重从屏幕上的模型读出：先在这些设置下按播放或单步。',
 };

@@ -289,8 +289,10 @@ const headRemoval = Object.freeze({
       return { verdict: 'right', key: inputs.atHeads === 1 ? 'attention-training.ex.removal.rightOnly' : 'attention-training.ex.removal.right', params };
     }
     // The belief that every head is needed: this one the model can spare.
-    if (measured.drops[answer - 1] < SPARE_DROP) return { verdict: 'wrong', key: 'attention-training.ex.removal.spare', params };
-    return { verdict: 'wrong', key: 'attention-training.ex.removal.wrong', params };
+    // A wrong head's feedback names what it costs, not which head costs most.
+    const { best, bestWithout, bestDrop, ...told } = params;
+    if (measured.drops[answer - 1] < SPARE_DROP) return { verdict: 'wrong', key: 'attention-training.ex.removal.spare', params: told };
+    return { verdict: 'wrong', key: 'attention-training.ex.removal.wrong', params: told };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;

@@ -84,6 +84,7 @@ const maskedWeight = Object.freeze({
   tolerance: WEIGHT_TOLERANCE,
   questionKey: 'masking.ex.weight.question',
   hintKey: 'masking.ex.weight.hint',
+  looksAt: ['mask-weights'], // its hint and feedback send the learner there
   // The typed scores are the view's own state, which no declaration sees:
   // the question asks about the drawn scores, and says so.
   draw: (core, inputs, instance) => exerciseCell(core, inputs, instance),
@@ -208,6 +209,7 @@ const weightAfterMasking = conceptExercise({
   id: 'masked-weight',
   questionKey: 'masking.ex.concept.question',
   hintKey: 'masking.ex.concept.hint',
+  looksAt: ['mask-weights'], // its hint and feedback send the learner there
   right: 'zero',
   options: [
     { id: 'score', labelKey: 'masking.ex.concept.score', explanationKey: 'masking.ex.concept.scoreWhy' },

@@ -180,6 +180,7 @@ const mostImportant = Object.freeze({
   kind: 'achieve',
   questionKey: 'multihead.ex.important.question',
   hintKey: 'multihead.ex.important.hint',
+  looksAt: ['mha-output-dropped'], // its hint and feedback send the learner there
   questionParams: () => ({ most: MOST_HEADS_WEIGHED }),
   check(core, inputs) {
     const heads = inputs.mhaHeads;
@@ -190,8 +191,9 @@ const mostImportant = Object.freeze({
     if (off.length > 1) return { verdict: 'wrong', key: 'multihead.ex.important.several', params: { count: off.length } };
     const sizes = headContributions(core, inputs);
     const best = largestOf(sizes);
-    const params = { head: off[0] + 1, size: size(sizes[off[0]]), best: best + 1, bestSize: size(sizes[best]) };
-    if (off[0] === best) return { verdict: 'right', key: 'multihead.ex.important.right', params };
+    // Which head is largest, and its size, only once it is found.
+    const params = { head: off[0] + 1, size: size(sizes[off[0]]) };
+    if (off[0] === best) return { verdict: 'right', key: 'multihead.ex.important.right', params: { ...params, best: best + 1, bestSize: size(sizes[best]) } };
     // Nearly as large as the largest: the figure's colours hardly tell them apart.
     if (sizes[off[0]] >= 0.9 * sizes[best]) return { verdict: 'close', key: 'multihead.ex.important.close', params };
     return { verdict: 'wrong', key: 'multihead.ex.important.smaller', params };

@@ -144,6 +144,7 @@ const entryValue = Object.freeze({
   tolerance: ENTRY_TOLERANCE,
   questionKey: 'positional.ex.entry.question',
   hintKey: 'positional.ex.entry.hint',
+  looksAt: ['pe-heatmap'], // its hint and feedback send the learner there
   draw: (core, inputs, instance) => ({ ...entryQuestion(core, inputs, instance), length: inputs.peLength, dim: inputs.peDim }),
   questionParams: (instance) => (instance
     ? { ...entryParams({ peDim: instance.dim }, instance), length: instance.length }
@@ -259,6 +260,7 @@ const fastColumn = Object.freeze({
   kind: 'achieve',
   questionKey: 'positional.ex.period.question',
   hintKey: 'positional.ex.period.hint',
+  looksAt: ['pe-curves'], // its hint and feedback send the learner there
   questionParams: () => ({ ...PERIOD_GOAL }),
   check(core, inputs) {
     const dim = inputs.peDim;

@@ -106,6 +106,7 @@ const shuffleWords = conceptExercise({
   id: 'shuffle',
   questionKey: 'self-attention.ex.shuffle.question',
   hintKey: 'self-attention.ex.shuffle.hint',
+  looksAt: ['sa-weights', 'sa-outputs'], // its hint and feedback send the learner there
   right: 'permuted',
   options: [
     { id: 'changed', labelKey: 'self-attention.ex.shuffle.changed', explanationKey: 'self-attention.ex.shuffle.changedWhy' },
@@ -120,6 +121,7 @@ const selfOrCross = conceptExercise({
   id: 'self-or-cross',
   questionKey: 'self-attention.ex.cross.question',
   hintKey: 'self-attention.ex.cross.hint',
+  looksAt: ['sa-self'], // its hint and feedback send the learner there
   right: 'same-sequence',
   options: [
     { id: 'attends-self', labelKey: 'self-attention.ex.cross.attendsSelf', explanationKey: 'self-attention.ex.cross.attendsSelfWhy' },
@@ -249,6 +251,7 @@ const notesWeight = Object.freeze({
   tolerance: WEIGHT_TOLERANCE,
   questionKey: 'self-attention.ex.weight.question',
   hintKey: 'self-attention.ex.weight.hint',
+  looksAt: ['sa-weights'], // its hint and feedback send the learner there
   draw: (core, inputs, instance) => weightPair(core, inputs, instance),
   questionParams: (instance) => ({ ...(instance ? pairNames(instance) : { query: '–', key: '–' }), tolerance: WEIGHT_TOLERANCE }),
   check(core, inputs, answer, instance) {

@@ -44,15 +44,18 @@ export const ROW_RATIO_EXERCISE = Object.freeze({
     const asked = ratioQuestion(view);
     if (!asked) throw new Error(t('steps.ex.ratio.openFirst'));
     if (!asked.pair) throw new Error(t('steps.ex.ratio.oneKey'));
+    // The ratio itself only for a right answer: a wrong or close one points
+    // where to look, and the answer is shown when revealed.
     const params = {
       a: asked.a, b: asked.b, scoreA: formatNumber(asked.scoreA, '.3f'), scoreB: formatNumber(asked.scoreB, '.3f'),
-      ratio: formatNumber(asked.right, '.4~r'), answer: formatNumber(answer, '.4~r'),
+      answer: formatNumber(answer, '.4~r'),
     };
     if (near(answer, asked.scoreA / asked.scoreB, asked.right)) return { verdict: 'wrong', key: 'steps.ex.ratio.scoreRatio', params };
     if (near(answer, asked.scoreA - asked.scoreB, asked.right)) return { verdict: 'wrong', key: 'steps.ex.ratio.difference', params };
     if (near(answer, asked.weightA, asked.right)) return { verdict: 'wrong', key: 'steps.ex.ratio.weight', params };
     const verdict = judgeNumber(answer, asked.right, RATIO_TOLERANCE * asked.right);
-    return { verdict, key: { right: 'steps.ex.ratio.right', close: 'steps.ex.ratio.close', wrong: 'steps.ex.ratio.wrong' }[verdict], params };
+    if (verdict === 'right') return { verdict, key: 'steps.ex.ratio.right', params: { ...params, ratio: formatNumber(asked.right, '.4~r') } };
+    return { verdict, key: verdict === 'close' ? 'steps.ex.ratio.close' : 'steps.ex.ratio.wrong', params };
   },
   solution(core, inputs, instance, view) {
     const asked = ratioQuestion(view);

@@ -203,8 +203,10 @@ const readWeight = Object.freeze({
     const { model, step } = trainedRun(inputs, view, 0);
     const right = weightOf(core, model, inputs, instance);
     const verdict = judgeNumber(answer, right, WEIGHT_TOLERANCE);
-    const params = { weight: formatNumber(right, '.3f'), answer: formatNumber(answer, '.3f'), step, target: instance.target, source: instance.source };
-    return { verdict, key: verdict === 'right' ? 'translation.ex.weight.right' : verdict === 'close' ? 'translation.ex.weight.close' : 'translation.ex.weight.wrong', params };
+    // The weight itself only for a right answer; a close or wrong one says where to look.
+    const params = { answer: formatNumber(answer, '.3f'), step, target: instance.target, source: instance.source };
+    if (verdict === 'right') return { verdict, key: 'translation.ex.weight.right', params: { ...params, weight: formatNumber(right, '.3f') } };
+    return { verdict, key: verdict === 'close' ? 'translation.ex.weight.close' : 'translation.ex.weight.wrong', params };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
