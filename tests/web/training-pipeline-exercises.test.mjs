@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { memoizeCore } from '../../web/src/core-memo.js';
+import { formatNumber } from '../../web/src/format.js';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { landscapeBottom, NEAR_SHARE, MIRROR_SHARE } from '../../web/src/sections/training/exercises.js';
 import { OUTPUT_TOLERANCE, GOAL_WEIGHT } from '../../web/src/sections/pipeline/exercises.js';
@@ -98,6 +99,17 @@ test('training, without leave-one-out: the sign of the core\'s slope of the plai
   assert.equal(noLoo.check(core, trainingInputs({ w0: 0 }), 'grows').key, 'training.ex.noLoo.growsNot');
   assert.equal(noLoo.solution(core, trainingInputs({ w0: 0 })).key, 'training.ex.noLoo.staysWhy');
   assert.equal(noLoo.solution(core, trainingInputs()).key, 'training.ex.noLoo.growsWhy');
+  // At the table's largest data set and run (1,000 points, 1,000 epochs:
+  // past the core's work bound for one call) the answer names the epochs its
+  // run could take, from the same start: the first of the run Play shows.
+  const largest = trainingInputs({ n: 1000, epochs: 1000 });
+  const { key, params } = noLoo.solution(core, largest);
+  assert.equal(key, 'training.ex.noLoo.growsWhy');
+  assert.equal(params.epochs, 2, 'the epochs that fit the work of 1,000 epochs of 50 points');
+  const { x, y } = dataOf(largest);
+  const played = raw.trainKernelWidth(x, y, { w0: largest.w0, lr: largest.lr, epochs: 5, leaveOneOut: false });
+  assert.equal(params.wLast, formatNumber(played.w[2], '.4~g'));
+  assert.equal(noLoo.check(core, largest, 'grows').verdict, 'right');
 });
 
 test('training, the slope at -w: the core\'s gradient there, a new answer for a new seed', () => {
