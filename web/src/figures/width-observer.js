@@ -18,10 +18,15 @@
 // rendering update before the measure.
 let redrawsWaiting = 0;
 
+// A page that draws no frames (a tab in the background) waits no longer
+// than this a frame: the redraws wait for its frames, the page does not.
+const LONGEST_FRAME_MS = 200;
+
 const afterRenderingUpdate = () => new Promise((resolve) => {
   // A task queued in a frame's callbacks runs after that frame's layout and
   // its ResizeObserver reports.
   requestAnimationFrame(() => setTimeout(resolve, 0));
+  setTimeout(resolve, LONGEST_FRAME_MS);
 });
 
 // Bounded: a layout that never rests (a redraw that changes its own
