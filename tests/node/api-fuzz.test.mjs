@@ -25,6 +25,7 @@ import fc from 'fast-check';
 
 import {
   api, assertErrorFields, assertStillWorks, QUOTE_ESCAPES, QUOTE_LIMIT, unquote,
+  GENERAL_CATEGORIES, codePointsByCategory,
 } from './helpers.mjs';
 
 const SEED = Number(process.env.ATTENTION_FUZZ_SEED ?? 20261123);
@@ -57,22 +58,10 @@ const seed = fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(2 ** 32 
 const junk = fc.oneof(fc.constantFrom(undefined, null, 'x', true, 1n, Symbol('junk'), () => 1),
   fc.constantFrom('object', 'array').map((kind) => (kind === 'object' ? {} : [])));
 
-// A character of any Unicode general category, as Node's ICU sorts them: the
-// category drawn first, then one of its code points (so the rare categories
-// come up as often as the letters; Cs: a lone surrogate).
-const GENERAL_CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No', 'Pc', 'Pd', 'Ps', 'Pe',
-  'Pi', 'Pf', 'Po', 'Sm', 'Sc', 'Sk', 'So', 'Zs', 'Zl', 'Zp', 'Cc', 'Cf', 'Cs', 'Co', 'Cn'];
-const codePointsOf = (() => {
-  const every = [];
-  for (let c = 0; c <= 0x10ffff; c += 1) if (c < 0xd800 || c > 0xdfff) every.push(String.fromCodePoint(c));
-  const all = every.join('');
-  const lists = {};
-  for (const category of GENERAL_CATEGORIES) {
-    lists[category] = category === 'Cs' ? Array.from({ length: 0x800 }, (_, i) => 0xd800 + i)
-      : Array.from(all.matchAll(new RegExp(`\\p{gc=${category}}`, 'gu')), ([ch]) => ch.codePointAt(0));
-  }
-  return lists;
-})();
+// A character of any Unicode general category: the category drawn first,
+// then one of its code points (so the rare categories come up as often as
+// the letters).
+const codePointsOf = codePointsByCategory();
 const anyCategoryChar = fc.constantFrom(...GENERAL_CATEGORIES).chain((category) => fc
   .nat(codePointsOf[category].length - 1).map((i) => String.fromCodePoint(codePointsOf[category][i])));
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -155,3 +155,19 @@ export function unquote(got) {
     (_, byte, astral, bmp) => String.fromCodePoint(parseInt(byte ?? astral ?? bmp, 16)));
   return { text, cutBefore, cutAfter };
 }
+
+// The Unicode general categories, and the code points Node's ICU puts in
+// each (Cs: the lone surrogates), for tests that type every kind of character.
+export const GENERAL_CATEGORIES = Object.freeze(['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No', 'Pc', 'Pd',
+  'Ps', 'Pe', 'Pi', 'Pf', 'Po', 'Sm', 'Sc', 'Sk', 'So', 'Zs', 'Zl', 'Zp', 'Cc', 'Cf', 'Cs', 'Co', 'Cn']);
+export function codePointsByCategory() {
+  const every = [];
+  for (let c = 0; c <= 0x10ffff; c += 1) if (c < 0xd800 || c > 0xdfff) every.push(String.fromCodePoint(c));
+  const all = every.join('');
+  const byCategory = {};
+  for (const category of GENERAL_CATEGORIES) {
+    byCategory[category] = category === 'Cs' ? Array.from({ length: 0x800 }, (_, i) => 0xd800 + i)
+      : Array.from(all.matchAll(new RegExp(`\\p{gc=${category}}`, 'gu')), ([ch]) => ch.codePointAt(0));
+  }
+  return byCategory;
+}

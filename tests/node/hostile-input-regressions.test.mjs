@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 
 import {
   api, assertArgumentError, assertStillWorks, QUOTE_ESCAPES, QUOTE_LIMIT, unquote,
+  GENERAL_CATEGORIES, codePointsByCategory,
 } from './helpers.mjs';
 
 const finite = (array) => Array.from(array).every(Number.isFinite);
@@ -423,20 +424,6 @@ test('a refused text is quoted whole up to 200 characters in every task, past th
     `'a${'\u{1F600}'.repeat(199)}\u2026'`);
 });
 
-// The code points Node's ICU puts in each general category, as one string each.
-const CATEGORIES = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No', 'Pc', 'Pd', 'Ps', 'Pe', 'Pi',
-  'Pf', 'Po', 'Sm', 'Sc', 'Sk', 'So', 'Zs', 'Zl', 'Zp', 'Cc', 'Cf', 'Cs', 'Co', 'Cn'];
-function codePointsByCategory() {
-  const every = [];
-  for (let c = 0; c <= 0x10ffff; c += 1) if (c < 0xd800 || c > 0xdfff) every.push(String.fromCodePoint(c));
-  const all = every.join('');
-  const byCategory = {};
-  for (const category of CATEGORIES) {
-    byCategory[category] = category === 'Cs' ? Array.from({ length: 0x800 }, (_, i) => 0xd800 + i)
-      : Array.from(all.matchAll(new RegExp(`\\p{gc=${category}}`, 'gu')), ([ch]) => ch.codePointAt(0));
-  }
-  return byCategory;
-}
 
 // The code points assigned in the core's Unicode (the table's, Debian's unicode-data: DerivedAge.txt).
 function assignedInCoresUnicode() {
@@ -462,7 +449,7 @@ test('invisible characters in a refused text are escaped in every task, every ge
   const assigned = assignedInCoresUnicode();
   const anyEscaped = new RegExp(QUOTE_ESCAPES.source, 'gu');
   let escapedNewer = 0;
-  for (const category of CATEGORIES) {
+  for (const category of GENERAL_CATEGORIES) {
     const all = byCategory[category];
     assert.ok(all.length > 0, category);
     const samples = [...new Set(Array.from({ length: 41 }, (_, i) => all[Math.floor((i * (all.length - 1)) / 40)]))];
@@ -481,7 +468,7 @@ test('invisible characters in a refused text are escaped in every task, every ge
       }
     }
   }
-  console.log(`${CATEGORIES.length} general categories; ${escapedNewer} sampled characters newer than the core's Unicode escaped`);
+  console.log(`${GENERAL_CATEGORIES.length} general categories; ${escapedNewer} sampled characters newer than the core's Unicode escaped`);
 });
 
 test('a work-bound refusal names the argument the caller passed: count, heldOut, evalEvery, source', () => {
