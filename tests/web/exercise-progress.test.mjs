@@ -281,3 +281,38 @@ test('what a load reads is bounded: text longer than the lab writes is not parse
   assert.deepEqual(Object.keys(stored(second)).sort(), ['pooling.average-query', 'pooling.read-prediction']);
   assert.ok(countingParses(() => reading.get('pooling.average-query')) <= 1, 'a text written since is read again');
 });
+
+test('an entry keeps the settings it was given for and an open prediction its committed answer; hostile values of either are dropped, the entry kept', () => {
+  const storage = fakeStorage();
+  const store = createProgressStore(() => storage);
+  const given = Object.freeze({ peDim: 48, maskMode: '2d', leaveOneOut: false });
+  store.set('positional.entry-value', { ...afterCheck(initialEntry(), 'right'), given });
+  store.set('translation.where-eight-looks', { ...initialEntry(), committed: 'eighty' });
+  const again = createProgressStore(() => storage);
+  assert.deepEqual({ ...again.get('positional.entry-value').given }, given);
+  assert.equal(again.get('translation.where-eight-looks', { once: true }).committed, 'eighty');
+  // Checked or shown, the committed answer is gone and the settings stay.
+  const checked = afterCheck({ ...initialEntry(), committed: 'eighty', given }, 'wrong', { once: true });
+  assert.equal(checked.committed, undefined);
+  assert.deepEqual(checked.given, given);
+  assert.equal(reveal({ ...initialEntry(), committed: 3 }).committed, undefined);
+  for (const [given, committed] of [
+    [{ peDim: '48' }, 'constructor x'], [{ peDim: null }, Number.NaN], [{ language: 'zh' }, []],
+    [{ peDim: 48.5 }, { length: 1, 0: 'eighty' }], [[48], Array(17).fill('a')], [{ nothing: 1 }, [1]],
+    [Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`x${i}`, i])), Infinity],
+  ]) {
+    storage.setItem(STORAGE_KEY, JSON.stringify({
+      version: VERSION,
+      exercises: {
+        'positional.entry-value': { status: 'right', attempts: 1, instance: 0, given },
+        'translation.where-eight-looks': { status: 'open', attempts: 0, instance: 0, committed },
+      },
+    }));
+    const read = createProgressStore(() => storage);
+    assert.deepEqual({ ...read.get('positional.entry-value') }, { status: 'right', attempts: 1, instance: 0 }, JSON.stringify(given));
+    assert.deepEqual({ ...read.get('translation.where-eight-looks', { once: true }) }, initialEntry(), String(committed));
+  }
+  // A committed answer is an open prediction's only.
+  storage.setItem(STORAGE_KEY, JSON.stringify({ version: VERSION, exercises: { 'translation.where-eight-looks': { status: 'right', attempts: 1, instance: 0, committed: 'eighty' } } }));
+  assert.equal(createProgressStore(() => storage).get('translation.where-eight-looks').committed, undefined);
+});

@@ -131,3 +131,42 @@ test('the LMS\'s mastery threshold is followed, and hostile suspend_data is drop
   // "open" after three tries is no entry the engine makes: the store ignores it.
   assert.deepEqual({ ...store.get('masking.masked-weight') }, entry('open', 0));
 });
+
+test('the settings an answer was given for and a committed prediction are written compactly and read back; a text too long drops the settings before any answer', () => {
+  const given = { peDim: 48, peColumn: 7, leaveOneOut: false, maskMode: '2d' };
+  const entries = {
+    'positional.entry-value': { ...entry('right', 1), given },
+    'translation.where-eight-looks': { ...entry('open', 0), committed: 'eighty' },
+    'attention-training.head-pattern': { ...entry('open', 0), committed: ['antiDiagonal', 'diagonal'] },
+    'pooling.read-prediction': { ...entry('open', 0), committed: -1.5 },
+    'masking.zero-weights': { ...entry('revealed', 1), given: {} }, // at the defaults: "~" alone
+  };
+  const text = encodeSuspendData(entries);
+  assert.match(text, /entry-value=r1~peDim:48\+peColumn:7\+leaveOneOut:0\+maskMode:2d/);
+  assert.match(text, /where-eight-looks=o0@eighty/);
+  assert.match(text, /zero-weights=v1~(,|;|$)/);
+  assert.deepEqual(plain(decodeSuspendData(text)), entries);
+  // Read through the store: a setting the table would not hold as it is, or of no parameter, drops the settings, not the answer.
+  for (const bad of ['peDim:48.5', 'peDim:9999', 'nothing:1', 'maskMode:3d', 'leaveOneOut:yes', 'peDim:', '__proto__:1']) {
+    const storage = createSuspendDataStorage({
+      session: {
+        mastery: () => null, suspendDataLimit: 4096, suspendData: () => `1;positional:entry-value=r1~${bad}`, report: () => true,
+      },
+      names: ALL,
+    });
+    const store = createProgressStore(() => storage);
+    assert.deepEqual({ ...store.get('positional.entry-value') }, entry('right', 1), bad);
+  }
+  // Every exercise answered at settings far from the defaults: SCORM 1.2 keeps every answer, without their settings.
+  const far = Object.fromEntries(ALL.map((name) => [name, { ...entry('right', 1), given: { peDim: 48, peColumn: 7, w: 12.5, n: 500, seed: 4294967295, noise: 1.25, epochs: 1000, lr: 0.125 } }]));
+  let saved = null;
+  createSuspendDataStorage({
+    session: {
+      mastery: () => null, suspendDataLimit: SCORM12_SUSPEND_DATA_LIMIT, suspendData: () => encodeSuspendData(far),
+      report: ({ suspendData }) => { saved = suspendData; return true; },
+    },
+    names: ALL,
+  });
+  assert.ok(saved.length <= SCORM12_SUSPEND_DATA_LIMIT);
+  assert.equal(Object.keys(decodeSuspendData(saved)).length, ALL.length, 'every answer kept');
+});

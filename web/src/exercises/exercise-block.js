@@ -10,14 +10,25 @@
 // change of an entry is reported (onProgress), for the events a course
 // page and a learning platform read.
 //
+// An answer stays with its question: the first check (or the answer shown;
+// for a task, the check that finishes it) binds the entry to the settings
+// of that moment (given-settings.js). When
+// a control moves after that, and the card would now ask or answer
+// something else, the card keeps its question, verdict and answer for the
+// settings it was given for, says which ("Answered for d = 64"), and offers
+// to try the question at the current settings. Open exercises follow the
+// controls. A prediction committed before its run keeps its answer in the
+// entry, so a reload neither loses it nor counts the run as a skip.
+//
 // mode 'on' is the learner's; 'answers' is the teacher's own screen: every
 // answer shown, nothing covered, and the section's teacher's note on top.
 // The mount builds one for every section that declares exercises.
 import { element } from '../dom.js';
 import { t } from '../i18n/index.js';
 import {
-  afterCheck, reveal, another, initialEntry, hintShown, answerShown, isFinished,
+  afterCheck, reveal, another, initialEntry, hintShown, answerShown, isFinished, bound, commit,
 } from './exercise-state.js';
+import { givenOf, givenInputs, changedSettings } from './given-settings.js';
 import { createExerciseView } from './exercise-view.js';
 import { setRichText } from '../i18n/rich-text.js';
 import { verdictOf } from './judging.js';
@@ -48,20 +59,27 @@ export function createExerciseBlock({
     // A prediction's entry as its one check left it (progress-store.js).
     const entry = progress.get(name, { once: exercise.kind === 'predict' });
     const item = {
-      exercise, name, entry, instance: null, feedback: null, skipped: false, committed: false,
+      exercise, name, entry, instance: null, feedback: null, skipped: false, committed: false, bound: null,
+    };
+    const startAgain = (it, next) => {
+      save(it, next);
+      Object.assign(it, { skipped: false, committed: false, bound: null, feedback: null });
+      it.view.clearAnswer();
+      drawInstance(it);
     };
     item.view = createExerciseView(exercise, {
       name,
       onCheck: () => act(item, checkAnswer),
-      onReveal: () => act(item, (it) => save(it, reveal(it.entry))),
-      onAnother: () => act(item, (it) => {
-        save(it, another(it.entry));
-        Object.assign(it, { skipped: false, committed: false });
-        it.view.clearAnswer();
-        it.feedback = null;
-        drawInstance(it);
-      }),
+      onReveal: () => act(item, (it) => save(it, bound(reveal(it.entry), givenOf(inputs)))),
+      onAnother: () => act(item, (it) => startAgain(it, another(it.entry))),
+      onRetry: () => act(item, (it) => startAgain(it, initialEntry(it.entry.instance)), { whileBound: true }),
     });
+    // A prediction committed before its run, as a reload finds it: its
+    // answer back in its card (the view takes only its own options' ids).
+    if (entry.committed !== undefined && exercise.kind === 'predict' && exercise.startedBy
+      && item.view.restoreAnswer(entry.committed)) {
+      Object.assign(item, { committed: true, feedback: { prompt: 'exercises.committedKept' } });
+    }
     list.append(item.view.element);
     return item;
   });
@@ -238,6 +256,7 @@ export function createExerciseBlock({
       // (locked, its figures shown), checked once the run has trained.
       if (item.exercise.kind === 'predict' && item.exercise.startedBy) {
         item.committed = true;
+        save(item, commit(item.entry, answer));
         item.feedback = { prompt: 'exercises.committed', params: { reason } };
         return;
       }
@@ -245,22 +264,92 @@ export function createExerciseBlock({
       return;
     }
     const verdict = verdictOf(result);
-    save(item, afterCheck(item.entry, verdict, { once: item.exercise.kind === 'predict' }));
+    const checked = afterCheck(item.entry, verdict, { once: item.exercise.kind === 'predict' });
+    // A task's answer is the section's state: the learner moves the
+    // controls between tries, so it is bound only once it is finished.
+    const bindsNow = item.exercise.kind !== 'achieve' || isFinished(checked);
+    save(item, bindsNow ? bound(checked, givenOf(inputs)) : checked);
     item.feedback = { ...result, verdict };
   }
 
-  function act(item, action) {
+  function act(item, action, { whileBound = false } = {}) {
     if (inputs === null) return; // not drawn yet
+    // A card answered for other settings takes no check or reveal: only a
+    // fresh start at the current settings (whileBound).
+    if (item.bound !== null && !whileBound) return;
     wasReset = false;
     action(item);
+    item.bound = bindingOf(item);
     render(item);
     renderLookers();
     renderSummary();
     syncCovers();
   }
 
-  function answerText(item) {
-    const solution = item.exercise.solution(core, inputs, item.instance, sectionView);
+  // What a card says for these inputs and instance (question, options,
+  // answer): two settings ask the same question when they say the same.
+  function cardSays(item, values, instance) {
+    const { exercise } = item;
+    try {
+      const params = exercise.questionParams?.(instance, values) ?? {};
+      return [
+        t(exercise.questionKey, params),
+        ...(exercise.options ?? []).map((option) => t(option.labelKey, params)),
+        answerText(item, values, instance),
+      ].join('\u0000');
+    } catch (error) {
+      return `\u0001${String(error?.message ?? error)}`;
+    }
+  }
+
+  // The settings an answered card stays bound to while the controls show
+  // others that change what it says: { inputs, instance, names } (names:
+  // the settings whose change alone changes it, to name in its note), or
+  // null when the card says the same at the live settings.
+  function bindingOf(item) {
+    const { exercise, entry } = item;
+    if (teacherMode || !entry.given || inputs === null) return null;
+    const given = givenInputs(entry.given, inputs);
+    const changed = changedSettings(given, inputs);
+    if (changed.length === 0) return null;
+    const instanceFor = (values) => {
+      if (!exercise.draw) return null;
+      try {
+        return exercise.draw(core, values, entry.instance);
+      } catch {
+        return null;
+      }
+    };
+    const givenInstance = instanceFor(given);
+    const said = cardSays(item, given, givenInstance);
+    if (said === cardSays(item, inputs, item.instance)) return null;
+    const names = changed.filter((name) => {
+      const one = { ...given, [name]: inputs[name] };
+      return cardSays(item, one, instanceFor(one)) !== said;
+    });
+    return { inputs: given, instance: givenInstance, names: names.length > 0 ? names : changed };
+  }
+
+  // "d = 64", as the section's controls name the setting and its value.
+  function settingText(name, value) {
+    const control = sectionRoot?.querySelector(`[data-param="${CSS.escape(name)}"]`);
+    const label = control?.querySelector('.control-label')?.textContent.trim() || name;
+    let shown = String(value);
+    if (typeof value === 'boolean') shown = t(value ? 'exercises.settingOn' : 'exercises.settingOff');
+    else if (typeof value === 'string') shown = control?.querySelector(`[data-value="${CSS.escape(value)}"]`)?.textContent.trim() || value;
+    return t('exercises.setting', { name: label, value: shown });
+  }
+
+  function boundText(binding) {
+    const list = t('exercises.settingList');
+    return t('exercises.answeredFor', {
+      given: binding.names.map((name) => settingText(name, binding.inputs[name])).join(list),
+      now: binding.names.map((name) => settingText(name, inputs[name])).join(list),
+    });
+  }
+
+  function answerText(item, values = inputs, instance = item.instance) {
+    const solution = item.exercise.solution(core, values, instance, sectionView);
     if (solution.labelKey) {
       return `${t('exercises.answerChoice', { choice: t(solution.labelKey) })} ${t(solution.explanationKey)}`;
     }
@@ -277,21 +366,24 @@ export function createExerciseBlock({
     return pointsUnderCover(item) ? `${text} ${t('exercises.lookUnderCover')}` : text;
   }
 
-  function hintText(item) {
+  function hintText(item, values, instance) {
     const { exercise, entry } = item;
-    if (!hintShown(entry)) return null;
-    const hint = `**${t('exercises.hint')}** ${t(exercise.hintKey, exercise.questionParams?.(item.instance, inputs) ?? {})}`;
+    if (!hintShown(entry) || item.bound) return null;
+    const hint = `**${t('exercises.hint')}** ${t(exercise.hintKey, exercise.questionParams?.(instance, values) ?? {})}`;
     return pointsUnderCover(item) ? `${hint} ${t('exercises.lookUnderCover')}` : hint;
   }
 
   function render(item) {
-    const { exercise, entry } = item;
-    const params = exercise.questionParams?.(item.instance, inputs) ?? {};
+    const { exercise, entry, bound: binding } = item;
+    // A bound card says what it said for the settings it was given for.
+    const values = binding?.inputs ?? inputs;
+    const instance = binding ? binding.instance : item.instance;
+    const params = exercise.questionParams?.(instance, values) ?? {};
     item.view.render({
       status: entry.status,
       skipped: item.skipped && entry.status === 'open',
-      locked: item.committed && entry.status === 'open',
-      finished: isFinished(entry),
+      locked: (item.committed && entry.status === 'open') || binding !== null,
+      finished: isFinished(entry) || binding !== null,
       texts: {
         question: t(exercise.questionKey, params),
         options: Object.fromEntries((exercise.options ?? []).map((option) => [option.id, t(option.labelKey, params)])),
@@ -300,10 +392,12 @@ export function createExerciseBlock({
         check: t('exercises.check'),
         reveal: t('exercises.reveal'),
         another: t('exercises.another'),
-        hint: hintText(item),
+        hint: hintText(item, values, instance),
         verdict: verdictText(item),
-        answer: teacherMode || answerShown(entry) ? answerText(item) : null,
+        answer: teacherMode || answerShown(entry) ? answerText(item, values, instance) : null,
         skipped: t('exercises.skipped'),
+        bound: binding ? boundText(binding) : null,
+        retry: t('exercises.retryHere'),
       },
     });
   }
@@ -321,7 +415,7 @@ export function createExerciseBlock({
     for (const item of items) {
       item.entry = initialEntry();
       item.feedback = null;
-      Object.assign(item, { skipped: false, committed: false });
+      Object.assign(item, { skipped: false, committed: false, bound: null });
       item.view.clearAnswer();
       drawInstance(item);
       render(item);
@@ -334,17 +428,19 @@ export function createExerciseBlock({
 
   return {
     element: root,
-    // The section was drawn for these inputs (or relabelled): feedback
-    // about other values of the inputs is dropped, since it would describe
-    // a figure no longer shown; the answer, once shown, follows the state.
+    // The section was drawn for these inputs (or relabelled). An answered
+    // card stays with the settings it was given for (bindingOf); feedback
+    // on a card without them (an entry stored before cards were bound)
+    // would describe a figure no longer shown, and is dropped.
     update(values) {
       const inputsChanged = inputs === null || Object.keys(values).some((name) => !Object.is(inputs[name], values[name]));
       inputs = values;
       for (const item of items) {
         if (inputsChanged) {
-          if (item.exercise.kind !== 'concept' && item.feedback && !item.feedback.prompt) item.feedback = null;
+          if (item.exercise.kind !== 'concept' && item.feedback && !item.feedback.prompt && !item.entry.given) item.feedback = null;
           drawInstance(item);
         }
+        item.bound = bindingOf(item);
         render(item);
       }
       renderSummary();

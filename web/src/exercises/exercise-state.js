@@ -7,6 +7,11 @@
 // MAX_TRIES tries. A prediction is committed once: its first check that is
 // not right shows the answer at once (the figure it hid now gives it away,
 // so a second try would teach nothing). Every transition returns a new entry.
+//
+// An entry may also hold `given`: the settings its first check or its
+// shown answer was for (given-settings.js), kept by every transition until
+// a fresh start; and, on an open prediction, `committed`: the answer made
+// before the run it is about, checked once the run has trained.
 export const STATUSES = Object.freeze(['open', 'wrong', 'close', 'right', 'revealed']);
 export const KINDS = Object.freeze(['predict', 'compute', 'achieve', 'concept']);
 export const VERDICTS = Object.freeze(['right', 'close', 'wrong']);
@@ -25,7 +30,7 @@ export function afterCheck(entry, verdict, { once = false } = {}) {
   const attempts = entry.attempts + 1;
   let status = verdict;
   if (verdict !== 'right' && (once || attempts >= MAX_TRIES)) status = 'revealed';
-  return Object.freeze({ ...entry, status, attempts });
+  return Object.freeze({ ...withoutCommitted(entry), status, attempts });
 }
 
 // A stored entry (of valid shape: progress-store.js) as one this machine
@@ -39,13 +44,29 @@ export function afterCheck(entry, verdict, { once = false } = {}) {
 // check left it, revealed (afterCheck with once), never as a try to repeat.
 export function reachable(entry, { once = false } = {}) {
   const { status, attempts, instance } = entry;
-  if ((status === 'wrong' || status === 'close') && attempts >= MAX_TRIES) return Object.freeze({ status: 'revealed', attempts: MAX_TRIES, instance });
+  const given = entry.given ? { given: entry.given } : {};
+  if ((status === 'wrong' || status === 'close') && attempts >= MAX_TRIES) return Object.freeze({ status: 'revealed', attempts: MAX_TRIES, instance, ...given });
   if ((status === 'wrong' || status === 'close' || status === 'right') && attempts === 0) return initialEntry(instance);
-  if ((status === 'wrong' || status === 'close') && once) return Object.freeze({ status: 'revealed', attempts, instance });
+  if ((status === 'wrong' || status === 'close') && once) return Object.freeze({ status: 'revealed', attempts, instance, ...given });
+  if (status !== 'open' && entry.committed !== undefined) return Object.freeze(withoutCommitted(entry));
   return entry;
 }
 
-export const reveal = (entry) => (entry.status === 'right' ? entry : Object.freeze({ ...entry, status: 'revealed' }));
+export const reveal = (entry) => (entry.status === 'right' ? entry : Object.freeze({ ...withoutCommitted(entry), status: 'revealed' }));
+
+// The entry bound to the settings `given` (given-settings.js's givenOf),
+// unless it already is: the first binding stays.
+export const bound = (entry, given) => (entry.given ? entry : Object.freeze({ ...entry, given }));
+
+// An open prediction's answer made before its run (an option's id, the
+// ids of several, or a number), kept until it is checked.
+export const commit = (entry, answer) => Object.freeze({ ...entry, committed: answer });
+
+function withoutCommitted(entry) {
+  const rest = { ...entry };
+  delete rest.committed;
+  return rest;
+}
 
 // "Try another": a fresh start on the next instance.
 export const another = (entry) => initialEntry(entry.instance + 1);

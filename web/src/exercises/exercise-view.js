@@ -21,7 +21,9 @@ function setText(node, text) {
   setRichText(node, text);
 }
 
-export function createExerciseView(exercise, { name, onCheck, onReveal, onAnother }) {
+export function createExerciseView(exercise, {
+  name, onCheck, onReveal, onAnother, onRetry,
+}) {
   const uid = `exercise-${(nextId += 1)}`;
   const legend = element('legend', { className: 'exercise-question' });
   const fieldset = element('fieldset', { className: 'exercise-fieldset' }, [legend]);
@@ -57,6 +59,12 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
   skippedNote.hidden = true;
   const verdict = element('p', { className: 'exercise-verdict' });
   const answer = element('p', { className: 'exercise-answer' });
+  // An answered card whose settings the controls have left: what it was
+  // answered for, and a fresh start at the settings shown.
+  const boundNote = element('p', { className: 'exercise-bound-note' });
+  const retryButton = element('button', { type: 'button', className: 'button', dataset: { action: 'retry-here' } });
+  const bound = element('div', { className: 'exercise-bound', dataset: { role: 'exercise-bound' } }, [boundNote, retryButton]);
+  bound.hidden = true;
   const feedback = element('div', { className: 'exercise-feedback', role: 'status', 'aria-live': 'polite' }, [verdict, answer]);
   hint.hidden = true;
   answer.hidden = true;
@@ -64,7 +72,7 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
   const root = element('div', {
     className: 'exercise',
     dataset: { exercise: name, kind: exercise.kind, status: 'open' },
-  }, [skippedNote, fieldset, element('div', { className: 'exercise-actions' }, [check, revealButton, anotherButton]), hint, feedback]);
+  }, [skippedNote, bound, fieldset, element('div', { className: 'exercise-actions' }, [check, revealButton, anotherButton]), hint, feedback]);
 
   check.addEventListener('click', () => onCheck());
   numberBox?.addEventListener('keydown', (event) => {
@@ -74,6 +82,7 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
   });
   revealButton.addEventListener('click', () => onReveal());
   anotherButton.addEventListener('click', () => onAnother());
+  retryButton.addEventListener('click', () => onRetry());
 
   return {
     element: root,
@@ -95,16 +104,32 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
       if (numberBox) return numberBox.value.trim() === '' || !Number.isFinite(numberBox.valueAsNumber) ? null : numberBox.valueAsNumber;
       return undefined;
     },
+    // A committed answer read back (an option's id, several ids, or a
+    // number): shown as chosen when it is one of this exercise's answers;
+    // returns whether it was.
+    restoreAnswer(value) {
+      const boxes = [...root.querySelectorAll(`input[name="${uid}"]`)];
+      const ids = [value].flat();
+      if (exercise.options) {
+        if (!ids.every((id) => optionLabels.has(id)) || (!exercise.multiple && ids.length !== 1)) return false;
+        for (const box of boxes) box.checked = ids.includes(box.value);
+        return true;
+      }
+      if (!numberBox || typeof value !== 'number' || !Number.isFinite(value)) return false;
+      numberBox.value = String(value);
+      return true;
+    },
     // A new instance, or answers reset: nothing chosen or typed.
     clearAnswer() {
       for (const radio of root.querySelectorAll(`input[name="${uid}"]`)) radio.checked = false;
       if (numberBox) numberBox.value = '';
     },
     // texts: { question, options: {id: label}, numberLabel, taskNote,
-    // check, reveal, another, hint, verdict, answer, skipped } (null hides
-    // one); `skipped`: a prediction whose figures were shown before it was
-    // made (marked, not failed); `locked`: a prediction committed before
-    // the run it is about, its answer kept as made.
+    // check, reveal, another, hint, verdict, answer, skipped, bound, retry }
+    // (null hides one); `skipped`: a prediction whose figures were shown
+    // before it was made (marked, not failed); `locked`: its answer kept as
+    // made (a prediction committed before the run it is about, or a card
+    // bound to the settings it was answered for: texts.bound says which).
     render({ status, finished, skipped = false, locked = false, texts }) {
       root.dataset.status = status;
       root.toggleAttribute('data-skipped', skipped);
@@ -112,6 +137,10 @@ export function createExerciseView(exercise, { name, onCheck, onReveal, onAnothe
       for (const input of fieldset.querySelectorAll('input')) input.disabled = locked;
       skippedNote.hidden = !skipped;
       setText(skippedNote, skipped ? texts.skipped : '');
+      root.toggleAttribute('data-bound', texts.bound !== null);
+      bound.hidden = texts.bound === null;
+      setText(boundNote, texts.bound ?? '');
+      setText(retryButton, texts.retry);
       setText(legend, texts.question);
       for (const [id, label] of optionLabels) setText(label, texts.options[id]);
       if (numberLabel) setText(numberLabel, texts.numberLabel);

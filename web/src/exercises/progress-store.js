@@ -15,6 +15,7 @@
 // a prediction's (get(name, { once: true })) is taken as its check left it,
 // a "wrong" or "close" as revealed, and written back so.
 import { STATUSES, MAX_TRIES, initialEntry, reachable } from './exercise-state.js';
+import { validGiven } from './given-settings.js';
 import { SECTION_IDS } from '../sections/section-loaders.js';
 
 export const STORAGE_KEY = 'attention-lab:exercises';
@@ -35,7 +36,23 @@ export function isExerciseName(name) {
   return match !== null && SECTION_IDS.includes(match[1]);
 }
 
-// An entry as stored, or null when it is not one.
+// An option's id as the lab names them; a prediction of several picks at most this many.
+const OPTION_ID = /^[A-Za-z][\w-]{0,63}$/;
+const MAX_PICKED = 16;
+
+// A committed answer as stored (exercise-state.js: commit), or undefined:
+// an option's id, the ids of several, or a finite number. The exercise
+// checks it is one of its own answers before it shows it.
+export function validCommitted(value) {
+  if (typeof value === 'string') return OPTION_ID.test(value) ? value : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_PICKED) return undefined;
+  return value.every((id) => typeof id === 'string' && OPTION_ID.test(id)) ? Object.freeze([...value]) : undefined;
+}
+
+// An entry as stored, or null when it is not one. Its `given` settings and
+// its committed answer are kept only when they are valid (and an answer
+// only on an open entry); without them it is still an entry.
 export function validEntry(value) {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const { status, attempts, instance } = value;
@@ -43,7 +60,12 @@ export function validEntry(value) {
   if (!Number.isInteger(attempts) || attempts < 0 || attempts > MAX_TRIES) return null;
   if (!Number.isInteger(instance) || instance < 0 || instance > MAX_INSTANCE) return null;
   if (status === 'open' && attempts !== 0) return null;
-  return Object.freeze({ status, attempts, instance });
+  const entry = { status, attempts, instance };
+  const given = Object.hasOwn(value, 'given') ? validGiven(value.given) : null;
+  if (given) entry.given = given;
+  const committed = status === 'open' && Object.hasOwn(value, 'committed') ? validCommitted(value.committed) : undefined;
+  if (committed !== undefined) entry.committed = committed;
+  return Object.freeze(entry);
 }
 
 // An entry read from storage as the page takes it, or null: of valid shape,

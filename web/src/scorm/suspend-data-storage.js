@@ -35,9 +35,14 @@ function keptEntries(stored, known, once) {
 // score stands on them), then the package's order: {entries, text, all}.
 // Each entry's share of the text is counted once: a section's first entry
 // brings ";section:", the others a ",".
-function fitted(entries, names, limit) {
-  const text = encodeSuspendData(entries);
-  if (text.length <= limit) return { entries, text, all: true };
+// The settings an answer was given for go first: an answer kept without
+// them still counts (it then follows the settings the page opens with).
+function fitted(allEntries, names, limit) {
+  const text = encodeSuspendData(allEntries);
+  if (text.length <= limit) return { entries: allEntries, text, all: true };
+  const entries = withoutSettings(allEntries);
+  const bare = encodeSuspendData(entries);
+  if (bare.length <= limit) return { entries, text: bare, all: true };
   const present = names.filter((name) => entries[name]);
   const order = [...present.filter((name) => isFinished(entries[name])), ...present.filter((name) => !isFinished(entries[name]))];
   const kept = Object.create(null);
@@ -55,6 +60,16 @@ function fitted(entries, names, limit) {
     length += cost;
   }
   return { entries: kept, text: encodeSuspendData(kept), all: false };
+}
+
+function withoutSettings(entries) {
+  const bare = Object.create(null);
+  for (const [name, entry] of Object.entries(entries)) {
+    const rest = { ...entry };
+    delete rest.given;
+    bare[name] = Object.freeze(rest);
+  }
+  return bare;
 }
 
 // session: scorm12.js's or scorm2004.js's; names: the package's exercises;

@@ -27,4 +27,11 @@ export default {
   'exercises.revealFigure': 'Reveal',
   'exercises.skipped': '**Skipped:** the figure was shown before you predicted, so this is no longer a prediction. You can still answer it.',
   'exercises.teacherNote': 'For the teacher:',
+  'exercises.committedKept': '**Your prediction is noted.** It stays as you made it: check it once the run has trained.',
+  'exercises.answeredFor': '**Answered for {given}.** The controls now show {now}, so this card keeps the question you answered.',
+  'exercises.retryHere': 'Try it at the current settings',
+  'exercises.setting': '{name} = {value}',
+  'exercises.settingList': ', ',
+  'exercises.settingOn': 'on',
+  'exercises.settingOff': 'off',
 };

@@ -26,4 +26,11 @@ export default {
   'exercises.revealFigure': '显示',
   'exercises.skipped': '**已跳过：**你在预测之前就看到了图，这已不再是预测。你仍可作答。',
   'exercises.teacherNote': '教师提示：',
+  'exercises.committedKept': '**你的预测已记下。**它保持你作出时的样子：训练之后再检查。',
+  'exercises.answeredFor': '**这是针对 {given} 的回答。**控件现在是 {now}，所以这张卡片保留你回答过的题目。',
+  'exercises.retryHere': '按当前设置再做一次',
+  'exercises.setting': '{name} = {value}',
+  'exercises.settingList': '，',
+  'exercises.settingOn': '开',
+  'exercises.settingOff': '关',
 };
