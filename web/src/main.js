@@ -10,7 +10,7 @@ import { parseHash, startHashSync } from './url-state.js';
 import { startEmbedMode, postProgress } from './embed.js';
 import { showContentsProgress } from './contents-progress.js';
 import { texReady, useTexStylesheet } from './figures/tex.js';
-import { skipSectionsOutOfView, remeasureSectionsOutOfView } from './offscreen-sections.js';
+import { skipSectionsOutOfView, remeasureSectionsOutOfView, landOn } from './offscreen-sections.js';
 
 // A note above the lab, in the language shown (a language switch
 // re-labels it with the page: data-i18n).
@@ -78,12 +78,16 @@ export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode =
   // sections out of view are measured again once drawn in it.
   let skipping = false;
   let remeasured = Promise.resolve();
+  // Settles once a language switch is shown and measured: a landing on a
+  // section (an edited #language=…&section=…) holds until then.
+  let switched = Promise.resolve();
   store.subscribe((state, changed) => {
     if (!changed.has('language')) return;
-    loadCatalogue(state.language).then(() => {
+    switched = loadCatalogue(state.language).then(() => {
       setLanguage(store.get().language);
       contents?.relabel();
       if (skipping) remeasured = lab.drawn().then(() => remeasureSectionsOutOfView(main));
+      return remeasured;
     });
   });
   // The contents bar counts each section's exercises: shown once every
@@ -108,7 +112,7 @@ export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode =
     skipping = true;
   }
   document.documentElement.dataset.ready = 'true';
-  startHashSync({ store, view, sectionIds });
+  startHashSync({ store, view, sectionIds, land: (target) => landOn(target, { settling: () => switched }) });
   // The other language once the learner reaches for the switch (a pointer
   // over it, or focus): the switch is then drawn at once, and a reader who
   // never switches never downloads it (about 60 KB gzipped).
@@ -116,8 +120,10 @@ export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode =
   const otherLanguage = () => loadCatalogue(store.get().language === 'zh' ? 'en' : 'zh').catch(() => {}); // not reached: loaded when switched to
   for (const intent of ['pointerenter', 'focusin']) switcher?.addEventListener(intent, otherLanguage, { once: true });
   // At once, as a browser goes to a link's #anchor: a smooth scroll past
-  // every section was still under way when the reader scrolled on a slow machine.
-  if (view.section && !view.embed) document.getElementById(view.section)?.scrollIntoView({ block: 'start', behavior: 'instant' });
+  // every section was still under way when the reader scrolled on a slow
+  // machine. Held there while the sections around it settle (landOn).
+  const landing = view.section && !view.embed ? document.getElementById(view.section) : null;
+  if (landing) landOn(landing);
 
   // For tests: the state; set() takes the controls' path (the table's
   // clamping), setUnchecked() a value the table's bounds would never let

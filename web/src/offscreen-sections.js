@@ -36,3 +36,45 @@ export function remeasureSectionsOutOfView(container) {
   // skipSectionsOutOfView waits for a frame drawn with them shown.
   return skipSectionsOutOfView(container);
 }
+
+// Lands on a section as a link to it does, and stays there while the
+// sections around it settle. A section out of view has the height it was
+// last drawn at; drawn again near the target it may come out taller or
+// shorter (WebKit lays text a little wider, and has no scroll anchoring to
+// keep the target in place as Chromium and Firefox do), and the target then
+// slides away from the top of the window: at 1280 px WebKit left
+// #section=translation's top 267 px above its place. So the landing is
+// checked frame by frame and made again, until the target has stayed put
+// for a while or the reader scrolls, clicks or presses a key. settling():
+// a promise the page is still laying out for (a language switch's
+// re-measuring), if any: the landing holds until it has settled too.
+const SETTLED_FRAMES = 20; // frames in a row with the target in its place
+const LANDING_FRAMES = 600; // at most, about 10 s at 60 frames a second
+export function landOn(target, { settling = () => null } = {}) {
+  let busy = false;
+  const pending = settling();
+  if (pending) {
+    busy = true;
+    Promise.resolve(pending).catch(() => {}).then(() => { busy = false; });
+  }
+  target.scrollIntoView({ block: 'start', behavior: 'instant' });
+  const place = target.getBoundingClientRect().top; // under the sticky bar (scroll-padding-top)
+  let stopped = false;
+  const stop = () => { stopped = true; };
+  const intents = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+  for (const intent of intents) window.addEventListener(intent, stop, { once: true, passive: true, capture: true });
+  let still = 0;
+  let frames = 0;
+  const check = () => {
+    if (stopped || !target.isConnected || frames++ > LANDING_FRAMES) return finish();
+    if (Math.abs(target.getBoundingClientRect().top - place) > 1) {
+      still = 0;
+      target.scrollIntoView({ block: 'start', behavior: 'instant' });
+    } else if (++still >= SETTLED_FRAMES && !busy) return finish();
+    requestAnimationFrame(check);
+  };
+  function finish() {
+    for (const intent of intents) window.removeEventListener(intent, stop, { capture: true });
+  }
+  requestAnimationFrame(check);
+}

@@ -165,7 +165,11 @@ export function patchFromHash(parsed) {
 // repaired, follows a hash the user edits or
 // pastes (hashchange), and turns in-page links (the table of contents, the
 // skip link) into scrolling and focus so the state stays in the URL.
-export function startHashSync({ store, view, sectionIds, onSection }) {
+//
+// land(target): lands on a section an edited hash names (#section=…), and
+// keeps it there while the page settles (offscreen-sections.js landOn);
+// without it, a plain scroll.
+export function startHashSync({ store, view, sectionIds, onSection, land = null }) {
   let timer = 0;
   // The hash as this page last left it. One the reader typed or pasted
   // since is theirs: a write due then (its hashchange is queued behind it)
@@ -204,10 +208,11 @@ export function startHashSync({ store, view, sectionIds, onSection }) {
     }
   });
 
-  function goTo(id, { focus = true } = {}) {
+  function goTo(id, { focus = true, settle = false } = {}) {
     const target = document.getElementById(id);
     if (!target) return false;
-    target.scrollIntoView({ block: 'start' });
+    if (settle && land) land(target);
+    else target.scrollIntoView({ block: 'start' });
     if (focus) {
       if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
       target.focus({ preventScroll: true });
@@ -231,7 +236,7 @@ export function startHashSync({ store, view, sectionIds, onSection }) {
       return;
     }
     store.set(patchFromHash(parsed));
-    if (parsed.section && parsed.section !== view.section && !view.embed) goTo(parsed.section, { focus: false });
+    if (parsed.section && parsed.section !== view.section && !view.embed) goTo(parsed.section, { focus: false, settle: true });
     else write();
   });
 
