@@ -70,6 +70,27 @@ test('iframe mode shows one section, hides the chosen controls and applies the s
   await context.close();
 });
 
+test('a host that edits #embed= in its iframe\'s hash gets the section it asked for, as a first load would give it', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/index.html#embed=translation`);
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.embed), 'translation');
+  // Only the hash changes: the same document, as a host's iframe.src = '…#embed=attention-training' does.
+  await page.evaluate(() => {
+    location.hash = '#embed=attention-training';
+  });
+  await page.waitForFunction(() => document.documentElement.dataset.embed === 'attention-training'
+    && document.documentElement.dataset.ready === 'true');
+  const shown = await page.evaluate(() => ({
+    hash: location.hash,
+    sections: [...document.querySelectorAll('main > section')].filter((s) => !s.hidden && s.offsetHeight > 0).map((s) => s.id),
+  }));
+  assert.match(shown.hash, /embed=attention-training/, 'the hash keeps what the host wrote');
+  assert.doesNotMatch(shown.hash, /embed=translation/);
+  assert.deepEqual(shown.sections, ['attention-training']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the course page over http: elements in Shadow DOM, iframe sized by its height message, one wasm instance', async () => {
   const { page, context, problems, requests } = await openPage(web.browser, `${web.server.origin}/course-example.html`,
     { ready: 'attention-lab', init: watchTopPage });

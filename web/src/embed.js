@@ -10,7 +10,7 @@
 // detail (progress-events.js) with its type:
 //   { type: 'attention-lab:progress', section, exercise, status, attempts, score }
 import { t, useSectionAlone } from './i18n/index.js';
-import { formatHash } from './url-state.js';
+import { formatHash, parseHash } from './url-state.js';
 
 export const HEIGHT_MESSAGE = 'attention-lab:height';
 export const PROGRESS_MESSAGE = 'attention-lab:progress';
@@ -60,6 +60,7 @@ export function applyHide(root, hide) {
 // of contents or footer, a link to the full lab with the same state, and
 // the height posted to the parent.
 export function startEmbedMode({ view, store }) {
+  followEditedEmbedding(view);
   if (!view.embed) return;
   const html = document.documentElement;
   html.dataset.embed = view.embed;
@@ -98,6 +99,28 @@ export function startEmbedMode({ view, store }) {
   document.getElementById('main')?.append(footer);
 
   reportHeight(view.embed);
+}
+
+// What a hash asks of the embedding: the section, the hidden controls, the heading.
+const embeddingOf = ({ embed, hide, heading }) => JSON.stringify([embed, hide, heading]);
+
+// A host that edits the embedding in its iframe's hash (#embed=translation
+// -> #embed=attention-training, the same document) gets the page a first
+// load of that hash would give: the other sections were never built here,
+// so the page loads again. Registered before the hash sync (url-state.js),
+// whose handler would otherwise write the old embedding back into the hash
+// before the reload takes it.
+function followEditedEmbedding(view) {
+  const shown = embeddingOf(view);
+  // The page's sections, as index.html lists them (embed mode empties the others but keeps them).
+  const sectionIds = [...document.querySelectorAll('main > [data-section]')].map((section) => section.dataset.section);
+  window.addEventListener('hashchange', (event) => {
+    if (location.hash.length <= 1) return;
+    const asked = parseHash(location.hash, sectionIds);
+    if (asked.anchor !== null || embeddingOf(asked) === shown) return;
+    event.stopImmediatePropagation();
+    location.reload();
+  });
 }
 
 export function reportHeight(section) {
