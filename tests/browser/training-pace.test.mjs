@@ -54,6 +54,9 @@ test('at the defaults, Watch it learn pauses by itself soon after 99 %, says so,
   });
   console.log('Watch it learn at the defaults:', JSON.stringify(figures));
 
+  // The timeline keeps the step where the run paused: its last moment, the one on screen.
+  const timelineStep = root.locator('[data-role="at-timeline-step"]');
+  assert.equal(await timelineStep.getAttribute('data-step'), String(run.step), 'the timeline ends where the run paused');
   const status = root.locator('[data-role="at-status"]');
   assert.equal(await status.getAttribute('data-plateau'), '');
   for (const language of ['en', 'zh']) {
@@ -63,6 +66,11 @@ test('at the defaults, Watch it learn pauses by itself soon after 99 %, says so,
     assert.ok(text.includes(String(run.step)) && text.includes(String(defaults.atSteps)), 'names the step and where Play goes on to');
     assert.equal(await shownText(root.locator('[data-action="at-play"]')), catalogues[language]['player.play']);
   }
+  // The timeline also keeps where a Step from there leaves it.
+  await root.locator('[data-action="at-step"]').click();
+  await page.waitForFunction((after) => document.querySelector('#attention-training [data-role="at-step"]').dataset.value === String(after), run.step + 1);
+  await settled(page);
+  assert.equal(await timelineStep.getAttribute('data-step'), String(run.step + 1), 'the timeline ends at the step stepped to');
   // Play goes on (no second pause though the accuracy stays flat), to a
   // nearer end at full speed to keep the test short.
   const end = run.step + 4 * EVAL_EVERY;

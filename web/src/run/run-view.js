@@ -200,6 +200,7 @@ export function createRunView({
     // MAPS_EVERY_MS apart at most (the examples' predictions too). The frame
     // that ends a run has trained too: its full drawing waits for the next frame.
     const playing = run.status === 'playing';
+    if (playing !== wasPlaying) frame.sheet?.followRun(playing, mapsBody.parentElement);
     const evaluatedNow = run.lastChunk > 0 && run.evaluatedAt[run.evaluatedAt.length - 1] === run.step;
     const now = performance.now();
     if (finalFrame) cancelAnimationFrame(finalFrame);
@@ -221,11 +222,13 @@ export function createRunView({
   let finalFrame = 0;
 
   // The forward pass of the model the run has reached, kept in the timeline
-  // when it is due (and at the run's end); returned when it was made.
+  // when it is due, and wherever the run rests (paused, by itself or by the
+  // learner, stepped, or at its end): the step on screen is one the slider
+  // can come back to. Returned when it was made.
   function recordMoment(run, model) {
     if (run.step === 0 || (timeline.lastStep !== null && run.step < timeline.lastStep)) timeline.reset(run.target);
-    const ended = run.status === 'done' || run.status === 'stopped';
-    if (!timeline.due(run.step) && !(ended && timeline.lastStep !== run.step)) return null;
+    const resting = run.status !== 'playing';
+    if (!timeline.due(run.step) && !(resting && timeline.lastStep !== run.step)) return null;
     const ahead = maps.forward(model);
     if (ahead) timeline.record(run.step, ahead);
     return ahead;
