@@ -526,6 +526,15 @@ test('a run that diverges stops at its last finite model and says so, in both la
   assert.equal(step, direct.loss.length);
   assert.ok(step > 0 && step < 300, `stopped after step ${step}`);
   assert.equal(Number(await readout('at-loss')), direct.loss[step - 1], 'the last finite loss is shown');
+  // However large that loss, it fits its card, written compactly (m × 10ⁿ), not digit by digit or as "e+42".
+  const fits = async () => section('[data-role="at-loss"]').evaluate((value) => {
+    const cell = value.closest('.readout-cell').getBoundingClientRect();
+    const text = value.getBoundingClientRect();
+    return { text: value.textContent, fits: text.left >= cell.left - 0.5 && text.right <= cell.right + 0.5 && value.scrollWidth <= value.clientWidth + 1 };
+  });
+  const shownLoss = await fits();
+  assert.ok(shownLoss.fits, `the loss ${shownLoss.text} fits its card`);
+  assert.doesNotMatch(shownLoss.text, /e[+-]\d/, 'no JavaScript exponent');
   const note = section('[data-role="at-diverged"]');
   assert.equal(await note.isVisible(), true);
   assert.match(await note.textContent(), new RegExp(`diverged.*after step ${step}.*smaller learning rate`));
@@ -539,6 +548,8 @@ test('a run that diverges stops at its last finite model and says so, in both la
     .evaluateAll((nodes) => nodes.filter((n) => !n.hidden).map((n) => n.textContent)), [], 'no refusal is shown');
   await setState({ language: 'zh' });
   assert.match(await note.textContent(), new RegExp(`训练发散了.*第 ${step} 步之后的模型.*更小的学习率`));
+  const shownLossZh = await fits();
+  assert.ok(shownLossZh.fits, `zh: the loss ${shownLossZh.text} fits its card`);
   await screenshot(page, 'attention-training-diverged-zh', '#attention-training');
   await setState({ language: 'en', atOptimizer: 'adam', atLr: 0.01, atSteps: 1000 });
   assert.equal(await note.isVisible(), false, 'a new run: the note goes');

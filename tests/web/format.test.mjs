@@ -28,3 +28,17 @@ test('TeX numbers use an ASCII minus, and NaN as text', () => {
   assert.equal(texNumber(NaN), '\\text{NaN}');
   assert.equal(texNumber(-Infinity), '\\text{NaN}');
 });
+
+test('beyond a million a fixed-point number is written m × 10ⁿ, so it fits its card; a grouped count keeps its digits', () => {
+  // A diverged loss: JavaScript writes it "2.3957706803474097e+42", d3 digit by digit below 1e21.
+  assert.equal(formatNumber(2.3957706803474097e+42, '.4~f'), '2.3958 × 10⁴²');
+  assert.equal(formatNumber(-15000000, '.3f'), '−1.5 × 10⁷');
+  assert.equal(formatNumber(123456789.123), '1.2346 × 10⁸');
+  assert.equal(formatNumber(999999.5, '.1f'), '999999.5', 'below a million, as before');
+  assert.equal(formatNumber(15000000, ',.0f'), '15,000,000');
+  assert.equal(texNumber(2.3957706803474097e+42), '2.3958 \\times 10^{42}');
+  assert.equal(texNumber(-1.5e7), '-1.5 \\times 10^{7}');
+  for (const value of [2.3957706803474097e+42, -1.5e7, 1e21, 4.2e300]) {
+    assert.ok(formatNumber(value, '.4~f').length <= 14, `${value}: ${formatNumber(value, '.4~f')}`);
+  }
+});
