@@ -42,7 +42,7 @@ export default {
   'cues.axisQueries': 'Queries',
   'cues.readout': 'query {query}, key {key}: weight {weight}',
 
-  'cues.random.caption': 'zh.d2l.ai 10.1, exercise 2: a random 10 × 10 matrix (torch.rand’s scores on [0, 1)) with the softmax taken along each row. The exercise below draws the matrix; “Try another” draws a new one.',
+  'cues.random.caption': 'zh.d2l.ai 10.1, exercise 2: a random 10 × 10 matrix (torch.rand’s scores on [0, 1)) with the softmax taken along each row. The exercise that asks which statements will hold draws the matrix: beside this heatmap on a wide screen, above it on a narrow one. Its “Try another” draws a new one.',
   'cues.random.label': 'Heatmap of the softmax of each row of a random 10 by 10 matrix of scores.',
 
   'cues.ex.teacherNote': 'Ask the class to classify the cues of a scene of their own (a friend in a crowd) before naming any as query, key or value: many call whatever catches the eye the query, while the salient thing is a key and only the wish is the query. Then let them say what the identity heatmap returns for one query: a student who answers the key’s index has swapped key and value. The random softmax matrix shows that normalising rows does not make columns sum to 1.',
