@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { SECTIONS, SECTION_IDS } from '../../web/src/sections/registry.js';
-import { makeScormPackage, launchPage } from '../../web/build-steps/scorm-package.mjs';
+import { makeScormPackage, launchPage, masteryShare, hiddenParts } from '../../web/build-steps/scorm-package.mjs';
+import { scormManifest } from '../../web/build-steps/scorm-manifest.mjs';
 
 const DIST = path.resolve('dist');
 const PYTHON = process.env.PYTHON ?? '/usr/bin/python3';
@@ -114,10 +115,11 @@ for (const [version, tag] of [['1.2', 'scorm12'], ['2004', 'scorm2004']]) {
 }
 
 // The command as docs/learning-and-teaching.md writes it, run with --out added (dist/ is left as the build made it).
-async function documentedCommand() {
+// `nth`: the section's first command, or a later one (the grading recipe's).
+async function documentedCommand(nth = 0) {
   const page = await readFile('docs/learning-and-teaching.md', 'utf8');
   const section = page.slice(page.indexOf('## Learning platforms (SCORM)'));
-  return section.match(/```sh\n(npm run scorm -- [^\n]+)\n```/)[1];
+  return [...section.matchAll(/```sh\n(npm run scorm -- [^\n]+)\n```/g)][nth][1];
 }
 
 test('npm run scorm -- --sections pooling,masking, as the docs write it: both versions, those sections only, titled by them', async () => {
@@ -174,4 +176,63 @@ test('the launch page: chosen sections in the registry\'s order; a changed index
   assert.match(page, /data-section="masking"/);
   assert.doesNotMatch(page, /attention-lab:offline|rel="manifest"/, 'no service worker opt-in, no app manifest');
   assert.throws(() => launchPage(html.replace('app.js', 'main.js'), { version: '1.2', sectionIds: SECTION_IDS }), /app\.js's script once, found it 0 times/);
+});
+
+// The grading recipe as the docs write it: the pass mark in both manifests
+// and in the page, and "Show answer" hidden (the page's meta, read by
+// web/src/scorm/launch.js; tests/browser/scorm-grading.test.mjs runs it).
+test('npm run scorm -- ... --mastery 60 --hide reveal, as the docs write it: the pass mark in the manifests and the page, reveal hidden', async () => {
+  const command = await documentedCommand(1);
+  assert.equal(command, 'npm run scorm -- --sections pooling,masking --mastery 60 --hide reveal');
+  const [npm, ...args] = command.split(' ');
+  const out = path.join(work, 'graded');
+  const run = spawnSync(npm, [...args, '--out', out], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  for (const [version, tag] of [['1.2', 'scorm12'], ['2004', 'scorm2004']]) {
+    const files = await unzip(path.join(out, `attention-lab-${tag}-pooling-masking.zip`));
+    const { item } = checkManifest(files, { version, identifier: `attention-lab-${tag}-pooling-masking` });
+    if (version === '1.2') {
+      assert.equal(child(item, q(ADLCP_12, 'masteryscore')).text, '60');
+    } else {
+      const objective = child(child(child(item, q(IMSSS, 'sequencing')), q(IMSSS, 'objectives')), q(IMSSS, 'primaryObjective'));
+      assert.equal(child(objective, q(IMSSS, 'minNormalizedMeasure')).text, '0.6');
+    }
+    const page = strFromU8(files['index.html']);
+    assert.match(page, /<meta name="attention-lab:mastery" content="60">/);
+    assert.match(page, /<meta name="attention-lab:hide" content="reveal">/);
+  }
+  // Without the options: 80, and nothing hidden.
+  const plain = strFromU8((await unzip(path.join(DIST, 'scorm', 'attention-lab-scorm12.zip')))['index.html']);
+  assert.match(plain, /<meta name="attention-lab:mastery" content="80">/);
+  assert.doesNotMatch(plain, /attention-lab:hide/);
+});
+
+test('--mastery and --hide: a value the command cannot use stops it, naming the option, and writes nothing', async () => {
+  const out = path.join(work, 'refused');
+  for (const [option, value, message] of [
+    ['--mastery', '120', /--mastery 120: a percentage from 0 to 100/],
+    ['--mastery', '-5', /--mastery -5: a percentage from 0 to 100/],
+    ['--mastery', '0.8', null],
+    ['--mastery', 'eighty', /--mastery eighty: a percentage/],
+    ['--mastery', '62.555', /--mastery 62\.555: a percentage from 0 to 100 \(at most two decimals\)/],
+    ['--hide', 'answers', /--hide answers: a package can hide reveal/],
+    ['--hide', 'reveal,controls', /--hide reveal,controls: a package can hide reveal/],
+  ]) {
+    const run = spawnSync('node', ['web/build-steps/scorm-cli.mjs', '--sections', 'pooling', '--version', '1.2', `${option}=${value}`, '--out', out], { encoding: 'utf8' });
+    if (message === null) {
+      assert.equal(run.status, 0, `${option} ${value}: ${run.stderr}`);
+      continue;
+    }
+    assert.equal(run.status, 1, `${option} ${value}`);
+    assert.match(run.stderr, message);
+  }
+  assert.equal(masteryShare('62.5'), 0.625);
+  assert.equal(masteryShare('0'), 0);
+  assert.equal(masteryShare('100'), 1);
+  assert.deepEqual(hiddenParts(' reveal '), ['reveal']);
+  assert.throws(() => hiddenParts(''), /--hide : a package can hide reveal/);
+  const manifest = (version, mastery) => scormManifest(version, { identifier: 'x', title: 't', launch: 'index.html', files: ['index.html'], mastery });
+  assert.match(manifest('1.2', 0.625), /<adlcp:masteryscore>62\.5<\/adlcp:masteryscore>/);
+  assert.match(manifest('2004', 0.625), /<imsss:minNormalizedMeasure>0\.625<\/imsss:minNormalizedMeasure>/);
+  assert.throws(() => manifest('2004', 1.5), /a share in \[0, 1\]/);
 });

@@ -17,6 +17,7 @@ const escapeXml = (text) => String(text)
 // the SCO's page; files: every file of the package but the manifest;
 // mastery: the share of exercises right that passes, in [0, 1].
 export function scormManifest(version, { identifier, title, launch, files, mastery }) {
+  if (!(typeof mastery === 'number' && mastery >= 0 && mastery <= 1)) throw new Error(`${mastery}: a mastery threshold is a share in [0, 1]`);
   if (!/^[A-Za-z][\w.-]*$/.test(identifier)) throw new Error(`${identifier}: not an XML identifier`);
   if (!files.includes(launch)) throw new Error(`${launch}: the launch page is not among the package's files`);
   const fileList = files.map((file) => `      <file href="${escapeXml(file)}"/>`).join('\n');
@@ -35,7 +36,7 @@ export function scormManifest(version, { identifier, title, launch, files, maste
       <title>${name}</title>
       <item identifier="${identifier}-item" identifierref="${identifier}-sco" isvisible="true">
         <title>${name}</title>
-        <adlcp:masteryscore>${Math.round(mastery * 100)}</adlcp:masteryscore>
+        <adlcp:masteryscore>${Math.round(mastery * 10000) / 100}</adlcp:masteryscore>
       </item>
     </organization>
   </organizations>
@@ -67,7 +68,7 @@ ${fileList}
         <imsss:sequencing>
           <imsss:objectives>
             <imsss:primaryObjective objectiveID="${identifier}-exercises" satisfiedByMeasure="true">
-              <imsss:minNormalizedMeasure>${mastery}</imsss:minNormalizedMeasure>
+              <imsss:minNormalizedMeasure>${Math.round(mastery * 10000) / 10000}</imsss:minNormalizedMeasure>
             </imsss:primaryObjective>
           </imsss:objectives>
         </imsss:sequencing>

@@ -62,14 +62,46 @@ function replaceOnce(text, pattern, replacement, what) {
   return result;
 }
 
-// The package's page from the lab's index.html.
-export function launchPage(html, { version, sectionIds }) {
+// What a package can hide (the page's <meta name="attention-lab:hide">,
+// read by web/src/scorm/launch.js as the iframe reads hide=): "reveal",
+// the exercises' "Show answer" button.
+export const HIDEABLE = Object.freeze(['reveal']);
+
+// The mastery threshold from a teacher's percentage text ("80", "62.5"):
+// a share in [0, 1]. Throws, naming the option, for anything else.
+export function masteryShare(text) {
+  const trimmed = String(text).trim();
+  const percent = /^\d{1,3}(\.\d{1,2})?$/.test(trimmed) ? Number(trimmed) : NaN;
+  if (!(percent >= 0 && percent <= 100)) {
+    throw new Error(`--mastery ${text}: a percentage from 0 to 100 (at most two decimals), the share of the exercises right that passes (${MASTERY * 100} when left out)`);
+  }
+  return Math.round(percent * 100) / 10000;
+}
+
+// What to hide from a teacher's list ("reveal"): the tokens, checked.
+// Throws, naming the option, for one a package cannot hide.
+export function hiddenParts(text) {
+  const tokens = [...new Set(String(text).split(',').map((token) => token.trim()).filter(Boolean))];
+  const unknown = tokens.filter((token) => !HIDEABLE.includes(token));
+  if (tokens.length === 0 || unknown.length > 0) {
+    throw new Error(`--hide ${text}: a package can hide ${HIDEABLE.join(', ')} (the exercises' "Show answer" button)`);
+  }
+  return tokens;
+}
+
+const percentText = (share) => String(Math.round(share * 10000) / 100);
+
+// The package's page from the lab's index.html. mastery: the threshold, a
+// share; hide: what the package hides (HIDEABLE).
+export function launchPage(html, { version, sectionIds, mastery = MASTERY, hide = [] }) {
   let page = replaceOnce(html, '<script src="app.js" defer></script>', `<script src="${SCORM_SCRIPT}" defer></script>`, 'app.js\'s script');
   // A package is no app of its own and keeps no files offline: the LMS serves it.
   page = replaceOnce(page, /\n *<!--[^\n]*-->\n *<meta name="attention-lab:offline" content="on">/, '', 'the offline opt-in');
   page = replaceOnce(page, /\n *<link rel="manifest" href="[^"]*">/, '', 'the app manifest');
   page = replaceOnce(page, /<meta charset="utf-8">\n/, (charset) => `${charset}  <meta name="attention-lab:scorm" content="${version}">\n` +
-    `  <meta name="attention-lab:sections" content="${sectionIds.join(',')}">\n`, 'the charset');
+    `  <meta name="attention-lab:sections" content="${sectionIds.join(',')}">\n` +
+    `  <meta name="attention-lab:mastery" content="${percentText(mastery)}">\n` +
+    (hide.length > 0 ? `  <meta name="attention-lab:hide" content="${hide.filter((token) => HIDEABLE.includes(token)).join(',')}">\n` : ''), 'the charset');
   for (const id of SECTION_IDS.filter((section) => !sectionIds.includes(section))) {
     page = replaceOnce(page, new RegExp(`\\n *<a href="#${id}"[^>]*>[^<]*</a>`), '', `the link to #${id}`);
     page = replaceOnce(page, new RegExp(`\\n *<section id="${id}" data-section="${id}"></section>`), '', `the section ${id}`);
@@ -78,16 +110,19 @@ export function launchPage(html, { version, sectionIds }) {
 }
 
 // One package from a built dist/: { name, bytes, files } (files: every file
-// of the zip, the manifest first).
-export async function makeScormPackage(dist, { version, sectionIds = SECTION_IDS, title = packageTitle(sectionIds) }) {
+// of the zip, the manifest first). mastery: the share right that passes
+// (the manifest's and the page's); hide: what the package hides.
+export async function makeScormPackage(dist, {
+  version, sectionIds = SECTION_IDS, title = packageTitle(sectionIds), mastery = MASTERY, hide = [],
+}) {
   if (!VERSIONS.includes(version)) throw new Error(`${version}: a SCORM version is one of ${VERSIONS.join(', ')}`);
   const ids = chosenSections(sectionIds);
   const name = packageName(version, ids);
   const contents = new Map();
-  contents.set(LAUNCH_PAGE, strToU8(launchPage(await readFile(path.join(dist, 'index.html'), 'utf8'), { version, sectionIds: ids })));
+  contents.set(LAUNCH_PAGE, strToU8(launchPage(await readFile(path.join(dist, 'index.html'), 'utf8'), { version, sectionIds: ids, mastery, hide })));
   contents.set(SCORM_SCRIPT, await readFile(path.join(dist, SCORM_FOLDER, SCORM_SCRIPT)));
   for (const file of LAB_FILES) contents.set(file, await readFile(path.join(dist, file)));
-  const manifest = scormManifest(version, { identifier: name, title, launch: LAUNCH_PAGE, files: [...contents.keys()], mastery: MASTERY });
+  const manifest = scormManifest(version, { identifier: name, title, launch: LAUNCH_PAGE, files: [...contents.keys()], mastery });
   const entries = { 'imsmanifest.xml': strToU8(manifest) };
   for (const [file, bytes] of contents) entries[file] = new Uint8Array(bytes);
   const bytes = zipSync(entries, { level: 9, mtime: ZIP_DATE });
@@ -95,13 +130,16 @@ export async function makeScormPackage(dist, { version, sectionIds = SECTION_IDS
 }
 
 // Writes the packages into `outDir` (dist/scorm/ unless given): one per
-// version, of the chosen sections (all unless given). Returns their paths.
-export async function writeScormPackages(dist, { versions = VERSIONS, sectionIds = SECTION_IDS, title, outDir } = {}) {
+// version, of the chosen sections (all unless given), with the mastery
+// threshold and what is hidden (makeScormPackage). Returns their paths.
+export async function writeScormPackages(dist, {
+  versions = VERSIONS, sectionIds = SECTION_IDS, title, outDir, mastery, hide,
+} = {}) {
   const folder = outDir ?? path.join(dist, SCORM_FOLDER);
   await mkdir(folder, { recursive: true });
   const written = [];
   for (const version of versions) {
-    const made = await makeScormPackage(dist, { version, sectionIds, title });
+    const made = await makeScormPackage(dist, { version, sectionIds, title, mastery, hide });
     const file = path.join(folder, made.name);
     await writeFile(file, made.bytes);
     written.push({ file, size: made.bytes.length });

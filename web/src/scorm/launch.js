@@ -4,9 +4,12 @@
 // version it speaks and which sections it holds:
 //   <meta name="attention-lab:scorm" content="1.2">        or "2004"
 //   <meta name="attention-lab:sections" content="pooling,masking">
+//   <meta name="attention-lab:mastery" content="80">      the percentage right that passes
+//   <meta name="attention-lab:hide" content="reveal">     only when hidden: no "Show answer"
 // With the LMS's API found, the exercises' progress store reads and writes
 // through cmi.suspend_data, each change reports the score and statuses and
-// commits, and leaving the page ends the session (LMSFinish / Terminate).
+// commits, each check and answer shown is recorded in cmi.interactions
+// (answer-records.js), and leaving the page ends the session (LMSFinish / Terminate).
 // Without one (the package's page opened on its own, from disk or a plain
 // web server: a teacher's preview), or with one that refuses, throws or
 // answers what no API answers at launch, it is the plain lab, answers in
@@ -24,6 +27,9 @@ import { API_NAME as API_12, connectScorm12 } from './scorm12.js';
 import { API_NAME as API_2004, connectScorm2004 } from './scorm2004.js';
 import { createSuspendDataStorage } from './suspend-data-storage.js';
 import { exerciseNames, predictionNames } from './package-exercises.js';
+import { createAnswerRecords } from './answer-records.js';
+import { MASTERY } from './outcome.js';
+import { applyHide } from '../embed.js';
 import { t } from '../i18n/index.js';
 
 const VERSIONS = Object.freeze({
@@ -41,6 +47,20 @@ function packageSections() {
   const named = metaContent('attention-lab:sections')?.split(',').map((id) => id.trim()) ?? SECTION_IDS;
   return SECTIONS.filter(({ id }) => named.includes(id));
 }
+
+// The package's mastery threshold as a share (the manifest states the
+// same), or the lab's default when the page names none it can read.
+function packageMastery() {
+  const text = metaContent('attention-lab:mastery')?.trim() ?? '';
+  const percent = /^\d{1,3}(\.\d{1,2})?$/.test(text) ? Number(text) : NaN;
+  return percent >= 0 && percent <= 100 ? percent / 100 : MASTERY;
+}
+
+// What the package hides: "reveal", the exercises' "Show answer" button
+// (as the iframe's hide=reveal does).
+const HIDEABLE = Object.freeze(['reveal']);
+const packageHide = () => (metaContent('attention-lab:hide') ?? '').split(',').map((token) => token.trim())
+  .filter((token) => HIDEABLE.includes(token));
 
 // The session with the LMS, or null (no version named, no API, or Initialize refused).
 function connect(version) {
@@ -71,7 +91,12 @@ function connectStorage(version, sections) {
     const session = connect(version);
     if (!session) return null;
     const storage = createSuspendDataStorage({
-      session, names: exerciseNames(sections), predictions: predictionNames(sections), onUnsaved: showUnsaved,
+      session,
+      names: exerciseNames(sections),
+      predictions: predictionNames(sections),
+      onUnsaved: showUnsaved,
+      mastery: packageMastery(),
+      describe: createAnswerRecords({ sections, root: document }),
     });
     return { session, storage };
   } catch {
@@ -81,6 +106,7 @@ function connectStorage(version, sections) {
 
 function launch() {
   const sections = packageSections();
+  applyHide(document, packageHide());
   const connected = connectStorage(metaContent('attention-lab:scorm'), sections);
   document.documentElement.dataset.scorm = connected ? connected.session.version : 'none';
   const sectionIds = sections.map(({ id }) => id);

@@ -3,6 +3,7 @@
 // cmi.core elements. 1.2 has a single status for completion and success:
 // passed or failed once outcome.js decides, else completed or incomplete.
 import { succeeded, valueText, percent, threshold } from './lms-calls.js';
+import { createInteractionWriter } from './interaction-writer.js';
 
 export const API_NAME = 'API';
 
@@ -30,6 +31,11 @@ export function connectScorm12(api) {
   const set = (element, value) => {
     saved = succeeded(api.LMSSetValue(element, String(value))) && saved;
   };
+  // The answers' records (interactions.js), journaled: cmi.interactions is
+  // write-only in 1.2, each record a new index from _count on.
+  const interactions = createInteractionWriter({
+    version: '1.2', count: () => get('cmi.interactions._count'), write: (element, value) => succeeded(api.LMSSetValue(element, value)),
+  });
   return Object.freeze({
     version: '1.2',
     // The longest cmi.suspend_data 1.2 holds (CMIString4096).
@@ -39,8 +45,9 @@ export function connectScorm12(api) {
     mastery: () => threshold(get('cmi.student_data.mastery_score'), 100),
     // The answers and what they add up to, committed at once: a learner
     // who closes the tab has lost nothing they answered. true when the LMS
-    // took every value and the commit.
-    report({ suspendData, outcome }) {
+    // took every value and the commit (the answers' records, `interactions`,
+    // aside: an LMS may keep none, and the learner's answers are saved without them).
+    report({ suspendData, outcome, interactions: records = [] }) {
       saved = true;
       set('cmi.suspend_data', suspendData);
       if (outcome.score !== null) {
@@ -51,6 +58,7 @@ export function connectScorm12(api) {
       set('cmi.core.lesson_status', lessonStatus(outcome));
       // "suspend": the next launch resumes with this suspend_data.
       set('cmi.core.exit', 'suspend');
+      interactions.write(records);
       saved = succeeded(api.LMSCommit('')) && saved;
       return saved;
     },

@@ -2,6 +2,7 @@
 // object (Initialize, GetValue, SetValue, Commit, Terminate) and its data
 // model, where completion and success are two elements.
 import { succeeded, valueText, percent, scaled, threshold } from './lms-calls.js';
+import { createInteractionWriter } from './interaction-writer.js';
 
 export const API_NAME = 'API_1484_11';
 
@@ -17,6 +18,10 @@ export function connectScorm2004(api) {
   const set = (element, value) => {
     saved = succeeded(api.SetValue(element, String(value))) && saved;
   };
+  // The answers' records (interactions.js), one new index each from _count on.
+  const interactions = createInteractionWriter({
+    version: '2004', count: () => get('cmi.interactions._count'), write: (element, value) => succeeded(api.SetValue(element, value)),
+  });
   return Object.freeze({
     version: '2004',
     // The longest cmi.suspend_data 2004 holds (characterstring, SPM 64000).
@@ -26,8 +31,9 @@ export function connectScorm2004(api) {
     // The manifest's minNormalizedMeasure, or the LMS's own: a scaled score in [-1, 1].
     mastery: () => threshold(get('cmi.scaled_passing_score'), 1),
     // The answers and what they add up to, committed at once; true when
-    // the LMS took every value and the commit.
-    report({ suspendData, outcome }) {
+    // the LMS took every value and the commit (the answers' records,
+    // `interactions`, aside: an LMS may keep none, and the learner's answers are saved without them).
+    report({ suspendData, outcome, interactions: records = [] }) {
       saved = true;
       set('cmi.suspend_data', suspendData);
       if (outcome.score !== null) {
@@ -42,6 +48,7 @@ export function connectScorm2004(api) {
       set('cmi.success_status', outcome.success);
       // "suspend": the next launch resumes with this suspend_data.
       set('cmi.exit', 'suspend');
+      interactions.write(records);
       saved = succeeded(api.Commit('')) && saved;
       return saved;
     },

@@ -14,10 +14,17 @@
 // the version's limit (1.2: 4,096 characters); when the LMS refuses a
 // value, throws, or the answers do not fit, `onUnsaved` tells the page,
 // which tells the learner.
+//
+// Each check and each answer shown is also told to the LMS as a record of
+// it (cmi.interactions: interactions.js): the storage sees the entries
+// before and after every change, and `describe` (the page's: the
+// learner's answer on screen, the time taken) makes the records of the
+// checks, reveals and fresh starts found between them.
 import { STORAGE_KEY, VERSION, readEntry } from '../exercises/progress-store.js';
 import { isFinished } from '../exercises/exercise-state.js';
 import { decodeSuspendData, encodeSuspendData } from './suspend-data.js';
 import { outcome, MASTERY } from './outcome.js';
+import { answerEvents } from './interactions.js';
 
 // The entries the package keeps, of `stored` (any object): its exercises'
 // valid ones, the predictions' (`once`) as their one check left them.
@@ -73,18 +80,22 @@ function withoutSettings(entries) {
 }
 
 // session: scorm12.js's or scorm2004.js's; names: the package's exercises;
-// predictions: those of them that are predictions (one try each).
+// predictions: those of them that are predictions (one try each);
+// mastery: the package's threshold, a share (the LMS's own wins);
+// describe(events): the records (interaction-writer.js) of answerEvents' events.
 // A session that throws while the storage is made (its first report
 // included) throws here: launch.js then opens the plain lab.
-export function createSuspendDataStorage({ session, names, predictions = [], onUnsaved = () => {} }) {
-  const mastery = session.mastery() ?? MASTERY;
+export function createSuspendDataStorage({
+  session, names, predictions = [], onUnsaved = () => {}, mastery: packageMastery = MASTERY, describe = () => [],
+}) {
+  const mastery = session.mastery() ?? packageMastery;
   const known = new Set(names);
   const once = new Set(predictions);
   let entries = keptEntries(decodeSuspendData(session.suspendData()), known, once);
   // The score of what is stored: an answer that did not fit is not counted.
-  const report = () => {
+  const report = (interactions = []) => {
     const fit = fitted(entries, names, session.suspendDataLimit);
-    const saved = session.report({ suspendData: fit.text, outcome: outcome(fit.entries, names, mastery) });
+    const saved = session.report({ suspendData: fit.text, outcome: outcome(fit.entries, names, mastery), interactions });
     if (!saved || !fit.all) onUnsaved();
   };
   // At launch too: a first launch turns "not attempted" into "incomplete",
@@ -94,10 +105,18 @@ export function createSuspendDataStorage({ session, names, predictions = [], onU
     getItem: (key) => (key === STORAGE_KEY ? JSON.stringify({ version: VERSION, exercises: entries }) : null),
     setItem(key, value) {
       if (key !== STORAGE_KEY) return;
+      const before = entries;
       entries = keptEntries(JSON.parse(value)?.exercises, known, once);
+      // The records are the teacher's: one that cannot be made is left out, the answer stored all the same.
+      let records = [];
+      try {
+        records = describe(answerEvents(before, entries, names));
+      } catch {
+        records = [];
+      }
       // The learner keeps working whatever the LMS does now: its throw is an unsaved answer.
       try {
-        report();
+        report(records);
       } catch {
         onUnsaved();
       }
