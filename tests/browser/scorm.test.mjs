@@ -154,9 +154,14 @@ async function roundTrip(version) {
 
   let cmi = await lmsData(first.page);
   const stored = decodeSuspendData(cmi.suspend_data);
-  assert.deepEqual({ ...stored['pooling.average-query'] }, { status: 'right', attempts: 1, instance: 0 });
-  assert.deepEqual({ ...stored['masking.masked-weight'] }, { status: 'wrong', attempts: 1, instance: 0 });
+  // Each bound to the settings it was answered at: the defaults ({}: none off them).
+  assert.deepEqual({ ...stored['pooling.average-query'] }, { status: 'right', attempts: 1, instance: 0, given: {} });
+  assert.deepEqual({ ...stored['masking.masked-weight'] }, { status: 'wrong', attempts: 1, instance: 0, given: {} });
   const oneRight = 1 / ALL_EXERCISES;
+  // One record of each check (tests/browser/scorm-grading.test.mjs reads them field by field).
+  const records = (data) => Object.values(data.interactions?.childArray ?? data.interactions ?? {});
+  assert.deepEqual(records(cmi).map(({ id, result }) => [id, result]),
+    [['pooling.average-query', 'correct'], ['masking.masked-weight', version === '1.2' ? 'wrong' : 'incorrect']]);
   if (version === '1.2') {
     assert.equal(cmi.core.lesson_status, 'incomplete');
     assert.equal(Number(cmi.core.score.raw), percent(oneRight));
@@ -203,6 +208,10 @@ async function roundTrip(version) {
   assert.equal(await second.frame.locator('[data-exercise][data-status="revealed"]').count(), ALL_EXERCISES - 1);
   cmi = await lmsData(second.page);
   figures[`suspend_data characters, all ${ALL_EXERCISES} exercises finished (${version})`] = cmi.suspend_data.length;
+  // One record of each answer shown, neutral: a new session's, from the count this LMS handed back (none).
+  const shown = records(cmi);
+  assert.equal(shown.length, ALL_EXERCISES - 1);
+  assert.ok(shown.every(({ result }) => result === 'neutral'), shown.map(({ result }) => result).join());
   assert.ok(cmi.suspend_data.length <= SCORM12_SUSPEND_DATA_LIMIT);
   assert.equal(Object.keys(decodeSuspendData(cmi.suspend_data)).length, ALL_EXERCISES);
   if (version === '1.2') {
@@ -327,7 +336,7 @@ test('without an LMS the package\'s page is the plain lab under a note: over htt
   await choose(alone.page, 'pooling.average-query', 'ignores');
   assert.equal(await exercise(alone.page, 'pooling.average-query').getAttribute('data-status'), 'right');
   const saved = JSON.parse(await alone.page.evaluate(() => localStorage.getItem('attention-lab:exercises')));
-  assert.deepEqual(saved.exercises['pooling.average-query'], { status: 'right', attempts: 1, instance: 0 });
+  assert.deepEqual(saved.exercises['pooling.average-query'], { status: 'right', attempts: 1, instance: 0, given: {} });
   assert.deepEqual(alone.problems, []);
   await alone.context.close();
 
