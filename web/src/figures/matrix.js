@@ -15,6 +15,13 @@ import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
 import { observeWidth } from './width-observer.js';
 
+// A space after each label and cell, between the SVG's elements, where it
+// is not drawn: the figure's text (copied, read out, its textContent) keeps
+// its numbers apart ("−1.586 −3.655", not "−1.586−3.655").
+function spaced() {
+  if (this.nextSibling?.nodeType !== Node.TEXT_NODE) this.after(' ');
+}
+
 let nextId = 0;
 const GROUP_GAP = 8;
 // Long column names stand slanted above their column.
@@ -104,11 +111,13 @@ export function createMatrix(container, options = {}) {
       .attr('x', (_, c) => left + c * cell + cell / 2).attr('y', top - 5)
       .attr('text-anchor', rotateColumns ? 'start' : 'middle').attr('class', 'matrix-label')
       .attr('transform', (_, c) => (rotateColumns ? `rotate(${-SLANT_DEGREES},${left + c * cell + cell / 2},${top - 5})` : null))
-      .text((name) => name);
+      .text((name) => name)
+      .each(spaced);
     rowLabels.selectAll('text').data(rowNames).join('text')
       .attr('x', left - 6).attr('y', (_, r) => y(r) + cell / 2).attr('dy', '0.35em')
       .attr('text-anchor', 'end').attr('class', 'matrix-label')
-      .text((name) => name);
+      .text((name) => name)
+      .each(spaced);
 
     const items = [];
     for (let r = 0; r < rows; r += 1) {
@@ -126,6 +135,7 @@ export function createMatrix(container, options = {}) {
       const g = enter.append('g').attr('class', 'cell');
       g.append('rect');
       g.append('text').attr('text-anchor', 'middle').attr('dy', '0.35em');
+      g.each(spaced);
       return g;
     });
     // Where the cells stand and how big they are changes with the width and
