@@ -89,6 +89,12 @@ test('Watch attention learn: a trained row taken apart is the core\'s, its softm
 
   await goToStep('attention-training', 'at', 'scores');
   close(values(await cellsOf('at')), direct.scores, 0, 'the scores are the core\'s');
+  // The figure's text keeps its numbers apart (copied or read out, "−1.586 −3.655", not "−1.586−3.655").
+  const written = (await cellsOf('at')).map((cell) => cell.text);
+  const figureText = await page.locator('[data-figure="at-steps-matrix"] svg.matrix-svg').textContent();
+  assert.ok(written.some((text) => text.startsWith('−')), 'a negative score among them');
+  const tokens = figureText.split(/\s+/);
+  for (const text of written) assert.ok(tokens.includes(text), `"${text}" stands apart in the figure's text: ${figureText}`);
   await goToStep('attention-training', 'at', 'softmax');
   const weights = values(await cellsOf('at'));
   close(weights, direct.weights, 0, 'the weights are the core\'s');
@@ -154,6 +160,47 @@ test('the timeline dragged back: the panel says its numbers are the current mode
   });
   await settled(page);
   assert.equal(await stale.isHidden(), true);
+
+  // Dragged back again, then the run resumed (more steps, Play): while it
+  // plays the panel says where the run is and whose numbers it shows, and
+  // no timeline moment; paused at the end, the numbers are that model's.
+  const source = page.locator('[data-role="at-steps-source"]');
+  await slider.evaluate((input) => {
+    input.value = '0';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await settled(page);
+  assert.equal(await stale.isVisible(), true);
+  const longer = AT_RUN.atSteps * 2;
+  // Slowly, so both languages are read while it plays (it pauses by itself at its plateau, near step 300).
+  await setState(page, { atSteps: longer, atSpeed: 5 });
+  await page.locator('#attention-training [data-action="at-play"]').click();
+  await page.waitForFunction((from) => Number(document.querySelector('#attention-training [data-role="at-step"]').dataset.value) > from + 2,
+    AT_RUN.atSteps);
+  for (const language of ['en', 'zh']) {
+    await page.evaluate((wanted) => window.attentionLab.set({ language: wanted }), language);
+    // Read in one frame while the run plays: the panel's texts then.
+    const said = await (await page.waitForFunction((wanted) => {
+      const status = document.querySelector('#attention-training [data-role="at-status"]').dataset.status;
+      const text = document.querySelector('[data-role="at-steps-source"]').textContent;
+      return status === 'playing' && text.startsWith(wanted)
+        && { text, stale: document.querySelector('[data-role="at-steps-stale"]').hidden };
+    }, opening(language, 'attention-training.stepsPlaying'))).jsonValue();
+    assert.equal(said.stale, true, `${language}: no timeline moment while the run plays`);
+    assert.ok(said.text.includes(String(AT_RUN.atSteps)), `${language}: whose numbers they are: ${said.text}`);
+  }
+  await setLanguage(page, 'en');
+  await setState(page, { atSpeed: 1000 });
+  // To its end: Play again if it pauses by itself at its plateau.
+  await page.waitForFunction(() => {
+    const status = document.querySelector('#attention-training [data-role="at-status"]').dataset.status;
+    if (status === 'paused') document.querySelector('#attention-training [data-action="at-play"]').click();
+    return status === 'done';
+  }, null, { timeout: 120000, polling: 100 });
+  await settled(page);
+  assert.match(await shownText(source), new RegExp(`step ${longer}\\b.*current model`), 'the numbers follow the run once it stops');
+  assert.equal(await stale.isHidden(), true);
+  await setState(page, AT_RUN);
 });
 
 test('the ratio exercise: a recognised mistake, then right, from the core\'s scores of the row on screen', async () => {
@@ -207,7 +254,12 @@ test('Translate: Bahdanau\'s additive row taken apart, its softmax the map\'s ro
   await setState(page, TR_RUN);
   await playToTheEnd('translation', 'tr');
   await openPanel('translation', 'tr');
-  assert.deepEqual(await shownTexts(page.locator('[data-role="tr-steps-head"] option')), ['block 1 · head 1']);
+  // The GRU translator attends once, additively: its one head is named so, not as a Transformer's block and head.
+  for (const language of ['en', 'zh']) {
+    await setLanguage(page, language);
+    assert.deepEqual(await shownTexts(page.locator('[data-role="tr-steps-head"] option')), [catalogues[language]['translation.stepsAdditiveHead']], language);
+  }
+  await setLanguage(page, 'en');
   await pick('tr', 'query', 2);
   await goToStep('translation', 'tr', 'scores');
   assert.equal(await page.locator('[data-role="tr-steps-body"]').getAttribute('data-scoring'), 'additive');
@@ -219,6 +271,43 @@ test('Translate: Bahdanau\'s additive row taken apart, its softmax the map\'s ro
   // Masked source positions (past the pair's valid length) weigh exactly 0 and are hatched.
   const cells = await cellsOf('tr');
   for (const cell of cells.filter((c) => c.masked)) assert.equal(cell.value, 0);
+
+  // The GRU's 32-d vectors (① and ⑤) are too many for numbers in their cells: a cell pointed at
+  // says its number below the matrix, and a colour scale says what the colours mean.
+  for (const step of ['vectors', 'sum']) {
+    await goToStep('translation', 'tr', step);
+    const drawn = await cellsOf('tr');
+    assert.ok(drawn.length >= 32 && drawn.every((cell) => cell.text === ''), `${step}: colour only in the cells`);
+    const scale = page.locator('[data-role="tr-steps-scale"]');
+    assert.equal(await scale.isVisible(), true, `${step}: a colour scale`);
+    const [low, high] = [Number(await scale.getAttribute('data-low')), Number(await scale.getAttribute('data-high'))];
+    const shownValues = values(drawn);
+    assert.equal(low, Math.min(...shownValues), `${step}: the scale starts at the lowest value`);
+    assert.equal(high, Math.max(...shownValues), `${step}: and ends at the highest`);
+    const target = drawn.find((cell) => cell.row === 1 && cell.col === 5);
+    await page.locator('[data-figure="tr-steps-matrix"] g.cell').nth(drawn.indexOf(target)).hover();
+    const hover = page.locator('[data-role="tr-steps-hover"]');
+    await page.waitForFunction(() => document.querySelector('[data-role="tr-steps-hover"]').textContent !== '');
+    assert.equal(Number(await hover.getAttribute('data-value')), target.value, `${step}: the number of the cell pointed at`);
+    assert.match(await shownText(hover), /· 6: [−\d]/, `${step}: its row, column and number`);
+  }
+
+  // A typed source is taken apart too: its greedy translation's rows, the softmax its map's row.
+  const typed = page.locator('#translation [data-role="tr-typed-input"]');
+  await typed.fill('4782');
+  await typed.press('Enter');
+  await settled(page);
+  assert.equal(await page.locator('[data-role="tr-steps-problem"]').isHidden(), true, 'no "choose a pair"');
+  const written = (await page.locator('#translation [data-role="tr-typed-result"]').getAttribute('data-translation')).replace(/ /g, '');
+  const queryWords = (await shownTexts(page.locator('[data-role="tr-steps-query"] option'))).map((label) => label.split(': ').slice(1).join(': '));
+  assert.equal(queryWords.filter((word) => word !== '<eos>').join(''), written, `a query per word the model wrote: ${queryWords}`);
+  await pick('tr', 'query', 1);
+  await goToStep('translation', 'tr', 'softmax');
+  const typedWeights = values(await cellsOf('tr'));
+  const typedRow = (await matrixCells(page, 'tr-cross-b1-h1')).filter((cell) => cell.row === 1).sort((a, b) => a.col - b.col);
+  close(typedWeights, values(typedRow), 1e-12, 'the typed source\'s softmax row is its map\'s row');
+  await page.locator('#translation [data-role="tr-examples"] tbody tr:nth-child(1) input[type="radio"]').check();
+  await settled(page);
 
   // The cost of one change of row: the core's call and the panel's drawing, measured in the page.
   const ms = await page.evaluate(async () => {

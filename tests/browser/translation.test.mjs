@@ -201,6 +201,20 @@ test('a typed number is translated greedily with its map; bad input gets the cor
   assert.deepEqual(problems, []);
 });
 
+test('a model switch mid-run clears what the old model wrote for a typed source', async () => {
+  const result = section('[data-role="tr-typed-result"]');
+  assert.match(await shownText(result), /fifteen → /, 'the trained model\'s translation of the typed source');
+  // Back to a pair of the table: the typed source's result stays, the trained model's.
+  await section('[data-role="tr-examples"] tbody tr:nth-child(1) input[type="radio"]').check();
+  await section('[data-action="tr-play"]').click();
+  await page.waitForFunction(() => document.querySelector('#translation [data-role="tr-status"]').dataset.status === 'playing');
+  await setState({ trArchitecture: 'gru' });
+  assert.equal(await readout('tr-step'), '0', 'a new run');
+  assert.equal(await shownText(result), '', 'nothing the old model wrote stays beside the new model\'s output');
+  assert.equal(await result.getAttribute('data-translation'), null);
+  assert.deepEqual(problems, []);
+});
+
 test('the one-directional GRU: its note explains the shifted map; the Transformer: every block\'s and head\'s maps', { timeout: 300000 }, async () => {
   await setState({ trArchitecture: 'gru' });
   const note = await shownText(section('[data-role="tr-explain"]'));

@@ -71,6 +71,7 @@ export default {
   'attention-training.typed.tooLong': 'That is {count} tokens: the model reads at most {most}.',
   'attention-training.typed.notNumber': '“{part}” is not a token id: type whole numbers from 0 to 9.',
   'attention-training.typed.result': 'Input {input} → the model predicts {prediction}',
+  'attention-training.stepsPlaying': 'The run is playing, at step {live}: these numbers are its model’s at step {step}, and follow the run each time it pauses.',
   'attention-training.lossCaption': 'The training loss (cross-entropy of each batch, before its step)',
   'attention-training.lossLabel': 'The training loss per step.',
   'attention-training.accuracyCaption': 'Accuracy on 256 held-out sequences, every 50 steps',

@@ -140,7 +140,6 @@ export default {
   'steps.step.sum': 'Weighted sum of the values',
   'steps.source': 'The model of the run at training step {step} (its current model), on the sequence the maps show.',
   'steps.stale': 'The maps show step {shown} from the timeline. The timeline keeps the maps, not the model’s parameters, so these numbers are the current model’s, at step {live}: drag the timeline to its end to see the same row in the maps.',
-  'steps.typedTranslation': 'A typed source is translated greedily; the steps take apart the held-out pairs’ maps. Choose a pair in the table.',
   'steps.readout.vectorsDot': 'Head {head}’s query at position {query} ({word}) and every key, each in $\\mathbb R^{{d}}$: the head’s share of $\\mathbf W_q \\mathbf x$ and $\\mathbf W_k \\mathbf x$. The values $\\mathbf v_j$ wait for step ⑤.',
   'steps.readout.vectorsAdditive': 'The query is the decoder’s state before it writes “{word}”; the keys are the encoder’s outputs, one per source word, and they are the values too. Both live in $\\mathbb R^{{d}}$.',
   'steps.readout.scores': 'One score per key. The largest: key {key}, $a = {score}$; the next: key {key2}, $b = {score2}$. A score is any real number: nothing makes them sum to 1 yet.',

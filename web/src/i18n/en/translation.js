@@ -58,6 +58,8 @@ export default {
   'translation.typed.placeholder.digits': 'e.g. 31415',
   'translation.typed.show': 'Translate',
   'translation.typed.result': '{source} → the model writes {translation}',
+  'translation.stepsPlaying': 'The run is playing, at step {live}: these numbers are its model’s at step {step}, and follow the run each time it pauses.',
+  'translation.stepsAdditiveHead': 'the decoder’s additive attention (its one head)',
   'translation.lossCaption': 'The training loss (cross-entropy per target token of each batch, before its step)',
   'translation.lossLabel': 'The training loss per step.',
   'translation.accuracyCaption': 'On 200 held-out pairs, every 25 steps: exact match of the greedy translation (solid) and BLEU (dashed)',

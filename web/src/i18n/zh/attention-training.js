@@ -71,6 +71,7 @@ export default {
   'attention-training.typed.tooLong': '这是 {count} 个词元：模型最多读入 {most} 个。',
   'attention-training.typed.notNumber': '“{part}”不是词元编号：请输入 0 到 9 的整数。',
   'attention-training.typed.result': '输入 {input} → 模型预测 {prediction}',
+  'attention-training.stepsPlaying': '训练正在进行，已到第 {live} 步：这些数字来自第 {step} 步时的模型，训练每次暂停时都会更新。',
   'attention-training.lossCaption': '训练损失（每一批的交叉熵，在该步更新之前）',
   'attention-training.lossLabel': '每一步的训练损失。',
   'attention-training.accuracyCaption': '在 256 个留出序列上的准确率，每 50 步一次',

@@ -139,7 +139,6 @@ export default {
   'steps.step.sum': '值的加权和',
   'steps.source': '这次训练在第 {step} 步时的模型（当前模型），输入是注意力图所显示的序列。',
   'steps.stale': '注意力图显示的是时间轴上的第 {shown} 步。时间轴只保存注意力图，不保存模型参数，所以这些数字来自当前模型（第 {live} 步）：把时间轴拖到最后，注意力图里就是同一行。',
-  'steps.typedTranslation': '自己输入的源句是贪心翻译的；这里拆开的是留出样本对的注意力图。请在表格中选一对。',
   'steps.readout.vectorsDot': '第 {head} 个头在位置 {query}（{word}）的查询和所有的键，都在 $\\mathbb R^{{d}}$ 中：它们是 $\\mathbf W_q \\mathbf x$ 和 $\\mathbf W_k \\mathbf x$ 中属于这个头的部分。值 $\\mathbf v_j$ 在第 ⑤ 步用到。',
   'steps.readout.vectorsAdditive': '查询是解码器写出“{word}”之前的状态；键是编码器的输出，每个源词一个，它们同时也是值。两者都在 $\\mathbb R^{{d}}$ 中。',
   'steps.readout.scores': '每个键一个评分。最大的是键 {key}，$a = {score}$；其次是键 {key2}，$b = {score2}$。评分可以是任何实数：此时它们的和还不是 1。',

@@ -58,6 +58,8 @@ export default {
   'translation.typed.placeholder.digits': '例如 31415',
   'translation.typed.show': '翻译',
   'translation.typed.result': '{source} → 模型写出 {translation}',
+  'translation.stepsPlaying': '训练正在进行，已到第 {live} 步：这些数字来自第 {step} 步时的模型，训练每次暂停时都会更新。',
+  'translation.stepsAdditiveHead': '解码器的加性注意力（只有一个头）',
   'translation.lossCaption': '训练损失（每一批每个目标词元的交叉熵，在该步更新之前）',
   'translation.lossLabel': '每一步的训练损失。',
   'translation.accuracyCaption': '在 200 对留出数据上，每 25 步一次：贪心翻译的完全匹配率（实线）和 BLEU（虚线）',

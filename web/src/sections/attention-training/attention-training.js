@@ -230,6 +230,7 @@ function create({ frame, controls, core, errors }) {
         example: `${shown.item} ${names.join(' ')}`,
         compute: ({ block, head, query }) => core.attentionModelRowSteps(live, tokens, options, { block, item: shown.item, head, query }),
         blocks: live.config.blocks, heads: live.config.heads, queries: names.slice(0, shown.validLen), keyNames: names, blocked: null,
+        playingKey: 'attention-training.stepsPlaying',
       };
     });
   }
@@ -287,6 +288,9 @@ function create({ frame, controls, core, errors }) {
       followInputs(trained, {
         inputs, changed, resetting, speedName: 'atSpeed', stepsName: 'atSteps', speed: stepsPerSecond(inputs), model0: result.model0,
         onReset: () => {
+          // What the old model predicted goes with it: a typed sequence still
+          // chosen is predicted again by the new model as the run redraws.
+          typedBox.clearResult();
           if (picker.selected !== 'typed') picker.selected = Math.min(Number(picker.selected), EXAMPLES - 1);
         },
       });

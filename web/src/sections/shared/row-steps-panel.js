@@ -72,13 +72,50 @@ export function createRowStepsPanel({ name }) {
   const formula = createFormula(formulaHost);
   const valueFormula = createFormula(formulaHost);
   const matrixHost = element('div', { className: 'row-steps-scroll' });
-  const matrix = createMatrix(matrixHost, { format: '.2f', maxCell: 46, minCell: 16, textMinCell: 30, rotateColumns: true });
+  // Where the cells are too small for their numbers (a GRU's 32-d
+  // vectors), a cell pointed at or reached by the arrow keys says its
+  // number below the matrix, and the colour scale beside it says what the
+  // colours mean.
+  const hoverReadout = element('p', { className: 'readout row-steps-hover', 'aria-live': 'polite', dataset: { role: `${name}-steps-hover` } });
+  const scaleLow = element('span', { className: 'small-number' });
+  const scaleHigh = element('span', { className: 'small-number' });
+  const scale = element('p', { className: 'row-steps-scale', dataset: { role: `${name}-steps-scale` } }, [
+    scaleLow, element('span', { className: 'row-steps-scale-bar', 'aria-hidden': 'true' }), scaleHigh,
+  ]);
+  let drawn = null; // what the matrix shows: { values, rowNames, colNames, cols, format }
+  const matrix = createMatrix(matrixHost, {
+    format: '.2f', maxCell: 46, minCell: 16, textMinCell: 30, rotateColumns: true,
+    onHover(cell) {
+      hoverReadout.textContent = cell && drawn
+        ? `${drawn.rowNames[cell.row]} · ${drawn.colNames[cell.col]}: ${cell.masked ? drawn.maskedText : formatNumber(cell.value, drawn.format)}` : '';
+      hoverReadout.dataset.value = cell && !cell.masked ? String(cell.value) : '';
+    },
+  });
   matrix.element.dataset.figure = `${name}-steps-matrix`;
+  // The matrix, its colour scale (the domain it was drawn with: given, or
+  // the finite unmasked values' range, as the matrix takes it) and the
+  // names its hover read-out uses.
+  function showMatrix(shownMatrix) {
+    const { values, masked = null, domain = null, rowNames = [''], colNames, format: cellFormat, maskedText = '' } = shownMatrix;
+    matrix.set(shownMatrix);
+    drawn = { rowNames, colNames, format: cellFormat, maskedText };
+    hoverReadout.textContent = '';
+    let [low, high] = domain ?? [Infinity, -Infinity];
+    if (!domain) {
+      values.forEach((value, index) => {
+        if (Number.isFinite(value) && !masked?.[index]) [low, high] = [Math.min(low, value), Math.max(high, value)];
+      });
+    }
+    scale.hidden = !(low <= high);
+    scaleLow.textContent = formatNumber(low, cellFormat);
+    scaleHigh.textContent = formatNumber(high, cellFormat);
+    Object.assign(scale.dataset, { low: String(low), high: String(high) });
+  }
   const readout = element('p', { className: 'readout', dataset: { role: `${name}-steps-readout` } });
   const taught = element('p', { className: 'row-steps-taught', dataset: { role: `${name}-steps-taught` } });
   const body = element('div', {
     className: 'row-steps-body', 'aria-live': 'polite', dataset: { role: `${name}-steps-body` },
-  }, [title, formulaHost, matrixHost, readout, taught]);
+  }, [title, formulaHost, matrixHost, scale, hoverReadout, readout, taught]);
   const problem = element('p', { className: 'note note-warning', role: 'alert', dataset: { role: `${name}-steps-problem` } });
   problem.hidden = true;
   const details = element('details', { className: 'row-steps', dataset: { role: `${name}-row-steps` } }, [
@@ -90,6 +127,7 @@ export function createRowStepsPanel({ name }) {
   let current = null; // what the section shows: see update()
   let shown = null; // { key, steps } of the row on screen
   let choice = { head: 0, query: 0 }; // indexes into current.heads and current.queries
+  let playingAt = null; // the step of a run playing past the numbers on screen, or null
 
   const open = () => details.open;
 
@@ -103,7 +141,8 @@ export function createRowStepsPanel({ name }) {
     if (!current) return;
     choice.head = Math.min(choice.head, current.heads.length - 1);
     choice.query = Math.min(choice.query, current.queries.length - 1);
-    fillSelect(headSelect, current.heads.map(({ block, head }) => t('steps.headOption', { block: block + 1, head: head + 1 })), choice.head);
+    const headName = current.headName ?? (({ block, head }) => t('steps.headOption', { block: block + 1, head: head + 1 }));
+    fillSelect(headSelect, current.heads.map(headName), choice.head);
     fillSelect(querySelect, current.queries.map((label, i) => t('steps.queryOption', { position: i, word: label })), choice.query);
   }
 
@@ -167,27 +206,27 @@ export function createRowStepsPanel({ name }) {
       formula.set(additive
         ? `\\mathbf q = \\mathbf s_{t'-1} \\in \\mathbb R^{${steps.queryDim}},\\quad \\mathbf k_j = \\mathbf v_j = \\mathbf h_j \\in \\mathbb R^{${steps.queryDim}}`
         : `\\mathbf q = \\mathbf W_q^{(${shown.head + 1})} \\mathbf x_{${shown.query}},\\quad \\mathbf k_j = \\mathbf W_k^{(${shown.head + 1})} \\mathbf x_j,\\quad \\mathbf v_j = \\mathbf W_v^{(${shown.head + 1})} \\mathbf x_j \\in \\mathbb R^{${steps.queryDim}}`);
-      matrix.set({ ...vectorRows(steps.query, 'q', steps.keys, n, steps.queryDim, keyNames.map((k) => `k ${k}`)), format: '.2f' });
+      showMatrix({ ...vectorRows(steps.query, 'q', steps.keys, n, steps.queryDim, keyNames.map((k) => `k ${k}`)), format: '.2f' });
       readoutKey = additive ? 'steps.readout.vectorsAdditive' : 'steps.readout.vectorsDot';
     } else if (stepName === 'scores') {
       formula.set(additive ? ADDITIVE_TEX : DOT_TEX);
       texValue = additive
         ? `a(\\mathbf q, \\mathbf k_{${top}}) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k_{${top}}) = ${texNumber(steps.scores[top])}`
         : `a(\\mathbf q, \\mathbf k_{${top}}) = \\frac{\\mathbf q^\\top \\mathbf k_{${top}}}{\\sqrt{${steps.queryDim}}} = ${texNumber(steps.scores[top])}`;
-      matrix.set({ ...row(steps.scores), rowNames: ['a'], format: '.3f' });
+      showMatrix({ ...row(steps.scores), rowNames: ['a'], format: '.3f' });
       readoutKey = 'steps.readout.scores';
     } else if (stepName === 'mask') {
       formula.set(`\\tilde a_j = \\begin{cases} a_j & j < ${steps.validLength}${steps.causal ? `,\\ j \\le ${shown.query}` : ''} \\\\ -10^{6} & \\text{otherwise} \\end{cases}`);
-      matrix.set({ ...row(steps.maskedScores), rowNames: ['ã'], masked: hiddenMask, maskedText: '−10⁶', format: '.3f' });
+      showMatrix({ ...row(steps.maskedScores), rowNames: ['ã'], masked: hiddenMask, maskedText: '−10⁶', format: '.3f' });
       readoutKey = steps.causal ? 'steps.readout.maskCausal' : 'steps.readout.mask';
     } else if (stepName === 'softmax') {
       formula.set('\\alpha_j = \\frac{\\exp(\\tilde a_j)}{\\sum_{j\'} \\exp(\\tilde a_{j\'})}');
       texValue = `\\alpha_{${top}} = ${texNumber(steps.weights[top])}`;
-      matrix.set({ ...row(steps.weights), rowNames: ['α'], masked: hiddenMask, maskedText: '0', domain: [0, 1], format: '.2f' });
+      showMatrix({ ...row(steps.weights), rowNames: ['α'], masked: hiddenMask, maskedText: '0', domain: [0, 1], format: '.2f' });
       readoutKey = 'steps.readout.softmax';
     } else {
       formula.set(`\\mathbf o = \\sum_j \\alpha_j \\mathbf v_j \\in \\mathbb R^{${steps.valueDim}}`);
-      matrix.set({ ...vectorRows(steps.output, 'o', steps.values, n, steps.valueDim, keyNames.map((k) => `v ${k}`)), format: '.2f' });
+      showMatrix({ ...vectorRows(steps.output, 'o', steps.values, n, steps.valueDim, keyNames.map((k) => `v ${k}`)), format: '.2f' });
       readoutKey = 'steps.readout.sum';
     }
     matrix.svg.setAttribute('aria-label', t('steps.matrixLabel', { title: title.textContent }));
@@ -198,14 +237,25 @@ export function createRowStepsPanel({ name }) {
     taught.replaceChildren(element('span', { dataset: { i18n: 'steps.taught' } }, [t('steps.taught')]), ' ', ...links.flatMap((link, i) => (i ? [' · ', link] : [link])));
   }
 
+  // Whose numbers these are: the model's step. A run resumed since they
+  // were computed: they stay (the maps redraw a few at a time while it
+  // plays), and the text says whose they are and where the run is; the
+  // maps then show the run, no timeline moment.
+  function drawSource() {
+    const ahead = playingAt !== null && playingAt !== current.liveStep;
+    source.textContent = ahead ? t(current.playingKey, { step: current.liveStep, live: playingAt }) : t('steps.source', { step: current.liveStep });
+    const staleText = !ahead && current.momentStep !== current.liveStep
+      ? t('steps.stale', { shown: current.momentStep, live: current.liveStep }) : null;
+    stale.hidden = !staleText;
+    stale.textContent = staleText ?? '';
+  }
+
   // Everything on screen again from `current` (computing only what changed).
   function render() {
     if (!open() || !current) return;
     list.setAttribute('aria-label', t('steps.listLabel'));
     drawPickers();
-    source.textContent = current.sourceText;
-    stale.hidden = !current.staleText;
-    stale.textContent = current.staleText ?? '';
+    drawSource();
     problem.hidden = true;
     if (current.blocked) {
       problem.hidden = false;
@@ -259,15 +309,23 @@ export function createRowStepsPanel({ name }) {
     // and heads of the maps, queries: [label per query position], keyNames,
     // liveStep (the step `model` is at), momentStep (the step of the maps
     // on screen, when the timeline shows an earlier one), blocked (null, or
-    // why there is no row to take apart) }. `frozen`: a run is playing; the
-    // numbers on screen stay until it pauses.
+    // why there is no row to take apart), headName({block, head}) (the
+    // picker's name of a head, when "block b · head h" does not fit the
+    // model), playingKey (the text, {step} and {live}, for numbers a
+    // playing run has gone past) }. `frozen`: a run is playing; the
+    // numbers on screen stay until it pauses, the texts follow it.
     update({ blocks, heads, liveStep, momentStep = liveStep, ...next }, { frozen = false } = {}) {
-      if (frozen && shown) return;
+      if (frozen && shown && current) {
+        playingAt = liveStep;
+        if (open()) drawSource();
+        return;
+      }
+      playingAt = null;
       current = {
         ...next,
         heads: Array.from({ length: blocks * heads }, (_, i) => ({ block: Math.floor(i / heads), head: i % heads })),
-        sourceText: t('steps.source', { step: liveStep }),
-        staleText: momentStep === liveStep ? null : t('steps.stale', { shown: momentStep, live: liveStep }),
+        liveStep,
+        momentStep,
       };
       render();
     },
@@ -286,6 +344,7 @@ export function createRowStepsPanel({ name }) {
     forget() {
       current = null;
       shown = null;
+      playingAt = null;
     },
   };
 }

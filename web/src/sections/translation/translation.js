@@ -57,6 +57,9 @@ const RUN_KEYS = {
 };
 
 // The first layer's maps are the ones the exercises and the read-outs name.
+// The target vocabulary's <bos>, the decoder's first input (seq2seqVocabulary: 0 <pad>, 1 <bos>, 2 <eos>).
+const BOS = 1;
+
 const shapeOf = (model) => (model.config.architecture === 'transformer'
   ? { blocks: model.config.blocks, heads: model.config.heads }
   : { blocks: 1, heads: 1 });
@@ -168,15 +171,22 @@ function create({ frame, controls, core, errors }) {
     }
     const typedShown = picker.selected === 'typed';
     maps.draw({ ...shown, languages: WORD_LANGUAGES[trained.context.inputs.trTask] }, { partial, typed: typedShown });
-    // The row-steps panel on the held-out pair the maps show (the
-    // teacher-forced pass they draw). A typed source's map comes from
-    // greedy decoding: not taken apart.
-    showRowSteps(trained, { model, momentStep: ahead.step, playing: partial }, (live) => ({
-      example: `${shown.item} ${typedShown}`,
-      compute: ({ block, head, query }) => core.seq2seqRowSteps(live, { ...examples, batch: EXAMPLES },
+    // The row-steps panel on the pair the maps show: a held-out pair's
+    // teacher-forced pass, as the maps draw it, or a typed source's greedy
+    // translation fed back as the decoder's input (which is what greedy
+    // decoding feeds it: the same rows as its map). A typed source's
+    // numbers are for the model that translated it, the live one.
+    const typedRow = shown.batch === 1;
+    showRowSteps(trained, { model: typedRow ? shown.model : model, momentStep: ahead.step, playing: partial }, (live) => ({
+      example: typedRow ? `typed ${shown.sourceWords.join(' ')} ${shown.targetWords.join(' ')}` : `${shown.item}`,
+      compute: ({ block, head, query }) => core.seq2seqRowSteps(live, typedRow ? typedBatch(shown, config) : { ...examples, batch: EXAMPLES },
         { block, item: shown.item, head, query, attention: 'cross' }),
-      blocks: shown.blocks, heads: shown.heads, queries: shown.targetWords.slice(0, shown.targetLen), keyNames: shown.sourceWords,
-      blocked: typedShown ? t('steps.typedTranslation') : null,
+      blocks: shown.blocks, heads: shown.heads, queries: shown.targetWords.slice(0, shown.targetLen),
+      keyNames: typedRow ? Array.from({ length: S }, (_, j) => shown.sourceWords[j] ?? '<pad>') : shown.sourceWords,
+      blocked: null,
+      playingKey: 'translation.stepsPlaying',
+      // The GRU translators attend once, additively: no blocks or heads to name.
+      headName: config.architecture === 'transformer' ? undefined : () => t('translation.stepsAdditiveHead'),
     }));
   }
 
@@ -197,10 +207,29 @@ function create({ frame, controls, core, errors }) {
     maps.setTitle(t('translation.mapsTyped', { source: sentence(sourceWords), translation: sentence(words) || '—' }));
     const { blocks, heads } = shapeOf(model);
     return {
+      model, tokens: translation.tokens.subarray(0, length), source: picker.typed.source,
       // The core pads the source to the model's length: its weights have sourceLength columns.
       cross: translation.crossWeights, self: null, blocks, heads, batch: 1, item: 0, rows: config.targetLength,
       cols: config.sourceLength, targetWords: words, selfKeyWords: [], sourceWords,
       targetLen: length, sourceLen: picker.typed.source.length, ideal: null,
+    };
+  }
+
+  // A typed source and its greedy translation as a batch of one pair for
+  // the teacher-forced pass: <bos> then the words the model wrote, as the
+  // decoder read them while it wrote them.
+  function typedBatch(shown, config) {
+    const S = config.sourceLength;
+    const T = config.targetLength;
+    const source = new Int32Array(S);
+    source.set(Array.from(shown.source).slice(0, S));
+    const targetOut = new Int32Array(T);
+    targetOut.set(shown.tokens.subarray(0, T));
+    const targetIn = new Int32Array(T);
+    targetIn[0] = BOS;
+    targetIn.set(shown.tokens.subarray(0, T - 1), 1);
+    return {
+      source, sourceLens: Int32Array.of(shown.sourceLen), targetIn, targetOut, targetLens: Int32Array.of(shown.targetLen), batch: 1,
     };
   }
 
@@ -235,10 +264,12 @@ function create({ frame, controls, core, errors }) {
       followInputs(trained, {
         inputs, changed, resetting, speedName: 'trSpeed', stepsName: 'trSteps', speed: stepsPerSecond(inputs), model0: result.model0,
         onReset: () => {
+          // What the old model wrote goes with it: a typed source still
+          // chosen is translated again by the new model as the run redraws.
+          typedBox.clearResult();
           if (changed.has('trTask')) {
             // Another task's words: the typed source is read again by the next Show.
             picker.typed = null;
-            typedBox.clearResult();
           }
           if (picker.selected === 'typed' && !picker.typed) picker.selected = 0;
         },
