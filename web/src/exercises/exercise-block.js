@@ -33,6 +33,11 @@ import { createExerciseView } from './exercise-view.js';
 import { setRichText } from '../i18n/rich-text.js';
 import { verdictOf } from './judging.js';
 
+// A card bound to other settings names those whose change alone changes
+// it, tried one by one when at most this many changed; past that, all.
+const MOST_SETTINGS_TRIED = 8;
+// What cardSays gives, before the reason, for a card that cannot be said.
+const UNSAID = '\u0001';
 const VERDICT_KEYS = Object.freeze({ right: 'exercises.right', close: 'exercises.close', wrong: 'exercises.wrong' });
 
 export function createExerciseBlock({
@@ -298,7 +303,7 @@ export function createExerciseBlock({
         answerText(item, values, instance),
       ].join('\u0000');
     } catch (error) {
-      return `\u0001${String(error?.message ?? error)}`;
+      return `${UNSAID}${String(error?.message ?? error)}`;
     }
   }
 
@@ -312,20 +317,25 @@ export function createExerciseBlock({
     const given = givenInputs(entry.given, inputs);
     const changed = changedSettings(given, inputs);
     if (changed.length === 0) return null;
+    // undefined: no instance can be drawn for these values.
     const instanceFor = (values) => {
       if (!exercise.draw) return null;
       try {
         return exercise.draw(core, values, entry.instance);
       } catch {
-        return null;
+        return undefined;
       }
     };
     const givenInstance = instanceFor(given);
+    // A card its settings can no longer draw or say follows the controls.
+    if (givenInstance === undefined) return null;
     const said = cardSays(item, given, givenInstance);
-    if (said === cardSays(item, inputs, item.instance)) return null;
-    const names = changed.filter((name) => {
+    if (said.startsWith(UNSAID) || said === cardSays(item, inputs, item.instance)) return null;
+    // Each changed setting alone, when few changed (each try asks the core).
+    const names = changed.length > MOST_SETTINGS_TRIED ? [] : changed.filter((name) => {
       const one = { ...given, [name]: inputs[name] };
-      return cardSays(item, one, instanceFor(one)) !== said;
+      const instance = instanceFor(one);
+      return instance === undefined || cardSays(item, one, instance) !== said;
     });
     return { inputs: given, instance: givenInstance, names: names.length > 0 ? names : changed };
   }
