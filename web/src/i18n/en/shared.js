@@ -101,6 +101,8 @@ export default {
   'player.pause': 'Pause',
   'player.step': 'Step',
   'player.reset': 'Reset',
+  // The bar of a phone's controls sheet: its button folds and opens the sheet.
+  'sheet.controls': 'Controls',
   'player.status.ready': 'Ready: epoch {epoch} of {epochs}',
   'player.status.playing': 'Training… epoch {epoch} of {epochs}',
   'player.status.paused': 'Paused at epoch {epoch} of {epochs}',

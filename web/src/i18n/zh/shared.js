@@ -100,6 +100,8 @@ export default {
   'player.pause': '暂停',
   'player.step': '单步',
   'player.reset': '重置',
+  // 手机上控件面板顶部的栏：按钮折叠或展开面板。
+  'sheet.controls': '控件',
   'player.status.ready': '就绪：第 {epoch} / {epochs} 轮',
   'player.status.playing': '训练中… 第 {epoch} / {epochs} 轮',
   'player.status.paused': '已暂停：第 {epoch} / {epochs} 轮',

@@ -6,11 +6,13 @@
 // (`heading`), which replace the number too (a course numbers its own
 // parts); the catalogue's titles stay words alone.
 import { element } from '../../dom.js';
+import { createControlSheet } from '../../control-sheet.js';
 
 export function createSectionFrame(root, { titleKey, leadKeys = [], controls = true }, { number, heading = null } = {}) {
   root.classList.add('lab-section');
   root.classList.toggle('section-no-controls', !controls);
   const controlsPanel = element('div', { className: 'panel controls-panel' });
+  const sheet = controls ? createControlSheet(controlsPanel) : null; // the panel on a phone
   const figures = element('div', { className: 'figures' });
   const errorSlot = element('p', { className: 'section-error', role: 'alert' });
   errorSlot.hidden = true;
@@ -24,7 +26,7 @@ export function createSectionFrame(root, { titleKey, leadKeys = [], controls = t
     element('div', { className: 'section-body' }, controls ? [controlsPanel, figures] : [figures]),
     errorSlot,
   );
-  return { root, controlsPanel, figures, errorSlot };
+  return { root, controlsPanel, sheet, figures, errorSlot };
 }
 
 // A captioned figure cell inside a section's figures area.
