@@ -212,7 +212,7 @@ test('--mastery and --hide: a value the command cannot use stops it, naming the 
   for (const [option, value, message] of [
     ['--mastery', '120', /--mastery 120: a percentage from 0 to 100/],
     ['--mastery', '-5', /--mastery -5: a percentage from 0 to 100/],
-    ['--mastery', '0.8', null],
+    ['--mastery', '0.8', /--mastery 0\.8: a percentage, not a share: 80 for 80 %/],
     ['--mastery', 'eighty', /--mastery eighty: a percentage/],
     ['--mastery', '62.555', /--mastery 62\.555: a percentage from 0 to 100 \(at most two decimals\)/],
     ['--hide', 'answers', /--hide answers: a package can hide reveal/],

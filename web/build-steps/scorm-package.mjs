@@ -68,9 +68,14 @@ function replaceOnce(text, pattern, replacement, what) {
 export const HIDEABLE = Object.freeze(['reveal']);
 
 // The mastery threshold from a teacher's percentage text ("80", "62.5"):
-// a share in [0, 1]. Throws, naming the option, for anything else.
+// a share in [0, 1]. Throws, naming the option, for anything else, and
+// for a fraction below 1 ("0.8"), which is a share typed where a
+// percentage goes far more often than a pass mark under 1 %.
 export function masteryShare(text) {
   const trimmed = String(text).trim();
+  if (/^0?\.\d+$/.test(trimmed) && Number(trimmed) > 0) {
+    throw new Error(`--mastery ${text}: a percentage, not a share: ${Math.round(Number(trimmed) * 10000) / 100} for ${Math.round(Number(trimmed) * 10000) / 100} %`);
+  }
   const percent = /^\d{1,3}(\.\d{1,2})?$/.test(trimmed) ? Number(trimmed) : NaN;
   if (!(percent >= 0 && percent <= 100)) {
     throw new Error(`--mastery ${text}: a percentage from 0 to 100 (at most two decimals), the share of the exercises right that passes (${MASTERY * 100} when left out)`);
