@@ -101,8 +101,9 @@ export function startEmbedMode({ view, store }) {
   reportHeight(view.embed);
 }
 
-// What a hash asks of the embedding: the section, the hidden controls, the heading.
-const embeddingOf = ({ embed, hide, heading }) => JSON.stringify([embed, hide, heading]);
+// What a hash asks of the embedding: the section, the hidden controls, the
+// heading (read in embed mode only: the whole page ignores the other two).
+const embeddingOf = ({ embed, hide, heading }) => (embed ? JSON.stringify([embed, hide, heading]) : 'the whole page');
 
 // A host that edits the embedding in its iframe's hash (#embed=translation
 // -> #embed=attention-training, the same document) gets the page a first
