@@ -11,6 +11,7 @@
 // the TeX's digit runs, whole and in the same order; a formula is checked
 // for that once per structure and, where it does not hold, typeset anew.
 import { typeset } from './tex.js';
+import { reachWhenScrolling } from './scroll-reach.js';
 import { element } from '../dom.js';
 
 const DIGITS = /\d+(?:\.\d+)?/g;
@@ -62,6 +63,8 @@ function rewriteDigits({ parts, annotation }, tex) {
 export function createFormula(container, { display = true, className = 'formula' } = {}) {
   const node = element(display ? 'div' : 'span', { className });
   container.append(node);
+  // Wider than a phone, it scrolls sideways: then the keyboard reaches it.
+  const contentChanged = reachWhenScrolling(node, 'scroll.formula');
   let shown = null;
   let structure = null;
   // For the structure shown: undefined until checked (KaTeX's output is there
@@ -82,6 +85,7 @@ export function createFormula(container, { display = true, className = 'formula'
       }
       shown = tex;
       structure = nextStructure;
+      contentChanged();
     },
   };
 }

@@ -103,6 +103,9 @@ export default {
   'player.reset': 'Reset',
   // The bar of a phone's controls sheet: its button folds and opens the sheet.
   'sheet.controls': 'Controls',
+  // The name of a box that scrolls sideways (a formula, a table), for the keyboard and screen readers.
+  'scroll.formula': 'Formula, scrolls sideways',
+  'scroll.table': 'Table, scrolls sideways',
   'player.status.ready': 'Ready: epoch {epoch} of {epochs}',
   'player.status.playing': 'Training… epoch {epoch} of {epochs}',
   'player.status.paused': 'Paused at epoch {epoch} of {epochs}',

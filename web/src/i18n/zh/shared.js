@@ -102,6 +102,9 @@ export default {
   'player.reset': '重置',
   // 手机上控件面板顶部的栏：按钮折叠或展开面板。
   'sheet.controls': '控件',
+  // 可左右滚动的框（公式、表格）的名称，供键盘和读屏软件使用。
+  'scroll.formula': '公式，可左右滚动',
+  'scroll.table': '表格，可左右滚动',
   'player.status.ready': '就绪：第 {epoch} / {epochs} 轮',
   'player.status.playing': '训练中… 第 {epoch} / {epochs} 轮',
   'player.status.paused': '已暂停：第 {epoch} / {epochs} 轮',

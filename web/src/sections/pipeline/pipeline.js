@@ -7,6 +7,7 @@
 import { PIPELINE_SCORINGS } from '../../state.js';
 import { createPlane } from '../../figures/plane.js';
 import { createFormula } from '../../figures/formula.js';
+import { reachWhenScrolling } from '../../figures/scroll-reach.js';
 import { element } from '../../dom.js';
 import { texNumber, formatNumber } from '../../format.js';
 import { figureCell, note } from '../shared/frame.js';
@@ -81,7 +82,9 @@ function create({ frame, store, controls }) {
     rows,
     element('tfoot', {}, [element('tr', {}, [outputCell])]),
   ]);
-  tableBody.append(element('div', { className: 'pipeline-scroll' }, [table]));
+  const tableScroll = element('div', { className: 'pipeline-scroll' }, [table]);
+  tableBody.append(tableScroll);
+  reachWhenScrolling(tableScroll, 'scroll.table', table);
   const outputFormula = createFormula(outputCell, { display: false });
   outputFormula.element.dataset.role = 'pipeline-output';
   note(tableBody, { key: 'pipeline.scoreNote', className: 'note note-muted' });
