@@ -76,7 +76,7 @@ export function createExerciseBlock({
       name,
       onCheck: () => act(item, checkAnswer),
       onReveal: () => act(item, (it) => save(it, bound(reveal(it.entry), givenOf(inputs)))),
-      onAnother: () => act(item, (it) => startAgain(it, another(it.entry))),
+      onAnother: () => act(item, (it) => startAgain(it, another(it.entry)), { whileBound: true }),
       onRetry: () => act(item, (it) => startAgain(it, initialEntry(it.entry.instance)), { whileBound: true }),
     });
     // A prediction committed before its run, as a reload finds it: its
@@ -280,7 +280,8 @@ export function createExerciseBlock({
   function act(item, action, { whileBound = false } = {}) {
     if (inputs === null) return; // not drawn yet
     // A card answered for other settings takes no check or reveal: only a
-    // fresh start at the current settings (whileBound).
+    // fresh start at the current settings (whileBound: the same instance,
+    // or Try another's next).
     if (item.bound !== null && !whileBound) return;
     wasReset = false;
     action(item);
