@@ -22,7 +22,7 @@ const web = useBrowser();
 // as a worksheet and 8 as the key; before it, 2 to 9 a section (answer key).
 const MOST_PAGES = 8;
 // The whole page, either way: thirteen sections one after the other.
-// Measured: 35 (worksheet) and 41 (answer key); before this stylesheet 30
+// Measured: 32 (worksheet) and 41 (answer key); before this stylesheet 30
 // and 33, with every control printed.
 const MOST_PAGES_WHOLE = 50;
 
@@ -32,7 +32,7 @@ const pagesOf = (pdf) => (Buffer.from(pdf).toString('latin1').match(/\/Type\s*\/
 function printedParts() {
   const shown = (node) => node.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const controls = [...document.querySelectorAll(
-    'button, input[type="range"], .control, .presets, .player, details, select, .toc, [data-slot="language"], .figure-cover',
+    'button, input[type="range"], .control, .presets, .player, details, select, .toc, [data-slot="language"]',
   )].filter(shown).map((node) => `${node.tagName.toLowerCase()}.${node.className} ${node.textContent.trim().slice(0, 40)}`);
   const exercises = [...document.querySelectorAll('.exercise')].map((card) => ({
     name: card.dataset.exercise,
@@ -40,11 +40,23 @@ function printedParts() {
     answer: [...card.querySelectorAll('.exercise-answer')].some((node) => shown(node) && node.textContent.trim() !== ''),
     hint: [...card.querySelectorAll('.exercise-hint, .exercise-verdict')].some(shown),
   }));
-  // Every figure laid out (a prediction's cover hides it with visibility,
-  // not display): printed, whatever covers it on screen.
+  // Every figure laid out; one an open prediction covers prints its
+  // cover's note in its place, none of its content.
   const figures = [...document.querySelectorAll('.figure-cell [data-figure]')]
     .filter((node) => !node.closest('.control, details'))
-    .map((node) => ({ name: node.dataset.figure, laidOut: node.checkVisibility(), shown: shown(node) }));
+    .map((node) => {
+      const cover = node.querySelector(':scope > .figure-cover');
+      return {
+        name: node.dataset.figure,
+        laidOut: node.checkVisibility(),
+        shown: shown(node),
+        covered: node.hasAttribute('data-covered'),
+        // A figure inside a covered one (a map of the covered maps).
+        underCover: node.parentElement.closest('[data-covered]') !== null,
+        coverNote: cover !== null && shown(cover) && cover.innerText.trim() !== '',
+        contentShown: [...node.children].some((child) => child !== cover && shown(child)),
+      };
+    });
   const teacherNotes = [...document.querySelectorAll('[data-role="teacher-note"]')].map(shown);
   return { controls, exercises, figures, teacherNotes, text: document.body.innerText };
 }
@@ -84,8 +96,13 @@ for (const [mode, paper] of [['on', 'worksheet'], ['answers', 'answer key']]) {
       check(printed.controls.length === 0, `${id} (${paper}): controls printed: ${printed.controls.join('; ')}`);
       const lines = printed.text.split('\n').map((line) => line.trim());
       for (const word of CONTROL_WORDS) check(!lines.includes(word), `${id} (${paper}) prints "${word}"`);
-      const hidden = printed.figures.filter((figure) => !figure.shown).map(({ name }) => name);
+      const hidden = printed.figures.filter((figure) => !figure.shown && !(mode === 'on' && figure.underCover)).map(({ name }) => name);
       check(hidden.length === 0, `${id} (${paper}): figures left out: ${hidden.join(', ')}`);
+      // What an open prediction covers stays covered on the worksheet; the key covers nothing.
+      for (const figure of printed.figures.filter(({ covered }) => covered)) {
+        check(mode === 'on', `${id} (${paper}): ${figure.name} covered in the answer key`);
+        check(figure.coverNote && !figure.contentShown, `${id} (${paper}): ${figure.name} prints what its cover hides`);
+      }
       check(printed.exercises.length === exercises.length, `${id}: ${printed.exercises.length} of ${exercises.length} exercises printed`);
       for (const card of printed.exercises) {
         check(card.question, `${card.name}: its question not printed`);
