@@ -10,25 +10,12 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ENGINES, launchEngine } from './drivers.mjs';
+import { ENGINES, launchEngine, waitInPage } from './drivers.mjs';
 import { probedDist } from './probed-dist.mjs';
 import { SECTION_IDS } from '../../web/src/sections/registry.js';
 import { SCREENSHOTS } from '../browser/harness.mjs';
 
 const chosen = process.env.ENGINES ? process.env.ENGINES.split(',') : ENGINES;
-
-// Resolves to the first truthy value of `predicate(arg)` in the page, asked
-// every 100 ms (from here: the page's policy allows no code built in it).
-async function waitInPage(tab, predicate, arg, ms = 60000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await tab.evaluate(predicate, arg);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${predicate}`);
-    await sleep(100);
-  }
-}
 
 // What a reader would see of each section, and what went wrong in the page.
 function pageReport() {

@@ -186,3 +186,15 @@ async function launchWebKit() {
 export function launchEngine(name) {
   return { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit }[name]();
 }
+
+// Resolves to the first truthy value of `predicate(arg)` in the tab, asked
+// every 100 ms (from here: the page's policy allows no code built in it).
+export async function waitInPage(tab, predicate, arg, ms = 60000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await tab.evaluate(predicate, arg);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${predicate}`);
+    await sleep(100);
+  }
+}

@@ -9,22 +9,10 @@
 // ENGINES=firefox,webkit picks engines.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ENGINES, launchEngine } from './drivers.mjs';
+import { ENGINES, launchEngine, waitInPage } from './drivers.mjs';
 import { probedDist } from './probed-dist.mjs';
 
 const chosen = process.env.ENGINES ? process.env.ENGINES.split(',') : ENGINES;
-
-// Asked every 100 ms from here, as core-paths.test.mjs does.
-async function waitInPage(tab, predicate, arg, ms = 60000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await tab.evaluate(predicate, arg);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${predicate}`);
-    await sleep(100);
-  }
-}
 
 // Runs in the page: every section scrolled into view and drawn, then each
 // shown formula box: whether it scrolls, and whether its formula fits the
