@@ -1,11 +1,16 @@
-// Formula boxes in Chromium, Firefox and WebKit: at 1280 px every formula
-// fits its box, so no box may scroll. KaTeX draws a sub- or superscript
-// with a 2 px cell that sticks out past its own box (a fix of its for
-// Safari), and a box as wide as its formula then scrolled by those 2 px
-// (9 boxes in Chromium and WebKit, 30 in Firefox counting the table's
-// inline formulas, which scroll in none), each with a scroll track under
-// it where scrollbars take room. Every section is scrolled into view
-// and drawn before it is measured (sections out of view are not laid out).
+// Text that fits its boxes in Chromium, Firefox and WebKit, whose text is
+// a little wider. Every section is scrolled into view and drawn before it
+// is measured (sections out of view are not laid out).
+//
+// Formula boxes: at 1280 px every formula fits its box, so no box may
+// scroll. KaTeX draws a sub- or superscript with a 2 px cell that sticks
+// out past its own box (a fix of its for Safari), and a box as wide as its
+// formula then scrolled by those 2 px (9 boxes in Chromium and WebKit, 30
+// in Firefox counting the table's inline formulas, which scroll in none),
+// each with a scroll track under it where scrollbars take room.
+//
+// Labels: no short button, choice or read-out value breaks onto a second
+// line at 1280 px (WebKit's wider text once wrapped the estimator's choices).
 // ENGINES=firefox,webkit picks engines.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +18,40 @@ import { ENGINES, launchEngine, waitInPage } from './drivers.mjs';
 import { probedDist } from './probed-dist.mjs';
 
 const chosen = process.env.ENGINES ? process.env.ENGINES.split(',') : ENGINES;
+
+// Runs in the page: every section scrolled into view and drawn, once.
+async function everySectionDrawn() {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const drawn = (section) => (section.checkVisibility ? section.checkVisibility({ contentVisibilityAuto: true }) : true);
+  for (const section of document.querySelectorAll('main .lab-section')) {
+    section.scrollIntoView({ block: 'start', behavior: 'instant' });
+    await frame();
+    while (!drawn(section)) await frame();
+    await frame();
+  }
+}
+
+// Runs in the page, every section drawn: the short buttons, choices and
+// read-out values (a word or two, as "Nadaraya–Watson" or "100.0 %"; a
+// longer choice may take two lines by design) whose text takes more than one line.
+function brokenLabels() {
+  const broken = [];
+  for (const label of document.querySelectorAll('main button, main .segment, main .big-number')) {
+    const text = label.textContent.trim();
+    if (label.getClientRects().length === 0 || text === '' || text.length > 24) continue;
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const boxes = [...range.getClientRects()].filter(({ width, height }) => width > 0 && height > 0).sort((a, b) => a.top - b.top);
+    let lines = 0;
+    let bottom = -Infinity;
+    for (const box of boxes) {
+      if (box.top >= bottom - 2) lines += 1; // below the line so far: a new line
+      bottom = Math.max(bottom, box.bottom);
+    }
+    if (lines > 1) broken.push(`${label.closest('.lab-section')?.id}: “${text}” on ${lines} lines`);
+  }
+  return broken;
+}
 
 // Runs in the page: every section scrolled into view and drawn, then each
 // shown formula box: whether it scrolls, and whether its formula fits the
@@ -70,6 +109,15 @@ for (const name of chosen) {
       assert.ok(boxes.length >= 20, `${boxes.length} formula boxes measured`);
       assert.deepEqual(overflowing.map(({ section, tex, over }) => `${section}: ${tex} (${over} px)`), []);
       assert.deepEqual(await tab.evaluate(() => window.engineProbe.problems), []);
+    });
+
+    test('at 1280 px no short button, choice or read-out value breaks onto a second line', async () => {
+      const tab = await engine.open(`${site.origin}/`, { width: 1280, height: 900 });
+      await waitInPage(tab, () => document.documentElement.dataset.ready === 'true');
+      await tab.evaluate(everySectionDrawn);
+      const broken = await tab.evaluate(brokenLabels);
+      console.log(`${name}: ${broken.length} labels broken onto a second line at 1280 px`);
+      assert.deepEqual(broken, []);
     });
   });
 }
