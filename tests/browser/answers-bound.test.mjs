@@ -82,11 +82,14 @@ for (const language of ['en', 'zh']) {
     assert.deepEqual(await sees(entry), shown, 'P[row, column] and its value as they were for d = 32');
     assert.equal(await entry.bound(), true);
     t.diagnostic(`positional: ${await entry.note()}`);
-    // The stored entry holds the settings, so a reload at d = 48 keeps the card as it was.
+    // The stored entry holds the settings, so a reload at d = 48 (the hash
+    // keeps it, once written) keeps the card as it was.
+    await page.waitForFunction(() => /[#&]peDim=48(&|$)/.test(location.hash));
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
     await entry.card.scrollIntoViewIfNeeded();
     await settled(page);
+    assert.equal(await page.evaluate(() => window.attentionLab.state.peDim), 48, 'reloaded at d = 48');
     assert.deepEqual(await sees(entry), shown, 'after a reload');
     assert.equal(await entry.bound(), true);
     // Try another is a fresh start too: the next instance, at d = 48.

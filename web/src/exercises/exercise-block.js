@@ -24,7 +24,7 @@
 // answer shown, nothing covered, and the section's teacher's note on top.
 // The mount builds one for every section that declares exercises.
 import { element } from '../dom.js';
-import { t } from '../i18n/index.js';
+import { t, getLanguage } from '../i18n/index.js';
 import {
   afterCheck, reveal, another, initialEntry, hintShown, answerShown, isFinished, bound, commit,
 } from './exercise-state.js';
@@ -327,17 +327,32 @@ export function createExerciseBlock({
         return undefined;
       }
     };
-    const givenInstance = instanceFor(given);
+    // What the card says at its settings, and whether one setting changed
+    // alone changes it, are kept while its settings, the language and a
+    // trained section's model (the step its run has reached) stay: a drag
+    // then asks the core for the live card and the value dragged to.
+    const run = sectionView?.trainedRun?.();
+    const key = `${getLanguage()} ${JSON.stringify(entry.given)} ${run ? `${run.step} ${run.status}` : ''}`;
+    if (item.givenSays?.key !== key) {
+      const instance = instanceFor(given);
+      item.givenSays = {
+        key, instance, said: instance === undefined ? UNSAID : cardSays(item, given, instance), alone: new Map(),
+      };
+    }
+    const { instance: givenInstance, said, alone } = item.givenSays;
     // A card its settings can no longer draw or say follows the controls.
-    if (givenInstance === undefined) return null;
-    const said = cardSays(item, given, givenInstance);
     if (said.startsWith(UNSAID) || said === cardSays(item, inputs, item.instance)) return null;
+    const changesAlone = (name) => {
+      const setting = `${name} ${JSON.stringify(inputs[name])}`;
+      if (!alone.has(setting)) {
+        const one = { ...given, [name]: inputs[name] };
+        const instance = instanceFor(one);
+        alone.set(setting, instance === undefined || cardSays(item, one, instance) !== said);
+      }
+      return alone.get(setting);
+    };
     // Each changed setting alone, when few changed (each try asks the core).
-    const names = changed.length > MOST_SETTINGS_TRIED ? [] : changed.filter((name) => {
-      const one = { ...given, [name]: inputs[name] };
-      const instance = instanceFor(one);
-      return instance === undefined || cardSays(item, one, instance) !== said;
-    });
+    const names = changed.length > MOST_SETTINGS_TRIED ? [] : changed.filter(changesAlone);
     return { inputs: given, instance: givenInstance, names: names.length > 0 ? names : changed };
   }
 
