@@ -64,7 +64,8 @@ export function createFormula(container, { display = true, className = 'formula'
   const node = element(display ? 'div' : 'span', { className });
   container.append(node);
   // Wider than a phone, it scrolls sideways: then the keyboard reaches it.
-  const contentChanged = reachWhenScrolling(node, 'scroll.formula');
+  // (KaTeX's typeset line, an inline block as wide as the formula, not its display block, as wide as the box.)
+  const contentChanged = reachWhenScrolling(node, 'scroll.formula', () => node.querySelector('.katex-html') ?? node.firstElementChild);
   let shown = null;
   let structure = null;
   // For the structure shown: undefined until checked (KaTeX's output is there

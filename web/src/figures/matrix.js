@@ -15,11 +15,16 @@ import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
 import { observeWidth } from './width-observer.js';
 
-// A space after each label and cell, between the SVG's elements, where it
-// is not drawn: the figure's text (copied, read out, its textContent) keeps
-// its numbers apart ("−1.586 −3.655", not "−1.586−3.655").
-function spaced() {
-  if (this.nextSibling?.nodeType !== Node.TEXT_NODE) this.after(' ');
+// A space after each label and inside each cell, where SVG draws nothing:
+// the figure's text (copied, read out, its textContent) keeps its numbers
+// apart ("−1.586 −3.655", not "−1.586−3.655"). A label's space is its
+// group's loose text: each drawing puts them anew, so a label the data no
+// longer has leaves none behind.
+function spaceLabelsApart(group, labels) {
+  for (const node of [...group.node().childNodes]) if (node.nodeType === Node.TEXT_NODE) node.remove();
+  labels.each(function addSpace() {
+    this.after(' ');
+  });
 }
 
 let nextId = 0;
@@ -107,17 +112,15 @@ export function createMatrix(container, options = {}) {
     const showText = cell >= textMinCell;
     const fontSize = Math.max(9, Math.min(13, cell * 0.3));
 
-    colLabels.selectAll('text').data(colNames).join('text')
+    spaceLabelsApart(colLabels, colLabels.selectAll('text').data(colNames).join('text')
       .attr('x', (_, c) => left + c * cell + cell / 2).attr('y', top - 5)
       .attr('text-anchor', rotateColumns ? 'start' : 'middle').attr('class', 'matrix-label')
       .attr('transform', (_, c) => (rotateColumns ? `rotate(${-SLANT_DEGREES},${left + c * cell + cell / 2},${top - 5})` : null))
-      .text((name) => name)
-      .each(spaced);
-    rowLabels.selectAll('text').data(rowNames).join('text')
+      .text((name) => name));
+    spaceLabelsApart(rowLabels, rowLabels.selectAll('text').data(rowNames).join('text')
       .attr('x', left - 6).attr('y', (_, r) => y(r) + cell / 2).attr('dy', '0.35em')
       .attr('text-anchor', 'end').attr('class', 'matrix-label')
-      .text((name) => name)
-      .each(spaced);
+      .text((name) => name));
 
     const items = [];
     for (let r = 0; r < rows; r += 1) {
@@ -135,7 +138,9 @@ export function createMatrix(container, options = {}) {
       const g = enter.append('g').attr('class', 'cell');
       g.append('rect');
       g.append('text').attr('text-anchor', 'middle').attr('dy', '0.35em');
-      g.each(spaced);
+      g.each(function addSpace() {
+        this.append(' ');
+      });
       return g;
     });
     // Where the cells stand and how big they are changes with the width and

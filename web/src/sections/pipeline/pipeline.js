@@ -84,7 +84,7 @@ function create({ frame, store, controls }) {
   ]);
   const tableScroll = element('div', { className: 'pipeline-scroll' }, [table]);
   tableBody.append(tableScroll);
-  reachWhenScrolling(tableScroll, 'scroll.table', table);
+  reachWhenScrolling(tableScroll, 'scroll.table', () => table);
   const outputFormula = createFormula(outputCell, { display: false });
   outputFormula.element.dataset.role = 'pipeline-output';
   note(tableBody, { key: 'pipeline.scoreNote', className: 'note note-muted' });
