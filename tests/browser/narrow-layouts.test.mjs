@@ -42,8 +42,11 @@ const coveredBy = (page, selector) => page.evaluate((s) => {
   return `${hit?.outerHTML.slice(0, 160) ?? 'nothing'} at ${JSON.stringify(box)}, scrollY ${window.scrollY}`;
 }, selector);
 
+// As a learner's finger scrolls: its touch first (which ends the page's
+// landing on a #section= link, offscreen-sections.js), then the scroll.
 async function scrollToTop(page, selector) {
   await page.evaluate((s) => {
+    window.dispatchEvent(new Event('touchstart'));
     const top = document.querySelector(s).getBoundingClientRect().top + window.scrollY;
     window.scrollTo({ top: top - 60, behavior: 'instant' });
   }, selector);
