@@ -19,47 +19,30 @@ import { probedDist } from './probed-dist.mjs';
 
 const chosen = process.env.ENGINES ? process.env.ENGINES.split(',') : ENGINES;
 
-// Runs in the page: every section scrolled into view and drawn, once.
-async function everySectionDrawn() {
+// Runs in the page: every section scrolled into view and drawn in turn,
+// and measured while it is (a section out of view is not laid out):
+// { boxes: each shown formula box, whether it scrolls and whether its
+// formula fits the room its box may take (the box's container, less its
+// padding); broken: the short buttons, choices and read-out values (a word
+// or two, as "Nadaraya–Watson" or "100.0 %"; a longer choice may take two
+// lines by design) whose text takes more than one line }.
+async function textFit() {
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
   const drawn = (section) => (section.checkVisibility ? section.checkVisibility({ contentVisibilityAuto: true }) : true);
-  for (const section of document.querySelectorAll('main .lab-section')) {
-    section.scrollIntoView({ block: 'start', behavior: 'instant' });
-    await frame();
-    while (!drawn(section)) await frame();
-    await frame();
-  }
-}
-
-// Runs in the page, every section drawn: the short buttons, choices and
-// read-out values (a word or two, as "Nadaraya–Watson" or "100.0 %"; a
-// longer choice may take two lines by design) whose text takes more than one line.
-function brokenLabels() {
-  const broken = [];
-  for (const label of document.querySelectorAll('main button, main .segment, main .big-number')) {
-    const text = label.textContent.trim();
-    if (label.getClientRects().length === 0 || text === '' || text.length > 24) continue;
+  const linesOf = (label) => {
     const range = document.createRange();
     range.selectNodeContents(label);
-    const boxes = [...range.getClientRects()].filter(({ width, height }) => width > 0 && height > 0).sort((a, b) => a.top - b.top);
+    const parts = [...range.getClientRects()].filter(({ width, height }) => width > 0 && height > 0).sort((a, b) => a.top - b.top);
     let lines = 0;
     let bottom = -Infinity;
-    for (const box of boxes) {
-      if (box.top >= bottom - 2) lines += 1; // below the line so far: a new line
-      bottom = Math.max(bottom, box.bottom);
+    for (const part of parts) {
+      if (part.top >= bottom - 2) lines += 1; // below the line so far: a new line
+      bottom = Math.max(bottom, part.bottom);
     }
-    if (lines > 1) broken.push(`${label.closest('.lab-section')?.id}: “${text}” on ${lines} lines`);
-  }
-  return broken;
-}
-
-// Runs in the page: every section scrolled into view and drawn, then each
-// shown formula box: whether it scrolls, and whether its formula fits the
-// room its box may take (the box's container, less its padding).
-async function formulaBoxes() {
-  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-  const drawn = (section) => (section.checkVisibility ? section.checkVisibility({ contentVisibilityAuto: true }) : true);
+    return lines;
+  };
   const boxes = [];
+  const broken = [];
   for (const section of document.querySelectorAll('main .lab-section')) {
     section.scrollIntoView({ block: 'start', behavior: 'instant' });
     await frame();
@@ -84,8 +67,14 @@ async function formulaBoxes() {
         fits: extent.getBoundingClientRect().width <= roomWidth,
       });
     }
+    for (const label of section.querySelectorAll('button, .segment, .big-number')) {
+      const text = label.textContent.trim();
+      if (label.getClientRects().length === 0 || text === '' || text.length > 24) continue;
+      const lines = linesOf(label);
+      if (lines > 1) broken.push(`${section.id}: “${text}” on ${lines} lines`);
+    }
   }
-  return boxes;
+  return { boxes, broken };
 }
 
 for (const name of chosen) {
@@ -100,22 +89,27 @@ for (const name of chosen) {
       await site?.close();
     });
 
-    test('at 1280 px no formula box scrolls where its formula fits', async () => {
+    // One page an engine, each section drawn once and measured for both tests.
+    let measured;
+    let problems;
+    before(async () => {
       const tab = await engine.open(`${site.origin}/`, { width: 1280, height: 900 });
       await waitInPage(tab, () => document.documentElement.dataset.ready === 'true');
-      const boxes = await tab.evaluate(formulaBoxes);
+      measured = await tab.evaluate(textFit);
+      problems = await tab.evaluate(() => window.engineProbe.problems);
+    });
+
+    test('at 1280 px no formula box scrolls where its formula fits', () => {
+      const { boxes } = measured;
       const overflowing = boxes.filter(({ scrolls, fits }) => scrolls && fits);
       console.log(`${name}: ${overflowing.length} of ${boxes.length} formula boxes overflow at 1280 px`);
       assert.ok(boxes.length >= 20, `${boxes.length} formula boxes measured`);
       assert.deepEqual(overflowing.map(({ section, tex, over }) => `${section}: ${tex} (${over} px)`), []);
-      assert.deepEqual(await tab.evaluate(() => window.engineProbe.problems), []);
+      assert.deepEqual(problems, []);
     });
 
-    test('at 1280 px no short button, choice or read-out value breaks onto a second line', async () => {
-      const tab = await engine.open(`${site.origin}/`, { width: 1280, height: 900 });
-      await waitInPage(tab, () => document.documentElement.dataset.ready === 'true');
-      await tab.evaluate(everySectionDrawn);
-      const broken = await tab.evaluate(brokenLabels);
+    test('at 1280 px no short button, choice or read-out value breaks onto a second line', () => {
+      const { broken } = measured;
       console.log(`${name}: ${broken.length} labels broken onto a second line at 1280 px`);
       assert.deepEqual(broken, []);
     });
