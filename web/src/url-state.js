@@ -177,11 +177,14 @@ export function startHashSync({ store, view, sectionIds, onSection, land = null 
   let written = location.hash;
   let dirty = Boolean(location.hash) && !parseHash(location.hash, sectionIds).anchor;
   // A hash whose state the table had to repair (a pair the core refuses,
-  // state.js constraints): the URL is rewritten at once to the state shown.
+  // state.js constraints), or whose exercises mode the page does not show (a
+  // SCORM package's is the learner's): the URL is rewritten at once to the page shown.
   if (dirty) {
-    const described = patchFromHash(parseHash(location.hash, sectionIds));
+    const parsed = parseHash(location.hash, sectionIds);
+    const described = patchFromHash(parsed);
     const state = store.get();
-    if (Object.keys(described).some((name) => !Object.is(described[name], state[name]))) write();
+    if (Object.keys(described).some((name) => !Object.is(described[name], state[name]))
+      || parsed.exercises !== view.exercises) write();
   }
 
   function write() {
