@@ -452,6 +452,16 @@ export function createExerciseBlock({
     syncCovers();
   });
 
+  // The answer key's values that a section measures or trains on its own
+  // clock (a timing table, a run at these settings): made now, and the
+  // answers written again each time the section has them.
+  if (teacherMode) {
+    sectionView?.watchAnswers?.(() => {
+      if (inputs === null) return;
+      for (const item of items) render(item);
+    });
+  }
+
   return {
     element: root,
     // The section was drawn for these inputs (or relabelled). An answered

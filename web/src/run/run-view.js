@@ -127,6 +127,11 @@ export function createRunView({
   });
   const currentModel = () => player.state.model ?? start;
 
+  // Called with the run each time it rests (paused, stepped, done, stopped,
+  // or set anew), once its maps are drawn.
+  const restListeners = new Set();
+  let autoplaying = false; // each run set plays at once (the teacher's answer key)
+
   function drawRun(run) {
     if (start === null) return;
     if (run.step === 0) pausedAtPlateau = null;
@@ -208,14 +213,21 @@ export function createRunView({
     if ((run.status === 'done' || run.status === 'stopped') && wasPlaying) {
       finalFrame = requestAnimationFrame(() => {
         finalFrame = 0;
-        if (start !== null) drawModel(currentModel());
+        if (start === null) return;
+        drawModel(currentModel());
+        rested(player.state);
       });
     } else if (!playing || (!evaluatedNow && now - lastMaps >= MAPS_EVERY_MS)) {
       drawModel(model, playing, recorded);
       lastMaps = now;
+      if (!playing) rested(run);
     }
     wasPlaying = playing;
   }
+  // Its maps drawn, a run at rest is told to the listeners.
+  const rested = (run) => {
+    for (const listener of restListeners) listener(run);
+  };
   let lastMaps = 0;
   let wasPlaying = false;
   let pausedAtPlateau = null; // the step where this run paused by itself, once
@@ -304,7 +316,8 @@ export function createRunView({
     pausedAtPlateau = null;
     timeline.reset(steps);
     player.reset(model0, steps);
-    scheduleWarmUp();
+    if (autoplaying) player.play();
+    else scheduleWarmUp();
   }
 
   return {
@@ -333,8 +346,17 @@ export function createRunView({
       const { step, status, heldOut, heldOutBleu = null, evaluatedAt } = player.state;
       return { model: currentModel(), step, status, heldOut, heldOutBleu, evaluatedAt: evaluatedAt.at(-1) ?? null };
     },
+    // From now on each run set plays at once, the one set now too (it
+    // calls onRest(listener) as it rests), for the teacher's answer key,
+    // whose answers read the model a learner's Play trains.
+    autoplay(onRest) {
+      restListeners.add(onRest);
+      autoplaying = true;
+      if (start !== null && player.state.status === 'ready') player.play();
+    },
     // The section is going away: the run stops, no frame or idle task stays pending.
     dispose() {
+      restListeners.clear();
       player.dispose();
       if (finalFrame) cancelAnimationFrame(finalFrame);
       finalFrame = 0;

@@ -54,7 +54,10 @@
  *   sections that compute on their own clock, like a training run; alone: the
  *   lab shows this section only, as in a course page); a view that runs on
  *   its own clock has dispose(), which the mount calls when the section goes
- *   away (its element left the page)
+ *   away (its element left the page); one whose answers read what it
+ *   measures or trains on that clock has watchAnswers(changed), which the
+ *   teacher's screen (exercises=answers) calls: made now, changed() each
+ *   time there is more
  * @property {(core: any, inputs: SectionInputs) => any} [compute]
  *   every number the section draws, asked of the core
  * @property {(view: any, result: any, inputs: SectionInputs, changed: Set<string>) => void} [draw]

@@ -114,15 +114,26 @@ export function createScoringCostPanel(parent, { core, alone = false }) {
       if (repeat > 0) times.get(n)[kind].push(ms); // the first call of each warms the code up
       done += 1;
       if (done % 2 === 0 || done === parts.length) show();
+      if (done === parts.length) for (const listener of measuredListeners) listener();
     }));
   }
+  const measuredListeners = new Set();
   again.addEventListener('click', measure);
 
   // The first measurement once the panel nears the screen; a language switch re-labels it.
   const update = createStudyTrigger(block, [], () => (times ? show() : measure()), { eager: alone });
   return {
     update,
-    dispose: () => queue.clear(),
+    dispose() {
+      measuredListeners.clear();
+      queue.clear();
+    },
+    // Measured now, seen or not, and measured() called each time the table
+    // is complete (the teacher's answer key gives the ratios).
+    measureNow(measured) {
+      measuredListeners.add(measured);
+      if (!times) measure();
+    },
     // Read-only, for an exercise: the medians timed at size n (null while
     // they are being timed), and the row of size n outlined (null: none).
     measured: medians,

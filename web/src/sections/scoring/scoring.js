@@ -104,6 +104,8 @@ function create({ frame, controls, core, alone }) {
     scalingRow: (d, inputs) => scaling.rowAt(d, inputs),
     measuredCost: (n) => cost.measured(n),
     markCost: (n) => cost.mark(n),
+    // The teacher's answer key (exercises=answers) gives this device's cost ratios: timed now.
+    watchAnswers: (changed) => cost.measureNow(changed),
     draw({ additive, dot }, inputs, changed) {
       scaling.update(inputs, changed);
       cost.update(inputs, changed);

@@ -184,6 +184,15 @@ export function trainedViewParts(trained) {
       return current && { ...current, inputs: trained.context.inputs };
     },
     rowSteps: () => rowSteps.rowSteps(),
+    // The teacher's answer key (exercises=answers) gives the values of the
+    // model a learner's Play trains and of the row the panel takes apart:
+    // each run set plays at once, the panel is open, and changed() is
+    // called when the run rests or another row is taken apart.
+    watchAnswers(changed) {
+      rowSteps.element.open = true;
+      for (const type of ['toggle', 'change']) rowSteps.element.addEventListener(type, changed);
+      run.autoplay(changed);
+    },
     dispose() {
       run.dispose();
       trained.context = null;
