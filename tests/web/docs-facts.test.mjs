@@ -3,12 +3,13 @@
 // the exercises the guide counts, by kind, against the sections'
 // declarations, and what a right answer is worth in a SCORM package; the
 // files the iframe recipes list against the files the page asks for; and
-// the sizes the guide gives the notebook's script and the SCORM packages
-// against what the build made (dist/; needs the build). The npm package's
+// the sizes the guide gives the notebook's script and the SCORM packages,
+// and those the architecture and the JS API give the wasm parts, against what the build made (dist/; needs the build). The npm package's
 // sizes are held by tests/package/package.test.mjs, which packs it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, stat, readdir } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { KINDS } from '../../web/src/exercises/exercise-state.js';
@@ -159,4 +160,21 @@ test('the README\'s first paragraph names the translator and the row taken apart
   assert.match(first, /alignment maps/);
   assert.match(first, /One row of a map either model trained can be taken apart/);
   for (const section of ['translation', 'attention-training']) assert.ok(SECTIONS.some(({ id }) => id === section), section);
+});
+
+test('the wasm parts\' gzipped sizes the architecture and the JS API give are the build\'s', async () => {
+  const gzipped = async (part) => gzipSync(await readFile(`dist/attention-core-${part}.wasm`), { level: 9 }).length / 1e3;
+  const basics = await gzipped('basics');
+  const models = await gzipped('models');
+  const near = (stated, measured, what) => assert.ok(Math.abs(Number(stated) - measured) <= 0.02 * measured,
+    `${what}: ${measured.toFixed(1)} KB gzipped, the docs say ${stated}`);
+  const architecture = flat(await readFile('docs/architecture.md', 'utf8'));
+  near(said(architecture, /the basics' wasm ([\d.]+)/, 'the basics\' size')[1], basics, 'the basics');
+  near(said(architecture, /the models' wasm ([\d.]+)/, 'the models\' size')[1], models, 'the models');
+  const [, twoBasics, twoModels] = said(architecture, /parts, (\d+) \+ (\d+) KB gzipped/, 'the two parts');
+  near(twoBasics, basics, 'the two parts: basics');
+  near(twoModels, models, 'the two parts: models');
+  const [, apiBasics, apiModels] = said(flat(await readFile('docs/js-api.md', 'utf8')), /\(gzipped, (\d+) KB and (\d+) KB/, 'the JS API\'s sizes');
+  near(apiBasics, basics, 'the JS API: basics');
+  near(apiModels, models, 'the JS API: models');
 });
