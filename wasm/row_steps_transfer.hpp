@@ -4,7 +4,7 @@
 // read from JS, and the steps handed back as one plain object.
 #include <emscripten/val.h>
 
-#include "scoring/attention_row_steps.hpp"
+#include "inspection/attention_row_steps.hpp"
 
 namespace attention::transfer {
 

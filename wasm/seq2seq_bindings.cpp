@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "model_transfer.hpp"
-#include "seq2seq/alignment.hpp"
+#include "inspection/alignment.hpp"
 #include "row_steps_transfer.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/tasks.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scoring/attention_row_steps.hpp"
+#include "inspection/attention_row_steps.hpp"
 #include "seq2seq/architectures.hpp"
 #include "model_references.hpp"
 #include "reference.hpp"

@@ -6,7 +6,7 @@
 #include "contract/limits.hpp"
 #include "training/optimizers.hpp"
 #include "reference.hpp"
-#include "seq2seq/alignment.hpp"
+#include "inspection/alignment.hpp"
 #include "seq2seq/training.hpp"
 
 #include <xtensor/xview.hpp>

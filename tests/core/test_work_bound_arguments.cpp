@@ -12,7 +12,7 @@
 #include "encoder/attention_model.hpp"
 #include "encoder/attention_training.hpp"
 #include "reference.hpp"
-#include "seq2seq/alignment.hpp"
+#include "inspection/alignment.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/tasks.hpp"
 #include "seq2seq/training.hpp"

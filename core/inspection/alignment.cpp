@@ -1,4 +1,4 @@
-#include "alignment.hpp"
+#include "inspection/alignment.hpp"
 
 #include <algorithm>
 #include <cmath>

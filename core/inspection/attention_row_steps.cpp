@@ -1,4 +1,4 @@
-#include "scoring/attention_row_steps.hpp"
+#include "inspection/attention_row_steps.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 // How far a translator's attention follows the task's ideal alignment
-// (tasks.hpp), as a number the page's texts can be checked against: the
+// (seq2seq/tasks.hpp), as a number the page's texts can be checked against: the
 // share of a map row's attention mass on the source positions the ideal
 // alignment gives that target token ("writing 八 the decoder reads
 // 'eighty'"). 1 is a map on the ideal words only; a row spread evenly over
@@ -9,8 +9,8 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "model.hpp"
-#include "tasks.hpp"
+#include "seq2seq/model.hpp"
+#include "seq2seq/tasks.hpp"
 
 namespace attention {
 
