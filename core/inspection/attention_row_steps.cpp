@@ -5,6 +5,7 @@
 
 #include "contract/errors.hpp"
 #include "seq2seq/architectures.hpp"
+#include "numerics/softmax_row.hpp"
 #include "numerics/vector_math.hpp"
 
 namespace attention {
@@ -12,8 +13,8 @@ namespace attention {
 namespace {
 
 // Steps 3 to 5 from the scores: d2l's masked softmax (masked scores set to
-// -1e6, then the softmax of the whole row: their exponentials are exactly 0)
-// and the weighted sum of the values.
+// -1e6, then the softmax of the whole row through the core's one softmax
+// kernel: their exponentials are exactly 0) and the weighted sum of the values.
 void mask_softmax_and_sum(AttentionRowSteps& steps, std::size_t seen) {
     const std::size_t n = steps.scores.size(), dv = steps.values.shape(1);
     steps.visible = xt::xtensor<int, 1>::from_shape({n});
@@ -22,14 +23,8 @@ void mask_softmax_and_sum(AttentionRowSteps& steps, std::size_t seen) {
         steps.visible(j) = j < seen ? 1 : 0;
         steps.masked_scores(j) = j < seen ? steps.scores(j) : masked_score;
     }
-    const double top = *std::max_element(steps.masked_scores.begin(), steps.masked_scores.end());
-    steps.weights = xt::xtensor<double, 1>::from_shape({n});
-    double sum = 0.0;
-    for (std::size_t j = 0; j < n; ++j) {
-        steps.weights(j) = vector_math::exp_nonpositive(steps.masked_scores(j) - top);
-        sum += steps.weights(j);
-    }
-    for (std::size_t j = 0; j < n; ++j) steps.weights(j) /= sum;
+    steps.weights = steps.masked_scores;
+    softmax_row(steps.weights.data(), n, n);
     steps.output = xt::zeros<double>({dv});
     for (std::size_t j = 0; j < n; ++j)
         for (std::size_t c = 0; c < dv; ++c) steps.output(c) += steps.weights(j) * steps.values(j, c);

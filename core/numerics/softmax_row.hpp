@@ -1,7 +1,8 @@
 #pragma once
 // The one softmax row kernel: every softmax of the core runs on it (the
 // page's masked softmax, the models' attention weights, softmax
-// cross-entropy). Each step is its own loop, the maximum and the sum in
+// cross-entropy, pooling's far Gaussian rows, a model's row taken apart;
+// tests/web/core-layering.test.mjs finds any other). Each step is its own loop, the maximum and the sum in
 // vector_math's fixed lanes, so that every one vectorises, the exps
 // included; a scaling of the scores (1 / sqrt(d)) rides in the exponent's
 // factor, and the normalisation is one multiplication (as PyTorch's softmax

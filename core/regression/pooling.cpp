@@ -7,6 +7,7 @@
 
 #include "contract/errors.hpp"
 #include "contract/limits.hpp"
+#include "numerics/softmax_row.hpp"
 #include "numerics/table_exp2.hpp"
 #include "numerics/vector_math.hpp"
 #include "numerics/wasm_simd.hpp"  // empty unless the build targets wasm SIMD
@@ -65,15 +66,18 @@ double largest_magnitude(const xt::xtensor<double, 1>& numbers) noexcept {
     return largest;
 }
 
-// PyTorch's recipe for one query: s_j = -((q - k_j) w)^2 / 2, then
-// 2^((s_j - max s) log2 e). A (q - k_j) w that overflows gives s_j = -inf
-// (weight 0), as in PyTorch. Where PyTorch has no finite score at all (every
-// (q - k_j) w overflows: its row is NaN), the row is the Gaussian's limit for
-// a growing width instead: the nearest keys (by the rounded |q/2 - k_j/2|,
-// which cannot overflow) share the weight. w = 0 is uniform (PyTorch's
-// inf * 0 would be NaN). Portable scalar code: the same bits in every build.
+// PyTorch's recipe for one query: s_j = -((q - k_j) w)^2 / 2, then their
+// softmax through the core's one softmax kernel (numerics/softmax_row.hpp:
+// 2^((s_j - max s) log2 e), normalised by the sum's inverse, as PyTorch
+// does); the row is returned normalised, with 1 for its sum. A (q - k_j) w
+// that overflows gives s_j = -inf (weight 0), as in PyTorch. Where PyTorch has
+// no finite score at all (every (q - k_j) w overflows: its row is NaN), the
+// row is the Gaussian's limit for a growing width instead: the nearest keys
+// (by the rounded |q/2 - k_j/2|, which cannot overflow) share the weight; that
+// row is left unnormalised (1 on each nearest key) and its sum returned. w = 0
+// is uniform (PyTorch's inf * 0 would be NaN). Portable scalar code or the
+// kernel's wasm loop, the same bits in every build.
 double gaussian_row_robust(double query, const double* keys, std::size_t n, double w, double* row) noexcept {
-    namespace vm = vector_math;
     double max_score = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < n; ++j) {
         const double d = w == 0.0 ? 0.0 : (query - keys[j]) * w;
@@ -81,13 +85,13 @@ double gaussian_row_robust(double query, const double* keys, std::size_t n, doub
         max_score = std::max(max_score, row[j]);
     }
     if (max_score > -std::numeric_limits<double>::infinity()) {
-        for (std::size_t j = 0; j < n; ++j) row[j] = vm::exp_nonpositive(row[j] - max_score);
-    } else {
-        double nearest = std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < n; ++j) nearest = std::min(nearest, std::abs(query * 0.5 - keys[j] * 0.5));
-        for (std::size_t j = 0; j < n; ++j) row[j] = std::abs(query * 0.5 - keys[j] * 0.5) == nearest ? 1.0 : 0.0;
+        softmax_row(row, n, n);
+        return 1.0;
     }
-    return vm::sum(row, n);
+    double nearest = std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < n; ++j) nearest = std::min(nearest, std::abs(query * 0.5 - keys[j] * 0.5));
+    for (std::size_t j = 0; j < n; ++j) row[j] = std::abs(query * 0.5 - keys[j] * 0.5) == nearest ? 1.0 : 0.0;
+    return vector_math::sum(row, n);
 }
 
 // Values are summed as sum_j e_j v_j (e_j <= 1) before the division by
