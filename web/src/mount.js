@@ -26,7 +26,7 @@ import { syncDisabled } from './a11y.js';
 import { createExerciseBlock } from './exercises/exercise-block.js';
 import { createProgressStore } from './exercises/progress-store.js';
 import { createRedrawSchedule } from './redraw-schedule.js';
-import { loadSections } from './section-loading.js';
+import { loadSections, createTextParts } from './section-loading.js';
 
 const pick = (state, names) => Object.fromEntries(names.map((name) => [name, state[name]]));
 const sameInputs = (a, b, names) => a !== null && names.every((name) => Object.is(a[name], b[name]));
@@ -165,12 +165,13 @@ export function mountLab({
     })
     : null);
 
+  const texts = createTextParts(store);
   const schedule = createRedrawSchedule({
     store,
     sections: () => shown,
     many: sections.length > 1,
     canDraw: () => core !== null,
-    missingTexts: (language) => loading.missingTexts(language),
+    missingTexts: texts.missing,
     beforeDraw(state, changed) {
       applyLanguage(state.language); // one language per page: see element.js
       if (changed.has('language')) translateTree(translateRoot);
@@ -178,8 +179,22 @@ export function mountLab({
     },
   });
 
+  // The core as loaded so far (section-loading.js): the basics, then the
+  // whole core. The first one puts the texts in the page.
+  let loadedCore = null;
+  function useCore(loaded) {
+    if (loaded === loadedCore) return;
+    if (loadedCore === null) {
+      applyLanguage(store.get().language);
+      translateTree(translateRoot);
+    }
+    loadedCore = loaded;
+    core = memoizeCore(loaded);
+  }
+
   // One section built, its tools attached, translated and drawn in the current state.
-  function show(declaration) {
+  function show(declaration, loaded) {
+    useCore(loaded);
     const section = buildSection(declaration, {
       root: sectionRoot(container, declaration.id), store: sectionStore, controls, core, heading, alone, exerciseBlock,
     });
@@ -198,32 +213,19 @@ export function mountLab({
     section.update(store.get(), new Set(Object.keys(parameters)));
   }
 
-  // The new sections' controls show the state (and what it disables).
-  function syncControls() {
+  // After a batch of sections: their controls show the state (and what it
+  // disables); after the first screenful, the page is ready to use.
+  function settle({ firstScreen, core: loaded }) {
+    useCore(loaded);
     controls.sync(store.get());
     syncDisabled(container);
+    if (!firstScreen) return;
+    schedule.forget();
+    container.classList.add('is-ready');
   }
 
   const loading = loadSections({
-    sections,
-    store,
-    indicator,
-    container,
-    begin(loaded) {
-      core = memoizeCore(loaded);
-      applyLanguage(store.get().language);
-      translateTree(translateRoot);
-    },
-    useModels(whole) {
-      core = memoizeCore(whole);
-    },
-    show,
-    syncControls,
-    firstScreenShown() {
-      syncControls();
-      schedule.forget();
-      container.classList.add('is-ready');
-    },
+    sections, store, indicator, container, texts, show, settle,
   });
 
   return {

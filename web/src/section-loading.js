@@ -8,10 +8,15 @@
 // to one (the page's sections out of sight: their code arrives while the
 // first are drawn, sections/section-loaders.js).
 //
+// Every section, first screenful or rest, arrives by the same steps
+// (arrive()): its declaration, the models' part if it needs them, its
+// texts in the language shown; then the mount shows it.
+//
 // The core's trainable models come in a part of their own: a section that
 // declares needsModels is built once they are here, and the sections after
 // it wait for it; those before it do not. They are asked for when the first
-// section that needs them is next, or once the first screen is up.
+// section that needs them is next, or as soon as a section out of sight
+// turns out to need them.
 import { loadCore, loadWholeCore } from './core-client.js';
 import { SHARED_PARTS, hasCatalogue, loadCatalogue } from './i18n/index.js';
 import { TASK_BUDGET_MS, measure } from './mount-timing.js';
@@ -20,136 +25,151 @@ const nextTask = () => new Promise((resolve) => {
   setTimeout(resolve, 0);
 });
 
+// The catalogue's parts (i18n/catalogue-parts.js) of the sections shown:
+// the shared ones and each section's own, named by its id; every part once
+// a section given as a declaration is shown (an element's: its one script
+// holds them all). missing(language): null when they are loaded in that
+// language, else a promise of them (the redraw schedule waits for it).
+export function createTextParts(store) {
+  let shown = new Set(SHARED_PARTS); // null: every part
+  const parts = () => (shown ? [...shown] : undefined);
+  return {
+    // Before a section is shown: its part, in the language shown now (a switch meanwhile asks for another).
+    add(section) {
+      if (section.load) shown?.add(section.id);
+      else shown = null;
+      return loadCatalogue(store.get().language, parts());
+    },
+    missing: (language) => (hasCatalogue(language, parts()) ? null : loadCatalogue(language, parts())),
+  };
+}
+
 // sections, store, indicator: as mountLab's. container: where the sections
 // go (the first screen is full when it reaches the bottom of the window).
-// What the mount does at each step: begin(core) once the core is loaded,
-// before the first section is built; useModels(wholeCore) once the models'
-// part is; show(declaration) builds a section; syncControls() after a batch
-// of sections; firstScreenShown() once the first ones are built.
+// texts: the mount's createTextParts. show(declaration, core): the mount
+// builds a section with the core as loaded so far (the whole core once a
+// section needed the models). settle({ firstScreen, core }): after a batch
+// of sections (firstScreen: the first screenful is built, or there was
+// none to build).
 export function loadSections({
-  sections, store, indicator, container, begin, useModels, show, syncControls, firstScreenShown,
+  sections, store, indicator, container, texts, show, settle,
 }) {
   let disposed = false;
+  let core = null; // the basics, then the whole core once a section needed the models
 
   let models = null;
-  let modelsLoaded = false;
   const loadModels = () => {
     models ??= loadWholeCore(indicator).then((whole) => {
       measure('attention-lab:models-loaded', { start: 0, end: performance.now() });
-      modelsLoaded = true;
-      if (!disposed) useModels(whole);
+      return whole;
     });
     return models;
   };
-  const waitsForModels = (declaration) => declaration?.needsModels === true && !modelsLoaded;
 
   let resolveInteractive;
+  let interactiveSettled = false;
   const interactive = new Promise((resolve) => {
-    resolveInteractive = resolve;
+    resolveInteractive = (value) => {
+      interactiveSettled = true;
+      resolve(value);
+    };
   });
-  function showLoadError(error) {
+  // One failure, whatever step it came from: said on the indicator, and
+  // heard by whoever awaits `interactive` (before the first screen) or `ready`.
+  function failed(error) {
     const detail = indicator?.querySelector('[data-role="load-error"]');
     if (detail) detail.textContent = String(error?.message ?? error);
-  }
-  function loadFailed(error) {
-    showLoadError(error);
-    resolveInteractive(Promise.reject(error));
+    if (!interactiveSettled) resolveInteractive(Promise.reject(error));
     throw error;
   }
-  const declarationOf = (section) => (section.load ? section.load() : section);
-  // The catalogue's parts a section needs (i18n/catalogue-parts.js): the
-  // shared ones and its own, named by its id; every part for a section
-  // given as a declaration (an element's: its one script holds them all).
-  const partsOf = (section) => (section.load ? [...SHARED_PARTS, section.id] : undefined);
-  let partsShown = new Set(SHARED_PARTS); // those of the sections shown; null: every part
-  const textParts = () => (partsShown ? [...partsShown] : undefined);
+
   // A section's code, with its catalogue part in the language shown when asked for.
-  const loadSection = (section) => Promise.all([declarationOf(section), loadCatalogue(store.get().language, partsOf(section))])
-    .then(([declaration]) => declaration);
-  // Before a section is shown: its part, in the language shown now (a switch meanwhile asks for another).
-  const partsReady = (section) => {
-    if (section.load) partsShown?.add(section.id);
-    else partsShown = null;
-    return loadCatalogue(store.get().language, textParts());
-  };
+  const loadSection = (section) => Promise.all([
+    section.load ? section.load() : section,
+    section.load ? loadCatalogue(store.get().language, [...SHARED_PARTS, section.id]) : null,
+  ]).then(([declaration]) => declaration);
+
+  // The steps before a section is shown, the same for every section:
+  // its declaration (asked for earlier: `declaration`), the models' part if
+  // it needs them (beforeModels() first: the wait may be long), its texts.
+  // Null when the mount went away meanwhile.
+  let modelsHere = false;
+  async function arrive(section, declaration, { beforeModels = () => {} } = {}) {
+    const loaded = await declaration;
+    if (disposed) return null;
+    if (loaded?.needsModels === true && !modelsHere) {
+      beforeModels();
+      core = await loadModels();
+      modelsHere = true;
+      if (disposed) return null;
+    }
+    await texts.add(section);
+    return disposed ? null : loaded;
+  }
+
   // Asked for at once: the core, the language shown and the first section's code arrive together.
   const firstDeclaration = sections.length > 0 ? loadSection(sections[0]) : null;
   firstDeclaration?.catch(() => {}); // heard when awaited below
-  const ready = Promise.all([loadCore(indicator), loadCatalogue(store.get().language, SHARED_PARTS)]).then(async ([loaded]) => {
+
+  async function build() {
+    const [basics] = await Promise.all([loadCore(indicator), loadCatalogue(store.get().language, SHARED_PARTS)]);
     // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
     measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
-    if (disposed) {
-      resolveInteractive();
-      return loaded;
-    }
+    core = basics;
+    if (disposed) return basics;
     // The core's limits complete the table's constraints (state.js): the
     // state is repaired before anything asks the core.
-    store.useLimits?.(loaded.limits);
+    store.useLimits?.(basics.limits);
     const building = performance.now();
     // The shared texts of the language shown now: a switch while the core loaded asked for another's.
     await loadCatalogue(store.get().language, SHARED_PARTS);
-    await firstDeclaration;
-    if (disposed) {
-      resolveInteractive();
-      return loaded;
-    }
-    begin(loaded);
+
+    // The first screenful, at once.
     const waiting = [...sections];
-    while (waiting.length > 0) {
+    while (waiting.length > 0 && !disposed) {
       const section = waiting.shift();
-      const declaration = await (section === sections[0] ? firstDeclaration : loadSection(section));
-      if (disposed) break;
-      if (waitsForModels(declaration)) await loadModels().catch(loadFailed);
-      await partsReady(section).catch(loadFailed);
-      if (disposed) break;
-      show(declaration);
+      const declaration = await arrive(section, section === sections[0] ? firstDeclaration : loadSection(section));
+      if (!declaration) break;
+      show(declaration, core);
       if (container.getBoundingClientRect().bottom > window.innerHeight) break;
     }
-    firstScreenShown();
+    if (disposed) return basics;
+    settle({ firstScreen: true, core });
     measure('attention-lab:first-sections-built', { start: building, end: performance.now() });
     resolveInteractive();
-    // The code and texts of the sections out of sight, asked for together now.
-    const later = waiting.map(loadSection);
-    for (const declaration of later) declaration.catch(() => {}); // heard when awaited below
-    // The models' part, asked for as soon as a section out of sight turns out to need it.
-    for (const declaration of later) {
-      declaration.then((section) => {
-        if (waitsForModels(section)) loadModels().catch(() => {}); // heard of below
-      }, () => {});
-    }
+
+    // The rest: their code and texts asked for together now, the models'
+    // part as soon as one of them turns out to need it.
+    const later = waiting.map((section) => {
+      const declaration = loadSection(section);
+      declaration.then((loaded) => {
+        if (loaded?.needsModels === true) loadModels().catch(() => {}); // heard of when arrived
+      }, () => {}); // heard of when arrived
+      return declaration;
+    });
     await nextTask();
     let started = performance.now();
-    for (const [index, declaration] of later.entries()) {
-      if (disposed) break;
-      const section = await declaration;
-      if (disposed) break;
-      if (waitsForModels(section)) {
-        syncControls();
-        try {
-          await loadModels();
-        } catch (error) {
-          showLoadError(error);
-          throw error;
-        }
-        if (disposed) break;
-      }
-      await partsReady(waiting[index]);
-      if (disposed) break;
-      show(section);
+    for (const [index, section] of waiting.entries()) {
+      // The sections built so far are usable while the models load.
+      const declaration = await arrive(section, later[index], { beforeModels: () => settle({ firstScreen: false, core }) });
+      if (!declaration) break;
+      show(declaration, core);
       if (performance.now() - started >= TASK_BUDGET_MS) {
-        syncControls();
+        settle({ firstScreen: false, core });
         await nextTask();
         started = performance.now();
       }
     }
-    if (!disposed) syncControls();
+    if (!disposed) settle({ firstScreen: false, core });
     measure('attention-lab:sections-built', { start: building, end: performance.now() });
-    return loaded;
-  }, (error) => {
-    showLoadError(error);
-    resolveInteractive(Promise.reject(error));
-    throw error;
-  });
+    return basics;
+  }
+
+  // `interactive` too, if the mount went away before the first screen.
+  const ready = build().then((basics) => {
+    resolveInteractive();
+    return basics;
+  }, failed);
   interactive.catch(() => {}); // a caller that only awaits `ready` hears of a failure there
   // A failure is on the indicator already; a caller still awaiting something
   // else (the page: its shared texts) when it comes hears of it when it awaits.
@@ -158,10 +178,6 @@ export function loadSections({
   return {
     interactive,
     ready,
-    // null when the texts of the sections shown are loaded in `language`, else a promise of them.
-    missingTexts(language) {
-      return hasCatalogue(language, textParts()) ? null : loadCatalogue(language, textParts());
-    },
     // Nothing more is built or handed to the mount; what is under way is let go.
     dispose() {
       disposed = true;
