@@ -122,6 +122,13 @@ export interface TrainingRun {
 
 export type Seq2SeqTask = 'numbers-en-zh' | 'numbers-zh-en' | 'dates' | 'reverse' | 'sort';
 export type Seq2SeqArchitecture = 'bahdanau' | 'transformer';
+
+export interface Kinds {
+  readonly optimizer: readonly Optimizer[];
+  readonly attentionTask: readonly AttentionTask[];
+  readonly seq2seqTask: readonly Seq2SeqTask[];
+  readonly seq2seqArchitecture: readonly Seq2SeqArchitecture[];
+}
 export interface Seq2SeqConfig {
   architecture: Seq2SeqArchitecture;
   /** The task whose vocabularies and lengths the model takes, or null for sizes given directly. */
@@ -227,7 +234,7 @@ export interface RowChoice {
 }
 
 /**
- * One row of an attention map taken apart (core/scoring/attention_row_steps.hpp): the
+ * One row of an attention map taken apart (core/inspection/attention_row_steps.hpp): the
  * query and keys, the scores, the mask, the softmax and the weighted sum, each
  * recomputed from the model's own forward pass. Matrices are row-major, one row a key.
  */
@@ -309,6 +316,8 @@ export interface AttentionBasics {
  */
 export interface AttentionCore extends AttentionBasics {
   readonly defaults: Defaults;
+  /** The names each kind takes, in the core's order; any other is refused, naming the argument. */
+  readonly kinds: Kinds;
   attentionModelInit(config?: Partial<AttentionModelConfig>): AttentionModel;
   attentionModelForward(model: AttentionModel, tokens: Tokens, options?: SequenceBatchOptions):
     { logits: Float64Array; weights: Float64Array };

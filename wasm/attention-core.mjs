@@ -327,9 +327,10 @@ function wrapBasics(core) {
   });
 }
 
-// The trainable models' functions over their module, and its defaults.
+// The trainable models' functions over their module, its defaults, and
+// the names each kind takes (the core's one table per kind).
 function wrapModels(core) {
-  const { defaults } = deepFreeze(core.modelContract());
+  const { defaults, kinds } = deepFreeze(core.modelContract());
   const { attentionModel: modelDefaults, attentionTask: taskDefaults, attentionTraining: trainingDefaults } = defaults;
   const stepDefaults = { optimizer: trainingDefaults.optimizer, lr: trainingDefaults.lr };
   const readModelConfig = modelConfig(modelDefaults);
@@ -338,6 +339,7 @@ function wrapModels(core) {
   const translatorStep = { optimizer: translatorTraining.optimizer, lr: translatorTraining.lr, clip: translatorTraining.clip };
   return Object.freeze({
     defaults,
+    kinds,
     memoryStats: () => memoryStatsOf(core),
     // The trainable attention model (docs/js-api.md: "Training an attention model").
     attentionModelInit(config) {

@@ -1,6 +1,7 @@
 // Binding of the trainable models' part of the contract, read once by the JS
 // API when the models' module is loaded: the defaults of the encoder's and
-// the translators' options (the option structs). The limits, theirs
+// the translators' options (the option structs), and the names each kind
+// takes (optimiser, task, architecture). The limits, theirs
 // included, come with the basics (contract_bindings.cpp).
 #include <emscripten/bind.h>
 
@@ -18,6 +19,13 @@
 using namespace attention::transfer;
 
 namespace {
+
+template <class Table>
+val names_to_js(const Table& table) {
+    val list = val::array();
+    for (const std::string& name : table.names()) list.call<void>("push", val(name));
+    return list;
+}
 
 val model_contract() {
     const attention::ModelTrainingOptions train_model;
@@ -37,7 +45,7 @@ val model_contract() {
     put(model_training, "causal", val(train_model.causal));
     put(model_training, "steps", train_model.steps);
     put(model_training, "batch", train_model.batch);
-    put(model_training, "optimizer", val(std::string(train_model.optimizer.kind == attention::OptimizerKind::adam ? "adam" : "sgd")));
+    put(model_training, "optimizer", val(std::string(attention::optimizer_names.name_of(train_model.optimizer.kind))));
     put(model_training, "lr", train_model.optimizer.lr);
     put(model_training, "seed", train_model.seed);
     put(model_training, "evalEvery", train_model.eval_every);
@@ -53,7 +61,7 @@ val model_contract() {
     put(seq2seq_training, "task", seq2seq_task);
     put(seq2seq_training, "steps", train_seq2seq.steps);
     put(seq2seq_training, "batch", train_seq2seq.batch);
-    put(seq2seq_training, "optimizer", val(std::string(train_seq2seq.optimizer.kind == attention::OptimizerKind::adam ? "adam" : "sgd")));
+    put(seq2seq_training, "optimizer", val(std::string(attention::optimizer_names.name_of(train_seq2seq.optimizer.kind))));
     put(seq2seq_training, "lr", train_seq2seq.optimizer.lr);
     put(seq2seq_training, "clip", train_seq2seq.clip);
     put(seq2seq_training, "seed", train_seq2seq.seed);
@@ -69,8 +77,16 @@ val model_contract() {
     put(defaults, "seq2seqTraining", seq2seq_training);
     put(defaults, "heldOutSeedMix", attention::held_out_seed_mix);
 
+    // Each kind's names, from its one table (contract/kind_names.hpp).
+    val kinds = val::object();
+    put(kinds, "optimizer", names_to_js(attention::optimizer_names));
+    put(kinds, "attentionTask", names_to_js(attention::attention_task_names));
+    put(kinds, "seq2seqTask", names_to_js(attention::seq2seq_task_names));
+    put(kinds, "seq2seqArchitecture", names_to_js(attention::seq2seq_architecture_names));
+
     val result = val::object();
     put(result, "defaults", defaults);
+    put(result, "kinds", kinds);
     return result;
 }
 

@@ -77,9 +77,7 @@ val model_object(const val& config, const std::vector<ParameterSlot>& layout, co
 
 OptimizerOptions optimizer_options(const std::string& optimizer, double lr) {
     OptimizerOptions o;
-    if (optimizer == "adam") o.kind = OptimizerKind::adam;
-    else if (optimizer == "sgd") o.kind = OptimizerKind::sgd;
-    else fail("optimizer", "'adam' or 'sgd'", quoted(optimizer));
+    o.kind = optimizer_names.from_name(optimizer);
     o.lr = lr;
     return o;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // What the bindings of both trainable models share for a row of their
-// attention taken apart (core/scoring/attention_row_steps.hpp): the choice of row
+// attention taken apart (core/inspection/attention_row_steps.hpp): the choice of row
 // read from JS, and the steps handed back as one plain object.
 #include <emscripten/val.h>
 

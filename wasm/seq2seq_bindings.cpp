@@ -230,7 +230,7 @@ val seq2seq_forward(val model, val batch_object) {
     });
 }
 
-// How far each decoder map follows the task's ideal alignment (seq2seq/alignment.hpp).
+// How far each decoder map follows the task's ideal alignment (inspection/alignment.hpp).
 val seq2seq_alignment(val model, val options) {
     return translator_call([&] {
         const auto in = incoming_translator(model);

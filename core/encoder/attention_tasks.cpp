@@ -41,21 +41,9 @@ std::size_t ideal_key(const TaskOptions& options, const int* tokens, std::size_t
 
 }  // namespace
 
-AttentionTask attention_task_from_name(std::string_view name) {
-    for (AttentionTask t : {AttentionTask::reverse, AttentionTask::sort, AttentionTask::shift, AttentionTask::lookup})
-        if (name == attention_task_name(t)) return t;
-    fail("task", "one of reverse, sort, shift, lookup", quoted(name));
-}
+AttentionTask attention_task_from_name(std::string_view name) { return attention_task_names.from_name(name); }
 
-const char* attention_task_name(AttentionTask task) {
-    switch (task) {
-        case AttentionTask::reverse: return "reverse";
-        case AttentionTask::sort: return "sort";
-        case AttentionTask::shift: return "shift";
-        case AttentionTask::lookup: return "lookup";
-    }
-    return "?";
-}
+const char* attention_task_name(AttentionTask task) { return attention_task_names.name_of(task); }
 
 void check_task_options(const TaskOptions& options) {
     const bool lookup = options.task == AttentionTask::lookup;

@@ -29,9 +29,15 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "contract/kind_names.hpp"
+
 namespace attention {
 
 enum class AttentionTask { reverse, sort, shift, lookup };
+
+inline constexpr KindNames<AttentionTask, 4> attention_task_names{
+    "task", {{{AttentionTask::reverse, "reverse"}, {AttentionTask::sort, "sort"},
+              {AttentionTask::shift, "shift"}, {AttentionTask::lookup, "lookup"}}}};
 
 // "reverse", "sort", "shift", "lookup"; throws ArgumentError("task") otherwise.
 AttentionTask attention_task_from_name(std::string_view name);

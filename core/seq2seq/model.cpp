@@ -97,13 +97,11 @@ void check_source(const Seq2SeqConfig& config, const xt::xtensor<int, 1>& source
 }  // namespace
 
 Seq2SeqArchitecture seq2seq_architecture_from_name(std::string_view name) {
-    if (name == "bahdanau") return Seq2SeqArchitecture::bahdanau;
-    if (name == "transformer") return Seq2SeqArchitecture::transformer;
-    fail("architecture", "\"bahdanau\" or \"transformer\"", quoted(name));
+    return seq2seq_architecture_names.from_name(name);
 }
 
 const char* seq2seq_architecture_name(Seq2SeqArchitecture architecture) {
-    return architecture == Seq2SeqArchitecture::bahdanau ? "bahdanau" : "transformer";
+    return seq2seq_architecture_names.name_of(architecture);
 }
 
 template <>

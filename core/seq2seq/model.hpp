@@ -30,6 +30,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "contract/errors.hpp"
+#include "contract/kind_names.hpp"
 #include "layers/parameter_layout.hpp"
 #include "training/trainable_model.hpp"
 
@@ -40,6 +41,9 @@ inline constexpr int bos_token = 1;
 inline constexpr int eos_token = 2;
 
 enum class Seq2SeqArchitecture { bahdanau, transformer };
+
+inline constexpr KindNames<Seq2SeqArchitecture, 2> seq2seq_architecture_names{
+    "architecture", {{{Seq2SeqArchitecture::bahdanau, "bahdanau"}, {Seq2SeqArchitecture::transformer, "transformer"}}}};
 
 // "bahdanau", "transformer"; throws ArgumentError("architecture") otherwise.
 Seq2SeqArchitecture seq2seq_architecture_from_name(std::string_view name);

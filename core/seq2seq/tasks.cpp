@@ -15,9 +15,6 @@ namespace attention {
 
 namespace {
 
-constexpr Seq2SeqTask all_tasks[] = {Seq2SeqTask::numbers_en_zh, Seq2SeqTask::numbers_zh_en, Seq2SeqTask::dates,
-                                     Seq2SeqTask::reverse, Seq2SeqTask::sort};
-
 // Digit sequences of reverse and sort: lengths 1..7, tokens "0".."9".
 constexpr std::size_t longest_digits = 7;
 constexpr int first_digit_token = eos_token + 1;
@@ -234,22 +231,9 @@ const char* source_description(Seq2SeqTask task) {
 
 }  // namespace
 
-Seq2SeqTask seq2seq_task_from_name(std::string_view name) {
-    for (const Seq2SeqTask task : all_tasks)
-        if (name == seq2seq_task_name(task)) return task;
-    fail("task", "one of numbers-en-zh, numbers-zh-en, dates, reverse, sort", quoted(name));
-}
+Seq2SeqTask seq2seq_task_from_name(std::string_view name) { return seq2seq_task_names.from_name(name); }
 
-const char* seq2seq_task_name(Seq2SeqTask task) {
-    switch (task) {
-        case Seq2SeqTask::numbers_en_zh: return "numbers-en-zh";
-        case Seq2SeqTask::numbers_zh_en: return "numbers-zh-en";
-        case Seq2SeqTask::dates: return "dates";
-        case Seq2SeqTask::reverse: return "reverse";
-        case Seq2SeqTask::sort: return "sort";
-    }
-    return "?";
-}
+const char* seq2seq_task_name(Seq2SeqTask task) { return seq2seq_task_names.name_of(task); }
 
 const Seq2SeqVocabulary& seq2seq_vocabulary(Seq2SeqTask task) {
     static const Seq2SeqVocabulary vocabularies[] = {

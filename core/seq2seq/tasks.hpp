@@ -36,11 +36,16 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "contract/kind_names.hpp"
 #include "model.hpp"
 
 namespace attention {
 
 enum class Seq2SeqTask { numbers_en_zh, numbers_zh_en, dates, reverse, sort };
+
+inline constexpr KindNames<Seq2SeqTask, 5> seq2seq_task_names{
+    "task", {{{Seq2SeqTask::numbers_en_zh, "numbers-en-zh"}, {Seq2SeqTask::numbers_zh_en, "numbers-zh-en"},
+              {Seq2SeqTask::dates, "dates"}, {Seq2SeqTask::reverse, "reverse"}, {Seq2SeqTask::sort, "sort"}}}};
 
 // "numbers-en-zh", "numbers-zh-en", "dates", "reverse", "sort"; throws ArgumentError("task") otherwise.
 Seq2SeqTask seq2seq_task_from_name(std::string_view name);

@@ -12,9 +12,14 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "contract/kind_names.hpp"
+
 namespace attention {
 
 enum class OptimizerKind { sgd, adam };
+
+inline constexpr KindNames<OptimizerKind, 2> optimizer_names{
+    "optimizer", {{{OptimizerKind::adam, "adam"}, {OptimizerKind::sgd, "sgd"}}}};
 
 struct OptimizerOptions {
     OptimizerKind kind = OptimizerKind::adam;

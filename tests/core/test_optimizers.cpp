@@ -11,14 +11,13 @@
 #include "training/optimizers.hpp"
 #include "reference.hpp"
 
-using attention::OptimizerKind;
 using attention::OptimizerOptions;
 using attention::OptimizerState;
 
 namespace {
 OptimizerOptions options_of(const std::string& kind, double lr) {
     OptimizerOptions o;
-    o.kind = kind == "sgd" ? OptimizerKind::sgd : OptimizerKind::adam;
+    o.kind = attention::optimizer_names.from_name(kind);
     o.lr = lr;
     return o;
 }

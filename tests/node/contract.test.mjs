@@ -232,3 +232,42 @@ test('defaults.maskedScore is what maskScores writes over masked scores', () => 
   assert.deepEqual(Array.from(masked), [0, 0, 1, 1]);
   assert.deepEqual(Array.from(maskedScores), [1, 2, defaults.maskedScore, defaults.maskedScore]);
 });
+
+// Each kind's names come from one table in the core (contract/kind_names.hpp):
+// the API hands them out as `kinds`, the .d.ts unions name the same ones in
+// the same order, and a name outside the table is refused naming the
+// argument and every name it takes.
+test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals that list them', () => {
+  const { kinds } = api;
+  assert.ok(Object.isFrozen(kinds) && Object.values(kinds).every(Object.isFrozen));
+  const types = readFileSync(new URL('../../wasm/attention-core.d.ts', import.meta.url), 'utf8');
+  const union = (type) => {
+    const declared = new RegExp(`^export type ${type} = ([^;]+);$`, 'm').exec(types);
+    assert.ok(declared, `the .d.ts declares ${type}`);
+    return declared[1].split('|').map((name) => name.trim().replace(/^'|'$/g, ''));
+  };
+  const typeOf = { optimizer: 'Optimizer', attentionTask: 'AttentionTask', seq2seqTask: 'Seq2SeqTask', seq2seqArchitecture: 'Seq2SeqArchitecture' };
+  assert.deepEqual(Object.keys(kinds).sort(), Object.keys(typeOf).sort());
+  for (const [kind, type] of Object.entries(typeOf)) assert.deepEqual([...kinds[kind]].sort(), union(type).sort(), kind);
+
+  const listed = (names) => `one of ${names.join(', ')}`;
+  const refusal = (call, argument, names) => {
+    assertArgumentError(call, argument);
+    try {
+      call();
+    } catch (error) {
+      assert.ok(error.message.includes(listed(names)), `${error.message} lists ${names}`);
+    }
+  };
+  const model = api.attentionModelInit({ vocab: 4, length: 2, hidden: 4, heads: 1, blocks: 1 });
+  refusal(() => api.attentionModelStep(model, [1, 2], [2, 1], { batch: 1, optimizer: 'rmsprop' }), 'optimizer', kinds.optimizer);
+  refusal(() => api.attentionTaskBatch({ task: 'copy' }), 'task', kinds.attentionTask);
+  refusal(() => api.seq2seqVocabulary('numbers'), 'task', kinds.seq2seqTask);
+  refusal(() => api.seq2seqInit({ architecture: 'lstm', task: 'reverse' }), 'architecture', kinds.seq2seqArchitecture);
+  // Each default names a kind of its table.
+  assert.ok(kinds.optimizer.includes(defaults.attentionTraining.optimizer));
+  assert.ok(kinds.optimizer.includes(defaults.seq2seqTraining.optimizer));
+  assert.ok(kinds.attentionTask.includes(defaults.attentionTraining.task));
+  assert.ok(kinds.seq2seqTask.includes(defaults.seq2seqTraining.task));
+  assert.ok(kinds.seq2seqArchitecture.includes(defaults.seq2seqModel.architecture));
+});

@@ -28,7 +28,7 @@ const API_FUNCTIONS = [
   'attentionModelRowSteps', 'seq2seqRowSteps',
 ];
 // And its data: the core's contract (frozen, no arguments to take).
-const API_DATA = ['defaults', 'limits'];
+const API_DATA = ['defaults', 'kinds', 'limits'];
 
 const LIMIT = { points: 10000, matrix: 2 ** 24, dimension: 1024, batch: 64, epochs: 10000, sequence: 10000 };
 

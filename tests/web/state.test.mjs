@@ -67,12 +67,22 @@ test('a name that is no own entry of the table is refused', () => {
 
 test('the store starts at the defaults, clamps what it is given and ignores unknown names', () => {
   assert.deepEqual(createStore().get(), defaultState());
-  const store = createStore({ n: '5000', kernel: 'nope', bogus: 1, __proto__: { polluted: true } });
+  const store = createStore({ n: '5000', bogus: 1, __proto__: { polluted: true } });
   assert.equal(store.get().n, 1000);
-  assert.equal(store.get().kernel, parameters.kernel.default);
   assert.equal('bogus' in store.get(), false);
   assert.equal(store.get().polluted, undefined);
   assert.equal({}.polluted, undefined, 'no prototype pollution');
+});
+
+// A kind the page does not know (an optimiser, a task, a kernel) is an
+// error naming the parameter and its options, never read as the default.
+test('the store refuses a choice outside its options, by name, and keeps its state', () => {
+  assert.throws(() => createStore({ kernel: 'nope' }), /^Error: kernel: one of gaussian, boxcar.*not "nope"$/);
+  const store = createStore();
+  for (const [name, value] of [['atOptimizer', 'rmsprop'], ['atTask', 'copy'], ['trArchitecture', 'lstm'], ['trTask', 'numbers']]) {
+    assert.throws(() => store.set({ [name]: value }), new RegExp(`^Error: ${name}: one of ${parameters[name].options.join(', ')}, not "${value}"$`));
+    assert.equal(store.get()[name], parameters[name].default, `${name} kept`);
+  }
 });
 
 test('set() tells listeners which names really changed, once', () => {

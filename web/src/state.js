@@ -306,8 +306,21 @@ export function repairState(state, limits = null, wishes = {}) {
 
 const WISHED = new Set(constraints.map(({ wish }) => wish));
 
+// A value the code puts in the store, clamped by the table. A choice (a
+// kind: an optimiser, a task, an architecture…) outside its options is
+// refused by name, never read as another: text from outside (the hash, an
+// attribute, stored settings) is checked before it comes here (url-state.js).
+function admitted(name, value, previous) {
+  const spec = parameters[name];
+  if (spec.type === 'choice' && !spec.options.includes(value)) {
+    throw new Error(`${name}: one of ${spec.options.join(', ')}, not ${JSON.stringify(String(value)).slice(0, 80)}`);
+  }
+  return clampValue(name, value, previous);
+}
+
 // A small store: one state object, changes through set(), listeners told
-// which names changed. Every value that enters is clamped by the table, and
+// which names changed. Every value that enters is clamped by the table (a
+// choice outside its options refused), and
 // every state is repaired by its constraints (with the core's limits once
 // useLimits() has given them).
 export function createStore(initial = {}, { limits: initialLimits = null } = {}) {
@@ -318,7 +331,7 @@ export function createStore(initial = {}, { limits: initialLimits = null } = {})
     for (const name of Object.keys(values)) if (WISHED.has(name)) wishes[name] = values[name];
   };
   for (const [name, value] of Object.entries(initial)) {
-    if (Object.hasOwn(parameters, name)) state[name] = clampValue(name, value, state[name]);
+    if (Object.hasOwn(parameters, name)) state[name] = admitted(name, value, state[name]);
   }
   for (const name of WISHED) wishes[name] = state[name];
   state = repairState(state, limits, wishes);
@@ -341,7 +354,7 @@ export function createStore(initial = {}, { limits: initialLimits = null } = {})
     set(patch) {
       const next = {};
       for (const [name, value] of Object.entries(patch)) {
-        if (Object.hasOwn(parameters, name)) next[name] = clampValue(name, value, state[name]);
+        if (Object.hasOwn(parameters, name)) next[name] = admitted(name, value, state[name]);
       }
       remember(next);
       return commit(next);

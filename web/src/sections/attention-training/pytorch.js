@@ -235,6 +235,12 @@ def masked_loss(logits, targets, valid_lens):
 // One parameter tensor as a literal: shortest round-trip decimals (exact doubles).
 const parameterLiteral = (name, values) => tensorLiteral(`init['${name}']`, Array.from(values, py));
 
+// Each optimiser the core names (core.kinds.optimizer), as torch.optim writes it.
+export const TORCH_OPTIMIZERS = Object.freeze({
+  adam: (lr) => `torch.optim.Adam(net.parameters(), lr=${lr})  # betas (0.9, 0.999), eps 1e-8`,
+  sgd: (lr) => `torch.optim.SGD(net.parameters(), lr=${lr})`,
+});
+
 // The script for one training run (trainingOptions) from the core's initial parameters.
 export function attentionTrainingScript(options, core, { title = 'attention-training', stateText = '' } = {}) {
   const { config } = options;
@@ -243,9 +249,10 @@ export function attentionTrainingScript(options, core, { title = 'attention-trai
   const variable = Boolean(options.variableLengths);
   const lens = variable ? 'valid_lens' : 'None';
   const scale = options.config.embeddingScale === 1 ? '1.0' : `math.sqrt(${config.hidden})  # d2l's scale`;
-  const optimizer = options.optimizer === 'sgd'
-    ? `torch.optim.SGD(net.parameters(), lr=${py(options.lr)})`
-    : `torch.optim.Adam(net.parameters(), lr=${py(options.lr)})  # betas (0.9, 0.999), eps 1e-8`;
+  if (!Object.hasOwn(TORCH_OPTIMIZERS, options.optimizer)) {
+    throw new Error(`optimizer: one of ${Object.keys(TORCH_OPTIMIZERS).join(', ')}, not ${JSON.stringify(String(options.optimizer))}`);
+  }
+  const optimizer = TORCH_OPTIMIZERS[options.optimizer](py(options.lr));
   const parts = [
     `# Attention Lab, "${title}": the current state as PyTorch code: d2l's Transformer encoder`,
     '# (Dive into Deep Learning: zh.d2l.ai §10.7, d2l.ai §11.7) trained on the lab\'s toy task, step for step as the page trains it.',
