@@ -178,3 +178,18 @@ test('the wasm parts\' gzipped sizes the architecture and the JS API give are th
   near(apiBasics, basics, 'the JS API: basics');
   near(apiModels, models, 'the JS API: models');
 });
+
+// The element's script is large: a recipe that loads it without defer
+// (or as a module) holds back the course page's own text until it arrives.
+test('every recipe that loads the element\'s script defers it', async () => {
+  const files = ['README.md', 'web/package-readme.md', 'web/course-example.html',
+    ...(await readdir('docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  let found = 0;
+  for (const file of files) {
+    for (const [tag] of (await readFile(file, 'utf8')).matchAll(/<script\b[^>]*attention-lab-element\.js[^>]*>/g)) {
+      found += 1;
+      assert.match(tag, /\sdefer\b|type="module"/, `${file}: ${tag}`);
+    }
+  }
+  assert.ok(found >= 3, `the recipes load the element's script (${found} found)`);
+});
