@@ -346,9 +346,9 @@ export function createRunView({
       const { step, status, heldOut, heldOutBleu = null, evaluatedAt } = player.state;
       return { model: currentModel(), step, status, heldOut, heldOutBleu, evaluatedAt: evaluatedAt.at(-1) ?? null };
     },
-    // From now on each run set plays at once, the one set now too (it
-    // calls onRest(listener) as it rests), for the teacher's answer key,
-    // whose answers read the model a learner's Play trains.
+    // From now on each run set plays at once, the one set now too, and
+    // onRest(run) is called each time it rests: for the teacher's answer
+    // key, whose answers read the model a learner's Play trains.
     autoplay(onRest) {
       restListeners.add(onRest);
       autoplaying = true;

@@ -78,6 +78,7 @@ export function createScoringCostPanel(parent, { core, alone = false }) {
   let times = null; // size -> { additive: [ms], dot: [ms] }
   let done = 0;
   let marked = null; // the size an exercise asks about, its row outlined
+  const measuredListeners = new Set(); // told each time the table is complete
 
   // The medians at size n once all its calls are timed, else null.
   function medians(n) {
@@ -117,7 +118,6 @@ export function createScoringCostPanel(parent, { core, alone = false }) {
       if (done === parts.length) for (const listener of measuredListeners) listener();
     }));
   }
-  const measuredListeners = new Set();
   again.addEventListener('click', measure);
 
   // The first measurement once the panel nears the screen; a language switch re-labels it.
