@@ -27,6 +27,19 @@ val names_to_js(const Table& table) {
     return list;
 }
 
+// The training loop's options both models' trainings share.
+template <class TrainingOptions>
+void put_training_loop(val& into, const TrainingOptions& options) {
+    put(into, "steps", options.steps);
+    put(into, "batch", options.batch);
+    put(into, "optimizer", val(std::string(attention::optimizer_names.name_of(options.optimizer.kind))));
+    put(into, "lr", options.optimizer.lr);
+    put(into, "seed", options.seed);
+    put(into, "evalEvery", options.eval_every);
+    put(into, "heldOut", options.held_out);
+    put(into, "evaluateAtEnd", val(options.evaluate_at_end));
+}
+
 val model_contract() {
     const attention::ModelTrainingOptions train_model;
     val task = val::object();
@@ -43,14 +56,7 @@ val model_contract() {
     put(model_training, "lag", train_model.lag);
     put(model_training, "variableLengths", val(train_model.variable_lengths));
     put(model_training, "causal", val(train_model.causal));
-    put(model_training, "steps", train_model.steps);
-    put(model_training, "batch", train_model.batch);
-    put(model_training, "optimizer", val(std::string(attention::optimizer_names.name_of(train_model.optimizer.kind))));
-    put(model_training, "lr", train_model.optimizer.lr);
-    put(model_training, "seed", train_model.seed);
-    put(model_training, "evalEvery", train_model.eval_every);
-    put(model_training, "heldOut", train_model.held_out);
-    put(model_training, "evaluateAtEnd", val(train_model.evaluate_at_end));
+    put_training_loop(model_training, train_model);
 
     // A translator's sizes default to its task's (null).
     const attention::Seq2SeqTrainingOptions train_seq2seq;
@@ -59,15 +65,8 @@ val model_contract() {
     for (const char* size : {"sourceVocab", "targetVocab", "sourceLength", "targetLength"}) put(seq2seq_model, size, val::null());
     val seq2seq_training = val::object();
     put(seq2seq_training, "task", seq2seq_task);
-    put(seq2seq_training, "steps", train_seq2seq.steps);
-    put(seq2seq_training, "batch", train_seq2seq.batch);
-    put(seq2seq_training, "optimizer", val(std::string(attention::optimizer_names.name_of(train_seq2seq.optimizer.kind))));
-    put(seq2seq_training, "lr", train_seq2seq.optimizer.lr);
+    put_training_loop(seq2seq_training, train_seq2seq);
     put(seq2seq_training, "clip", train_seq2seq.clip);
-    put(seq2seq_training, "seed", train_seq2seq.seed);
-    put(seq2seq_training, "evalEvery", train_seq2seq.eval_every);
-    put(seq2seq_training, "heldOut", train_seq2seq.held_out);
-    put(seq2seq_training, "evaluateAtEnd", val(train_seq2seq.evaluate_at_end));
 
     val defaults = val::object();
     put(defaults, "attentionModel", config_to_js(attention::EncoderConfig{}));

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { typeInto, settled, usePage, screenshot, openPage, elementsReady, shownText } from './harness.mjs';
+import { typeInto, settled, usePage, screenshot, openPage, elementsReady, shownText, countFrames } from './harness.mjs';
 import { matrixCells, values } from './figure-readers.mjs';
 import { EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
 import { defaultState, AT_LENGTH, AT_VOCAB } from '../../web/src/state.js';
@@ -450,18 +450,7 @@ test('the lag is a control of shift only; the heads follow the hidden size', asy
 
 test('the section in an <attention-lab> element: removed mid-run, its training stops', async () => {
   const course = await openPage(lab.browser, `${lab.server.origin}/course-example.html`, {
-    ready: 'attention-lab',
-    // Counts the animation frames the top page asks for (before the page's own scripts).
-    init: () => {
-      if (window !== window.top) return;
-      window.__frames = 0;
-      const request = window.requestAnimationFrame.bind(window);
-      window.__uncountedFrame = request; // the test's own clock
-      window.requestAnimationFrame = (callback) => {
-        window.__frames += 1;
-        return request(callback);
-      };
-    },
+    ready: 'attention-lab', init: countFrames,
   });
   await elementsReady(course.page, 2);
   await course.page.evaluate(() => {

@@ -6,7 +6,7 @@
 // (Embedding itself, Shadow DOM and CSS isolation: embed.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, elementsReady } from './harness.mjs';
+import { useBrowser, openPage, elementsReady, countFrames } from './harness.mjs';
 
 const web = useBrowser();
 
@@ -111,17 +111,6 @@ test('attributes named after members of Object.prototype: the default section, t
   await context.close();
 });
 
-// Counts the animation frames the top page asks for (init script: before the page's own).
-function countFrames() {
-  if (window !== window.top) return;
-  window.__frames = 0;
-  const request = window.requestAnimationFrame.bind(window);
-  window.__uncountedFrame = request; // the test's own clock
-  window.requestAnimationFrame = (callback) => {
-    window.__frames += 1;
-    return request(callback);
-  };
-}
 
 test('removed, the element stops its training run and lets go of its lab; moved, it goes on; put back, it draws again', async () => {
   const { page, context, problems } = await courseWithElement('lab-run', { section: 'training', epochs: '1000', lr: '0.01' }, { init: countFrames });

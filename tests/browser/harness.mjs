@@ -376,3 +376,17 @@ export function usePage({ section = null, directCore = false, predictions = 'mad
   });
   return lab;
 }
+
+// An init script (before the page's own): counts the animation frames the
+// top page asks for in window.__frames; window.__uncountedFrame is the
+// test's own clock, which the count leaves out.
+export function countFrames() {
+  if (window !== window.top) return;
+  window.__frames = 0;
+  const request = window.requestAnimationFrame.bind(window);
+  window.__uncountedFrame = request;
+  window.requestAnimationFrame = (callback) => {
+    window.__frames += 1;
+    return request(callback);
+  };
+}

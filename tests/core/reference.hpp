@@ -2,9 +2,11 @@
 // Shared helpers of the core tests: the PyTorch-made references
 // (tests/references/references.json) as tensors, and element-wise comparisons
 // whose failure message names the first differing element.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,14 @@ xt::xtensor<double, N> tensor(const json& list, const std::array<std::size_t, N>
     std::copy(values.begin(), values.end(), result.begin());
     return result;
 }
+
+// Valid lengths as the masking functions take them; no_mask: none (every key valid).
+inline xt::xtensor<int, 1> lens(std::initializer_list<int> values) {
+    xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({values.size()});
+    std::copy(values.begin(), values.end(), result.begin());
+    return result;
+}
+inline const xt::xtensor<int, 1> no_mask = xt::xtensor<int, 1>::from_shape({0});
 
 // A JSON list of N sizes.
 template <std::size_t N>

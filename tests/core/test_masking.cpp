@@ -11,15 +11,8 @@
 
 using attention::mask_scores;
 using attention::masked_score;
-
-namespace {
-xt::xtensor<int, 1> lens(std::initializer_list<int> values) {
-    xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({values.size()});
-    std::copy(values.begin(), values.end(), result.begin());
-    return result;
-}
-const xt::xtensor<int, 1> no_mask = xt::xtensor<int, 1>::from_shape({0});
-}  // namespace
+using ref::lens;
+using ref::no_mask;
 
 TEST_CASE("the masked score is d2l's -1e6", "[masking]") { CHECK(masked_score == -1e6); }
 

@@ -10,15 +10,8 @@
 #include "scoring/masked_softmax.hpp"
 
 using attention::masked_softmax;
-
-namespace {
-xt::xtensor<int, 1> lens(std::initializer_list<int> values) {
-    xt::xtensor<int, 1> result = xt::xtensor<int, 1>::from_shape({values.size()});
-    std::copy(values.begin(), values.end(), result.begin());
-    return result;
-}
-const xt::xtensor<int, 1> no_mask = xt::xtensor<int, 1>::from_shape({0});
-}  // namespace
+using ref::lens;
+using ref::no_mask;
 
 TEST_CASE("softmax_row is a stable softmax", "[softmax]") {
     std::vector<double> row = {1.0, 2.0, 3.0, -1.0};
