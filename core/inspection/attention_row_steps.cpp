@@ -102,9 +102,7 @@ AttentionRowSteps attention_model_row_steps(const AttentionModel& model, const x
 }
 
 Seq2SeqAttention seq2seq_attention_from_name(const std::string& name) {
-    if (name == "cross") return Seq2SeqAttention::cross;
-    if (name == "self") return Seq2SeqAttention::self;
-    fail("attention", "\"cross\" or \"self\"", quoted(name));
+    return seq2seq_attention_names.from_name(name);
 }
 
 AttentionRowSteps seq2seq_row_steps(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const RowChoice& choice,

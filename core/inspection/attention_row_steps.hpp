@@ -19,6 +19,7 @@
 
 #include "encoder/attention_model.hpp"
 #include "contract/attention_row_inputs.hpp"
+#include "contract/kind_names.hpp"
 #include "seq2seq/model.hpp"
 
 namespace attention {
@@ -66,7 +67,10 @@ AttentionRowSteps attention_model_row_steps(const AttentionModel& model, const x
 // Which of a translator's attentions: the decoder's over the source (the
 // only one Bahdanau's has), or the Transformer decoder's masked self-attention.
 enum class Seq2SeqAttention { cross, self };
-// "cross", "self"; throws ArgumentError("attention") otherwise.
+
+inline constexpr KindNames<Seq2SeqAttention, 2> seq2seq_attention_names{
+    "attention", {{{Seq2SeqAttention::cross, "cross"}, {Seq2SeqAttention::self, "self"}}}};
+// Throws ArgumentError("attention") for a name outside the table.
 Seq2SeqAttention seq2seq_attention_from_name(const std::string& name);
 
 // A translator's teacher-forced forward pass of the batch (as seq2seq_forward

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "encoder/attention_tasks.hpp"
+#include "inspection/attention_row_steps.hpp"
 #include "reference.hpp"
 #include "seq2seq/model.hpp"
 #include "seq2seq/tasks.hpp"
@@ -33,6 +34,7 @@ TEST_CASE("each kind's names come from its one table, and any other is refused b
     check_table(attention::attention_task_names, "task", "reverse, sort, shift, lookup");
     check_table(attention::seq2seq_task_names, "task", "numbers-en-zh, numbers-zh-en, dates, reverse, sort");
     check_table(attention::seq2seq_architecture_names, "architecture", "bahdanau, transformer");
+    check_table(attention::seq2seq_attention_names, "attention", "cross, self");
 }
 
 TEST_CASE("a kind's value outside its table has no name: a logic error, not a default", "[kinds]") {
