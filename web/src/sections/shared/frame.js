@@ -8,6 +8,11 @@
 import { element } from '../../dom.js';
 import { createControlSheet } from '../../control-sheet.js';
 
+/**
+ * @param {HTMLElement} root
+ * @param {{ titleKey: string, leadKeys?: string[], controls?: boolean }} frame
+ * @param {{ number?: number, heading?: string | null }} [place]
+ */
 export function createSectionFrame(root, { titleKey, leadKeys = [], controls = true }, { number, heading = null } = {}) {
   root.classList.add('lab-section');
   root.classList.toggle('section-no-controls', !controls);
@@ -30,6 +35,10 @@ export function createSectionFrame(root, { titleKey, leadKeys = [], controls = t
 }
 
 // A captioned figure cell inside a section's figures area.
+/**
+ * @param {HTMLElement} parent
+ * @param {{ captionKey?: string, className?: string }} [options]
+ */
 export function figureCell(parent, { captionKey, className = '' } = {}) {
   const body = element('div', { className: 'figure-body' });
   const cell = element('figure', { className: `figure-cell ${className}`.trim() }, [body]);
@@ -49,6 +58,10 @@ export function subsection(parent, { role, titleKey, leadKeys = [], className = 
   return block;
 }
 
+/**
+ * @param {HTMLElement} parent
+ * @param {{ key?: string, className?: string }} options
+ */
 export function note(parent, { key, className = 'note' }) {
   const node = element('p', { className, dataset: key ? { i18nRich: key } : {} });
   parent.append(node);
