@@ -42,6 +42,7 @@ export function createControls(store) {
 
   // A slider plus a number box for one numeric parameter. Log-scaled
   // parameters (widths, learning rates) map the slider through d3's scaleLog.
+  /** @param {string} name @param {{ labelKey?: string, hintKey?: string, slider?: boolean }} [options] */
   function numberControl(name, { labelKey, hintKey, slider = true } = {}) {
     const spec = parameters[name];
     nextId += 1;

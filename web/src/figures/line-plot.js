@@ -173,7 +173,7 @@ export function createLinePlot(container, options) {
     axisY.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
       .call(axisLeft(y).ticks(yTicks, yScale === 'log' ? '~g' : undefined).tickValues(yTicks === 0 ? [] : null));
     gridY.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
-      .call(axisLeft(y).ticks(yTicks).tickSize(-innerWidth).tickFormat(''));
+      .call(axisLeft(y).ticks(yTicks).tickSize(-innerWidth).tickFormat(() => ''));
   }
 
   function drawAll() {

@@ -44,6 +44,10 @@ function placeLabels(dots, query) {
   });
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {{ domain?: number[], ariaKey?: string, queryLabelKey?: string, onMove?: (x: number, y: number) => void, step?: number }} [options]
+ */
 export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKey, onMove, step = 0.1 } = {}) {
   const x = scaleLinear().domain(domain);
   const y = scaleLinear().domain(domain);
@@ -86,8 +90,8 @@ export function createPlane(container, { domain = [-3, 3], ariaKey, queryLabelKe
     frame.attr('x', MARGIN.left).attr('y', MARGIN.top).attr('width', inner).attr('height', inner);
     axisX.attr('transform', `translate(0,${MARGIN.top + inner})`).call(axisBottom(x).ticks(6));
     axisY.attr('transform', `translate(${MARGIN.left},0)`).call(axisLeft(y).ticks(6));
-    gridX.attr('transform', `translate(0,${MARGIN.top + inner})`).call(axisBottom(x).ticks(6).tickSize(-inner).tickFormat(''));
-    gridY.attr('transform', `translate(${MARGIN.left},0)`).call(axisLeft(y).ticks(6).tickSize(-inner).tickFormat(''));
+    gridX.attr('transform', `translate(0,${MARGIN.top + inner})`).call(axisBottom(x).ticks(6).tickSize(-inner).tickFormat(() => ''));
+    gridY.attr('transform', `translate(${MARGIN.left},0)`).call(axisLeft(y).ticks(6).tickSize(-inner).tickFormat(() => ''));
     origin.selectAll('line').data([0, 1]).join('line')
       .attr('x1', (d) => (d ? x(0) : x(domain[0]))).attr('x2', (d) => (d ? x(0) : x(domain[1])))
       .attr('y1', (d) => (d ? y(domain[0]) : y(0))).attr('y2', (d) => (d ? y(domain[1]) : y(0)));
