@@ -17,11 +17,28 @@
 //   without a worker (a course page of the same site, the npm files).
 import { CACHE_PREFIX, cacheName } from './cache-names.js';
 
+// The worker's global scope, as far as it is used: tsc reads this file with
+// the page's DOM lib, where `self` is a window.
+/**
+ * @typedef {Event & { waitUntil(promise: Promise<unknown>): void }} ExtendableEvent
+ * @typedef {ExtendableEvent & { request: Request, respondWith(response: Promise<Response>): void }} FetchEvent
+ * @typedef {ExtendableEvent & MessageEvent} ExtendableMessageEvent
+ * @typedef {{
+ *   registration: ServiceWorkerRegistration,
+ *   clients: { matchAll(options: { type: string, includeUncontrolled: boolean }): Promise<readonly unknown[]> },
+ *   skipWaiting(): Promise<void>,
+ *   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void,
+ *   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void,
+ *   addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void,
+ * }} ServiceWorkerScope
+ */
+const workerScope = /** @type {ServiceWorkerScope} */ (/** @type {unknown} */ (self));
+
 /* global OFFLINE_BUILD */
 const { version, files } = OFFLINE_BUILD;
 const CACHE = cacheName(version);
 const PAGE = 'index.html';
-const scope = self.registration.scope;
+const scope = workerScope.registration.scope;
 const fileUrl = (file) => new URL(file, scope).href;
 const BUILD_FILES = new Map(files.map(({ file, sha256 }) => [fileUrl(file), sha256]));
 
@@ -33,20 +50,20 @@ async function precache() {
     if (!response.ok) throw new Error(`${url}: ${response.status} while installing build ${version}`);
     const found = hex(await crypto.subtle.digest('SHA-256', await response.clone().arrayBuffer()));
     if (found !== sha256) throw new Error(`${url}: not the file of build ${version} (the host holds another build)`);
-    return [url, response];
+    return /** @type {[string, Response]} */ ([url, response]);
   }));
   const cache = await caches.open(CACHE);
   await Promise.all(responses.map(([url, response]) => cache.put(url, response)));
 }
 
-self.addEventListener('install', (event) => {
+workerScope.addEventListener('install', (event) => {
   event.waitUntil(precache().catch(async (error) => {
     await caches.delete(CACHE); // nothing half-filled stays behind
     throw error;
   }));
 });
 
-self.addEventListener('activate', (event) => {
+workerScope.addEventListener('activate', (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(names
     .filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE)
     .map((name) => caches.delete(name)))));
@@ -64,7 +81,7 @@ function cachedAs(request) {
   return BUILD_FILES.has(url.href) ? url.href : null;
 }
 
-self.addEventListener('fetch', (event) => {
+workerScope.addEventListener('fetch', (event) => {
   const url = cachedAs(event.request);
   if (!url) return;
   // caches.match, not caches.open: a cache removed (the host opted out) is not made again, empty.
@@ -72,13 +89,13 @@ self.addEventListener('fetch', (event) => {
 });
 
 // From a page: its build's version, or a take-over asked by the only page open.
-self.addEventListener('message', (event) => {
+workerScope.addEventListener('message', (event) => {
   const [port] = event.ports;
   if (event.data === 'version') port?.postMessage(version);
   if (event.data !== 'take-over') return;
-  event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (pages) => {
+  event.waitUntil(workerScope.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (pages) => {
     const alone = pages.length <= 1;
-    if (alone) await self.skipWaiting();
+    if (alone) await workerScope.skipWaiting();
     port?.postMessage(alone);
   }));
 });
