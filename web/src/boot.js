@@ -30,7 +30,7 @@ import { registerOfflineWorker, takeOverByNewBuild } from './offline/register.js
 // page as one script, the first wasm and the service worker.
 /* global ATTENTION_LAB_PAGE */
 const { entry, preloads, disk, wasm, worker } = ATTENTION_LAB_PAGE;
-const scriptUrl = document.currentScript.src;
+const scriptUrl = /** @type {HTMLScriptElement} */ (document.currentScript).src;
 const url = (file) => new URL(file, scriptUrl).href;
 
 function failed(error) {

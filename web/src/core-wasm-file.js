@@ -11,7 +11,7 @@
 import { CORE_PARTS, coreScriptFile, coreScriptGlobal, coreWasmFile } from './core-files.js';
 
 // Captured while app.js runs: afterwards document.currentScript is null.
-const scriptUrl = document.currentScript?.src ?? document.baseURI;
+const scriptUrl = /** @type {HTMLScriptElement | null} */ (document.currentScript)?.src ?? document.baseURI;
 const fallbackUrl = (part) => new URL(coreScriptFile(part), scriptUrl).href;
 
 // One policy for the page (its name is the one the CSP allows), made when a

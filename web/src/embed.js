@@ -64,7 +64,7 @@ export function startEmbedMode({ view, store }) {
   if (!view.embed) return;
   const html = document.documentElement;
   html.dataset.embed = view.embed;
-  for (const section of document.querySelectorAll('main > [data-section]')) {
+  for (const section of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('main > [data-section]'))) {
     if (section.dataset.section !== view.embed) {
       section.hidden = true;
       section.replaceChildren();
@@ -114,7 +114,7 @@ const embeddingOf = ({ embed, hide, heading }) => (embed ? JSON.stringify([embed
 function followEditedEmbedding(view) {
   const shown = embeddingOf(view);
   // The page's sections, as index.html lists them (embed mode empties the others but keeps them).
-  const sectionIds = [...document.querySelectorAll('main > [data-section]')].map((section) => section.dataset.section);
+  const sectionIds = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('main > [data-section]'))].map((section) => section.dataset.section);
   window.addEventListener('hashchange', (event) => {
     if (location.hash.length <= 1) return;
     const asked = parseHash(location.hash, sectionIds);
@@ -166,7 +166,7 @@ export function listenForFrameHeights() {
     if (!data || typeof data !== 'object' || data.type !== HEIGHT_MESSAGE) return;
     if (typeof data.height !== 'number' || !Number.isFinite(data.height)) return;
     const height = Math.min(MAX_FRAME_HEIGHT, Math.max(0, Math.round(data.height)));
-    for (const frame of document.querySelectorAll('iframe[data-attention-lab]')) {
+    for (const frame of /** @type {NodeListOf<HTMLIFrameElement>} */ (document.querySelectorAll('iframe[data-attention-lab]'))) {
       if (frame.contentWindow === event.source) frame.style.height = `${height}px`;
     }
   });

@@ -10,7 +10,7 @@ const PRINT_WIDTH = 680; // CSS px: A4's 210 mm less print.css's margins and a f
 const PRINT_HEIGHT = 280; // CSS px, 74 mm: two heatmaps to a page with their text
 
 export function scaleHeatmapsForPrint(root = document) {
-  for (const heatmap of root.querySelectorAll('.heatmap')) {
+  for (const heatmap of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('.heatmap'))) {
     const svg = heatmap.querySelector('.heatmap-svg');
     const width = Number(svg?.getAttribute('width'));
     const height = Number(svg?.getAttribute('height'));

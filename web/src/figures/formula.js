@@ -25,7 +25,7 @@ function digitNodes(part) {
   const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
   for (let text = walker.nextNode(); text; text = walker.nextNode()) {
     if (text.parentNode.nodeName.toLowerCase() === 'annotation') continue;
-    const found = text.data.match(DIGITS);
+    const found = /** @type {Text} */ (text).data.match(DIGITS);
     if (!found) continue;
     nodes.push(text);
     runs.push(...found);

@@ -278,7 +278,7 @@ export function createHeatmap(container, options) {
       axesDrawn = axes;
       drawCells();
       drawMarker();
-      if (active && grid.node() === grid.node().getRootNode().activeElement) activate(active.row, active.col);
+      if (active && grid.node() === /** @type {Document | ShadowRoot} */ (grid.node().getRootNode()).activeElement) activate(active.row, active.col);
     },
     // A horizontal rule at a (fractional) row position, e.g. the dragged query.
     setRowMarker(rowPosition) {

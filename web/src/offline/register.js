@@ -20,7 +20,7 @@ export function offlineRefusal() {
   if (!/^https?:$/.test(location.protocol)) return 'not-http';
   if (window !== window.top) return 'framed';
   if (/[#&]embed=/.test(location.hash)) return 'embedded';
-  if (document.querySelector(OPT_IN)?.content !== 'on') return 'host-opted-out';
+  if (/** @type {HTMLMetaElement | null} */ (document.querySelector(OPT_IN))?.content !== 'on') return 'host-opted-out';
   return null;
 }
 

@@ -30,7 +30,8 @@ function watchCards(root, total, now) {
   const visible = new IntersectionObserver((records) => {
     for (const { target, isIntersecting } of records) {
       if (!isIntersecting) continue;
-      if (!seen.has(target.dataset.exercise)) seen.set(target.dataset.exercise, now());
+      const card = /** @type {HTMLElement} */ (target); // an exercise card: observed below
+      if (!seen.has(card.dataset.exercise)) seen.set(card.dataset.exercise, now());
       visible.unobserve(target);
     }
   });
