@@ -96,6 +96,7 @@ export function readHeading(raw) {
 // hash: location.hash (with or without '#'). sectionIds: the registry's ids.
 // Returns { params, section, embed, hide, heading, exercises, anchor }: `anchor` is set when the
 // hash is a plain in-page link (#pooling, #main) rather than state.
+/** @param {string} hash @param {readonly string[]} [sectionIds] */
 export function parseHash(hash, sectionIds = []) {
   const text = String(hash ?? '').replace(/^#/, '').slice(0, LIMITS.hash);
   const result = {
@@ -169,6 +170,10 @@ export function patchFromHash(parsed) {
 // land(target): lands on a section an edited hash names (#section=…), and
 // keeps it there while the page settles (offscreen-sections.js landOn);
 // without it, a plain scroll.
+/**
+ * @param {{ store: *, view: *, sectionIds: readonly string[], onSection?: (id: string) => void,
+ *   land?: ((target: HTMLElement) => void) | null }} options
+ */
 export function startHashSync({ store, view, sectionIds, onSection, land = null }) {
   let timer = 0;
   // The hash as this page last left it. One the reader typed or pasted

@@ -41,7 +41,7 @@ const UNSAID = '\u0001';
 const VERDICT_KEYS = Object.freeze({ right: 'exercises.right', close: 'exercises.close', wrong: 'exercises.wrong' });
 
 export function createExerciseBlock({
-  section, sectionView, sectionRoot, core, progress, mode = 'on', onProgress = () => {},
+  section, sectionView, sectionRoot, core, progress, mode = 'on', onProgress = /** @type {(change: object) => void} */ (() => {}),
 }) {
   const teacherMode = mode === 'answers';
   const heading = element('h3', { className: 'exercises-title', dataset: { i18n: 'exercises.title' } });

@@ -22,7 +22,7 @@ import { observeWidth } from './width-observer.js';
 // longer has leaves none behind.
 function spaceLabelsApart(group, labels) {
   for (const node of [...group.node().childNodes]) if (node.nodeType === Node.TEXT_NODE) node.remove();
-  labels.each(function addSpace() {
+  labels.each(/** @this {Element} */ function addSpace() {
     this.after(' ');
   });
 }

@@ -86,7 +86,7 @@ function withoutSettings(entries) {
 // A session that throws while the storage is made (its first report
 // included) throws here: launch.js then opens the plain lab.
 export function createSuspendDataStorage({
-  session, names, predictions = [], onUnsaved = () => {}, mastery: packageMastery = MASTERY, describe = () => [],
+  session, names, predictions = [], onUnsaved = () => {}, mastery: packageMastery = MASTERY, describe = /** @type {(events: object[]) => object[]} */ (() => []),
 }) {
   const mastery = session.mastery() ?? packageMastery;
   const known = new Set(names);
