@@ -260,6 +260,7 @@ export function createLinePlot(container, options) {
       handleSpec = spec;
       drawHandle();
     },
+    /** @param {{ x?: number[], y?: number[] }} domains either or both: the other axis keeps its domain */
     setDomains({ x: xNext, y: yNext }) {
       const same = (scale, next) => !next || (scale.domain()[0] === next[0] && scale.domain()[1] === next[1]);
       if (same(x, xNext) && same(y, yNext)) return; // redrawing every layer is not free

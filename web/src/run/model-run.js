@@ -18,6 +18,13 @@ export const TRAIN_BUDGET_MS = 10;
 // `bleu`: the held-out BLEU of each evaluation, for a run whose core reports one (the translator's).
 const NOTHING_YET = Object.freeze({ model: null, losses: [], accuracy: [], bleu: [], evaluatedAt: [] });
 
+// A run as describe() gives it to onChange.
+/**
+ * @typedef {{ model: *, losses: number[], accuracy: number[], bleu: number[], evaluatedAt: number[],
+ *   heldOut: number | null, heldOutBleu: number | null, status: string, target: number, step: number,
+ *   lastChunk: number, stopReason: * }} ModelRunState
+ */
+
 export function modelRun(train) {
   return {
     begin: (model0) => ({ ...NOTHING_YET, model: model0 }),

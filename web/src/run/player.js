@@ -16,7 +16,8 @@
 // is due as play is pressed.
 
 export function createPlayer({
-  run, budget, onChange, onFrame = null, stepsPerSecond = Infinity, startsAtOnce = false, replaysAfterStop = false,
+  run, budget, onChange, onFrame = null,
+  stepsPerSecond = /** @type {number | ((target: number) => number)} */ (Infinity), startsAtOnce = false, replaysAfterStop = false,
 }) {
   let start = null; // what the run starts from (reset and replay return to it); null before a reset
   let history = run.begin(null); // the adapter's record of the run so far

@@ -132,6 +132,7 @@ export function createRunView({
   const restListeners = new Set();
   let autoplaying = false; // each run set plays at once (the teacher's answer key)
 
+  /** @param {import('./model-run.js').ModelRunState} run */
   function drawRun(run) {
     if (start === null) return;
     if (run.step === 0) pausedAtPlateau = null;
