@@ -261,6 +261,10 @@ export function createHeatmap(container, options) {
     // The same array again (the core's results are never changed in place):
     // its pixels and axes stand, as a redraw for another input (a dragged
     // query) would repaint 5,000 pixels and rebuild three axes for nothing.
+    /**
+     * @param {{ values: ArrayLike<number> & Iterable<number>, rows: number, cols: number, domain?: number[] | null,
+     *   rowValues?: ArrayLike<number | string>, colValues?: ArrayLike<number | string> }} matrix
+     */
     setMatrix({ values, rows, cols, domain, rowValues, colValues }) {
       const same = matrix !== null && matrix.values === values && matrix.rows === rows && matrix.cols === cols &&
         matrix.domain?.[0] === domain?.[0] && matrix.domain?.[1] === domain?.[1];

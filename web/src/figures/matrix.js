@@ -262,6 +262,11 @@ export function createMatrix(container, options = {}) {
     svg: svg.node(),
     // values: row-major rows x cols; masked: optional flags per cell; the
     // colour domain runs over the finite unmasked values unless given.
+    /**
+     * @param {{ values: ArrayLike<number> & Iterable<number>, rows: number, cols: number, rowNames?: string[], colNames?: string[],
+     *   masked?: ArrayLike<number | boolean> | null, maskedText?: string | null, domain?: number[] | null,
+     *   groupRows?: number | null, format?: string }} matrix
+     */
     set({ values, rows, cols, rowNames, colNames, masked = null, maskedText = null, domain = null, groupRows = null, format: cellFormat }) {
       data = {
         values, rows, cols, masked, maskedText, groupRows, format: cellFormat,
