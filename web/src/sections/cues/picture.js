@@ -71,7 +71,7 @@ export function createCuesPicture(parent) {
     sight.attr('x2', cx).attr('y2', target.y - 10);
     figure.dataset.gaze = target.id;
     svg.selectAll('.cues-object').classed('is-looked-at', function lookedAt() {
-      return this.dataset.object === target.id;
+      return /** @type {SVGElement} */ (this).dataset.object === target.id;
     });
     for (const button of buttons) button.setAttribute('aria-pressed', String(button.dataset.mode === mode));
     caption.dataset.i18nRich = CUES[mode].captionKey;

@@ -20,6 +20,7 @@ const BILLBOARDS = [
   { x: 300, y: 50, width: 48, height: 34, kind: 'picture' },
   { x: 88, y: 80, width: 102, height: 34, kind: 'place' },
 ];
+/** @type {[number, string][]} [x, classes] */
 const CARS = [[40, 'cues-car'], [214, 'cues-car cues-car-other']];
 const LOOKS = {
   whole: { labelKey: 'cues.street.mode.whole', captionKey: 'cues.street.caption.whole' },

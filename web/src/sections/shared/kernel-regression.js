@@ -26,6 +26,7 @@ export const ESTIMATOR_INPUTS = Object.freeze(['estimator', 'kernel', 'w']);
 // fits inside it with room for its dot, else widened to nice bounds around
 // the points (large noise throws them far out; a fixed range would drop or
 // half-clip them without a word).
+/** @param {{ y: Iterable<number> }} data */
 export function dataYDomain(data) {
   const [low, high] = extent(data.y);
   if (low === undefined) return setup.plotY;
