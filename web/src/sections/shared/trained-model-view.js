@@ -14,6 +14,10 @@ import { createRowStepsPanel } from './row-steps-panel.js';
 // figure, so a prediction that covers the maps covers it too).
 // `maps`: the section's maps (maps.js); forward and draw: a model's pass
 // on the examples and that pass on screen; the rest as createRunView takes it.
+/**
+ * @param {Omit<Parameters<typeof createRunView>[0], 'maps' | 'mapsContent'>
+ *   & { maps: { nodes: Node[] }, forward: *, draw: * }} options
+ */
 export function createTrainedRun({ maps, name, forward, draw, ...runOptions }) {
   const rowSteps = createRowStepsPanel({ name });
   rowSteps.element.dataset.figure = `${name}-row-steps`;
@@ -39,9 +43,10 @@ export function createExamplePicker(figures, {
   ])]));
   const picker = {
     body,
-    selected: 0,
+    selected: /** @type {number | 'typed'} */ (0),
     typed: null,
     // One row per example, built once (a radio keeps its focus while the run redraws).
+    /** @type {(Record<string, HTMLElement> & { row: HTMLElement, choose: HTMLInputElement })[]} the named cells too */
     rows: Array.from({ length: count }, (_, item) => {
       const choose = element('input', { type: 'radio', name: `${name}-example`, value: String(item) });
       choose.addEventListener('change', () => {
@@ -80,7 +85,13 @@ export function createExamplePicker(figures, {
 
 // The learner's own input, under the examples: a text box, its Show button
 // (and Enter) calling onShow(), a hint, the refusal and the result.
-// `resultName`: the result's data attribute (what the model gave).
+// `resultName`: the result's data attribute (what the model gave);
+// `inputmode`: the keyboard to offer (none: the text keyboard).
+/**
+ * @param {*} controls
+ * @param {{ name: string, labelKey: string, showKey: string, hintDataset: Record<string, string>, inputmode?: string,
+ *   resultName: string, onShow: () => void }} options
+ */
 export function createTypedInput(controls, {
   name, labelKey, showKey, hintDataset, inputmode, resultName, onShow,
 }) {
