@@ -1,8 +1,12 @@
-// The sections' declarations against their typedefs (SectionDeclaration in
-// web/src/sections/registry.js, ExerciseDeclaration in
-// web/src/exercises/exercise-declaration.js): tsc, with the editor's own
-// configuration (web/jsconfig.json), finds no error in the files marked
-// // @ts-check, and finds each of a list of planted mistakes in a declaration.
+// The page's code against its JSDoc types, and the sections' declarations
+// against their typedefs (SectionDeclaration in web/src/sections/registry.js,
+// ExerciseDeclaration in web/src/exercises/exercise-declaration.js). tsc finds
+// no error with either configuration: the editor's own (web/jsconfig.json:
+// every file of web/src checked, without noImplicitAny and strictNullChecks,
+// which the untyped code would fail thousands of times) and the strict one
+// (web/jsconfig.strict.json: all of strict, for the files marked
+// // @ts-check). With each, it finds every one of a list of planted mistakes
+// in a declaration.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,7 +17,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const TSC = path.resolve('node_modules/typescript/bin/tsc');
-const CONFIG = path.resolve('web/jsconfig.json');
+const CONFIGS = ['web/jsconfig.json', 'web/jsconfig.strict.json'];
 const SECTIONS_DIR = path.resolve('web/src/sections');
 
 const typeCheck = (config) => run(process.execPath, [TSC, '-p', config]).then(() => ({ ok: true, output: '' }),
@@ -25,13 +29,15 @@ before(async () => {
 });
 after(() => rm(scratch, { recursive: true, force: true }));
 
-test('the registry\'s sections and the exercise engine type-check against the declarations\' typedefs', async () => {
-  const started = performance.now();
-  const { ok, output } = await typeCheck(CONFIG);
-  assert.ok(ok, output);
-  assert.equal(output, '');
-  console.log(`tsc -p web/jsconfig.json: no error, ${(performance.now() - started).toFixed(0)} ms`);
-});
+for (const config of CONFIGS) {
+  test(`the page's code, the registry's sections and the exercise engine type-check (${config})`, async () => {
+    const started = performance.now();
+    const { ok, output } = await typeCheck(path.resolve(config));
+    assert.ok(ok, output);
+    assert.equal(output, '');
+    console.log(`tsc -p ${config}: no error, ${(performance.now() - started).toFixed(0)} ms`);
+  });
+}
 
 // Each mistake is a declaration built from a real one, as the registry sees
 // it (an imported value, not a literal), given the section's type on its own line.
@@ -51,7 +57,7 @@ const MISTAKES = [
   ['figures to hide named by one string', '{ ...dataSection, exercises: [{ ...dataSection.exercises[0], hides: \'data-plot\' }] }'],
 ];
 
-test('tsc finds each planted mistake in a declaration, on its own line, and no other error', async () => {
+async function findsPlantedMistakes(config) {
   const imports = ['data', 'masking', 'pooling'].map((id) => path.join(SECTIONS_DIR, id, `${id}.js`));
   const lines = [
     '// @ts-check',
@@ -72,13 +78,19 @@ test('tsc finds each planted mistake in a declaration, on its own line, and no o
     lines.push(`export const typed${index} = planted${index};`);
     lineOf.set(lines.length, MISTAKES[index][0]);
   }
-  const compilerOptions = JSON.parse(await readFile(CONFIG, 'utf8')).compilerOptions;
-  await writeFile(path.join(scratch, 'planted.js'), `${lines.join('\n')}\n`);
-  await writeFile(path.join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['planted.js'] }));
-  const { ok, output } = await typeCheck(path.join(scratch, 'tsconfig.json'));
+  const compilerOptions = JSON.parse(await readFile(config, 'utf8')).compilerOptions;
+  const folder = await mkdtemp(path.join(scratch, 'planted-'));
+  await writeFile(path.join(folder, 'planted.js'), `${lines.join('\n')}\n`);
+  await writeFile(path.join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['planted.js'] }));
+  const { ok, output } = await typeCheck(path.join(folder, 'tsconfig.json'));
   assert.equal(ok, false, 'tsc finds the planted mistakes');
   const errorLines = [...output.matchAll(/planted\.js\((\d+),\d+\): error TS\d+/g)].map((match) => Number(match[1]));
   const found = [...lineOf].filter(([line]) => errorLines.includes(line)).map(([, mistake]) => mistake);
   assert.deepEqual(found, MISTAKES.map(([mistake]) => mistake), output);
   assert.deepEqual(errorLines.filter((line) => !lineOf.has(line)), [], `no error elsewhere:\n${output}`);
-});
+}
+
+for (const config of CONFIGS) {
+  test(`tsc finds each planted mistake in a declaration, on its own line, and no other error (${config})`,
+    () => findsPlantedMistakes(config));
+}
