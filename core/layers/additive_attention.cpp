@@ -30,26 +30,32 @@ void additive_keys_backward(const AdditiveShape& shape, const double* keys, cons
 
 void additive_attention_forward(const AdditiveShape& shape, const double* queries, const double* projected_keys,
                                 const double* values, const int* valid_lens, const double* w_q, const double* w_v,
-                                AdditiveCache& cache, double* out, std::vector<double>& transposed) {
+                                AdditiveCache& cache, double* out, std::vector<double>& transposed,
+                                const AdditiveExtras& extras) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, dv = shape.value_size;
     const std::size_t query_rows = shape.batch * nq;
+    // Forward only, every feature is written over the one before it.
+    const std::size_t feature_stride = extras.forward_only ? 0 : hidden;
     cache.projected_queries.resize(query_rows * hidden);
-    cache.features.resize(query_rows * nk * hidden);
+    cache.features.resize(extras.forward_only ? hidden : query_rows * nk * hidden);
     cache.weights.resize(query_rows * nk);
     linear_forward({query_rows, shape.query_size, hidden}, queries, w_q, nullptr, cache.projected_queries.data(),
                    transposed);
     for (std::size_t b = 0; b < shape.batch; ++b) {
-        const std::size_t visible = visible_keys(shape, valid_lens, b);
+        const std::size_t item_visible = visible_keys(shape, valid_lens, b);
         for (std::size_t i = 0; i < nq; ++i) {
             const std::size_t row = b * nq + i;
+            const std::size_t visible = extras.visible ? extras.visible[row] : item_visible;
+            const std::size_t scored = extras.scores ? nk : visible;
             const double* pq = cache.projected_queries.data() + row * hidden;
             double* weights = cache.weights.data() + row * nk;
-            for (std::size_t j = 0; j < visible; ++j) {
+            for (std::size_t j = 0; j < scored; ++j) {
                 const double* pk = projected_keys + (b * nk + j) * hidden;
-                double* feature = cache.features.data() + (row * nk + j) * hidden;
+                double* feature = cache.features.data() + (row * nk + j) * feature_stride;
                 for (std::size_t c = 0; c < hidden; ++c) feature[c] = vector_math::tanh(pq[c] + pk[c]);
                 weights[j] = vector_math::dot(feature, w_v, hidden);
             }
+            if (extras.scores) std::copy(weights, weights + nk, extras.scores + row * nk);
             // d2l's masked softmax: the keys past the valid length weigh exactly 0.
             softmax_row(weights, visible, nk);
             double* o = out + row * dv;

@@ -11,8 +11,7 @@
 // projection's gradient over the steps before one backward pass through W_k.
 //
 // Rows: queries b * queries + i, keys and values b * keys + j (item b).
-// (scoring/checked_additive_attention.hpp is the page's tensor version of the same
-// scoring, with its checks; this one serves the trainable models.)
+// (scoring/checked_additive_attention.hpp is the page's checked entry to it.)
 #include <cstddef>
 #include <vector>
 
@@ -38,12 +37,24 @@ struct AdditiveCache {
     std::vector<double> weights;            // batch * queries x keys, 0 past the item's valid length
 };
 
+// What the page's forward-only call (scoring/checked_additive_attention)
+// asks beyond the models' pass; the defaults ask nothing.
+struct AdditiveExtras {
+    // batch * queries counts, in [0, keys]: the keys each query row sees (for valid_lens).
+    const std::size_t* visible = nullptr;
+    // batch * queries x keys: every key's score, masked ones too, before the softmax.
+    double* scores = nullptr;
+    // No backward pass follows: the features are not kept (a row of them at a time).
+    bool forward_only = false;
+};
+
 // out (batch * queries x value_size) for queries over projected keys
 // (additive_keys_forward) and values. valid_lens: one per item, each in [1,
 // keys] (null: every key). `transposed` holds W_q^T while it projects.
 void additive_attention_forward(const AdditiveShape& shape, const double* queries, const double* projected_keys,
                                 const double* values, const int* valid_lens, const double* w_q, const double* w_v,
-                                AdditiveCache& cache, double* out, std::vector<double>& transposed);
+                                AdditiveCache& cache, double* out, std::vector<double>& transposed,
+                                const AdditiveExtras& extras = {});
 
 // The backward pass's buffers.
 struct AdditiveScratch {

@@ -23,6 +23,15 @@ void silence_heads(const AttentionShape& shape, const int* heads_off, double* ro
     }
 }
 
+// Multiplies the columns of each head by its factor, in every row.
+void scale_heads(const AttentionShape& shape, const double* factors, double* rows) {
+    if (!factors) return;
+    const std::size_t dh = shape.hidden / shape.heads, count = shape.batch * shape.queries;
+    for (std::size_t r = 0; r < count; ++r)
+        for (std::size_t h = 0; h < shape.heads; ++h)
+            for (std::size_t c = 0; c < dh; ++c) rows[r * shape.hidden + h * dh + c] *= factors[h];
+}
+
 }  // namespace
 
 void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causal, std::vector<std::size_t>& visible) {
@@ -49,7 +58,7 @@ void transpose(const double* from, std::size_t rows, std::size_t columns, std::s
 // masked keys add exact zeros to the weighted sums.
 void scaled_dot_product_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
                                 const std::size_t* visible, double* weights, double* concat,
-                                std::vector<double>& scratch) {
+                                std::vector<double>& scratch, double* scores) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(dh));
@@ -64,6 +73,10 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
             // Scores Q_h K_h^T, then each row's softmax over its visible keys.
             transpose(k_h, nk, dh, hidden, keys_t);
             matrix::multiply({q_h, hidden, 1}, keys_t, nk, w_h, nk, nq, nk, dh);
+            if (scores) {
+                double* s_h = scores + (b * heads + h) * nq * nk;
+                for (std::size_t j = 0; j < nq * nk; ++j) s_h[j] = w_h[j] * inv_sqrt_d;
+            }
             for (std::size_t i = 0; i < nq; ++i) softmax_row(w_h + i * nk, visible[b * nq + i], nk, inv_sqrt_d);
             // The head's output: weights times V_h.
             matrix::multiply({w_h, nk, 1}, v + b * nk * hidden + h * dh, hidden, concat + b * nq * hidden + h * dh,
@@ -111,7 +124,7 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
 void multi_head_attention_forward(const AttentionShape& shape, const double* queries, const double* keys,
                                   const double* values, const std::size_t* visible, const AttentionWeights& w,
                                   AttentionCache& cache, double* out, std::vector<double>& transposed,
-                                  const int* heads_off) {
+                                  const int* heads_off, const AttentionExtras& extras) {
     const std::size_t hidden = shape.hidden;
     const std::size_t query_rows = shape.batch * shape.queries, key_rows = shape.batch * shape.keys;
     cache.q.resize(query_rows * hidden), cache.k.resize(key_rows * hidden), cache.v.resize(key_rows * hidden);
@@ -121,8 +134,9 @@ void multi_head_attention_forward(const AttentionShape& shape, const double* que
     linear_forward({key_rows, hidden, hidden}, keys, w.wk, nullptr, cache.k.data(), transposed);
     linear_forward({key_rows, hidden, hidden}, values, w.wv, nullptr, cache.v.data(), transposed);
     scaled_dot_product_forward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
-                               cache.concat.data(), transposed);
+                               cache.concat.data(), transposed, extras.scores);
     silence_heads(shape, heads_off, cache.concat.data());
+    scale_heads(shape, extras.head_factors, cache.concat.data());
     linear_forward({query_rows, hidden, hidden}, cache.concat.data(), w.wo, nullptr, out, transposed);
 }
 

@@ -42,6 +42,17 @@ struct AttentionCache {
     std::vector<double> concat;    // batch * queries rows: the heads' outputs, before Wo
 };
 
+// What the page's forward-only call (scoring/checked_multi_head_attention)
+// asks beyond the models' pass; the defaults ask nothing.
+struct AttentionExtras {
+    // One factor a head, its output scaled before Wo (the page's headMask;
+    // the flags' off is a factor 0, on a factor 1).
+    const double* head_factors = nullptr;
+    // batch x heads x queries x keys: every score Q K^T / sqrt(d), masked ones
+    // too, before the softmax (the page checks them for overflow).
+    double* scores = nullptr;
+};
+
 // out (batch * queries x hidden) for queries (batch * queries rows) attending
 // over keys and values (batch * keys rows each; they may be the same array).
 // heads_off (null: none): one flag a head; a head whose flag is not 0 is
@@ -51,7 +62,7 @@ struct AttentionCache {
 void multi_head_attention_forward(const AttentionShape& shape, const double* queries, const double* keys,
                                   const double* values, const std::size_t* visible, const AttentionWeights& w,
                                   AttentionCache& cache, double* out, std::vector<double>& transposed,
-                                  const int* heads_off = nullptr);
+                                  const int* heads_off = nullptr, const AttentionExtras& extras = {});
 
 // The buffers of the backward pass.
 struct AttentionScratch {
@@ -68,10 +79,10 @@ void multi_head_attention_backward(const AttentionShape& shape, const double* qu
                                    const int* heads_off = nullptr);
 
 // The heads alone, on projected Q, K, V: concat = softmax(Q K^T / sqrt(d)) V per head.
-// `scratch` holds a head's K^T.
+// `scratch` holds a head's K^T. scores (null: not kept): as AttentionExtras's.
 void scaled_dot_product_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
                                 const std::size_t* visible, double* weights, double* concat,
-                                std::vector<double>& scratch);
+                                std::vector<double>& scratch, double* scores = nullptr);
 // dconcat -> dq, dk, dv (overwritten). `scratch` holds a head's V^T and its dL/dscores.
 void scaled_dot_product_backward(const AttentionShape& shape, const double* q, const double* k, const double* v,
                                  const std::size_t* visible, const double* weights, const double* dconcat,

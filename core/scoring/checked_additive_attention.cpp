@@ -1,16 +1,22 @@
 #include "scoring/checked_additive_attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "contract/attention_checks.hpp"
-#include "numerics/batch_matrix_product.hpp"
 #include "contract/errors.hpp"
-#include "layers/linear.hpp"
-#include "scoring/masked_softmax.hpp"
+#include "layers/additive_attention.hpp"
+#include "scoring/masking.hpp"
 
 namespace attention {
 namespace {
+
+// The projections Wq q and Wk k (h numbers each) of the query and key of a bad score.
+struct ProjectedPair {
+    const double *query, *key;
+};
 
 // Finite inputs, yet a score is not finite. A projection that overflows
 // alone is harmless (tanh saturates, as in PyTorch); a score is Infinity or
@@ -19,12 +25,11 @@ namespace {
 // hit Infinity - Infinity), or both are infinite with opposite signs. For (b)
 // the queries are blamed when their projection is not finite, else the keys.
 // PyTorch's weights would be NaN in every case.
-[[noreturn]] void fail_score(const xt::xtensor<double, 3>& projected_q, const xt::xtensor<double, 3>& projected_k,
-                             const xt::xtensor<double, 1>& w_v, const BadScore& bad) {
+[[noreturn]] void fail_score(const ProjectedPair& projected, const xt::xtensor<double, 1>& w_v, const BadScore& bad) {
     const std::string got = text("a score of ", bad.score, " (batch item ", bad.item, ", query ", bad.query,
                                  ", key ", bad.key, ")");
     for (std::size_t c = 0; c < w_v.size(); ++c) {
-        const double pq = projected_q(bad.item, bad.query, c), pk = projected_k(bad.item, bad.key, c);
+        const double pq = projected.query[c], pk = projected.key[c];
         if (!std::isnan(std::tanh(pq + pk))) continue;
         if (!std::isfinite(pq))
             fail("queries", "numbers small enough that the scores stay finite (their projections by Wq overflow)",
@@ -53,23 +58,31 @@ AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
     require_all_finite("Wk", w_k);
     require_all_finite("wv", w_v);
 
-    const auto projected_q = layers::linear_forward(queries, w_q);  // (batch, nq, h)
-    const auto projected_k = layers::linear_forward(keys, w_k);     // (batch, nk, h)
     const std::size_t batch = queries.shape(0), nq = queries.shape(1), nk = keys.shape(1);
-    xt::xtensor<double, 3> scores = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
+    const ValidLengths checked(valid_lens, batch, nq, nk);
+    std::vector<std::size_t> visible(batch * nq);
     for (std::size_t b = 0; b < batch; ++b)
-        for (std::size_t q = 0; q < nq; ++q)
-            for (std::size_t k = 0; k < nk; ++k) {
-                double score = 0.0;
-                for (std::size_t c = 0; c < h; ++c)
-                    score += w_v(c) * std::tanh(projected_q(b, q, c) + projected_k(b, k, c));
-                if (!std::isfinite(score)) fail_score(projected_q, projected_k, w_v, {b, q, k, score});
-                scores(b, q, k) = score;
-            }
+        for (std::size_t i = 0; i < nq; ++i) visible[b * nq + i] = checked.of_row(b, i);
+
+    // The models' layer (layers/additive_attention.hpp), forward only, asked for every score.
+    const layers::AdditiveShape shape{batch, nq, nk, queries.shape(2), keys.shape(2), values.shape(2), h};
+    std::vector<double> projected_k(batch * nk * h), transposed;
+    layers::AdditiveCache cache;
     AttentionResult result;
-    result.weights = masked_softmax(scores, valid_lens);
-    result.output = batch_matrix_product_unchecked(result.weights, values);
-    result.scores = std::move(scores);
+    result.scores = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
+    result.output = xt::xtensor<double, 3>::from_shape({batch, nq, values.shape(2)});
+    layers::additive_keys_forward(shape, keys.data(), w_k.data(), projected_k.data(), transposed);
+    layers::additive_attention_forward(shape, queries.data(), projected_k.data(), values.data(), nullptr, w_q.data(),
+                                       w_v.data(), cache, result.output.data(), transposed,
+                                       {visible.data(), result.scores.data(), true});
+    for (std::size_t i = 0; i < result.scores.size(); ++i)
+        if (!std::isfinite(result.scores.data()[i])) {
+            const std::size_t b = i / (nq * nk), q = i / nk % nq, k = i % nk;
+            fail_score({cache.projected_queries.data() + (b * nq + q) * h, projected_k.data() + (b * nk + k) * h},
+                       w_v, {b, q, k, result.scores.data()[i]});
+        }
+    result.weights = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
+    std::copy(cache.weights.begin(), cache.weights.end(), result.weights.begin());
     return result;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // Additive attention (d2l 10.3.2): score(q, k) = w_v^T tanh(W_q q + W_k k),
 // no biases; dropout is off (evaluation mode).
-// The page's forward-only version over checked tensors, with the scores it
-// shows; the models train with layers/additive_attention.hpp (why two:
-// docs/architecture.md, "How a trainable model is put together").
+// The page's checked entry to the models' layer (layers/additive_attention.hpp):
+// its arguments checked, valid lengths per item or per query, every score
+// returned, and overflows named.
 #include <xtensor/xtensor.hpp>
 
 #include "contract/attention_result.hpp"

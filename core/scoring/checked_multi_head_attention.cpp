@@ -3,15 +3,13 @@
 #include <cmath>
 #include <string_view>
 
-#include "contract/attention_checks.hpp"
-#include "numerics/batch_matrix_product.hpp"
-#include "scoring/dot_product_attention.hpp"
-#include "contract/errors.hpp"
-#include "layers/linear.hpp"
-#include "scoring/masking.hpp"
-#include "scoring/masked_softmax.hpp"
+#include <algorithm>
+#include <string>
 
-#include <xtensor/xview.hpp>
+#include "contract/attention_checks.hpp"
+#include "contract/errors.hpp"
+#include "layers/multi_head_attention.hpp"
+#include "scoring/masking.hpp"
 
 namespace attention {
 
@@ -39,26 +37,19 @@ xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::si
 
 namespace {
 
-// The first number of `result` that is not finite (every input was): an
-// overflow, blamed on `argument`.
-void require_finite_result(std::string_view argument, const char* expected, const xt::xtensor<double, 3>& result) {
-    for (double v : result)
-        if (!std::isfinite(v)) fail(argument, expected, text("a result of ", v));
-}
-
-// x W^T, refused under x's name when it overflows.
-xt::xtensor<double, 3> projection(std::string_view name, const xt::xtensor<double, 3>& x,
-                                  const xt::xtensor<double, 2>& weight, std::string_view weight_name) {
-    auto projected = layers::linear_forward(x, weight);
-    for (double v : projected)
-        if (!std::isfinite(v))
-            fail(name, text("numbers small enough that their projections by ", weight_name, " stay finite"),
-                 text("a projection of ", v));
-    return projected;
+// The first of `count` numbers (`stride` apart) that is not finite, blamed on `argument`:
+// finite inputs overflowed on the way.
+void require_finite(std::string_view argument, const std::string& expected, const char* what, const double* values,
+                    std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+        if (!std::isfinite(values[i])) fail(argument, expected, text(what, values[i]));
 }
 
 }  // namespace
 
+// The checks, then the models' layer (layers/multi_head_attention.hpp); its
+// intermediate results are checked afterwards, in the order they were made,
+// so an overflow is blamed on the argument that fed it first.
 AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
                                      const xt::xtensor<double, 3>& keys,
                                      const xt::xtensor<double, 3>& values,
@@ -81,39 +72,52 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
     if (!head_mask.empty() && head_mask.size() != heads)
         fail("headMask", text("null or ", heads, " factors (one per head)"), head_mask.size());
     require_all_finite("headMask", head_mask);
-    // valid_lens are per batch item or per row; every head of an item shares them.
-    const std::size_t batch = queries.shape(0), nq = queries.shape(1);
-    // Checked here, before they are repeated per head (so an error names the caller's index)
-    // and before their copy is allocated: at most batch * nq of them, times heads <= max_batch.
-    const ValidLengths checked(valid_lens, batch, nq, keys.shape(1));
-    xt::xtensor<int, 1> head_lens = xt::xtensor<int, 1>::from_shape({valid_lens.size() * heads});
-    const std::size_t per_item = valid_lens.size() / batch;
-    for (std::size_t b = 0; b < batch && per_item > 0; ++b)
-        for (std::size_t h = 0; h < heads; ++h)
-            for (std::size_t r = 0; r < per_item; ++r)
-                head_lens((b * heads + h) * per_item + r) = valid_lens(b * per_item + r);
+    // valid_lens are per batch item or per row (checked here, so an error names the caller's index);
+    // every head of an item shares them.
+    const std::size_t batch = queries.shape(0), nq = queries.shape(1), nk = keys.shape(1);
+    const ValidLengths checked(valid_lens, batch, nq, nk);
+    std::vector<std::size_t> visible(batch * nq);
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t i = 0; i < nq; ++i) visible[b * nq + i] = checked.of_row(b, i);
+
+    const layers::AttentionShape shape{batch, nq, nk, hidden, heads};
+    layers::AttentionCache cache;
+    std::vector<double> scores(batch * heads * nq * nk), transposed;
+    AttentionResult result;
+    result.output = xt::xtensor<double, 3>::from_shape({batch, nq, hidden});
+    layers::multi_head_attention_forward(shape, queries.data(), keys.data(), values.data(), visible.data(),
+                                         {w_q.data(), w_k.data(), w_v.data(), w_o.data()}, cache,
+                                         result.output.data(), transposed, nullptr,
+                                         {head_mask.empty() ? nullptr : head_mask.data(), scores.data()});
 
     // Every step from finite inputs must stay finite (PyTorch's output would be Infinity or NaN
     // otherwise); an overflow is blamed on the argument that feeds it.
-    const auto per_head_q = transpose_qkv(projection("queries", queries, w_q, "Wq"), heads);
-    const auto per_head_k = transpose_qkv(projection("keys", keys, w_k, "Wk"), heads);
-    const auto per_head_v = transpose_qkv(projection("values", values, w_v, "Wv"), heads);
-    xt::xtensor<double, 3> scores;
-    if (const auto bad = detail::scaled_dot_scores(per_head_q, per_head_k, scores))
-        fail("queries", "numbers small enough that every head's scores q.k / sqrt(d) stay finite",
-             text("a score of ", bad->score, " (batch item ", bad->item / heads, ", head ", bad->item % heads,
-                  ", query ", bad->query, ", key ", bad->key, ")"));
-    AttentionResult result;
-    result.weights = masked_softmax(scores, head_lens);
-    auto per_head_output = batch_matrix_product_unchecked(result.weights, per_head_v);  // weighted means: finite
+    const auto projections = [](const char* weight) {
+        return text("numbers small enough that their projections by ", weight, " stay finite");
+    };
+    require_finite("queries", projections("Wq"), "a projection of ", cache.q.data(), cache.q.size());
+    require_finite("keys", projections("Wk"), "a projection of ", cache.k.data(), cache.k.size());
+    require_finite("values", projections("Wv"), "a projection of ", cache.v.data(), cache.v.size());
+    for (std::size_t i = 0; i < scores.size(); ++i)
+        if (!std::isfinite(scores[i])) {
+            const std::size_t item = i / (nq * nk), query = i / nk % nq, key = i % nk;
+            fail("queries", "numbers small enough that every head's scores q.k / sqrt(d) stay finite",
+                 text("a score of ", scores[i], " (batch item ", item / heads, ", head ", item % heads, ", query ",
+                      query, ", key ", key, ")"));
+        }
     if (!head_mask.empty()) {
-        for (std::size_t i = 0; i < per_head_output.shape(0); ++i)
-            xt::view(per_head_output, i) *= head_mask[i % heads];
-        require_finite_result("headMask", "factors small enough that every head's output stays finite",
-                              per_head_output);
+        // Head by head, as the heads' outputs are split (d2l's transpose_qkv).
+        const std::size_t dh = hidden / heads;
+        for (std::size_t b = 0; b < batch; ++b)
+            for (std::size_t h = 0; h < heads; ++h)
+                for (std::size_t i = 0; i < nq; ++i)
+                    require_finite("headMask", "factors small enough that every head's output stays finite",
+                                   "a result of ", cache.concat.data() + (b * nq + i) * hidden + h * dh, dh);
     }
-    result.output = layers::linear_forward(transpose_output(per_head_output, heads), w_o);
-    require_finite_result("Wo", "numbers small enough that the output stays finite", result.output);
+    require_finite("Wo", "numbers small enough that the output stays finite", "a result of ", result.output.data(),
+                   result.output.size());
+    result.weights = xt::xtensor<double, 3>::from_shape({batch * heads, nq, nk});
+    std::copy(cache.weights.begin(), cache.weights.end(), result.weights.begin());
     return result;
 }
 

@@ -3,9 +3,9 @@
 // the hidden size H into `heads` heads of H/heads (transpose_qkv), run scaled
 // dot-product attention per head, concatenate (transpose_output), project
 // with W_o. No biases.
-// The page's forward-only version over checked tensors, with every head's
-// scores and headMask factors; the models train with
-// layers/multi_head_attention.hpp (why two: docs/architecture.md).
+// The page's checked entry to the models' layer (layers/multi_head_attention.hpp):
+// its arguments checked, every head's weights returned, headMask factors,
+// and overflows named.
 #include <cstddef>
 #include <vector>
 
