@@ -16,20 +16,27 @@
 // Usage: node web/build.mjs --wasm-basics <build>/wasm/attention-core-basics-wasm.mjs
 //          --wasm-models <build>/wasm/attention-core-models-wasm.mjs --out dist
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fontSubsetter } from './build-steps/font-subsets.mjs';
 import { texCharacters } from './build-steps/tex-characters.mjs';
-import { writePackage } from './build-steps/npm-package.mjs';
-import { writeNotebookPackage } from './build-steps/notebook-package.mjs';
-import { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } from './build-steps/scorm-package.mjs';
 import { writeCoreParts } from './build-steps/core-parts.mjs';
 import { writeAppManifest } from './build-steps/app-manifest.mjs';
 import { OFFLINE_WORKER, writeOfflineWorker } from './build-steps/offline-worker.mjs';
 import { coreWasmFile } from './src/core-files.js';
-import { SECTION_LOADERS } from './src/sections/section-loaders.js';
-import { CATALOGUE_PARTS, SHARED_PARTS } from './src/i18n/catalogue-parts.js';
+
+// First the lists of sections, derived from their folders (web/src/generated/),
+// in a process of its own: it imports the declarations, which read the lists
+// it writes. What reads them is imported after.
+execFileSync(process.execPath, [new URL('./build-steps/section-list.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+const { writePackage } = await import('./build-steps/npm-package.mjs');
+const { writeNotebookPackage } = await import('./build-steps/notebook-package.mjs');
+const { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } = await import('./build-steps/scorm-package.mjs');
+const { writePageHtml } = await import('./build-steps/page-html.mjs');
+const { SECTION_LOADERS } = await import('./src/sections/section-loaders.js');
+const { CATALOGUE_PARTS, SHARED_PARTS } = await import('./src/i18n/catalogue-parts.js');
 
 const LANGUAGES = Object.keys(CATALOGUE_PARTS);
 
@@ -240,7 +247,7 @@ const element = await build({
   metafile: true, // which npm packages it carries: their licences go into the package
 });
 
-await copyFile('web/index.html', path.join(out, 'index.html'));
+await writePageHtml(path.join(out, 'index.html'));
 await writeAppManifest(out);
 await copyFile('web/course-example.html', path.join(out, 'course-example.html'));
 await copyFile('web/course-example.css', path.join(out, 'course-example.css'));

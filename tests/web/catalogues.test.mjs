@@ -11,6 +11,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CATALOGUE_FILES, assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
 import { GLOSSARY } from '../../web/src/i18n/glossary.js';
+import { SECTION_IDS } from '../../web/src/sections/section-loaders.js';
+import { navKey } from '../../web/build-steps/page-html.mjs';
 import { loadCatalogue, t, translateTree, useLanguage } from '../../web/src/i18n/index.js';
 import {
   KERNELS, ESTIMATORS, PIPELINE_SCORINGS, MASK_MODES, SCORING_KEYS, ADDITIVE_QUERIES,
@@ -52,6 +54,7 @@ async function namedKeys() {
     ...ADDITIVE_QUERIES.map((name) => `scoring.queries.${name}`),
     ...['additive', 'dot'].map((layer) => `scoring.layer.${layer}`),
     ...[1, 2].map((item) => `masking.editItem${item}`),
+    ...SECTION_IDS.map(navKey),
     ...['full', 'dropped', 'kept'].flatMap((kind) => [`multihead.output.${kind}`, `multihead.output.${kind}Caption`, `multihead.output.${kind}Label`]),
   ];
   for (const key of built) named.set(key, 'a key built from a value');

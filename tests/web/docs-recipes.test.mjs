@@ -49,7 +49,8 @@ function named(text) {
 const isPath = (span) => /^[\w.<>*-]+(\/[\w.<>*-]*)+$/.test(span) && !span.startsWith('/');
 
 // Every file of the repository's sources, as paths from the root.
-const SKIPPED = new Set(['.git', 'node_modules', 'dist', 'build', 'test-results']);
+// web/src/generated/: the build's, derived from the sections' folders.
+const SKIPPED = new Set(['.git', 'node_modules', 'dist', 'build', 'test-results', 'generated']);
 async function walk(folder) {
   const entries = await readdir(folder, { withFileTypes: true });
   const files = await Promise.all(entries.filter(({ name }) => !SKIPPED.has(name)).map((entry) => {
@@ -80,6 +81,7 @@ const namesAll = (names) => (text) => names.every((name) => word(name).test(text
 
 // A section's own files are named by its placeholder in a recipe.
 const generalised = (file) => file
+  .replace(/^web\/src\/sections\/([\w-]+)\/\1\.js$/, 'web/src/sections/<id>/<id>.js')
   .replace(/^web\/src\/sections\/[\w-]+\/exercises\.js$/, 'web/src/sections/<id>/exercises.js');
 
 const declarationTypes = await readFile('wasm/attention-core.d.ts', 'utf8');
@@ -95,12 +97,13 @@ const REQUIRED = {
     },
     listed: [
       'web/src/sections/<id>/<id>.js', 'web/src/sections/<id>/', 'web/src/state.js',
-      'web/src/i18n/en/<id>.js', 'web/src/i18n/zh/<id>.js', 'web/src/i18n/zh/shared.js', 'README.md',
-      'tests/web/section-declarations.test.mjs', 'tests/web/section-loaders.test.mjs',
+      'web/src/i18n/en/<id>.js', 'web/src/i18n/zh/<id>.js', 'web/src/i18n/en/shared.js', 'web/src/i18n/zh/shared.js',
+      'web/build-steps/section-list.mjs', 'web/build-steps/page-html.mjs', 'web/src/book-links.js', 'README.md',
+      'tests/web/section-declarations.test.mjs', 'tests/web/section-loaders.test.mjs', 'tests/web/scratch-section.test.mjs',
       'tests/web/declaration-types.test.mjs', 'tests/web/catalogues.test.mjs', 'tests/web/catalogue-parts.test.mjs',
       'tests/web/book-links.test.mjs', 'tests/web/book-claims.test.mjs', 'tests/web/docs-facts.test.mjs',
-      'tests/web/lesson-plan.test.mjs', 'tests/browser/course-pages.test.mjs',
-      'SECTIONS', 'EXPECTED', 'BOOK_SUBSECTIONS', 'SectionDeclaration',
+      'tests/web/lesson-plan.test.mjs', 'tests/browser/course-pages.test.mjs', 'tests/browser/redraw-performance.test.mjs',
+      'SectionDeclaration', 'order', 'book', 'bookSubsection(page, anchor, number, title)',
     ],
   },
   // Every exercise test file, and what every exercise of the lab is held to.
@@ -159,7 +162,7 @@ const REQUIRED = {
       ...filesWhere((text) => /(^|[{,]\s*)zh:|\[\s*'en',\s*'zh'\s*\]/m.test(text), 'tests/browser/'),
     ].map(generalised),
     except: {
-      'web/src/sections/translation/translation.js': 'the translation task\'s languages, not the page\'s',
+      'web/src/sections/<id>/<id>.js': 'a declaration\'s subsections in the two books (and the translation task\'s languages), not the page\'s languages',
       'web/src/sections/translation/setup.js': 'the translation task\'s languages, not the page\'s',
     },
     listed: [

@@ -6,7 +6,8 @@
 // are well formed and answered by the core.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { SECTIONS, SECTION_IDS } from '../../web/src/sections/registry.js';
 import { parameters, defaultState, clampValue, createStore } from '../../web/src/state.js';
 import { parameterOf, describeError } from '../../web/src/section-errors.js';
@@ -28,10 +29,16 @@ const poolingInputs = poolingSection.inputs;
 const poolingExercise = (id) => poolingSection.exercises.find((exercise) => exercise.id === id);
 const pick = (state, names) => Object.fromEntries(names.map((name) => [name, state[name]]));
 
-test('the sections are those of index.html, in its order, each declared once', async () => {
-  const html = await readFile('web/index.html', 'utf8');
-  const inPage = [...html.matchAll(/<section id="([\w-]+)" data-section="\1">/g)].map((match) => match[1]);
-  assert.deepEqual(SECTION_IDS, inPage);
+test('the sections are the folders that declare one, in their declarations\' order, each with its nav link and <section> in the built page', async () => {
+  const folders = (await readdir('web/src/sections', { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && existsSync(`web/src/sections/${entry.name}/${entry.name}.js`)).map((entry) => entry.name);
+  assert.deepEqual([...SECTION_IDS].sort(), folders.sort());
+  const orders = SECTIONS.map(({ order }) => order);
+  assert.deepEqual(orders, [...orders].sort((a, b) => a - b), 'shown by increasing order');
+  assert.equal(new Set(orders).size, orders.length, 'no two at the same place');
+  const html = await readFile('dist/index.html', 'utf8');
+  assert.deepEqual([...html.matchAll(/<section id="([\w-]+)" data-section="\1">/g)].map((match) => match[1]), SECTION_IDS);
+  assert.deepEqual([...html.matchAll(/<a href="#([\w-]+)" data-i18n="nav\.\w+">[^<]+<\/a>/g)].map((match) => match[1]), SECTION_IDS);
   for (const section of SECTIONS) {
     assert.equal(typeof section.create, 'function', `${section.id}: create`);
     assert.equal(typeof section.frame?.titleKey, 'string', `${section.id}: a title`);

@@ -19,9 +19,9 @@ test('every section of the registry has its loader, in the same order, loading t
 
 test('each loader loads its folder\'s declaration, and its catalogue part in both languages, all named by its id; the other parts are shared', () => {
   for (const { id, load } of SECTION_LOADERS) {
-    assert.match(String(load), new RegExp(`import\\(['"]\\./${id}/${id}\\.js['"]\\)`), `${id}: loads ${id}/${id}.js`);
+    assert.match(String(load), new RegExp(`import\\(['"]\\.\\./sections/${id}/${id}\\.js['"]\\)`), `${id}: loads ${id}/${id}.js`);
     for (const language of ['en', 'zh']) {
-      assert.match(String(CATALOGUE_PARTS[language][id]), new RegExp(`\\./${language}/${id}\\.js`), `${id}: ${language}/${id}.js`);
+      assert.match(String(CATALOGUE_PARTS[language][id]), new RegExp(`\\.\\./i18n/${language}/${id}\\.js`), `${id}: ${language}/${id}.js`);
     }
   }
   for (const language of ['en', 'zh']) {

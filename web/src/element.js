@@ -225,7 +225,7 @@ class AttentionLabElement extends HTMLElement {
     useLanguage(language);
     useSectionAlone(true); // a lab of one section: no other to refer to
     // The catalogues come with the element's script: loaded in a moment, before the first paint.
-    loadCatalogue(language).then(() => indicator.querySelectorAll('[data-i18n]').forEach((node) => {
+    loadCatalogue(language).then(() => /** @type {NodeListOf<HTMLElement>} */ (indicator.querySelectorAll('[data-i18n]')).forEach((node) => {
       node.textContent = t(node.dataset.i18n);
     }));
 

@@ -34,6 +34,13 @@ function showNotice(main, key) {
 // graded page never shows the answers). notice: a catalogue key, said in
 // a note above the lab once its texts are there (a package not connected
 // to its course says so).
+/**
+ * @param {object} [options]
+ * @param {ReturnType<typeof import('./exercises/progress-store.js').createProgressStore>} [options.progress]
+ * @param {readonly string[]} [options.sectionIds]
+ * @param {string | null} [options.exerciseMode]
+ * @param {string | null} [options.notice]
+ */
 export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode = null, notice = null } = {}) {
   performance.mark('attention-lab:start');
   useTexStylesheet('katex.css'); // beside index.html, loaded with KaTeX

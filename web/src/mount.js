@@ -140,6 +140,7 @@ function sectionRoot(container, id) {
 // teacher's screen: every answer shown). onProgress(detail): called
 // whenever an exercise's entry changes, with
 // { section, exercise, status, attempts, score: { right, finished, total } }.
+/** @param {{ container: any, sections: readonly any[], store: any, indicator?: any, controls?: any, applyLanguage?: (language: string) => void, translateRoot?: any, heading?: any, progress?: any, exercises?: string, onProgress?: (detail: any) => void }} options */
 export function mountLab({
   container, sections, store, indicator, controls = createControls(store),
   applyLanguage = useLanguage, translateRoot = container, heading = null,
@@ -204,6 +205,7 @@ export function mountLab({
       sections: [{
         id: declaration.id,
         root: section.root,
+        book: declaration.book,
         declarations: declaration.pytorch && { pytorch: (state) => declaration.pytorch(state, core, declaration) },
       }],
       store: sectionStore,

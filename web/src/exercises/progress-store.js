@@ -103,6 +103,10 @@ function parse(text, known) {
 // openStorage: returns the Storage to use; it may throw (reading
 // window.localStorage does in a sandboxed iframe). known(name): whether a
 // stored name is one of the exercises kept (the lab's, unless told).
+/**
+ * @param {() => Pick<Storage, 'getItem' | 'setItem'>} [openStorage]
+ * @param {{ known?: (name: string) => boolean }} [options]
+ */
 export function createProgressStore(openStorage = () => globalThis.localStorage, { known = isExerciseName } = {}) {
   let storage = null;
   try {

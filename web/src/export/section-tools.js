@@ -4,19 +4,18 @@
 // in both books of d2l (book-links.js).
 import { t } from '../i18n/index.js';
 import { element } from '../dom.js';
-import { BOOK_SUBSECTIONS, bookAddress } from '../book-links.js';
+import { bookAddress } from '../book-links.js';
 import { copyText } from './download.js';
 import { labelled, statusLine } from './menu-elements.js';
 
 // "In the book: d2l.ai 11.3.2.1 Masked Softmax Operation · zh.d2l.ai 10.3 注意力评分函数",
-// each link in its book's language; null for a section the books do not have.
-function bookLinks(id) {
-  if (!Object.hasOwn(BOOK_SUBSECTIONS, id)) return null;
+// each link in its book's language, from the declaration's `book`.
+function bookLinks(subsections) {
   const links = ['en', 'zh'].map((book) => {
-    const { number, title } = BOOK_SUBSECTIONS[id][book];
-    const host = new URL(bookAddress(id, book)).host;
+    const { number, title } = subsections[book];
+    const host = new URL(bookAddress(subsections[book], book)).host;
     return element('a', {
-      href: bookAddress(id, book), hreflang: book, lang: book, target: '_blank', rel: 'noopener',
+      href: bookAddress(subsections[book], book), hreflang: book, lang: book, target: '_blank', rel: 'noopener',
       dataset: { role: 'book-link', book },
     }, [`${host} ${number} ${title}`]);
   });
@@ -27,10 +26,10 @@ function bookLinks(id) {
 
 // getComputations: () => the computations once the core is loaded.
 export function attachSectionTools({ sections, store, getComputations }) {
-  for (const { id, root, declarations } of sections) {
-    const book = bookLinks(id);
+  for (const { id, root, book: subsections, declarations } of sections) {
+    const book = bookLinks(subsections);
     if (!declarations?.pytorch) {
-      if (book) place(root, element('div', { className: 'section-tools' }, [book]));
+      place(root, element('div', { className: 'section-tools' }, [book]));
       continue;
     }
     const snippet = () => {
@@ -57,7 +56,7 @@ export function attachSectionTools({ sections, store, getComputations }) {
       status.textContent = t(copied ? 'export.copied' : 'export.copyFailed');
       if (!copied) details.open = true;
     });
-    place(root, element('div', { className: 'section-tools' }, [copy, status, ...(book ? [book] : []), details]));
+    place(root, element('div', { className: 'section-tools' }, [copy, status, book, details]));
   }
 }
 

@@ -24,6 +24,7 @@ const allParts = (language) => Object.keys(CATALOGUE_PARTS[language]);
 
 // Resolves once `parts` of `language`'s catalogue (every part unless
 // named; an unknown language: English's) are loaded.
+/** @param {any} language any value; not a language: English @param {readonly string[]} [parts] @returns {Promise<void>} */
 export function loadCatalogue(language, parts = allParts(known(language))) {
   const lang = known(language);
   return Promise.all(parts.map((part) => {
@@ -37,6 +38,7 @@ export function loadCatalogue(language, parts = allParts(known(language))) {
   })).then(() => {});
 }
 
+/** @type {(language: any, parts?: readonly string[]) => boolean} */
 export const hasCatalogue = (language, parts = allParts(known(language))) => parts.every((part) => loaded[known(language)].has(part));
 
 export function setLanguage(language) {

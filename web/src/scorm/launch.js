@@ -40,7 +40,7 @@ const VERSIONS = Object.freeze({
 // The one mode of a package's exercises: the learner's.
 const LEARNER_MODE = 'on';
 
-const metaContent = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? null;
+const metaContent = (name) => /** @type {HTMLMetaElement | null} */ (document.querySelector(`meta[name="${name}"]`))?.content ?? null;
 
 // The package's sections, in the registry's order; all when the page names none.
 function packageSections() {

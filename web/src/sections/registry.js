@@ -1,14 +1,17 @@
 // @ts-check
-// The page's sections, in the book's order. The page (main.js), its iframe
-// mode (#embed=<id>) and the <attention-lab section="<id>"> element all mount
-// sections from this one list (mount.js), so a section added here gets the
-// URL hash, embedding and export with no further wiring. The page loads
-// them through section-loaders.js (the same list, each section's code
-// loaded when needed): add a section there too.
+// The page's sections, every declaration imported at once, in the page's
+// order (the element, SCORM's launch, the build and the tests; the page
+// itself loads each when needed through section-loaders.js). The page
+// (main.js), its iframe mode (#embed=<id>) and the <attention-lab
+// section="<id>"> element all mount sections from this list (mount.js).
 //
-// A section is one declaration, a SectionDeclaration below; its exercises'
-// fields are exercises/exercise-declaration.js's. tsc checks SECTIONS
-// against them (tests/web/declaration-types.test.mjs).
+// A section is one declaration, a SectionDeclaration below, in a folder of
+// its own: web/src/sections/<id>/<id>.js, with its catalogue part in each
+// language, web/src/i18n/{en,zh}/<id>.js. Nothing else names it: the build
+// derives the lists (web/build-steps/section-list.mjs writes generated/),
+// the page's nav and its <section> elements from the folders and their
+// declarations. Its exercises' fields are exercises/exercise-declaration.js's.
+// tsc checks SECTIONS against them (tests/web/declaration-types.test.mjs).
 // Figures need no declaration: every figure kind registers its own export
 // menu (PNG, SVG and, with data, CSV); a data-figure name on its element
 // gives the files readable names.
@@ -36,8 +39,13 @@
 
 /**
  * @typedef {object} SectionDeclaration
- * @property {string} id its <section> id in index.html, and the `section` /
- *   `embed` value in the hash
+ * @property {string} id its folder's name, its <section> id in the page,
+ *   and the `section` / `embed` value in the hash
+ * @property {number} order its place in the page, in the books' order:
+ *   sections are shown by increasing order (tens, so one fits between two)
+ * @property {import('../book-links.js').BookSubsections} book the
+ *   subsection that teaches it in the English book (d2l.ai) and the Chinese
+ *   one (zh.d2l.ai), linked below its figures
  * @property {SectionFrame} frame
  * @property {readonly string[]} [inputs] the parameters (state.js) its
  *   numbers depend on, listed once: the mount redraws the section when one of
@@ -77,43 +85,9 @@
  *   misconception and where the figure shows it
  */
 
-import { cuesSection } from './cues/cues.js';
-import { dataSection } from './data/data.js';
-import { poolingSection } from './pooling/pooling.js';
-import { heatmapSection } from './heatmap/heatmap.js';
-import { trainingSection } from './training/training.js';
-import { pipelineSection } from './pipeline/pipeline.js';
-import { maskingSection } from './masking/masking.js';
-import { scoringSection } from './scoring/scoring.js';
-import { selfAttentionSection } from './self-attention/self-attention.js';
-import { translationSection } from './translation/translation.js';
-import { multiheadSection } from './multihead/multihead.js';
-import { positionalSection } from './positional/positional.js';
-import { attentionTrainingSection } from './attention-training/attention-training.js';
-import { SECTION_IDS as LOADED_IDS, sectionNumber } from './section-loaders.js';
+import { SECTIONS } from '../generated/section-list.js';
+import { sectionNumber } from './section-loaders.js';
 
-/** @type {readonly SectionDeclaration[]} */
-export const SECTIONS = Object.freeze([
-  cuesSection,
-  dataSection,
-  poolingSection,
-  heatmapSection,
-  trainingSection,
-  pipelineSection,
-  maskingSection,
-  scoringSection,
-  selfAttentionSection,
-  // Attention between two sequences (d2l 10.4), trained: where attention began, before the Transformer's parts.
-  translationSection,
-  multiheadSection,
-  positionalSection,
-  // Last: its model adds the positional encoding, which solves reverse alone.
-  attentionTrainingSection,
-]);
-
+export { SECTIONS };
 export const SECTION_IDS = SECTIONS.map(({ id }) => id);
-if (SECTION_IDS.join() !== LOADED_IDS.join()) throw new Error('sections/registry.js and section-loaders.js must list the same sections in the same order');
-
-// A section's number: its place in this list (its title shows it, and the
-// catalogue's cross-references {§id} quote it).
 export { sectionNumber };

@@ -28,6 +28,7 @@ import {
   EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions, exampleSeed,
 } from './setup.js';
 import { ATTENTION_TRAINING_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 // Where they were first declared: the tests and scripts import them from here.
 export {
@@ -311,6 +312,12 @@ function compute(core, inputs) {
 
 export const attentionTrainingSection = {
   id: 'attention-training',
+  // Last: its model adds the positional encoding, which solves reverse alone.
+  order: 130,
+  book: {
+    en: bookSubsection('transformer', 'encoder', '11.7.4', 'Encoder'),
+    zh: bookSubsection('transformer', null, '10.7', 'Transformer'),
+  },
   needsModels: true, // it trains the encoder: the core's models part
   frame: { titleKey: 'attention-training.title', leadKeys: ['attention-training.lead1', 'attention-training.lead2'] },
   inputs: ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale',

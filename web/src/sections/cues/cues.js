@@ -9,6 +9,7 @@ import { createStreetPicture } from './street-picture.js';
 import { t } from '../../i18n/index.js';
 import { CUE_SIZE, identityMatrix, randomSoftmax } from './matrices.js';
 import { CUES_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 
 function box(kind, titleKey, cueKey) {
@@ -73,6 +74,11 @@ function create({ frame, core }) {
 // by the core), and its exercises redraw the random matrix they ask about.
 export const cuesSection = {
   id: 'cues',
+  order: 10,
+  book: {
+    en: bookSubsection('queries-keys-values', null, '11.1', 'Queries, Keys, and Values'),
+    zh: bookSubsection('attention-cues', null, '10.1', '注意力提示'),
+  },
   frame: { titleKey: 'cues.title', leadKeys: ['cues.lead1', 'cues.lead2'], controls: false },
   create,
   exercises: CUES_EXERCISES,

@@ -7,6 +7,7 @@ import { figureCell } from '../shared/frame.js';
 import { setup, curveQueries, dataset, dataYDomain, truth, DATASET_INPUTS } from '../shared/kernel-regression.js';
 import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
 import { DATA_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 function create({ frame, controls }) {
   frame.controlsPanel.append(
@@ -44,6 +45,11 @@ function draw({ plot, formula }, { data, truthCurve }, { n, noise }) {
 
 export const dataSection = {
   id: 'data',
+  order: 20,
+  book: {
+    en: bookSubsection('attention-pooling', 'kernels-and-data', '11.2.1', 'Kernels and Data'),
+    zh: bookSubsection('nadaraya-waston', null, '10.2', '注意力汇聚：Nadaraya-Watson 核回归'),
+  },
   frame: { titleKey: 'data.title', leadKeys: ['data.lead'] },
   inputs: DATASET_INPUTS,
   create,

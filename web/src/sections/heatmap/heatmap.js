@@ -17,6 +17,7 @@ import {
 } from '../shared/kernel-regression.js';
 import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
 import { HEATMAP_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const TERMS_SHOWN = 3;
 
@@ -157,6 +158,11 @@ function draw(view, { data, truthCurve, prediction, weights, row }, inputs, chan
 
 export const heatmapSection = {
   id: 'heatmap',
+  order: 40,
+  book: {
+    en: bookSubsection('attention-pooling', 'attention-pooling-via-nadarayawatson-regression', '11.2.2', 'Attention Pooling via Nadaraya–Watson Regression'),
+    zh: bookSubsection('nadaraya-waston', null, '10.2', '注意力汇聚：Nadaraya-Watson 核回归'),
+  },
   // No side panel: the heatmap and the query's figure share the full width.
   frame: { titleKey: 'heatmap.title', leadKeys: ['heatmap.lead'], controls: false },
   inputs: [...DATASET_INPUTS, ...ESTIMATOR_INPUTS, 'query'],

@@ -15,6 +15,7 @@ import { figureCell, note } from '../shared/frame.js';
 import { maskingSnippet } from './pytorch.js';
 import { MASK_SHAPE, LENGTHS_1D, LENGTHS_2D, validLens, seededScores } from './setup.js';
 import { MASKING_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const [BATCH, ROWS, KEYS] = MASK_SHAPE;
 const SCORE_LIMIT = 10; // typed scores are kept within [-10, 10]
@@ -231,6 +232,11 @@ function create({ frame, controls, core, errors }) {
 
 export const maskingSection = {
   id: 'masking',
+  order: 70,
+  book: {
+    en: bookSubsection('attention-scoring-functions', 'masked-softmax-operation', '11.3.2.1', 'Masked Softmax Operation'),
+    zh: bookSubsection('attention-scoring-functions', null, '10.3', '注意力评分函数'),
+  },
   frame: { titleKey: 'masking.title', leadKeys: ['masking.lead1', 'masking.lead2'] },
   inputs: ['maskMode', ...LENGTHS_1D, ...LENGTHS_2D, 'maskSeed'],
   // The core names a guilty valid length by its index.

@@ -21,6 +21,7 @@ import { multiHeadSnippet } from './pytorch.js';
 import { offeredHeads, mostHeads, MHA_SWITCHES } from '../../state.js';
 import { TOKEN_COUNT, headMaskOf, headsAttention, layerArguments } from './setup.js';
 import { MULTI_HEAD_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 export { TOKEN_COUNT };
 
@@ -254,6 +255,11 @@ function compute(core, inputs) {
 
 export const multiheadSection = {
   id: 'multihead',
+  order: 110,
+  book: {
+    en: bookSubsection('multihead-attention', null, '11.5', 'Multi-Head Attention'),
+    zh: bookSubsection('multihead-attention', null, '10.5', '多头注意力'),
+  },
   needsModels: true, // an exercise counts the projections' parameters in the encoder's own layer
   frame: { titleKey: 'multihead.title', leadKeys: ['multihead.lead1', 'multihead.lead2'] },
   inputs: ['mhaHidden', 'mhaHeads', 'mhaHeadsOff', 'mhaSeed'],

@@ -14,6 +14,7 @@ import { figureCell, note } from '../shared/frame.js';
 import { pipelineAttention } from './setup.js';
 export { PIPELINE_DRAWS } from './setup.js';
 import { PIPELINE_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const FRAMEWORK_TEX = 'f(\\mathbf q) = \\sum_{i=1}^{m} \\alpha(\\mathbf q, \\mathbf k_i)\\, v_i';
 const SOFTMAX_TEX = '\\alpha(\\mathbf q, \\mathbf k_i) = \\frac{\\exp a(\\mathbf q, \\mathbf k_i)}{\\sum_{j=1}^{m} \\exp a(\\mathbf q, \\mathbf k_j)}';
@@ -161,6 +162,11 @@ function create({ frame, store, controls }) {
 
 export const pipelineSection = {
   id: 'pipeline',
+  order: 60,
+  book: {
+    en: bookSubsection('attention-scoring-functions', null, '11.3', 'Attention Scoring Functions'),
+    zh: bookSubsection('attention-scoring-functions', null, '10.3', '注意力评分函数'),
+  },
   frame: { titleKey: 'pipeline.title', leadKeys: ['pipeline.lead1', 'pipeline.lead2'] },
   inputs: ['pipelineScoring', 'pipelineKeys', 'pipelineQ1', 'pipelineQ2', 'pipelineSeed'],
   arguments: { queries: 'pipelineQ1', keys: 'pipelineKeys', 'shape.nk': 'pipelineKeys', count: 'pipelineKeys', seed: 'pipelineSeed' },

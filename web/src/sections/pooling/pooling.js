@@ -19,6 +19,7 @@ import {
 import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
 import { createConsistencyPanel } from './consistency-panel.js';
 import { POOLING_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const KERNEL_KEYS = Object.fromEntries(KERNELS.map((kernel) => [kernel, `kernel.${kernel}`]));
 
@@ -111,6 +112,11 @@ function draw(view, { data, truthCurve, prediction, weights, shape }, inputs, ch
 
 export const poolingSection = {
   id: 'pooling',
+  order: 30,
+  book: {
+    en: bookSubsection('attention-pooling', 'attention-pooling-via-nadarayawatson-regression', '11.2.2', 'Attention Pooling via Nadaraya–Watson Regression'),
+    zh: bookSubsection('nadaraya-waston', null, '10.2', '注意力汇聚：Nadaraya-Watson 核回归'),
+  },
   frame: { titleKey: 'pooling.title', leadKeys: ['pooling.lead1', 'pooling.lead2'] },
   inputs: [...DATASET_INPUTS, ...ESTIMATOR_INPUTS],
   create,

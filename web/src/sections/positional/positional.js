@@ -13,6 +13,7 @@ import { t } from '../../i18n/index.js';
 import { formatNumber } from '../../format.js';
 import { figureCell, note } from '../shared/frame.js';
 import { POSITIONAL_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const CURVES = 4; // columns drawn over position, from peColumn on
 const BITS = 3; // the book counts 0 ... 7 in binary
@@ -138,6 +139,11 @@ function create({ frame, controls }) {
 
 export const positionalSection = {
   id: 'positional',
+  order: 120,
+  book: {
+    en: bookSubsection('self-attention-and-positional-encoding', 'positional-encoding', '11.6.3', 'Positional Encoding'),
+    zh: bookSubsection('self-attention-and-positional-encoding', 'subsec-positional-encoding', '10.6.3', '位置编码'),
+  },
   frame: { titleKey: 'positional.title', leadKeys: ['positional.lead1', 'positional.lead2'] },
   inputs: ['peLength', 'peDim', 'peColumn'],
   arguments: { maxLen: 'peLength', dim: 'peDim' },

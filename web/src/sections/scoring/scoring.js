@@ -18,6 +18,7 @@ import { createScoringCostPanel } from './cost-panel.js';
 import { scoringSnippet } from './pytorch.js';
 import { SCORING_EXERCISES } from './exercises.js';
 import { computeScoring, queryDimension, NK, DV } from './setup.js';
+import { bookSubsection } from '../../book-links.js';
 
 function create({ frame, controls, core, alone }) {
   const panel = frame.controlsPanel;
@@ -141,6 +142,13 @@ function create({ frame, controls, core, alone }) {
 
 export const scoringSection = {
   id: 'scoring',
+  order: 80,
+  // Both books' additive-attention subsection: the section starts from it,
+  // and in both books the scaled dot product stands beside it.
+  book: {
+    en: bookSubsection('attention-scoring-functions', 'additive-attention', '11.3.4', 'Additive Attention'),
+    zh: bookSubsection('attention-scoring-functions', 'subsec-additive-attention', '10.3.2', '加性注意力'),
+  },
   frame: { titleKey: 'scoring.title', leadKeys: ['scoring.lead1', 'scoring.lead2'] },
   inputs: [
     'scoringKeys', 'additiveQueries', 'scoringQueries', 'scoringLen1', 'scoringLen2', 'additiveHidden', 'scoringSeed',

@@ -26,6 +26,7 @@ import {
   WORDS, WORD_COUNT, FEATURE_COUNT, VECTOR_PARAMETERS, TRANSLATION, sentenceMatrix, builtInVectors, translationQueries,
 } from './words.js';
 import { SELF_ATTENTION_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const ONE_SENTENCE = 1; // batch
 const TRAINING_SECTION = 'attention-training'; // where projections are trained
@@ -261,6 +262,11 @@ function compute(core, inputs) {
 
 export const selfAttentionSection = {
   id: 'self-attention',
+  order: 90,
+  book: {
+    en: bookSubsection('self-attention-and-positional-encoding', 'self-attention', '11.6.1', 'Self-Attention'),
+    zh: bookSubsection('self-attention-and-positional-encoding', null, '10.6', '自注意力和位置编码'),
+  },
   frame: { titleKey: 'self-attention.title', leadKeys: ['self-attention.lead1', 'self-attention.lead2'] },
   inputs: [...SERIES_INPUTS, ...VECTOR_PARAMETERS, 'saProjections', 'saSeed'],
   arguments: { seed: 'saSeed', ...SERIES_ARGUMENTS },

@@ -19,6 +19,7 @@ import { setup, curveQueries, testQueries, dataset, dataYDomain, truth, DATASET_
 import { poolingSnippet } from '../shared/kernel-regression-pytorch.js';
 import { BATCH_PRODUCT_INPUTS, createBatchProductPanel } from './batch-product-panel.js';
 import { TRAINING_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const MODEL_TEX =
   'f(x) = \\sum_{i=1}^{n} \\operatorname{softmax}_i\\!\\Big(-\\tfrac{1}{2}\\big((x - x_i)\\,w\\big)^2\\Big)\\, y_i';
@@ -341,6 +342,11 @@ function create({ frame, store, controls, core, errors }) {
 
 export const trainingSection = {
   id: 'training',
+  order: 50,
+  book: {
+    en: bookSubsection('attention-pooling', 'adapting-attention-pooling', '11.2.3', 'Adapting Attention Pooling'),
+    zh: bookSubsection('nadaraya-waston', null, '10.2', '注意力汇聚：Nadaraya-Watson 核回归'),
+  },
   frame: { titleKey: 'training.title', leadKeys: ['training.lead'] },
   inputs: [...DATASET_INPUTS, 'lr', 'epochs', 'w0', 'leaveOneOut', ...BATCH_PRODUCT_INPUTS],
   arguments: { x: 'n', y: 'n' },

@@ -23,6 +23,7 @@ import {
   EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
 } from './setup.js';
 import { TRANSLATION_EXERCISES } from './exercises.js';
+import { bookSubsection } from '../../book-links.js';
 
 const TASK_KEYS = {
   'numbers-en-zh': 'translation.task.numbersEnZh', 'numbers-zh-en': 'translation.task.numbersZhEn', dates: 'translation.task.dates',
@@ -291,6 +292,13 @@ function compute(core, inputs) {
 
 export const translationSection = {
   id: 'translation',
+  // After self-attention: attention between two sequences (d2l 10.4), trained,
+  // where attention began, before the Transformer's parts.
+  order: 100,
+  book: {
+    en: bookSubsection('bahdanau-attention', null, '11.4', 'The Bahdanau Attention Mechanism'),
+    zh: bookSubsection('bahdanau-attention', null, '10.4', 'Bahdanau 注意力'),
+  },
   needsModels: true, // it trains a translator: the core's models part
   frame: { titleKey: 'translation.title', leadKeys: ['translation.lead1', 'translation.lead2'] },
   inputs: ['trTask', 'trArchitecture', 'trSteps', 'trSpeed', 'trSeed'],
