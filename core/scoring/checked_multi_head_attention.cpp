@@ -82,13 +82,16 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
 
     const layers::AttentionShape shape{batch, nq, nk, hidden, heads};
     layers::AttentionCache cache;
-    std::vector<double> scores(batch * heads * nq * nk), transposed;
+    std::vector<double> transposed;
     AttentionResult result;
     result.output = xt::xtensor<double, 3>::from_shape({batch, nq, hidden});
+    // The scores go where the weights will be, once the scores are checked (one buffer fewer).
+    result.weights = xt::xtensor<double, 3>::from_shape({batch * heads, nq, nk});
+    const double* scores = result.weights.data();
     layers::multi_head_attention_forward(shape, queries.data(), keys.data(), values.data(), visible.data(),
                                          {w_q.data(), w_k.data(), w_v.data(), w_o.data()}, cache,
                                          result.output.data(), transposed, nullptr,
-                                         {head_mask.empty() ? nullptr : head_mask.data(), scores.data()});
+                                         {head_mask.empty() ? nullptr : head_mask.data(), result.weights.data()});
 
     // Every step from finite inputs must stay finite (PyTorch's output would be Infinity or NaN
     // otherwise); an overflow is blamed on the argument that feeds it.
@@ -98,7 +101,7 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
     require_finite("queries", projections("Wq"), "a projection of ", cache.q.data(), cache.q.size());
     require_finite("keys", projections("Wk"), "a projection of ", cache.k.data(), cache.k.size());
     require_finite("values", projections("Wv"), "a projection of ", cache.v.data(), cache.v.size());
-    for (std::size_t i = 0; i < scores.size(); ++i)
+    for (std::size_t i = 0; i < result.weights.size(); ++i)
         if (!std::isfinite(scores[i])) {
             const std::size_t item = i / (nq * nk), query = i / nk % nq, key = i % nk;
             fail("queries", "numbers small enough that every head's scores q.k / sqrt(d) stay finite",
@@ -116,7 +119,6 @@ AttentionResult multi_head_attention(const xt::xtensor<double, 3>& queries,
     }
     require_finite("Wo", "numbers small enough that the output stays finite", "a result of ", result.output.data(),
                    result.output.size());
-    result.weights = xt::xtensor<double, 3>::from_shape({batch * heads, nq, nk});
     std::copy(cache.weights.begin(), cache.weights.end(), result.weights.begin());
     return result;
 }

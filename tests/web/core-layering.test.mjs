@@ -25,6 +25,16 @@
 //    instead of a maximum score (pooling's fast Gaussian rows, which shift by
 //    min d^2 from the sorted keys and use the table exp2) is not a
 //    max-shift and is not flagged.
+//
+// 3. One implementation of each layer's formula. A formula of layers/ is a
+//    function `<name>_forward` defined there; a function of scoring/ named
+//    `<name>` (or `checked_<name>`, `<name>_forward`) is the page's entry to
+//    it, and must be a wrapper: it calls
+//    `<name>_forward`, and its file computes no attention step itself (a
+//    softmax, a tanh, a projection, a batched product, scores). Any other is
+//    a second implementation of the formula, and fails the test: the page's
+//    checks go in front of the models' layer, not beside a copy of it
+//    (docs/architecture.md, "The page's forward-only attention").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
@@ -143,6 +153,42 @@ export function softmaxLoops(files) {
   return found;
 }
 
+// --- 3. one implementation of each formula ----------------------------------
+
+// Calls that compute attention rather than check or pass it on.
+const ATTENTION_STEPS = /\b(?:masked_softmax|softmax_row|tanh|linear_forward|batch_matrix_product\w*|scaled_dot_scores|matrix::multiply\w*)\s*\(/;
+
+// A function's formula: its name without checked_ or _forward.
+const formulaOf = (name) => name.replace(/^checked_/, '').replace(/_forward$/, '');
+
+// The page's functions that implement a layer's formula again, as
+// "formula: layers file <- scoring file:line name() (why)".
+export function secondImplementations(files) {
+  const formulas = new Map();  // name -> the layers/ file defining name_forward
+  const bodies = [];
+  for (const [file, source] of files) {
+    const where = file.split(path.sep).join('/');
+    const code = codeOnly(source);
+    for (const fn of functionBodies(code)) {
+      if (where.startsWith('core/layers/') && fn.name.endsWith('_forward')) {
+        formulas.set(formulaOf(fn.name), where);
+      }
+      if (where.startsWith('core/scoring/')) bodies.push({ where, code, ...fn });
+    }
+  }
+  const found = [];
+  for (const { where, code, name: defined, line, body } of bodies) {
+    const name = formulaOf(defined);
+    if (!formulas.has(name)) continue;
+    const calls = new RegExp(`\\b${name}_forward\\s*\\(`).test(body);
+    const step = code.match(ATTENTION_STEPS);
+    if (calls && !step) continue;
+    const why = calls ? `its file computes ${step[0].replace(/\s*\($/, '')}()` : `does not call ${name}_forward()`;
+    found.push(`${name}: ${formulas.get(name)} <- ${where}:${line} ${defined}() (${why})`);
+  }
+  return found;
+}
+
 async function coreSources() {
   const files = await sourceFiles(CORE);
   return Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8')]));
@@ -226,4 +272,72 @@ test('numerics/, regression/ and scoring/ include no model, and only inspection/
 
 test('every softmax of the core goes through numerics/softmax_row.hpp', async () => {
   assert.deepEqual(softmaxLoops(await coreSources()), []);
+});
+
+test('a second implementation of a layer\'s formula in scoring/ is found', () => {
+  const layer = ['core/layers/additive_attention.cpp', `
+namespace attention::layers {
+void additive_keys_forward(const AdditiveShape& shape, const double* keys) { linear_forward(shape, keys); }
+void additive_attention_forward(const AdditiveShape& shape, const double* queries) { softmax_row(w, n, n); }
+}
+`];
+  // The page's function as it stood before it called the layer.
+  const own = ['core/scoring/checked_additive_attention.cpp', `
+namespace attention {
+AttentionResult additive_attention(const xt::xtensor<double, 3>& queries, const xt::xtensor<double, 1>& w_v) {
+    const auto projected_q = layers::linear_forward(queries, w_q);
+    for (std::size_t c = 0; c < h; ++c) score += w_v(c) * std::tanh(projected_q(b, q, c) + projected_k(b, k, c));
+    result.weights = masked_softmax(scores, valid_lens);
+    return result;
+}
+}
+`];
+  // A wrapper that also computes in its file, and a thin one.
+  const mixed = ['core/scoring/checked_additive_attention.cpp', `
+AttentionResult additive_attention(const Tensor& q) {
+    layers::additive_attention_forward(shape, q.data());
+    result.weights = masked_softmax(scores, valid_lens);
+}
+`];
+  const thin = ['core/scoring/checked_additive_attention.cpp', `
+AttentionResult additive_attention(const Tensor& q) {
+    check_additive_shape(q); // masked_softmax( in a comment
+    layers::additive_attention_forward(shape, q.data(), "tanh(");
+    return result;
+}
+`];
+  // Not the page's entry to a layer: another name.
+  const other = ['core/scoring/dot_product_attention.cpp', `
+AttentionResult dot_product_attention(const Tensor& q) { return masked_softmax(q, lens); }
+`];
+  const found = secondImplementations([layer, own, other]);
+  assert.deepEqual(found, [
+    'additive_attention: core/layers/additive_attention.cpp <- core/scoring/checked_additive_attention.cpp:3 ' +
+      'additive_attention() (does not call additive_attention_forward())',
+  ]);
+  assert.deepEqual(secondImplementations([layer, mixed]), [
+    'additive_attention: core/layers/additive_attention.cpp <- core/scoring/checked_additive_attention.cpp:2 ' +
+      'additive_attention() (its file computes masked_softmax())',
+  ]);
+  assert.deepEqual(secondImplementations([layer, thin, other]), []);
+  // Named as the layer's own function, or as the page's file is.
+  const renamed = (name) => [own[0], own[1].replace('additive_attention(', `${name}(`)];
+  for (const name of ['additive_attention_forward', 'checked_additive_attention']) {
+    assert.deepEqual(secondImplementations([layer, renamed(name)]).length, 1, name);
+  }
+});
+
+test('the page\'s multi-head and additive attention are the layers\' forward passes behind their checks', async () => {
+  const files = await coreSources();
+  const wrappers = new Map();
+  for (const [file, source] of files) {
+    const where = file.split(path.sep).join('/');
+    if (!where.startsWith('core/scoring/')) continue;
+    for (const { name, body } of functionBodies(codeOnly(source))) wrappers.set(name, { where, body });
+  }
+  for (const name of ['multi_head_attention', 'additive_attention']) {
+    assert.ok(wrappers.has(name), `scoring/ defines ${name}()`);
+    assert.match(wrappers.get(name).body, new RegExp(`\\b${name}_forward\\s*\\(`), `${name}() calls the layer`);
+  }
+  assert.deepEqual(secondImplementations(files), []);
 });
