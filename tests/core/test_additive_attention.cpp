@@ -156,3 +156,18 @@ TEST_CASE("additive_attention: finite inputs whose scores overflow are refused, 
     const auto huge_inputs = attention::additive_attention(big, big, one, unit, unit, wv, none);
     CHECK(huge_inputs.scores(0, 0, 0) == 1.0);
 }
+
+TEST_CASE("additive_attention: masked keys weigh exactly 0, as in the models, even below d2l's -1e6",
+          "[additive]") {
+    // The visible key scores 1e7 * tanh(-2) (about -9.6e6), under d2l's mask value -1e6,
+    // where d2l's masked softmax would give the masked key all the weight.
+    const xt::xtensor<double, 3> queries = {{{-1.0}}}, keys = {{{-1.0}, {0.0}}}, values = {{{2.0}, {3.0}}};
+    const xt::xtensor<double, 2> unit = {{1.0}};
+    const xt::xtensor<double, 1> wv = {1e7};
+    const xt::xtensor<int, 1> lens = {1};
+    const auto result = attention::additive_attention(queries, keys, values, unit, unit, wv, lens);
+    CHECK(result.scores(0, 0, 0) < -9e6);
+    CHECK(result.weights(0, 0, 0) == 1.0);
+    CHECK(result.weights(0, 0, 1) == 0.0);
+    CHECK(result.output(0, 0, 0) == 2.0);
+}

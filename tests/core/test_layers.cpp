@@ -3,6 +3,8 @@
 // backward pass against central differences of its own forward pass. The
 // backward passes are checked on sum(output * dout) for a drawn dout, as
 // autograd's are.
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -157,6 +159,61 @@ TEST_CASE("multi-head attention between two sequences (3 queries, 5 keys, valid 
 TEST_CASE("multi-head causal self-attention with valid lengths (one array as queries, keys and values)",
           "[layers]") {
     check_attention_case(layer_references()["causalSelfAttention"]);
+}
+
+TEST_CASE("multi-head attention's extras (the page's) change nothing the models get, and give every score",
+          "[layers]") {
+    const auto& r = layer_references()["crossAttention"];
+    const AttentionShape shape{r["batch"], r["queries"], r["keys"], r["hidden"], r["heads"]};
+    const std::vector<int> valid_lens = r["validLens"].get<std::vector<int>>();
+    std::vector<std::size_t> visible;
+    visible_keys(shape, valid_lens.data(), false, visible);
+    const Values queries = ref::values(r["queriesIn"]), keys = ref::values(r["keysIn"]),
+                 values = ref::values(r["valuesIn"]);
+    const Values wq = ref::values(r["Wq"]), wk = ref::values(r["Wk"]), wv = ref::values(r["Wv"]),
+                 wo = ref::values(r["Wo"]);
+    std::vector<double> transposed;
+    auto forward = [&](AttentionCache& cache, const int* heads_off, const AttentionExtras& extras) {
+        Values out(shape.batch * shape.queries * shape.hidden);
+        multi_head_attention_forward(shape, queries.data(), keys.data(), values.data(), visible.data(),
+                                     {wq.data(), wk.data(), wv.data(), wo.data()}, cache, out.data(), transposed,
+                                     heads_off, extras);
+        return out;
+    };
+    AttentionCache plain_cache, cache;
+    const Values plain = forward(plain_cache, nullptr, {});
+    const std::size_t nq = shape.queries, nk = shape.keys;
+    Values scores(shape.batch * shape.heads * nq * nk, -1.0);
+    const Values ones(shape.heads, 1.0);
+    CHECK_SAME_BITS(forward(cache, nullptr, {ones.data(), scores.data()}), plain);
+    CHECK_SAME_BITS(cache.weights, plain_cache.weights);
+    // Every score, masked ones too: q.k / sqrt(d), whose softmax over the visible keys is the weights.
+    const std::size_t dh = shape.hidden / shape.heads;
+    for (std::size_t b = 0; b < shape.batch; ++b)
+        for (std::size_t h = 0; h < shape.heads; ++h)
+            for (std::size_t i = 0; i < nq; ++i) {
+                const double* s = scores.data() + ((b * shape.heads + h) * nq + i) * nk;
+                double top = s[0], sum = 0.0;
+                for (std::size_t j = 1; j < visible[b * nq + i]; ++j) top = std::max(top, s[j]);
+                for (std::size_t j = 0; j < visible[b * nq + i]; ++j) sum += std::exp(s[j] - top);
+                for (std::size_t j = 0; j < nk; ++j) {
+                    double dot = 0.0;
+                    for (std::size_t c = 0; c < dh; ++c)
+                        dot += plain_cache.q[(b * nq + i) * shape.hidden + h * dh + c] *
+                               plain_cache.k[(b * nk + j) * shape.hidden + h * dh + c];
+                    CHECK(s[j] == Approx(dot / std::sqrt(static_cast<double>(dh))).margin(1e-15));
+                    const double weight = j < visible[b * nq + i] ? std::exp(s[j] - top) / sum : 0.0;
+                    CHECK(cache.weights[((b * shape.heads + h) * nq + i) * nk + j] == Approx(weight).margin(1e-15));
+                }
+            }
+    // The flags are factors 0 and 1: the same outputs (a factor 0 may leave -0 where a flag leaves 0).
+    const std::vector<int> flags{0, 1};
+    const Values factors{1.0, 0.0};
+    REQUIRE(shape.heads == 2);
+    const Values flagged = forward(plain_cache, flags.data(), {}), scaled = forward(cache, nullptr, {factors.data()});
+    REQUIRE(flagged.size() == scaled.size());
+    for (std::size_t i = 0; i < flagged.size(); ++i) CHECK(flagged[i] == scaled[i]);
+    for (std::size_t i = 0; i < cache.concat.size(); ++i) CHECK(cache.concat[i] == plain_cache.concat[i]);
 }
 
 TEST_CASE("visible_keys: the valid length, and with causal at most the query's position + 1", "[layers]") {

@@ -188,3 +188,17 @@ TEST_CASE("multi_head_attention: finite inputs that overflow on the way are refu
     const auto fine = run_with(small, small, largest, identity, identity, identity, identity, {1.0});
     CHECK(fine.output(0, 0, 0) == 1e308);
 }
+
+TEST_CASE("multi_head_attention: masked keys weigh exactly 0, as in the models, even below d2l's -1e6",
+          "[multihead]") {
+    // One head of width 1: the visible key scores 1e4 * -1e4 = -1e8, under d2l's mask value -1e6,
+    // where d2l's masked softmax would give the masked key all the weight.
+    const xt::xtensor<double, 2> identity = {{1.0}};
+    const xt::xtensor<double, 3> queries = {{{1e4}}}, keys = {{{-1e4}, {0.0}}}, values = {{{2.0}, {3.0}}};
+    const xt::xtensor<int, 1> lens = {1};
+    const auto result = attention::multi_head_attention(queries, keys, values, identity, identity, identity, identity,
+                                                        1, lens);
+    CHECK(result.weights(0, 0, 0) == 1.0);
+    CHECK(result.weights(0, 0, 1) == 0.0);
+    CHECK(result.output(0, 0, 0) == 2.0);
+}

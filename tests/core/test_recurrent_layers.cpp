@@ -264,6 +264,53 @@ TEST_CASE("additive attention: d2l's AdditiveAttention with valid lengths (1 amo
     check_central_differences("wv", wv, dwv, loss);
 }
 
+TEST_CASE("additive attention's extras (the page's) change nothing the models get, and give every score",
+          "[recurrent]") {
+    const auto& r = layer_references()["additiveAttention"];
+    const AdditiveShape shape{r["batch"],   r["queries"],   r["keys"],  r["querySize"],
+                              r["keySize"], r["valueSize"], r["hidden"]};
+    const Values queries = ref::values(r["queriesIn"]), keys = ref::values(r["keysIn"]),
+                 values = ref::values(r["valuesIn"]);
+    const Values wq = ref::values(r["Wq"]), wk = ref::values(r["Wk"]), wv = ref::values(r["wv"]);
+    std::vector<int> valid_lens;
+    for (const auto& v : r["validLens"]) valid_lens.push_back(v.get<int>());
+    std::vector<double> transposed;
+    Values projected(shape.batch * shape.keys * shape.hidden);
+    additive_keys_forward(shape, keys.data(), wk.data(), projected.data(), transposed);
+    auto forward = [&](AdditiveCache& cache, const int* lens, const AdditiveExtras& extras) {
+        Values out(shape.batch * shape.queries * shape.value_size);
+        additive_attention_forward(shape, queries.data(), projected.data(), values.data(), lens, wq.data(),
+                                   wv.data(), cache, out.data(), transposed, extras);
+        return out;
+    };
+    AdditiveCache plain_cache, cache;
+    const Values plain = forward(plain_cache, valid_lens.data(), {});
+    // The items' lengths given per query row, every score asked, the features not kept: the same bits.
+    const std::size_t nq = shape.queries, nk = shape.keys;
+    std::vector<std::size_t> visible(shape.batch * nq);
+    for (std::size_t row = 0; row < visible.size(); ++row) visible[row] = valid_lens[row / nq];
+    Values scores(shape.batch * nq * nk, 0.0);
+    CHECK_SAME_BITS(forward(cache, nullptr, {visible.data(), scores.data(), true}), plain);
+    CHECK_SAME_BITS(cache.weights, plain_cache.weights);
+    CHECK(cache.features.size() == shape.hidden);
+    // Every score, masked ones too: w_v . tanh(Wq q + Wk k).
+    for (std::size_t b = 0; b < shape.batch; ++b)
+        for (std::size_t i = 0; i < nq; ++i)
+            for (std::size_t j = 0; j < nk; ++j) {
+                double score = 0.0;
+                for (std::size_t c = 0; c < shape.hidden; ++c)
+                    score += wv[c] * std::tanh(plain_cache.projected_queries[(b * nq + i) * shape.hidden + c] +
+                                               projected[(b * nk + j) * shape.hidden + c]);
+                CHECK(scores[(b * nq + i) * nk + j] == Approx(score).margin(1e-14));
+            }
+    // A length per query row: each row sees its own keys.
+    for (std::size_t row = 0; row < visible.size(); ++row) visible[row] = 1 + row % nk;
+    const Values per_row = forward(cache, nullptr, {visible.data()});
+    for (std::size_t row = 0; row < visible.size(); ++row)
+        for (std::size_t j = 0; j < nk; ++j) CHECK((cache.weights[row * nk + j] > 0.0) == (j < visible[row]));
+    CHECK(per_row.size() == plain.size());
+}
+
 TEST_CASE("additive attention one query at a time over shared projected keys sums the keys' gradient",
           "[recurrent]") {
     // The Bahdanau decoder's use: each query row alone (as its steps ask
