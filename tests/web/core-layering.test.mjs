@@ -6,7 +6,8 @@
 //    forward-only parts over them. None of the three includes a model:
 //    encoder/, seq2seq/, training/, inspection/, or the files of layers/ that
 //    hold or assemble a model (a block, the parameter layout, a model's
-//    workspace). scoring/ may call a single layer's forward (layers/linear).
+//    workspace). scoring/ may call a single layer's forward (its checked
+//    multi-head and additive attention are the layers' behind checks).
 //    Only inspection/, the folder that reads trained models apart, sits above
 //    both kinds of model; nothing else includes it.
 //
