@@ -35,10 +35,12 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, dv = shape.value_size;
     const std::size_t query_rows = shape.batch * nq;
     // Forward only, every feature is written over the one before it.
-    const std::size_t feature_stride = extras.forward_only ? 0 : hidden;
+    const bool forward_only = extras.weights != nullptr;
+    const std::size_t feature_stride = forward_only ? 0 : hidden;
     cache.projected_queries.resize(query_rows * hidden);
-    cache.features.resize(extras.forward_only ? hidden : query_rows * nk * hidden);
-    cache.weights.resize(query_rows * nk);
+    cache.features.resize(forward_only ? hidden : query_rows * nk * hidden);
+    cache.weights.resize(forward_only ? 0 : query_rows * nk);
+    double* const all_weights = forward_only ? extras.weights : cache.weights.data();
     linear_forward({query_rows, shape.query_size, hidden}, queries, w_q, nullptr, cache.projected_queries.data(),
                    transposed);
     for (std::size_t b = 0; b < shape.batch; ++b) {
@@ -48,7 +50,7 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
             const std::size_t visible = extras.visible ? extras.visible[row] : item_visible;
             const std::size_t scored = extras.scores ? nk : visible;
             const double* pq = cache.projected_queries.data() + row * hidden;
-            double* weights = cache.weights.data() + row * nk;
+            double* weights = all_weights + row * nk;
             for (std::size_t j = 0; j < scored; ++j) {
                 const double* pk = projected_keys + (b * nk + j) * hidden;
                 double* feature = cache.features.data() + (row * nk + j) * feature_stride;

@@ -44,8 +44,10 @@ struct AdditiveExtras {
     const std::size_t* visible = nullptr;
     // batch * queries x keys: every key's score, masked ones too, before the softmax.
     double* scores = nullptr;
-    // No backward pass follows: the features are not kept (a row of them at a time).
-    bool forward_only = false;
+    // Forward only (no backward pass follows): the weights go to this array
+    // (batch * queries x keys) instead of the cache, and the features are
+    // not kept (a row of them at a time).
+    double* weights = nullptr;
 };
 
 // out (batch * queries x value_size) for queries over projected keys

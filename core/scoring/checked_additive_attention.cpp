@@ -1,6 +1,5 @@
 #include "scoring/checked_additive_attention.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -70,19 +69,18 @@ AttentionResult additive_attention(const xt::xtensor<double, 3>& queries,
     layers::AdditiveCache cache;
     AttentionResult result;
     result.scores = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
+    result.weights = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
     result.output = xt::xtensor<double, 3>::from_shape({batch, nq, values.shape(2)});
     layers::additive_keys_forward(shape, keys.data(), w_k.data(), projected_k.data(), transposed);
     layers::additive_attention_forward(shape, queries.data(), projected_k.data(), values.data(), nullptr, w_q.data(),
                                        w_v.data(), cache, result.output.data(), transposed,
-                                       {visible.data(), result.scores.data(), true});
+                                       {visible.data(), result.scores.data(), result.weights.data()});
     for (std::size_t i = 0; i < result.scores.size(); ++i)
         if (!std::isfinite(result.scores.data()[i])) {
             const std::size_t b = i / (nq * nk), q = i / nk % nq, k = i % nk;
             fail_score({cache.projected_queries.data() + (b * nq + q) * h, projected_k.data() + (b * nk + k) * h},
                        w_v, {b, q, k, result.scores.data()[i]});
         }
-    result.weights = xt::xtensor<double, 3>::from_shape({batch, nq, nk});
-    std::copy(cache.weights.begin(), cache.weights.end(), result.weights.begin());
     return result;
 }
 

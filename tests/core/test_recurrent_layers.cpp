@@ -289,10 +289,11 @@ TEST_CASE("additive attention's extras (the page's) change nothing the models ge
     const std::size_t nq = shape.queries, nk = shape.keys;
     std::vector<std::size_t> visible(shape.batch * nq);
     for (std::size_t row = 0; row < visible.size(); ++row) visible[row] = valid_lens[row / nq];
-    Values scores(shape.batch * nq * nk, 0.0);
-    CHECK_SAME_BITS(forward(cache, nullptr, {visible.data(), scores.data(), true}), plain);
-    CHECK_SAME_BITS(cache.weights, plain_cache.weights);
+    Values scores(shape.batch * nq * nk, 0.0), weights(scores.size(), -1.0);
+    CHECK_SAME_BITS(forward(cache, nullptr, {visible.data(), scores.data(), weights.data()}), plain);
+    CHECK_SAME_BITS(weights, plain_cache.weights);
     CHECK(cache.features.size() == shape.hidden);
+    CHECK(cache.weights.empty());
     // Every score, masked ones too: w_v . tanh(Wq q + Wk k).
     for (std::size_t b = 0; b < shape.batch; ++b)
         for (std::size_t i = 0; i < nq; ++i)
