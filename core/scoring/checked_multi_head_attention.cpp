@@ -1,10 +1,9 @@
 #include "scoring/checked_multi_head_attention.hpp"
 
-#include <cmath>
-#include <string_view>
-
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <string_view>
 
 #include "contract/attention_checks.hpp"
 #include "contract/errors.hpp"
@@ -37,8 +36,8 @@ xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::si
 
 namespace {
 
-// The first of `count` numbers (`stride` apart) that is not finite, blamed on `argument`:
-// finite inputs overflowed on the way.
+// The first of `count` numbers that is not finite, blamed on `argument`: finite inputs
+// overflowed on the way.
 void require_finite(std::string_view argument, const std::string& expected, const char* what, const double* values,
                     std::size_t count) {
     for (std::size_t i = 0; i < count; ++i)
