@@ -141,7 +141,7 @@ function draw(view, { data, truthCurve, prediction, weights, row }, inputs, chan
   weightPlot.set('rule', rule);
   queryPlot.setHandle({ x: inputs.query });
   weightPlot.setHandle({ x: inputs.query });
-  const top = max(row.weights) || 1; // NaN rows have no maximum
+  const top = max(/** @type {Float64Array} */ (row.weights)) || 1; // NaN rows have no maximum
   const radius = scaleSqrt().domain([0, top]).range([1.2, inputs.n > 300 ? 6 : 10]);
   queryPlot.set('points', {
     kind: 'points', xs: data.x, ys: data.y, className: 'point weighted',

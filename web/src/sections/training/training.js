@@ -56,6 +56,7 @@ function runWarning(ws, losses, { lr, leaveOneOut }) {
   return null;
 }
 
+/** @param {number[]} values @param {number[]} fallback */
 function niceDomain(values, fallback) {
   const [low, high] = extent(values.filter(Number.isFinite));
   if (low === undefined) return fallback;
