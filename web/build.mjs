@@ -25,7 +25,7 @@ import { texCharacters } from './build-steps/tex-characters.mjs';
 import { writeCoreParts } from './build-steps/core-parts.mjs';
 import { writeAppManifest } from './build-steps/app-manifest.mjs';
 import { OFFLINE_WORKER, writeOfflineWorker } from './build-steps/offline-worker.mjs';
-import { coreWasmFile } from './src/core-files.js';
+import { TRAINING_WORKER_FILE, coreWasmFile } from './src/core-files.js';
 
 // First the lists of sections, derived from their folders (web/src/generated/),
 // in a process of its own: it imports the declarations, which read the lists
@@ -93,6 +93,8 @@ const page = {
 const PAGE_FOLDER = 'page';
 const DISK_SCRIPT = 'app-disk.js';
 await build({ ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, DISK_SCRIPT) });
+// The worker the models train in (web/src/run/training-worker.js), beside app.js.
+await build({ ...page, entryPoints: ['web/src/run/training-worker.js'], outfile: path.join(out, TRAINING_WORKER_FILE) });
 await rm(path.join(out, PAGE_FOLDER), { recursive: true, force: true }); // the last build's chunks
 const modules = await build({
   ...page,

@@ -118,6 +118,7 @@ export const makePredictions = (target) =>
 export async function openPage(browser, url, {
   locale = 'en-US', viewport = { width: 1280, height: 900 }, colorScheme = 'light', permissions = [],
   ready = 'html[data-ready="true"]', init = null, touch = false, cpuThrottle = 1, predictions = 'made', network = null,
+  routes = null,
 } = {}) {
   const context = await browser.newContext({
     locale, viewport, colorScheme, acceptDownloads: true, hasTouch: touch, isMobile: touch,
@@ -139,6 +140,7 @@ export async function openPage(browser, url, {
   });
   if (predictions === 'made') await makePredictions(page);
   if (init) await page.addInitScript(init);
+  if (routes) await routes(context); // what the test serves in place of the server's
   if (cpuThrottle !== 1 || network) {
     const devtools = await context.newCDPSession(page);
     if (cpuThrottle !== 1) await devtools.send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });

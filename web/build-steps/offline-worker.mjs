@@ -9,11 +9,11 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { coreWasmFile, CORE_PARTS } from '../src/core-files.js';
+import { coreWasmFile, CORE_PARTS, TRAINING_WORKER_FILE } from '../src/core-files.js';
 import { MANIFEST_FILE } from './app-manifest.mjs';
 
 export const OFFLINE_WORKER = 'offline-worker.js';
-const PAGE_FILES = ['index.html', 'app.js', 'app.css', 'katex.css', MANIFEST_FILE, ...CORE_PARTS.map(coreWasmFile)];
+const PAGE_FILES = ['index.html', 'app.js', 'app.css', 'katex.css', MANIFEST_FILE, ...CORE_PARTS.map(coreWasmFile), TRAINING_WORKER_FILE];
 const FOLDERS = ['page', 'icons']; // every file in them
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');

@@ -10,5 +10,8 @@ export const coreWasmFile = (part) => `attention-core-${part}.wasm`;
 export const coreScriptFile = (part) => `attention-core-${part}-wasm.js`;
 export const coreScriptGlobal = (part) => `attentionLabCore${part[0].toUpperCase()}${part.slice(1)}Wasm`;
 
+// The script of the worker the models train in (run/training-worker.js), given the parts compiled.
+export const TRAINING_WORKER_FILE = 'training-worker.js';
+
 // Every one of them: what a copy of the page must carry beside app.js.
-export const CORE_PAGE_FILES = Object.freeze(CORE_PARTS.flatMap((part) => [coreWasmFile(part), coreScriptFile(part)]));
+export const CORE_PAGE_FILES = Object.freeze([...CORE_PARTS.flatMap((part) => [coreWasmFile(part), coreScriptFile(part)]), TRAINING_WORKER_FILE]);

@@ -8,25 +8,38 @@
 // The course page's element and the JS API keep the wasm inlined (one file).
 // Nothing is fetched before a part is asked for: the page asks for the
 // models' part once its first screen is up (core-client.js).
-import { CORE_PARTS, coreScriptFile, coreScriptGlobal, coreWasmFile } from './core-files.js';
+import { CORE_PARTS, TRAINING_WORKER_FILE, coreScriptFile, coreScriptGlobal, coreWasmFile } from './core-files.js';
 
 // Captured while app.js runs: afterwards document.currentScript is null.
-const scriptUrl = /** @type {HTMLScriptElement | null} */ (document.currentScript)?.src ?? document.baseURI;
+// (In the training worker there is no document: it is given the parts compiled.)
+const scriptUrl = /** @type {HTMLScriptElement | null} */ (globalThis.document?.currentScript)?.src ?? globalThis.document?.baseURI ?? globalThis.location?.href;
 const fallbackUrl = (part) => new URL(coreScriptFile(part), scriptUrl).href;
+// The script of the worker the models train in (run/off-thread-training.js), beside app.js.
+export const trainingWorkerUrl = () => new URL(TRAINING_WORKER_FILE, scriptUrl).href;
 
 // One policy for the page (its name is the one the CSP allows), made when a
-// part first needs it: it makes the parts' script URLs and no other.
+// part first needs it: it makes the parts' script URLs and the training
+// worker's, and no other.
 let policy;
-function trustedScriptUrl(url) {
+export function trustedScriptUrl(url) {
   if (!globalThis.trustedTypes) return url;
   policy ??= globalThis.trustedTypes.createPolicy('attention-lab-core', {
     createScriptURL(asked) {
-      const allowed = CORE_PARTS.map(fallbackUrl);
+      const allowed = [...CORE_PARTS.map(fallbackUrl), trainingWorkerUrl()];
       if (!allowed.includes(asked)) throw new TypeError(`attention-lab-core: only ${allowed.join(', ')} may be loaded, not ${asked}`);
       return asked;
     },
   });
   return policy.createScriptURL(url);
+}
+
+// Each part's compiled module, once instantiated here: the training worker
+// is handed them (a module is shared, not copied), so it downloads and
+// compiles nothing. A worker sets them as given (useCompiledParts).
+const compiled = {};
+export const compiledPart = (part) => compiled[part] ?? null;
+export function useCompiledParts(parts) {
+  Object.assign(compiled, parts);
 }
 
 function fromScript(part) {
@@ -51,6 +64,7 @@ function fromScript(part) {
 }
 
 async function instantiate(part, imports) {
+  if (compiled[part]) return { instance: await WebAssembly.instantiate(compiled[part], imports), module: compiled[part] };
   const url = new URL(coreWasmFile(part), scriptUrl);
   if (url.protocol !== 'file:') {
     // The page's first script (boot.js) may have begun the download already.
@@ -81,7 +95,10 @@ export function wasmFileModule(createGlueModule, part) {
     const created = createGlueModule({
       ...options,
       instantiateWasm(imports, receiveInstance) {
-        instantiate(part, imports).then(({ instance, module }) => receiveInstance(instance, module), fail);
+        instantiate(part, imports).then(({ instance, module }) => {
+          compiled[part] = module;
+          receiveInstance(instance, module);
+        }, fail);
         return {}; // the exports arrive later, through receiveInstance
       },
     });

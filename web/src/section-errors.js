@@ -68,10 +68,16 @@ export function createErrorRouter({ controls, slot, routes, core = null }) {
       slot.hidden = true;
       slot.textContent = '';
     },
-    // Runs one core call; on failure shows the error and returns undefined.
+    // Runs one core call; on failure shows the error and returns undefined
+    // (a call made off the page's thread: its promise resolves to it).
     run(compute, values) {
       try {
-        return compute();
+        const result = compute();
+        if (typeof result?.then !== 'function') return result;
+        return result.then((value) => value, (error) => {
+          show(error, values);
+          return undefined;
+        });
       } catch (error) {
         show(error, values);
         return undefined;

@@ -14,9 +14,13 @@
 // watch it: a frame trains the steps due by the clock since play (or the
 // last change of speed), within its budget; `startsAtOnce`: the first step
 // is due as play is pressed.
+// A run may train off the page's thread (run/off-thread-training.js): its
+// `train` then returns a promise, and the player waits for one chunk at a
+// time without holding a frame; a chunk that arrives after a pause, a step
+// or a reset is dropped, so what is on screen is where the run is.
 
 export function createPlayer({
-  run, budget, onChange, onFrame = null,
+  run, budget, offThreadBudget = budget, onChange, onFrame = null,
   stepsPerSecond = /** @type {number | ((target: number) => number)} */ (Infinity), startsAtOnce = false, replaysAfterStop = false,
 }) {
   let start = null; // what the run starts from (reset and replay return to it); null before a reset
@@ -26,10 +30,13 @@ export function createPlayer({
   let target = 1;
   let frame = 0;
   let lastChunk = 0; // steps trained by the last frame or step
+  let lastChunkMs; // the time the last chunk took where it trained, when its result says (off the thread)
   let disposed = false;
   let stopReason = null;
   let speed = stepsPerSecond;
   let paceFrom = null; // { started, steps, perSecond }: what the pacing counts from
+  let offThread = false; // the last chunk trained off the thread: the next is planned by offThreadBudget
+  let inFlight = null; // the promise of a chunk training off the thread, until it is applied or dropped
 
   const snapshot = () => run.describe(history, { status, target, stopReason, done, lastChunk });
   const notify = () => {
@@ -39,17 +46,36 @@ export function createPlayer({
   function cancel() {
     if (frame) cancelAnimationFrame(frame);
     frame = 0;
+    inFlight = null;
   }
 
-  // Trains k steps from where the run is; false when the core refused or stopped.
-  function advance(k) {
+  // Trains k steps from where the run is, then calls landed(going on):
+  // going on is false when the core refused or stopped. At once, or when a
+  // chunk trained off the thread arrives (unless dropped meanwhile).
+  function advance(k, landed) {
     const result = run.train(history, k);
+    if (typeof result?.then !== 'function') {
+      landed(apply(result));
+      return;
+    }
+    inFlight = result;
+    result.then((chunk) => {
+      if (inFlight !== result || disposed) return;
+      inFlight = null;
+      landed(apply(chunk));
+    }, () => {
+      if (inFlight === result) inFlight = null;
+    });
+  }
+
+  function apply(result) {
     if (!result) {
       status = 'paused';
       return false;
     }
     history = result.history;
     lastChunk = result.ran;
+    lastChunkMs = result.ms;
     done += result.ran;
     if (result.stopReason) {
       stopReason = result.stopReason;
@@ -76,27 +102,43 @@ export function createPlayer({
     frame = 0;
     if (status !== 'playing' || disposed) return;
     const started = performance.now();
-    const chunk = budget.chunk();
+    const plan = offThread ? offThreadBudget : budget;
+    const chunk = plan.chunk();
     const dueNow = due(started);
     if (dueNow <= 0 && done < target) { // nothing due yet at this speed: the next frame
       frame = requestAnimationFrame(tick);
       return;
     }
     const k = Math.min(chunk, dueNow, target - done);
-    let trained = started;
-    if (k > 0) {
-      advance(k);
-      trained = performance.now();
-      budget.measured({ asked: k, chunk, ran: lastChunk, ms: trained - started });
-    } else {
+    const finish = (trained) => {
+      notify();
+      onFrame?.({ started, trained, ended: performance.now(), steps: k });
+    };
+    if (k <= 0) {
       status = 'done';
+      finish(started);
+      return;
     }
-    notify();
-    onFrame?.({ started, trained, ended: performance.now(), steps: k });
-    if (status === 'playing') frame = requestAnimationFrame(tick);
+    let landedNow = true;
+    advance(k, () => {
+      const trained = performance.now();
+      plan.measured({ asked: k, chunk, ran: lastChunk, ms: lastChunkMs ?? trained - started });
+      offThread = !landedNow;
+      if (landedNow) {
+        finish(trained);
+        if (status === 'playing') frame = requestAnimationFrame(tick);
+        return;
+      }
+      // Off the thread the next chunk is asked for as this one lands, before
+      // it is drawn: the worker trains while the page draws.
+      if (status === 'playing') tick();
+      finish(trained);
+    });
+    landedNow = false;
   }
 
   function restart() {
+    inFlight = null;
     history = run.begin(start);
     done = 0;
     lastChunk = 0;
@@ -108,6 +150,7 @@ export function createPlayer({
     reset(from, steps = target) {
       cancel();
       budget.reset(); // another model may train at another pace: measured again
+      offThreadBudget.reset();
       start = from;
       target = steps;
       restart();
@@ -148,10 +191,10 @@ export function createPlayer({
     },
     step() {
       if (status === 'stopped' || done >= target || disposed || start === null) return;
+      if (status === 'paused' && inFlight) return; // the last step is still training
       cancel();
       status = 'paused';
-      advance(1);
-      notify();
+      advance(1, notify);
     },
     // The run's view is going away: the run stops where it is, no frame
     // stays pending, the core is not asked again and the listener hears

@@ -18,6 +18,7 @@ import { formatNumber } from '../format.js';
 import { figureCell } from '../sections/shared/frame.js';
 import { createModelPlayer } from './model-run.js';
 import { createRunTimeline } from './run-timeline.js';
+import { trainingThread } from './off-thread-training.js';
 
 // While a run plays, the maps are redrawn at most every MAPS_EVERY_MS.
 const MAPS_EVERY_MS = 100;
@@ -135,6 +136,8 @@ export function createRunView({
   /** @param {import('./model-run.js').ModelRunState} run */
   function drawRun(run) {
     if (start === null) return;
+    // Where it trains: 'worker' or 'page' (off-thread-training.js), once it has.
+    status.dataset.thread = trainingThread() ?? '';
     if (run.step === 0) pausedAtPlateau = null;
     // Once a run: the pause redraws the run (paused) before this returns.
     if (plateau && run.status === 'playing' && pausedAtPlateau === null && run.lastChunk > 0
@@ -300,10 +303,14 @@ export function createRunView({
       if (start === null || player.state.status === 'playing') return; // playing warms it anyway
       const steps = Math.min(WARM_UP_CHUNK, warmUpLeft);
       warmUpLeft -= steps;
+      // A refused model says so when it is played.
+      const refused = () => {
+        warmUpLeft = 0;
+      };
       try {
-        warmUp(start, steps);
+        Promise.resolve(warmUp(start, steps)).catch(refused);
       } catch {
-        warmUpLeft = 0; // a refused model says so when it is played
+        refused();
       }
       scheduleWarmUp();
     });

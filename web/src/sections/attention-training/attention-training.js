@@ -29,6 +29,7 @@ import {
 } from './setup.js';
 import { ATTENTION_TRAINING_EXERCISES } from './exercises.js';
 import { bookSubsection } from '../../book-links.js';
+import { offThread } from '../../run/off-thread-training.js';
 
 // Where they were first declared: the tests and scripts import them from here.
 export {
@@ -145,8 +146,9 @@ function create({ frame, controls, core, errors }) {
   const maps = createModelMaps();
   const trained = createTrainedRun({
     id: 'attention-training', name: 'at', frame, controls, keys: RUN_KEYS, maps,
-    train: (model, steps) => errors.run(() => trainSteps(core, model, trained.context.inputs, steps), trained.context.inputs),
-    warmUp: (model, steps) => trainSteps(core, model, trained.context.inputs, steps),
+    // Trained off the page's thread where a worker can run (run/off-thread-training.js).
+    train: (model, steps) => errors.run(() => trainSteps(offThread(core), model, trained.context.inputs, steps), trained.context.inputs),
+    warmUp: (model, steps) => trainSteps(offThread(core), model, trained.context.inputs, steps),
     forward: examplesForward, draw: drawAhead,
     plateau: PLATEAU,
   });

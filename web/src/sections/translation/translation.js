@@ -24,6 +24,7 @@ import {
 } from './setup.js';
 import { TRANSLATION_EXERCISES } from './exercises.js';
 import { bookSubsection } from '../../book-links.js';
+import { offThread } from '../../run/off-thread-training.js';
 
 const TASK_KEYS = {
   'numbers-en-zh': 'translation.task.numbersEnZh', 'numbers-zh-en': 'translation.task.numbersZhEn', dates: 'translation.task.dates',
@@ -95,9 +96,10 @@ function create({ frame, controls, core, errors }) {
   const maps = createTranslationMaps();
   const trained = createTrainedRun({
     id: 'translation', name: 'tr', frame, controls, keys: RUN_KEYS, maps,
-    train: (model, steps) => errors.run(() => trainSteps(core, model, trained.context.inputs, steps), trained.context.inputs),
+    // Trained off the page's thread where a worker can run (run/off-thread-training.js).
+    train: (model, steps) => errors.run(() => trainSteps(offThread(core), model, trained.context.inputs, steps), trained.context.inputs),
     // One step an idle task: a translator's step costs what a few of the encoder's do.
-    warmUp: (model) => trainSteps(core, model, trained.context.inputs, 1),
+    warmUp: (model) => trainSteps(offThread(core), model, trained.context.inputs, 1),
     forward: examplesForward, draw: drawAhead,
   });
   const { run } = trained;
