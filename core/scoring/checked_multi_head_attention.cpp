@@ -12,28 +12,6 @@
 
 namespace attention {
 
-xt::xtensor<double, 3> transpose_qkv(const xt::xtensor<double, 3>& x, std::size_t heads) {
-    const std::size_t batch = x.shape(0), n = x.shape(1), head_size = x.shape(2) / heads;
-    xt::xtensor<double, 3> result = xt::xtensor<double, 3>::from_shape({batch * heads, n, head_size});
-    for (std::size_t b = 0; b < batch; ++b)
-        for (std::size_t h = 0; h < heads; ++h)
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t c = 0; c < head_size; ++c)
-                    result(b * heads + h, i, c) = x(b, i, h * head_size + c);
-    return result;
-}
-
-xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::size_t heads) {
-    const std::size_t batch = x.shape(0) / heads, n = x.shape(1), head_size = x.shape(2);
-    xt::xtensor<double, 3> result = xt::xtensor<double, 3>::from_shape({batch, n, heads * head_size});
-    for (std::size_t b = 0; b < batch; ++b)
-        for (std::size_t h = 0; h < heads; ++h)
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t c = 0; c < head_size; ++c)
-                    result(b, i, h * head_size + c) = x(b * heads + h, i, c);
-    return result;
-}
-
 namespace {
 
 // The first of `count` numbers that is not finite, blamed on `argument`: finite inputs

@@ -1,7 +1,7 @@
 #pragma once
 // Multi-head attention (d2l 10.5): project with W_q, W_k, W_v (H x H), split
-// the hidden size H into `heads` heads of H/heads (transpose_qkv), run scaled
-// dot-product attention per head, concatenate (transpose_output), project
+// the hidden size H into `heads` heads of H/heads (d2l's transpose_qkv), run scaled
+// dot-product attention per head, concatenate (d2l's transpose_output), project
 // with W_o. No biases.
 // The page's checked entry to the models' layer (layers/multi_head_attention.hpp):
 // its arguments checked, every head's weights returned, headMask factors,
@@ -14,11 +14,6 @@
 #include "contract/attention_result.hpp"
 
 namespace attention {
-
-// (batch, n, H) -> (batch * heads, n, H / heads), item 0's heads first.
-xt::xtensor<double, 3> transpose_qkv(const xt::xtensor<double, 3>& x, std::size_t heads);
-// The inverse: (batch * heads, n, H / heads) -> (batch, n, H).
-xt::xtensor<double, 3> transpose_output(const xt::xtensor<double, 3>& x, std::size_t heads);
 
 // queries (batch, nq, H), keys and values (batch, nk, H), weights (H, H);
 // valid_lens as in masked_softmax (repeated for every head).

@@ -1,5 +1,5 @@
-// Multi-head attention (d2l 10.5) against the book's PyTorch layer, the
-// transpose_qkv layout, and bad inputs.
+// Multi-head attention (d2l 10.5) against the book's PyTorch layer, and bad
+// inputs.
 #include <cmath>
 #include <limits>
 
@@ -48,22 +48,6 @@ TEST_CASE("multi_head_attention matches d2l's MultiHeadAttention (PyTorch)", "[m
             ++cases;
         }
     CHECK(cases == 8);
-}
-
-TEST_CASE("transpose_qkv splits the hidden size into heads, item 0's heads first", "[multihead]") {
-    // x(b, i, c) = 100 b + 10 i + c, hidden 6, heads 3: head h holds columns 2h, 2h+1.
-    xt::xtensor<double, 3> x = xt::xtensor<double, 3>::from_shape({2, 3, 6});
-    for (std::size_t b = 0; b < 2; ++b)
-        for (std::size_t i = 0; i < 3; ++i)
-            for (std::size_t c = 0; c < 6; ++c) x(b, i, c) = 100.0 * b + 10.0 * i + c;
-    const auto split = attention::transpose_qkv(x, 3);
-    REQUIRE(split.shape() == std::array<std::size_t, 3>{6, 3, 2});
-    CHECK(split(0, 1, 0) == 10.0);  // item 0, head 0, row 1, column 0
-    CHECK(split(2, 2, 1) == 25.0);  // item 0, head 2: columns 4, 5
-    CHECK(split(4, 0, 0) == 102.0); // item 1, head 1
-    CHECK_SAME_BITS(attention::transpose_output(split, 3), x);
-    CHECK_SAME_BITS(attention::transpose_output(attention::transpose_qkv(x, 1), 1), x);
-    CHECK_SAME_BITS(attention::transpose_output(attention::transpose_qkv(x, 6), 6), x);
 }
 
 TEST_CASE("multi_head_attention: self-attention is attention of X to itself", "[multihead]") {
