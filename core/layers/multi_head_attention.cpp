@@ -61,6 +61,7 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
                                 std::vector<double>& scratch, double* scores) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, heads = shape.heads;
     const std::size_t dh = hidden / heads;
+    const std::size_t value_width = shape.value_width ? shape.value_width : hidden, dv = value_width / heads;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(dh));
     // Every product below writes its block whole (multiply, not multiply_add): no zeroing pass.
     scratch.resize(dh * nk);
@@ -79,8 +80,8 @@ void scaled_dot_product_forward(const AttentionShape& shape, const double* q, co
             }
             for (std::size_t i = 0; i < nq; ++i) softmax_row(w_h + i * nk, visible[b * nq + i], nk, inv_sqrt_d);
             // The head's output: weights times V_h.
-            matrix::multiply({w_h, nk, 1}, v + b * nk * hidden + h * dh, hidden, concat + b * nq * hidden + h * dh,
-                             hidden, nq, dh, nk);
+            matrix::multiply({w_h, nk, 1}, v + b * nk * value_width + h * dv, value_width,
+                             concat + b * nq * value_width + h * dv, value_width, nq, dv, nk);
         }
 }
 

@@ -22,6 +22,10 @@ struct AttentionShape {
     std::size_t keys = 1;     // key (and value) positions per item
     std::size_t hidden = 1;   // every row's width: inputs, projections and output
     std::size_t heads = 1;    // divides hidden
+    // The values' and the heads' output rows' width, when not hidden (0): the
+    // page's dot-product attention takes values of their own width dv; the
+    // models project all three to hidden. Read by scaled_dot_product_forward only.
+    std::size_t value_width = 0;
 };
 
 // visible[b * queries + i]: the keys query i of item b sees, the first

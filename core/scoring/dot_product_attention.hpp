@@ -1,11 +1,9 @@
 #pragma once
 // Scaled dot-product attention (d2l 10.3.3): softmax(Q K^T / sqrt(d)) V.
-#include <cstddef>
-#include <optional>
-
+// The page's checked entry to the models' heads
+// (layers/multi_head_attention.hpp's scaled_dot_product_forward, one head).
 #include <xtensor/xtensor.hpp>
 
-#include "contract/attention_checks.hpp"  // BadScore
 #include "contract/attention_result.hpp"
 
 namespace attention {
@@ -18,13 +16,5 @@ AttentionResult dot_product_attention(const xt::xtensor<double, 3>& queries,
                                       const xt::xtensor<double, 3>& keys,
                                       const xt::xtensor<double, 3>& values,
                                       const xt::xtensor<int, 1>& valid_lens);
-
-namespace detail {
-// scores (batch, nq, nk) = queries . keys / sqrt(d), for consistent finite
-// tensors; stops at the first score that is not finite and returns it (the
-// callers name the argument to blame in their own terms).
-std::optional<BadScore> scaled_dot_scores(const xt::xtensor<double, 3>& queries, const xt::xtensor<double, 3>& keys,
-                                          xt::xtensor<double, 3>& scores);
-}  // namespace detail
 
 }  // namespace attention
