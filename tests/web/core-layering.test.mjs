@@ -7,7 +7,8 @@
 //    encoder/, seq2seq/, training/, inspection/, or the files of layers/ that
 //    hold or assemble a model (a block, the parameter layout, a model's
 //    workspace). scoring/ may call a single layer's forward (its checked
-//    multi-head and additive attention are the layers' behind checks).
+//    multi-head, additive and dot-product attention are the layers' behind
+//    checks).
 //    Only inspection/, the folder that reads trained models apart, sits above
 //    both kinds of model; nothing else includes it.
 //
@@ -29,8 +30,9 @@
 //
 // 3. One implementation of each layer's formula. A formula of layers/ is a
 //    function `<name>_forward` defined there; a function of scoring/ named
-//    `<name>` (or `checked_<name>`, `<name>_forward`) is the page's entry to
-//    it, and must be a wrapper: it calls
+//    `<name>` (or `checked_<name>`, `<name>_forward`; `dot_product_attention`
+//    for `scaled_dot_product`) is the page's entry to it, and must be a
+//    wrapper: it calls
 //    `<name>_forward`, and its file computes no attention step itself (a
 //    softmax, a tanh, a projection, a batched product, scores). Any other is
 //    a second implementation of the formula, and fails the test: the page's
@@ -162,6 +164,11 @@ const ATTENTION_STEPS = /\b(?:masked_softmax|softmax_row|tanh|linear_forward|bat
 // A function's formula: its name without checked_ or _forward.
 const formulaOf = (name) => name.replace(/^checked_/, '').replace(/_forward$/, '');
 
+// The page's functions named otherwise than the layer's formula they compute:
+// the page's dot_product_attention is the heads' scaled_dot_product_forward.
+const PAGE_NAMES = new Map([['dot_product_attention', 'scaled_dot_product']]);
+const pageFormulaOf = (name) => PAGE_NAMES.get(formulaOf(name)) ?? formulaOf(name);
+
 // The page's functions that implement a layer's formula again, as
 // "formula: layers file <- scoring file:line name() (why)".
 export function secondImplementations(files) {
@@ -179,7 +186,7 @@ export function secondImplementations(files) {
   }
   const found = [];
   for (const { where, code, name: defined, line, body } of bodies) {
-    const name = formulaOf(defined);
+    const name = pageFormulaOf(defined);
     if (!formulas.has(name)) continue;
     const calls = new RegExp(`\\b${name}_forward\\s*\\(`).test(body);
     const step = code.match(ATTENTION_STEPS);
@@ -308,8 +315,8 @@ AttentionResult additive_attention(const Tensor& q) {
 }
 `];
   // Not the page's entry to a layer: another name.
-  const other = ['core/scoring/dot_product_attention.cpp', `
-AttentionResult dot_product_attention(const Tensor& q) { return masked_softmax(q, lens); }
+  const other = ['core/scoring/scaling_study.cpp', `
+ScalingStudy scaling_study(const Tensor& q) { return masked_softmax(q, lens); }
 `];
   const found = secondImplementations([layer, own, other]);
   assert.deepEqual(found, [
@@ -326,9 +333,42 @@ AttentionResult dot_product_attention(const Tensor& q) { return masked_softmax(q
   for (const name of ['additive_attention_forward', 'checked_additive_attention']) {
     assert.deepEqual(secondImplementations([layer, renamed(name)]).length, 1, name);
   }
+
+  // The page's dot-product attention, named otherwise than the heads' pass: as it
+  // stood before it called the layer, and as a wrapper.
+  const heads = ['core/layers/multi_head_attention.cpp', `
+namespace attention::layers {
+void scaled_dot_product_forward(const AttentionShape& shape, const double* q) { softmax_row(w, n, n); }
+}
+`];
+  const ownDot = ['core/scoring/dot_product_attention.cpp', `
+namespace attention {
+namespace detail {
+std::optional<BadScore> scaled_dot_scores(const Tensor& queries, const Tensor& keys, Tensor& scores) { return {}; }
+}
+AttentionResult dot_product_attention(const Tensor& queries, const Tensor& keys, const Tensor& values) {
+    if (const auto bad = detail::scaled_dot_scores(queries, keys, scores)) fail("queries", "small");
+    result.weights = masked_softmax(scores, valid_lens);
+    result.output = batch_matrix_product_unchecked(result.weights, values);
+    return result;
+}
+}
+`];
+  const thinDot = ['core/scoring/dot_product_attention.cpp', `
+AttentionResult dot_product_attention(const Tensor& q) {
+    check_dot_product_shape(q);
+    layers::scaled_dot_product_forward(shape, q.data(), k.data(), v.data(), visible.data(), w, out, scratch);
+    return result;
+}
+`];
+  assert.deepEqual(secondImplementations([heads, ownDot]), [
+    'scaled_dot_product: core/layers/multi_head_attention.cpp <- core/scoring/dot_product_attention.cpp:6 ' +
+      'dot_product_attention() (does not call scaled_dot_product_forward())',
+  ]);
+  assert.deepEqual(secondImplementations([heads, thinDot]), []);
 });
 
-test('the page\'s multi-head and additive attention are the layers\' forward passes behind their checks', async () => {
+test('the page\'s multi-head, additive and dot-product attention are the layers\' forward passes behind their checks', async () => {
   const files = await coreSources();
   const wrappers = new Map();
   for (const [file, source] of files) {
@@ -336,9 +376,10 @@ test('the page\'s multi-head and additive attention are the layers\' forward pas
     if (!where.startsWith('core/scoring/')) continue;
     for (const { name, body } of functionBodies(codeOnly(source))) wrappers.set(name, { where, body });
   }
-  for (const name of ['multi_head_attention', 'additive_attention']) {
+  for (const name of ['multi_head_attention', 'additive_attention', 'dot_product_attention']) {
     assert.ok(wrappers.has(name), `scoring/ defines ${name}()`);
-    assert.match(wrappers.get(name).body, new RegExp(`\\b${name}_forward\\s*\\(`), `${name}() calls the layer`);
+    const layer = pageFormulaOf(name);
+    assert.match(wrappers.get(name).body, new RegExp(`\\b${layer}_forward\\s*\\(`), `${name}() calls the layer`);
   }
   assert.deepEqual(secondImplementations(files), []);
 });
