@@ -13,26 +13,21 @@ import { compiledPart, trainingWorkerUrl, trustedScriptUrl } from '../core-wasm-
 import { TRAINING_CALLS } from './training-calls.js';
 
 let worker; // undefined until first asked for; null where none can start
-let ready = false; // the worker has answered that its core is up
 const pending = new Map(); // call id -> { call, args, resolve, reject }
 let nextId = 1;
 let fallbackCore = null; // the page's core, for calls the worker could not answer
-const listeners = new Set();
 
 // Where the page's training runs: 'worker', 'page' (no worker here) or
-// null before the first call. The page shows it (data-training on <html>).
+// null before the first call (the run view says it: data-thread).
 export function trainingThread() {
   if (worker === undefined) return null;
   return worker ? 'worker' : 'page';
 }
-export const onTrainingThread = (listener) => listeners.add(listener);
-const told = () => listeners.forEach((listener) => listener(trainingThread()));
 
 // The worker failed: every call waiting for it is made on the page, and so is every later one.
 function workerFailed() {
   worker?.terminate();
   worker = null;
-  ready = false;
   for (const [id, { call, args, resolve, reject }] of pending) {
     pending.delete(id);
     try {
@@ -41,14 +36,9 @@ function workerFailed() {
       reject(error);
     }
   }
-  told();
 }
 
 function answered({ data }) {
-  if (data.ready) {
-    ready = true;
-    return;
-  }
   if (data.failed) {
     workerFailed();
     return;
@@ -83,10 +73,7 @@ function startWorker() {
 }
 
 function callOffThread(call, args) {
-  if (worker === undefined) {
-    worker = startWorker();
-    told();
-  }
+  if (worker === undefined) worker = startWorker();
   if (!worker) return fallbackCore[call](...args);
   return new Promise((resolve, reject) => {
     const id = nextId;
@@ -101,6 +88,3 @@ export function offThread(core) {
   fallbackCore = core;
   return Object.fromEntries(TRAINING_CALLS.map((call) => [call, (...args) => callOffThread(call, args)]));
 }
-
-// Whether the worker has its core up (for the tests: a run then trains there).
-export const workerReady = () => ready;

@@ -64,7 +64,9 @@ export function createPlayer({
       inFlight = null;
       landed(apply(chunk));
     }, () => {
-      if (inFlight === result) inFlight = null;
+      if (inFlight !== result || disposed) return;
+      inFlight = null;
+      landed(apply(null)); // refused: paused, as on the page
     });
   }
 

@@ -26,7 +26,7 @@ self.addEventListener('message', async ({ data }) => {
   if (data.parts) {
     useCompiledParts(data.parts);
     core = loadAttentionCore();
-    core.then(() => scope.postMessage({ ready: true }), (error) => scope.postMessage({ failed: String(error?.message ?? error) }));
+    core.catch((error) => scope.postMessage({ failed: String(error?.message ?? error) })); // the page trains instead
     return;
   }
   const { id, call, args } = data;
