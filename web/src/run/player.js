@@ -111,7 +111,9 @@ export function createPlayer({
       frame = requestAnimationFrame(tick);
       return;
     }
-    const k = Math.min(chunk, dueNow, target - done);
+    // Off the thread a paced run trains every step due in one chunk: a slow
+    // round trip (a loaded machine) then delays the steps, never drops its pace.
+    const k = Math.min(offThread && Number.isFinite(dueNow) ? Math.max(chunk, dueNow) : chunk, dueNow, target - done);
     const finish = (trained) => {
       notify();
       onFrame?.({ started, trained, ended: performance.now(), steps: k });
