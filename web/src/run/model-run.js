@@ -14,9 +14,9 @@ import { perCallBudget } from './frame-budget.js';
 // redraws maps) and the browser then lays out and paints (10-25 ms measured
 // on the 2-core test machine), so the whole frame stays under 50 ms.
 export const TRAIN_BUDGET_MS = 10;
-// Training time per chunk off the thread (a worker), where no frame waits
-// for it: the chunks are longer, so the worker spends less of its time on
-// handing models back and forth, and the curves still move 20 times a second.
+// Training time per chunk off the thread (a worker, timed there), where no
+// frame waits for it: twice the frame's, so the worker spends less of its
+// time on handing models back and forth.
 export const OFF_THREAD_BUDGET_MS = 20;
 
 // `bleu`: the held-out BLEU of each evaluation, for a run whose core reports one (the translator's).

@@ -83,8 +83,10 @@ function callOffThread(call, args) {
   });
 }
 
-// The training calls of `core`, off the page's thread where a worker can run.
+// The training calls of `core`, off the page's thread where a worker can run
+// (made once: each chunk of a run asks for them).
+const calls = Object.freeze(Object.fromEntries(TRAINING_CALLS.map((call) => [call, (...args) => callOffThread(call, args)])));
 export function offThread(core) {
   fallbackCore = core;
-  return Object.fromEntries(TRAINING_CALLS.map((call) => [call, (...args) => callOffThread(call, args)]));
+  return calls;
 }
