@@ -71,15 +71,36 @@ test('iframe mode shows one section, hides the chosen controls and applies the s
 });
 
 test('a host that edits #embed= in its iframe\'s hash gets the section it asked for, as a first load would give it', async () => {
-  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/index.html#embed=translation`);
+  // The training worker's first script is held until the hash is edited, so the
+  // reload always cancels a request in flight (as on a loaded machine): the new
+  // document must load its own and nothing may fail.
+  let releaseWorker;
+  const workerHeld = new Promise((resolve) => { releaseWorker = resolve; });
+  let workerAsked;
+  const workerRequested = new Promise((resolve) => { workerAsked = resolve; });
+  let held = false;
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/index.html#embed=translation`, {
+    routes: (target) => target.route('**/training-worker.js', async (route) => {
+      if (!held) {
+        held = true;
+        workerAsked();
+        await workerHeld;
+      }
+      await route.continue().catch(() => {}); // the held one was cancelled by the reload
+    }),
+  });
   await settled(page);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.embed), 'translation');
+  await workerRequested;
+  const workerLoaded = page.waitForEvent('requestfinished', { predicate: (request) => request.url().endsWith('/training-worker.js') });
   // Only the hash changes: the same document, as a host's iframe.src = '…#embed=attention-training' does.
   await page.evaluate(() => {
     location.hash = '#embed=attention-training';
   });
   await page.waitForFunction(() => document.documentElement.dataset.embed === 'attention-training'
     && document.documentElement.dataset.ready === 'true');
+  releaseWorker();
+  await workerLoaded;
   const shown = await page.evaluate(() => ({
     hash: location.hash,
     sections: [...document.querySelectorAll('main > section')].filter((s) => !s.hidden && s.offsetHeight > 0).map((s) => s.id),

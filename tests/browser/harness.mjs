@@ -132,8 +132,22 @@ export async function openPage(browser, url, {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 120)} (${request.failure()?.errorText})`));
+  // A request the document's own reload or navigation cancels (net::ERR_ABORTED
+  // for a request issued before that navigation began) is the browser's
+  // housekeeping, not a failure: the new document asks again what it needs.
+  let navigations = 0;
+  const issuedAt = new WeakMap();
+  page.on('request', (request) => {
+    requests.push(request.url());
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigations += 1;
+    else issuedAt.set(request, navigations);
+  });
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText;
+    const issued = issuedAt.get(request);
+    if (error === 'net::ERR_ABORTED' && issued !== undefined && issued < navigations) return;
+    problems.push(`request failed: ${request.url().slice(0, 120)} (${error})`);
+  });
   page.on('dialog', async (dialog) => {
     dialogs.push(dialog.message());
     await dialog.dismiss();
