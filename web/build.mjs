@@ -52,7 +52,7 @@ const out = path.resolve(args.out);
 await mkdir(out, { recursive: true });
 
 // The core's parts: their wasm files for the page, written to out/.
-const { apiAliases, pagePlugin } = await writeCoreParts(out, {
+const { apiAliases, corePartsPlugin } = await writeCoreParts(out, {
   basics: path.resolve(args['wasm-basics']), models: path.resolve(args['wasm-models']),
 });
 
@@ -83,7 +83,7 @@ const page = {
   // Emscripten's glue reads import.meta.url to find a .wasm file; given the
   // wasm's instance it needs no location at all.
   define: { 'import.meta.url': 'undefined' },
-  plugins: [pagePlugin],
+  plugins: [corePartsPlugin()],
 };
 // Over http the page is ES modules cut in chunks (dist/page/), started by
 // app.js, a small classic script (web/src/boot.js) that asks at once for
@@ -92,9 +92,14 @@ const page = {
 // app-disk.js, the same page as one classic script.
 const PAGE_FOLDER = 'page';
 const DISK_SCRIPT = 'app-disk.js';
-await build({ ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, DISK_SCRIPT) });
-// The worker the models train in (web/src/run/training-worker.js), beside app.js.
+// The worker the models train in (web/src/run/training-worker.js), beside
+// app.js; the page from disk and the element carry its text instead.
 await build({ ...page, entryPoints: ['web/src/run/training-worker.js'], outfile: path.join(out, TRAINING_WORKER_FILE) });
+const trainingWorkerSource = await readFile(path.join(out, TRAINING_WORKER_FILE), 'utf8');
+await build({
+  ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, DISK_SCRIPT),
+  plugins: [corePartsPlugin({ workerSource: trainingWorkerSource })],
+});
 await rm(path.join(out, PAGE_FOLDER), { recursive: true, force: true }); // the last build's chunks
 const modules = await build({
   ...page,
@@ -239,13 +244,14 @@ const elementCssModule = {
 const element = await build({
   ...common,
   entryPoints: ['web/src/element.js'],
+  alias: {}, // the core's parts through corePartsPlugin, not as the JS API has them
   outfile: path.join(out, 'attention-lab-element.js'),
   format: 'iife',
   platform: 'browser',
   target: ['chrome105', 'firefox110', 'safari16'], // container queries in the shadow root
   minify: true,
   define: { 'import.meta.url': 'undefined' },
-  plugins: [elementCssModule],
+  plugins: [elementCssModule, corePartsPlugin({ inlined: true, workerSource: trainingWorkerSource })],
   metafile: true, // which npm packages it carries: their licences go into the package
 });
 

@@ -400,12 +400,15 @@ test('the shipped pages: meta policies with no eval and no inline code, and none
     assert.deepEqual([...directives['script-src']].sort(), ["'self'", "'wasm-unsafe-eval'", 'file:'].sort(), `${file}: script-src`);
     assert.deepEqual([...directives['style-src']].sort(), ["'self'", 'file:'].sort(), `${file}: style-src, no 'unsafe-inline'`);
     assert.deepEqual(directives['require-trusted-types-for'], ["'script'"], `${file}: Trusted Types`);
-    // The page may make two script URLs, each for a page opened from disk (the page as one classic
-    // script, its wasm's copy); the course page no script URL at all.
-    assert.deepEqual(directives['trusted-types'], file === 'index.html' ? ['attention-lab-core', 'attention-lab-boot'] : ["'none'"], `${file}: the policies allowed`);
+    // The page may make script URLs for a page opened from disk (the page as one classic script,
+    // its wasm's copy, the training worker's blob: URL); the course page only the element's training worker's.
+    assert.deepEqual(directives['trusted-types'], file === 'index.html' ? ['attention-lab-core', 'attention-lab-boot'] : ['attention-lab-core'], `${file}: the policies allowed`);
+    // A worker from a blob: URL (the training worker made from its text), and no other blob: source.
+    assert.deepEqual(directives['worker-src'], file === 'index.html' ? ["'self'", 'blob:'] : ['blob:'], `${file}: worker-src`);
     for (const [name, sources] of Object.entries(directives)) {
       for (const source of sources) {
-        assert.doesNotMatch(source, /^'unsafe-|^\*|^https?:|^blob:/, `${file}: ${name} ${source}`);
+        assert.doesNotMatch(source, /^'unsafe-|^\*|^https?:/, `${file}: ${name} ${source}`);
+        if (source === 'blob:') assert.equal(name, 'worker-src', `${file}: blob: only for the training worker (${name})`);
         if (source === 'data:') assert.ok(['font-src', 'img-src', 'connect-src'].includes(name), `${file}: data: only for fonts, images and the wasm (${name})`);
       }
     }

@@ -5,17 +5,26 @@
 // to fetch from), so there the same bytes come in a classic script beside
 // it, attention-core-<part>-wasm.js, which scripts may load from disk. The
 // page's Trusted Types policy allows those script URLs and nothing else.
-// The course page's element and the JS API keep the wasm inlined (one file).
+// The course page's element keeps the wasm inlined (one file), and is given
+// it here too (useInlinedWasm); the JS API keeps Emscripten's own loading.
 // Nothing is fetched before a part is asked for: the page asks for the
 // models' part once its first screen is up (core-client.js).
 import { CORE_PARTS, TRAINING_WORKER_FILE, coreScriptFile, coreScriptGlobal, coreWasmFile } from './core-files.js';
+import TRAINING_WORKER_SOURCE from './run/training-worker-source.js';
 
 // Captured while app.js runs: afterwards document.currentScript is null.
 // (In the training worker there is no document: it is given the parts compiled.)
 const scriptUrl = /** @type {HTMLScriptElement | null} */ (globalThis.document?.currentScript)?.src ?? globalThis.document?.baseURI ?? globalThis.location?.href;
 const fallbackUrl = (part) => new URL(coreScriptFile(part), scriptUrl).href;
-// The script of the worker the models train in (run/off-thread-training.js), beside app.js.
-export const trainingWorkerUrl = () => new URL(TRAINING_WORKER_FILE, scriptUrl).href;
+// The script of the worker the models train in (run/off-thread-training.js):
+// beside app.js, or, where the bundle carries its text, a blob: URL made of it once.
+let workerUrl;
+export function trainingWorkerUrl() {
+  workerUrl ??= TRAINING_WORKER_SOURCE
+    ? URL.createObjectURL(new Blob([TRAINING_WORKER_SOURCE], { type: 'text/javascript' }))
+    : new URL(TRAINING_WORKER_FILE, scriptUrl).href;
+  return workerUrl;
+}
 
 // One policy for the page (its name is the one the CSP allows), made when a
 // part first needs it: it makes the parts' script URLs and the training
@@ -32,6 +41,14 @@ export function trustedScriptUrl(url) {
   });
   return policy.createScriptURL(url);
 }
+
+// The element carries each part's wasm in its script, in base64 (one file);
+// it is compiled here all the same, so the training worker can be given it.
+const inlined = {};
+export function useInlinedWasm(part, base64) {
+  inlined[part] = base64;
+}
+const decoded = (base64) => Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
 
 // Each part's compiled module, once instantiated here: the training worker
 // is handed them (a module is shared, not copied), so it downloads and
@@ -53,7 +70,7 @@ function fromScript(part) {
       delete globalThis[global];
       script.remove();
       if (typeof base64 !== 'string') reject(new Error(`${coreScriptFile(part)} did not provide the core`));
-      else resolve(Uint8Array.from(atob(base64), (character) => character.charCodeAt(0)));
+      else resolve(decoded(base64));
     };
     script.onerror = () => {
       script.remove();
@@ -65,6 +82,7 @@ function fromScript(part) {
 
 async function instantiate(part, imports) {
   if (compiled[part]) return { instance: await WebAssembly.instantiate(compiled[part], imports), module: compiled[part] };
+  if (inlined[part]) return WebAssembly.instantiate(decoded(inlined[part]), imports);
   const url = new URL(coreWasmFile(part), scriptUrl);
   if (url.protocol !== 'file:') {
     // The page's first script (boot.js) may have begun the download already.
