@@ -266,7 +266,10 @@ await writeNotebookPackage(out);
 // The SCORM packages of the whole lab (dist/scorm/): the page with the
 // SCORM launch's script in place of app.js (web/src/scorm/launch.js), kept
 // in dist/scorm/ for `npm run scorm`, which packages chosen sections.
-await build({ ...page, entryPoints: ['web/src/scorm/launch.js'], outfile: path.join(out, SCORM_FOLDER, SCORM_SCRIPT) });
+await build({
+  ...page, entryPoints: ['web/src/scorm/launch.js'], outfile: path.join(out, SCORM_FOLDER, SCORM_SCRIPT),
+  plugins: [corePartsPlugin({ workerSource: trainingWorkerSource })], // a package opened from disk trains in a worker too
+});
 await writeScormPackages(out);
 
 // Last: the worker keeps every file of the page as written above.

@@ -354,3 +354,27 @@ test('without an LMS the package\'s page is the plain lab under a note: over htt
   assert.ok(fromDisk.requests.every((url) => url.startsWith('file://') || url.startsWith('data:')), fromDisk.requests.join('\n'));
   await fromDisk.context.close();
 });
+
+// A short run of the attention-training section played to its end in
+// `target` (a page or the LMS's frame): where it trained.
+async function trainingThreadOf(target) {
+  const section = target.locator('#attention-training');
+  await section.scrollIntoViewIfNeeded();
+  await section.locator('[data-action="at-play"]').click();
+  const status = section.locator('[data-role="at-status"]');
+  await status.and(target.locator('[data-status="done"]')).waitFor({ timeout: 120000 });
+  return { thread: await status.getAttribute('data-thread'), step: await section.locator('[data-role="at-step"]').getAttribute('data-value') };
+}
+
+test('a package trains its models in a worker, in the LMS and opened from file://', async () => {
+  const hash = '#atSteps=100&atSpeed=1000';
+  const launched = await launchInLms({ version: '2004', folder: 'whole-scorm2004', hash });
+  assert.deepEqual(await trainingThreadOf(launched.frame), { thread: 'worker', step: '100' }, 'in the LMS');
+  assert.deepEqual(launched.problems, []);
+  await launched.context.close();
+
+  const fromDisk = await openPage(shared.browser, `${pathToFileURL(path.join(work, 'whole-scorm12', 'index.html')).href}${hash}`);
+  assert.deepEqual(await trainingThreadOf(fromDisk.page), { thread: 'worker', step: '100' }, 'from file://');
+  assert.deepEqual(fromDisk.problems, []);
+  await fromDisk.context.close();
+});

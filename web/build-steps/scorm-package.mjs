@@ -17,13 +17,15 @@ import { SECTIONS, SECTION_IDS } from '../src/sections/registry.js';
 import { assembleCatalogue } from '../src/i18n/catalogue-files.js';
 import { MASTERY } from '../src/scorm/outcome.js';
 import { scormManifest, VERSIONS } from './scorm-manifest.mjs';
-import { CORE_PAGE_FILES } from '../src/core-files.js';
+import { CORE_PAGE_FILES, TRAINING_WORKER_FILE } from '../src/core-files.js';
 
 export const SCORM_FOLDER = 'scorm';
 export const SCORM_SCRIPT = 'attention-lab-scorm.js';
 export const LAUNCH_PAGE = 'index.html';
-// The page's other files, from dist/, beside the launch page and its script.
-const LAB_FILES = Object.freeze(['app.css', 'katex.css', ...CORE_PAGE_FILES, 'LICENSE', 'THIRD-PARTY-LICENSES.txt']);
+// The page's other files, from dist/, beside the launch page and its script
+// (which carries the training worker's text, to work from disk too).
+const LAB_FILES = Object.freeze(['app.css', 'katex.css', ...CORE_PAGE_FILES.filter((file) => file !== TRAINING_WORKER_FILE),
+  'LICENSE', 'THIRD-PARTY-LICENSES.txt']);
 // The zip's date for every file (local time, as a zip stores it: the same fields in every time zone).
 const ZIP_DATE = new Date(2000, 0, 1);
 
