@@ -29,6 +29,7 @@ val attention::transfer::config_to_js(const attention::EncoderConfig& c) {
     put(config, "blocks", c.blocks);
     put(config, "ffnHidden", c.ffn_hidden);
     put(config, "embeddingScale", c.embedding_scale);
+    put(config, "positional", val(std::string(attention::positional_kind_names.name_of(c.positional))));
     put(config, "seed", c.seed);
     return config;
 }
@@ -48,6 +49,7 @@ attention::EncoderConfig encoder_config(const val& config) {
     c.blocks = size("blocks");
     c.ffn_hidden = size("ffnHidden");
     c.embedding_scale = config["embeddingScale"].as<double>();
+    c.positional = attention::positional_kind_names.from_name(config["positional"].as<std::string>());
     c.seed = seed_of(config["seed"].as<double>());
     attention::check_encoder_config(c);
     return c;

@@ -80,6 +80,7 @@ val model_contract() {
     val kinds = val::object();
     put(kinds, "optimizer", names_to_js(attention::optimizer_names));
     put(kinds, "attentionTask", names_to_js(attention::attention_task_names));
+    put(kinds, "positional", names_to_js(attention::positional_kind_names));
     put(kinds, "seq2seqTask", names_to_js(attention::seq2seq_task_names));
     put(kinds, "seq2seqArchitecture", names_to_js(attention::seq2seq_architecture_names));
 

@@ -32,6 +32,7 @@ using namespace layers;
 
 struct EncoderHandles {
     ParameterHandle embedding;
+    std::optional<ParameterHandle> positional;  // learned positions only
     std::vector<EncoderBlockHandles> blocks;
     ParameterHandle readout, readout_bias;
 };
@@ -41,6 +42,8 @@ EncoderHandles describe_parameters(const EncoderConfig& config, LayoutBuilder& l
     const std::size_t h = config.hidden, f = config.ffn_hidden, v = config.vocab;
     EncoderHandles p;
     p.embedding = layout.add("embedding", {v, h}, Init::normal());
+    if (config.positional == PositionalKind::learned)
+        p.positional = layout.add("positional", {config.length, h}, Init::normal());
     for (std::size_t b = 0; b < config.blocks; ++b) {
         LayoutBuilder block = layout.under("b", b, ".");
         EncoderBlockHandles& k = p.blocks.emplace_back();
@@ -119,12 +122,18 @@ void forward_pass(const AttentionModel& model, const EncoderHandles& p, const in
     for (auto& x : w.inputs) x.resize(rows * hidden);
     w.output.resize(rows * hidden);
 
-    // X = embedding[tokens] * scale + P
-    if (w.encoding_length != n || w.encoding_hidden != hidden) {
-        w.encoding = positional_encoding(n, hidden);
-        w.encoding_length = n, w.encoding_hidden = hidden;
+    // X = embedding[tokens] * scale + P (P: sinusoidal, learned, or none)
+    const double* encoding = nullptr;
+    if (config.positional == PositionalKind::sinusoidal) {
+        if (w.encoding_length != n || w.encoding_hidden != hidden) {
+            w.encoding = positional_encoding(n, hidden);
+            w.encoding_length = n, w.encoding_hidden = hidden;
+        }
+        encoding = w.encoding.data();
+    } else if (p.positional) {
+        encoding = p.positional->in(params);
     }
-    embedding_forward({rows, n, hidden}, tokens, p.embedding.in(params), config.embedding_scale, w.encoding.data(),
+    embedding_forward({rows, n, hidden}, tokens, p.embedding.in(params), config.embedding_scale, encoding,
                       w.inputs[0].data());
 
     for (std::size_t blk = 0; blk < config.blocks; ++blk) {
@@ -157,6 +166,15 @@ void backward_pass(const AttentionModel& model, const EncoderHandles& p, const i
                                heads_off(options, blk, config.heads));
 
     embedding_backward({rows, n, hidden}, tokens, config.embedding_scale, dx.data(), p.embedding.in(grads));
+    // Learned positions: P[i] is added at position i of every item.
+    if (p.positional) {
+        double* dp = p.positional->in(grads);
+        for (std::size_t r = 0; r < rows; ++r) {
+            const double* from = dx.data() + r * hidden;
+            double* to = dp + (r % n) * hidden;
+            for (std::size_t j = 0; j < hidden; ++j) to[j] += from[j];
+        }
+    }
 }
 
 // 64-bit products: every factor is already within its own limit (<= 2^13), so no product of up to
@@ -265,7 +283,8 @@ std::size_t encoder_parameter_count(const EncoderConfig& config) {
     // Within the individual limits this fits 64 bits easily (< 2^40).
     const std::uint64_t h = config.hidden, f = config.ffn_hidden, v = config.vocab;
     const std::uint64_t block = 4 * h * h + (f > 0 ? 2 * h * f + f + 5 * h : 0);
-    const std::uint64_t total = 2 * v * h + v + config.blocks * block;
+    const std::uint64_t positions = config.positional == PositionalKind::learned ? config.length * h : 0;
+    const std::uint64_t total = 2 * v * h + v + positions + config.blocks * block;
     return static_cast<std::size_t>(std::min<std::uint64_t>(total, SIZE_MAX));
 }
 

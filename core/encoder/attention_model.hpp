@@ -1,6 +1,10 @@
 #pragma once
 // A trainable Transformer encoder, d2l 10.7 in float64 with dropout 0:
-//   X = embedding[tokens] * embeddingScale + P   (P: positional_encoding.hpp)
+//   X = embedding[tokens] * embeddingScale + P, where P is, as `positional` says,
+//     sinusoidal: d2l's PositionalEncoding (positional_encoding.hpp);
+//     learned: a parameter `positional` (length x hidden) drawn N(0, 1), as
+//       d2l's BERT learns its position embedding (d2l 10.6, exercise 2);
+//     none: 0, so attention sees a set of tokens, blind to their order;
 //   then `blocks` blocks, each either
 //     attention only (ffnHidden = 0):  X = MHA(X, X, X)
 //     d2l's TransformerEncoderBlock:   Y = LN1(X + MHA(X, X, X)), X = LN2(Y + FFN(Y))
@@ -30,11 +34,18 @@
 #include <xtensor/xtensor.hpp>
 
 #include "contract/attention_row_inputs.hpp"
+#include "contract/kind_names.hpp"
 #include "contract/errors.hpp"
 #include "layers/parameter_layout.hpp"
 #include "training/trainable_model.hpp"
 
 namespace attention {
+
+enum class PositionalKind { sinusoidal, learned, none };
+
+inline constexpr KindNames<PositionalKind, 3> positional_kind_names{
+    "positional", {{{PositionalKind::sinusoidal, "sinusoidal"}, {PositionalKind::learned, "learned"},
+                    {PositionalKind::none, "none"}}}};
 
 // The defaults are the JS API's: the attention-only model the page starts with.
 struct EncoderConfig {
@@ -46,6 +57,7 @@ struct EncoderConfig {
     std::size_t ffn_hidden = 0;    // 0: attention-only blocks; otherwise d2l's encoder block
     double embedding_scale = 1.0;  // d2l uses sqrt(hidden); 1 here: N(0, 1) embeddings scaled by
                                    // sqrt(hidden) drown the positional encoding (the page shows it)
+    PositionalKind positional = PositionalKind::sinusoidal;
     std::uint32_t seed = 0;
 };
 
@@ -63,13 +75,13 @@ void check_encoder_config(const EncoderConfig& config);
 CountRange encoder_config_range(std::string_view field);
 
 // The names, shapes and offsets of a configuration's parameters, in order:
-// embedding; per block b{i}.Wq, Wk, Wv, Wo, and with an FFN b{i}.ln1.gamma,
+// embedding; with learned positions, positional; per block b{i}.Wq, Wk, Wv, Wo, and with an FFN b{i}.ln1.gamma,
 // ln1.beta, W1, b1, W2, b2, ln2.gamma, ln2.beta; readout, readoutBias.
 std::vector<ParameterSlot> encoder_layout(const EncoderConfig& config);
 std::size_t encoder_parameter_count(const EncoderConfig& config);
 
 // PyTorch's initialisation drawn from the core's seeded generator (random.hpp),
-// the same on every platform: embedding N(0, 1); every Linear weight and bias
+// the same on every platform: embedding (and learned positions) N(0, 1); every Linear weight and bias
 // U(-1/sqrt(in), 1/sqrt(in)); LayerNorm gamma 1, beta 0. Parameters are drawn
 // in layout order, each row-major.
 AttentionModel init_attention_model(const EncoderConfig& config);

@@ -31,6 +31,7 @@ inline attention::EncoderConfig model_config(const nlohmann::json& c) {
     config.blocks = c["blocks"];
     config.ffn_hidden = c["ffnHidden"];
     config.embedding_scale = c["embeddingScale"];
+    config.positional = attention::positional_kind_names.from_name(c.value("positional", "sinusoidal"));
     return config;
 }
 

@@ -70,6 +70,49 @@ TEST_CASE("encoder_layout: PyTorch's names and shapes, in order", "[model]") {
     CHECK(attention::encoder_layout(config).size() == 1 + 2 * 4 + 2);
 }
 
+TEST_CASE("encoder positions: a learned table after the embedding, or none, and nothing else changes", "[model]") {
+    EncoderConfig config = small_config(7);
+    const std::size_t sinusoidal = attention::encoder_parameter_count(config);
+    config.positional = attention::PositionalKind::learned;
+    const auto layout = attention::encoder_layout(config);
+    REQUIRE(layout.size() == 28);
+    CHECK(layout[1].name == "positional");
+    CHECK(layout[1].shape == std::vector<std::size_t>{4, 6});  // length x hidden
+    CHECK(layout[2].offset == 5 * 6 + 4 * 6);
+    CHECK(attention::encoder_parameter_count(config) == sinusoidal + 4 * 6);
+    config.positional = attention::PositionalKind::none;
+    CHECK(attention::encoder_layout(config).size() == 27);
+    CHECK(attention::encoder_parameter_count(config) == sinusoidal);
+    CHECK(attention::positional_kind_names.from_name("learned") == attention::PositionalKind::learned);
+    REQUIRE_ARGUMENT_ERROR_WITH(attention::positional_kind_names.from_name("rotary"), "positional",
+                                "sinusoidal, learned, none");
+}
+
+TEST_CASE("encoder without positions: blind to order, a permuted sequence gives permuted outputs", "[model]") {
+    // Self-attention without positions sees a set of tokens: permuting the
+    // input permutes every output row, so reversing cannot be learnt.
+    const auto tokens = tokens_of({1, 4, 0, 2});
+    const auto reversed = tokens_of({2, 0, 4, 1});
+    BatchOptions options;
+    for (auto positional : {attention::PositionalKind::none, attention::PositionalKind::sinusoidal,
+                            attention::PositionalKind::learned}) {
+        EncoderConfig config = small_config(7);
+        config.positional = positional;
+        const AttentionModel model = attention::init_attention_model(config);
+        const auto a = attention::attention_model_forward(model, tokens, options).logits;
+        const auto b = attention::attention_model_forward(model, reversed, options).logits;
+        double largest = 0;
+        for (std::size_t i = 0; i < 4; ++i)
+            for (std::size_t k = 0; k < config.vocab; ++k)
+                largest = std::max(largest, std::abs(a(0, i, k) - b(0, 3 - i, k)));
+        INFO(attention::positional_kind_names.name_of(positional));
+        if (positional == attention::PositionalKind::none)
+            CHECK(largest < 1e-12);
+        else
+            CHECK(largest > 1e-3);
+    }
+}
+
 TEST_CASE("init_attention_model: PyTorch's initialisation, seeded", "[model]") {
     EncoderConfig config = small_config(7);
     const AttentionModel a = attention::init_attention_model(config);

@@ -111,6 +111,11 @@ class Encoder(nn.Module):
         super().__init__()
         self.c = c
         self.embedding = nn.Embedding(c["vocab"], c["hidden"])
+        # The positions: d2l's sinusoidal encoding, a learned table as d2l's
+        # BERT has (nn.Parameter(torch.randn(...))), or none at all.
+        self.positional = c.get("positional", "sinusoidal")
+        if self.positional == "learned":
+            self.pos_embedding = nn.Parameter(torch.randn(c["length"], c["hidden"]))
         self.blocks = nn.ModuleList(
             [Block(c["hidden"], c["heads"], c["ffnHidden"]) for _ in range(c["blocks"])])
         self.readout = nn.Linear(c["hidden"], c["vocab"])
@@ -121,7 +126,11 @@ class Encoder(nn.Module):
             block.attention.head_mask = (None if heads_off is None
                                          else 1.0 - heads_off[i * c["heads"]:(i + 1) * c["heads"]].double())
         n = tokens.shape[1]
-        X = self.embedding(tokens) * c["embeddingScale"] + positional_encoding(n, c["hidden"])
+        X = self.embedding(tokens) * c["embeddingScale"]
+        if self.positional == "sinusoidal":
+            X = X + positional_encoding(n, c["hidden"])
+        elif self.positional == "learned":
+            X = X + self.pos_embedding[:n]
         lens = valid_lens
         if causal:
             full = valid_lens if valid_lens is not None else torch.full((tokens.shape[0],), n)
@@ -135,6 +144,8 @@ class Encoder(nn.Module):
     def named(self):
         """The parameters under the C++ names, in the C++ layout order."""
         out = [("embedding", self.embedding.weight)]
+        if self.positional == "learned":
+            out.append(("positional", self.pos_embedding))
         for i, b in enumerate(self.blocks):
             p = f"b{i}."
             a = b.attention
@@ -190,15 +201,25 @@ def batch_of(c, batch, seed, with_lens):
     return tokens, targets, lens
 
 
-def config(vocab, length, hidden, heads, blocks, ffn, scale):
-    return {"vocab": vocab, "length": length, "hidden": hidden, "heads": heads, "blocks": blocks,
-            "ffnHidden": ffn, "embeddingScale": scale}
+def config(vocab, length, hidden, heads, blocks, ffn, scale, positional=None):
+    c = {"vocab": vocab, "length": length, "hidden": hidden, "heads": heads, "blocks": blocks,
+         "ffnHidden": ffn, "embeddingScale": scale}
+    if positional is not None:
+        c["positional"] = positional
+    return c
 
 
 CONFIGS = {
     "attentionOnly": config(7, 5, 8, 2, 1, 0, 1.0),
     "attentionOnlyDeep": config(6, 6, 8, 4, 2, 0, 1.5),
     "encoderBlocks": config(7, 5, 8, 2, 2, 12, math.sqrt(8)),
+}
+# The positional encoding's variants (d2l 10.6, exercise 2; order-blindness without it).
+POSITIONAL_CONFIGS = {
+    "learnedPositions": config(7, 5, 8, 2, 1, 0, 1.0, "learned"),
+    "learnedPositionsBlocks": config(7, 5, 8, 2, 2, 12, math.sqrt(8), "learned"),
+    "noPositions": config(7, 5, 8, 2, 1, 0, 1.0, "none"),
+    "noPositionsBlocks": config(6, 6, 8, 4, 2, 12, 1.5, "none"),
 }
 
 
@@ -244,6 +265,25 @@ def model_cases():
             "logits": flat(logits), "weights": flat(weights), "loss": float(loss),
             "gradients": {k: flat(g) for (k, _), g in zip(named, grads)},
         })
+    seed = 60
+    for name, c in POSITIONAL_CONFIGS.items():
+        for with_lens, causal in ((False, False), (True, True)):
+            seed += 1
+            model = make_model(c, seed)
+            tokens, targets, lens = batch_of(c, 3, seed, with_lens)
+            loss, logits, weights = loss_of(model, tokens, targets, lens, causal)
+            named = model.named()
+            grads = torch.autograd.grad(loss, [p for _, p in named])
+            cases.append({
+                "name": f"{name} validLens={with_lens} causal={causal}",
+                "config": c, "batch": 3,
+                "tokens": flat(tokens), "targets": flat(targets),
+                "validLens": None if lens is None else [int(v) for v in lens],
+                "causal": causal,
+                "params": {k: flat(p) for k, p in named},
+                "logits": flat(logits), "weights": flat(weights), "loss": float(loss),
+                "gradients": {k: flat(g) for (k, _), g in zip(named, grads)},
+            })
     return cases
 
 
@@ -251,8 +291,9 @@ def training_cases():
     """SGD and Adam steps on the model, each step on a new batch."""
     cases = []
     for name, optimizer, lr, steps in (("attentionOnly", "sgd", 0.1, 1), ("attentionOnly", "adam", 0.01, 4),
-                                       ("encoderBlocks", "adam", 0.01, 3), ("encoderBlocks", "sgd", 0.5, 2)):
-        c = CONFIGS[name]
+                                       ("encoderBlocks", "adam", 0.01, 3), ("encoderBlocks", "sgd", 0.5, 2),
+                                       ("learnedPositions", "adam", 0.01, 3), ("noPositions", "adam", 0.01, 3)):
+        c = {**CONFIGS, **POSITIONAL_CONFIGS}[name]
         model = make_model(c, 100 + steps)
         named = model.named()
         before = {k: flat(p) for k, p in named}
