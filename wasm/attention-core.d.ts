@@ -76,14 +76,16 @@ export interface ConsistencyStudyOptions {
 }
 export interface ConsistencyStudyRow { n: number; fixedError: number; growingW: number; growingError: number }
 
+/** The positions added to the embeddings: d2l's sinusoidal encoding, a learned table (the parameter `positional`), or none. */
+export type PositionalKind = 'sinusoidal' | 'learned' | 'none';
 export interface AttentionModelConfig {
   vocab: number; length: number; hidden: number; heads: number; blocks: number; ffnHidden: number;
-  embeddingScale: number; seed: number;
+  embeddingScale: number; positional: PositionalKind; seed: number;
 }
 /** A trainable model: plain data, so it can be stored, copied or sent to a worker. */
 export interface AttentionModel {
   config: AttentionModelConfig;
-  /** Named in PyTorch's layout: embedding, b{i}.Wq ... b{i}.Wo (with an FFN also its LayerNorms and W1, b1, W2, b2), readout, readoutBias. */
+  /** Named in PyTorch's layout: embedding, positional (learned positions only), b{i}.Wq ... b{i}.Wo (with an FFN also its LayerNorms and W1, b1, W2, b2), readout, readoutBias. */
   params: Record<string, Float64Array>;
   optimizerState: { step: number; m: Float64Array | null; v: Float64Array | null };
 }
@@ -126,6 +128,7 @@ export type Seq2SeqArchitecture = 'bahdanau' | 'transformer';
 export interface Kinds {
   readonly optimizer: readonly Optimizer[];
   readonly attentionTask: readonly AttentionTask[];
+  readonly positional: readonly PositionalKind[];
   readonly seq2seqTask: readonly Seq2SeqTask[];
   readonly seq2seqArchitecture: readonly Seq2SeqArchitecture[];
 }

@@ -145,7 +145,7 @@ test('defaults are the book\'s', () => {
     randomUniform: { seed: 0, low: 0, high: 1 },
     maskedScore: -1e6,
     heldOutSeedMix: 0x5bd1e995,
-    attentionModel: { vocab: 10, length: 8, hidden: 32, heads: 4, blocks: 1, ffnHidden: 0, embeddingScale: 1, seed: 0 },
+    attentionModel: { vocab: 10, length: 8, hidden: 32, heads: 4, blocks: 1, ffnHidden: 0, embeddingScale: 1, positional: 'sinusoidal', seed: 0 },
     attentionTask: { task: 'reverse', batch: 32, length: 8, vocab: 10, seed: 0, lag: 1, variableLengths: false },
     attentionTraining: {
       task: 'reverse', lag: 1, variableLengths: false, causal: false, steps: 100, batch: 32, optimizer: 'adam',
@@ -246,7 +246,7 @@ test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals t
     assert.ok(declared, `the .d.ts declares ${type}`);
     return declared[1].split('|').map((name) => name.trim().replace(/^'|'$/g, ''));
   };
-  const typeOf = { optimizer: 'Optimizer', attentionTask: 'AttentionTask', seq2seqTask: 'Seq2SeqTask', seq2seqArchitecture: 'Seq2SeqArchitecture' };
+  const typeOf = { optimizer: 'Optimizer', attentionTask: 'AttentionTask', positional: 'PositionalKind', seq2seqTask: 'Seq2SeqTask', seq2seqArchitecture: 'Seq2SeqArchitecture' };
   assert.deepEqual(Object.keys(kinds).sort(), Object.keys(typeOf).sort());
   for (const [kind, type] of Object.entries(typeOf)) assert.deepEqual([...kinds[kind]].sort(), union(type).sort(), kind);
 
@@ -262,12 +262,14 @@ test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals t
   const model = api.attentionModelInit({ vocab: 4, length: 2, hidden: 4, heads: 1, blocks: 1 });
   refusal(() => api.attentionModelStep(model, [1, 2], [2, 1], { batch: 1, optimizer: 'rmsprop' }), 'optimizer', kinds.optimizer);
   refusal(() => api.attentionTaskBatch({ task: 'copy' }), 'task', kinds.attentionTask);
+  refusal(() => api.attentionModelInit({ positional: 'rotary' }), 'positional', kinds.positional);
   refusal(() => api.seq2seqVocabulary('numbers'), 'task', kinds.seq2seqTask);
   refusal(() => api.seq2seqInit({ architecture: 'lstm', task: 'reverse' }), 'architecture', kinds.seq2seqArchitecture);
   // Each default names a kind of its table.
   assert.ok(kinds.optimizer.includes(defaults.attentionTraining.optimizer));
   assert.ok(kinds.optimizer.includes(defaults.seq2seqTraining.optimizer));
   assert.ok(kinds.attentionTask.includes(defaults.attentionTraining.task));
+  assert.ok(kinds.positional.includes(defaults.attentionModel.positional));
   assert.ok(kinds.seq2seqTask.includes(defaults.seq2seqTraining.task));
   assert.ok(kinds.seq2seqArchitecture.includes(defaults.seq2seqModel.architecture));
 });
