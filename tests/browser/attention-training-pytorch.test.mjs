@@ -35,13 +35,15 @@ useBrowser({
 // settings checked, each on top of them. The hash states all of them.
 const DEFAULTS = {
   atTask: 'reverse', atLag: 1, atCausal: false, atVariable: false, atHidden: 32, atHeads: 4, atBlocks: 1, atFfn: 0,
-  atD2lScale: false, atOptimizer: 'adam', atLr: 0.01, atSteps: 100, atSeed: 0,
+  atD2lScale: false, atPositional: 'sinusoidal', atOptimizer: 'adam', atLr: 0.01, atSteps: 100, atSeed: 0,
 };
 const SETTINGS = [
   ['the default: reverse, attention only, Adam', {}],
   ['sort with d2l\'s encoder block (FFN 64)', { atTask: 'sort', atFfn: 64 }],
   ['SGD, shift by 3, three heads', { atOptimizer: 'sgd', atLr: 0.5, atTask: 'shift', atLag: 3, atHidden: 24, atHeads: 3, atSeed: 3 }],
   ['variable lengths and a causal mask', { atVariable: true, atCausal: true, atSeed: 7 }],
+  ['learned positions, sort with an encoder block', { atPositional: 'learned', atTask: 'sort', atFfn: 32, atSeed: 5 }],
+  ['no positions, reverse', { atPositional: 'none', atSeed: 2 }],
   ['lookup, two encoder blocks, d2l\'s embedding scale, seeds wrapping past 2^32', {
     atTask: 'lookup', atVariable: true, atBlocks: 2, atFfn: 32, atD2lScale: true, atHidden: 16, atHeads: 2, atSeed: 4294967290,
   }],
@@ -67,7 +69,7 @@ function coreRun(page, state) {
     const core = window.directCore;
     const model = core.attentionModelInit({
       vocab: 10, length: 8, hidden: s.atHidden, heads: s.atHeads, blocks: s.atBlocks, ffnHidden: s.atFfn,
-      embeddingScale: s.atD2lScale ? Math.sqrt(s.atHidden) : 1, seed: s.atSeed,
+      embeddingScale: s.atD2lScale ? Math.sqrt(s.atHidden) : 1, positional: s.atPositional, seed: s.atSeed,
     });
     const result = core.attentionModelTrain(model, {
       task: s.atTask, steps: s.atSteps, optimizer: s.atOptimizer, lr: s.atLr, seed: s.atSeed, lag: s.atLag,

@@ -399,6 +399,27 @@ test('d2l\'s embedding scale drowns the positional encoding: reverse stays near 
   await settled(page);
 });
 
+test('without positions reverse is not learnt, and the page says why; with the causal mask the note goes', async () => {
+  await section('[data-param="atPositional"] [data-value="none"]').click();
+  await settled(page);
+  assert.equal(await section('[data-role="at-positions-note"]').isVisible(), true, 'the page says why');
+  assert.equal(await readout('at-step'), '0', 'a new run');
+  await playToTheEnd();
+  const accuracy = Number(await readout('at-accuracy'));
+  const direct = await directRun({ atPositional: 'none', atSteps: 1000 }, 1000);
+  assert.equal(accuracy, direct.heldOutAccuracy);
+  figures.reverseNoPositions = { steps: 1000, heldOutAccuracy: accuracy };
+  assert.ok(accuracy < 0.5, `held-out accuracy ${accuracy} without positions`);
+  // A causal mask tells each query where it stands: the note's claim is not made then.
+  await section('[data-param="atCausal"] .switch').click();
+  await settled(page);
+  assert.equal(await section('[data-role="at-positions-note"]').isVisible(), false);
+  await section('[data-param="atCausal"] .switch').click();
+  await section('[data-param="atPositional"] [data-value="sinusoidal"]').click();
+  await settled(page);
+  assert.equal(await section('[data-role="at-positions-note"]').isVisible(), false);
+});
+
 // Measured with the core (seeded, so every run gives these numbers): the
 // default attention-only model, Adam. At 0.01 sort's accuracy wanders
 // between 91 % and 100 % over a run (one step at 1,000 gave 98.0 %, another

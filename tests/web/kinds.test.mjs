@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttentionCore } from '../../dist/attention-core.mjs';
-import { ATTENTION_TASKS, OPTIMIZERS, TRANSLATION_TASKS, TRANSLATION_ARCHITECTURES, defaultState } from '../../web/src/state.js';
+import { ATTENTION_TASKS, OPTIMIZERS, POSITIONAL_KINDS, TRANSLATION_TASKS, TRANSLATION_ARCHITECTURES, defaultState } from '../../web/src/state.js';
 import { ARCHITECTURES } from '../../web/src/sections/translation/setup.js';
 import { TORCH_OPTIMIZERS, attentionTrainingScript, trainingOptions } from '../../web/src/sections/attention-training/pytorch.js';
 import { assembleCatalogue } from '../../web/src/i18n/catalogue-files.js';
@@ -20,6 +20,7 @@ test('the page offers the core\'s names of each kind, in its order, each labelle
   for (const [offered, names, prefix] of [
     [ATTENTION_TASKS, kinds.attentionTask, 'attention-training.task'],
     [OPTIMIZERS, kinds.optimizer, 'attention-training.optimizer'],
+    [POSITIONAL_KINDS, kinds.positional, 'attention-training.positional'],
     [TRANSLATION_TASKS, kinds.seq2seqTask, 'translation.task'],
   ]) {
     assert.deepEqual(offered, [...names], prefix);

@@ -18,6 +18,8 @@ export const ADDITIVE_QUERIES = ['20d', 'shared'];
 // The toy tasks of the trainable attention model and its optimisers.
 export const ATTENTION_TASKS = ['reverse', 'sort', 'shift', 'lookup'];
 export const OPTIMIZERS = ['adam', 'sgd'];
+// The positions the encoder adds to its embeddings (the core's kinds.positional).
+export const POSITIONAL_KINDS = ['sinusoidal', 'learned', 'none'];
 // The translator's tasks (the core's seq2seq tasks) and its three models:
 // d2l 10.4's one-directional GRU, Bahdanau et al.'s bidirectional GRU, d2l 10.7's Transformer.
 export const TRANSLATION_TASKS = ['numbers-en-zh', 'numbers-zh-en', 'dates', 'reverse', 'sort'];
@@ -145,6 +147,7 @@ export const parameters = {
   atBlocks: { type: 'integer', default: 1, min: 1, max: 2, step: 1 },
   atFfn: { type: 'integer', default: 0, min: 0, max: 64, step: 16 },
   atD2lScale: { type: 'boolean', default: false },
+  atPositional: { type: 'choice', default: 'sinusoidal', options: POSITIONAL_KINDS },
   atOptimizer: { type: 'choice', default: 'adam', options: OPTIMIZERS },
   atLr: { type: 'number', default: 0.01, min: 0.0001, max: 1, step: 0.0001, scale: 'log' },
   atSteps: { type: 'integer', default: 2000, min: 100, max: 10000, step: 100 },

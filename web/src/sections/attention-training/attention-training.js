@@ -41,6 +41,10 @@ const EXPLAIN_KEYS = {
   reverse: 'attention-training.explain.reverse', sort: 'attention-training.explain.sort', shift: 'attention-training.explain.shift', lookup: 'attention-training.explain.lookup',
 };
 const OPTIMIZER_KEYS = { adam: 'attention-training.optimizer.adam', sgd: 'attention-training.optimizer.sgd' };
+const POSITIONAL_KEYS = {
+  sinusoidal: 'attention-training.positional.sinusoidal', learned: 'attention-training.positional.learned',
+  none: 'attention-training.positional.none',
+};
 // The run view's texts (run/run-view.js).
 const RUN_KEYS = {
   status: {
@@ -124,6 +128,8 @@ function create({ frame, controls, core, errors }) {
   causalNote.dataset.role = 'at-causal-note';
   const scaleNote = note(frame.figures, { key: 'attention-training.scaleNote', className: 'note note-warning' });
   scaleNote.dataset.role = 'at-scale-note';
+  const positionsNote = note(frame.figures, { key: 'attention-training.positionsNote', className: 'note note-warning' });
+  positionsNote.dataset.role = 'at-positions-note';
   const variableNote = note(frame.figures, { key: 'attention-training.variableNote', className: 'note note-muted' });
   variableNote.dataset.role = 'at-variable-note';
 
@@ -171,6 +177,7 @@ function create({ frame, controls, core, errors }) {
     headsControl,
     controls.numberControl('atBlocks', { labelKey: 'attention-training.blocks' }),
     controls.numberControl('atFfn', { labelKey: 'attention-training.ffn', hintKey: 'attention-training.ffnHint' }),
+    controls.choiceControl('atPositional', { labelKey: 'attention-training.positional', optionKeys: POSITIONAL_KEYS }),
     controls.toggleControl('atD2lScale', { labelKey: 'attention-training.d2lScale' }),
     group('attention-training.trainingGroup'),
     controls.choiceControl('atOptimizer', { labelKey: 'attention-training.optimizer', optionKeys: OPTIMIZER_KEYS }),
@@ -271,12 +278,12 @@ function create({ frame, controls, core, errors }) {
 
   // A change of task, model, optimiser, masks or seed starts the run again
   // from the same start; more or fewer steps only move its end.
-  const resetting = ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale', 'atOptimizer', 'atLr', 'atSeed'];
+  const resetting = ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale', 'atPositional', 'atOptimizer', 'atLr', 'atSeed'];
 
   return {
     draw(result, inputs, changed) {
       trained.context = { inputs, result };
-      inputFormula.set(`\\mathbf H_0 = ${inputs.atD2lScale ? `\\sqrt{${inputs.atHidden}}\\,` : ''}\\operatorname{Embed}(\\text{tokens}) + \\mathbf P`);
+      inputFormula.set(`\\mathbf H_0 = ${inputs.atD2lScale ? `\\sqrt{${inputs.atHidden}}\\,` : ''}\\operatorname{Embed}(\\text{tokens})${inputs.atPositional === 'none' ? '' : ' + \\mathbf P'}`);
       lagControl.classList.toggle('is-disabled', inputs.atTask !== 'shift');
       headsHint.textContent = t('attention-training.headsHint', { hidden: inputs.atHidden, list: offeredModelHeads(inputs.atHidden).join(', ') });
       // Named for the next language switch, written now (the page's first
@@ -287,6 +294,8 @@ function create({ frame, controls, core, errors }) {
       typedBox.input.placeholder = t('attention-training.typed.placeholder');
       causalNote.hidden = !inputs.atCausal;
       scaleNote.hidden = !inputs.atD2lScale;
+      // A causal mask tells a query where it stands: the claim holds without it.
+      positionsNote.hidden = inputs.atPositional !== 'none' || inputs.atCausal;
       variableNote.hidden = !inputs.atVariable;
       followInputs(trained, {
         inputs, changed, resetting, speedName: 'atSpeed', stepsName: 'atSteps', speed: stepsPerSecond(inputs), model0: result.model0,
@@ -322,11 +331,11 @@ export const attentionTrainingSection = {
   },
   needsModels: true, // it trains the encoder: the core's models part
   frame: { titleKey: 'attention-training.title', leadKeys: ['attention-training.lead1', 'attention-training.lead2'] },
-  inputs: ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale',
+  inputs: ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale', 'atPositional',
     'atOptimizer', 'atLr', 'atSteps', 'atSpeed', 'atSeed'],
   arguments: {
     task: 'atTask', lag: 'atLag', causal: 'atCausal', variableLengths: 'atVariable', hidden: 'atHidden',
-    heads: 'atHeads', blocks: 'atBlocks', ffnHidden: 'atFfn', embeddingScale: 'atD2lScale', optimizer: 'atOptimizer',
+    heads: 'atHeads', blocks: 'atBlocks', ffnHidden: 'atFfn', embeddingScale: 'atD2lScale', positional: 'atPositional', optimizer: 'atOptimizer',
     lr: 'atLr', steps: 'atSteps', seed: 'atSeed',
   },
   create,

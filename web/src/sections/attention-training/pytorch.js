@@ -24,7 +24,7 @@ import {
 // The section's parameters (state.js), stated at the top of the snippet (the
 // declaration's `inputs` when it is given).
 export const TRAINING_STATE = ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn',
-  'atD2lScale', 'atOptimizer', 'atLr', 'atSteps', 'atSeed'];
+  'atD2lScale', 'atPositional', 'atOptimizer', 'atLr', 'atSteps', 'atSeed'];
 
 // The model and training run a state describes. Sequence length, vocabulary
 // and batch are the core's defaults (state.js AT_LENGTH and AT_VOCAB are
@@ -41,6 +41,7 @@ export function trainingOptions(state, core) {
       blocks: state.atBlocks,
       ffnHidden: state.atFfn,
       embeddingScale: state.atD2lScale ? Math.sqrt(state.atHidden) : 1,
+      positional: state.atPositional,
       seed: state.atSeed,
     },
     task: state.atTask,
@@ -185,14 +186,20 @@ class TransformerEncoderBlock(nn.Module):
 
 
 class TransformerEncoder(nn.Module):
-    """d2l's encoder with the lab's embedding scale (the book's is sqrt(num_hiddens)),
-    then a Linear readout of a token at every position."""
+    """d2l's encoder with the lab's embedding scale (the book's is sqrt(num_hiddens)) and its
+    positions: d2l's sinusoidal encoding, a learned table (as d2l's BERT learns its position
+    embedding) or none; then a Linear readout of a token at every position."""
 
-    def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks, max_len, embedding_scale):
+    def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks, max_len, embedding_scale,
+                 positional='sinusoidal'):
         super().__init__()
         self.embedding_scale = embedding_scale
         self.embedding = nn.Embedding(vocab_size, num_hiddens)
-        self.pos_encoding = PositionalEncoding(num_hiddens, max_len)
+        self.positional = positional
+        if positional == 'sinusoidal':
+            self.pos_encoding = PositionalEncoding(num_hiddens, max_len)
+        elif positional == 'learned':
+            self.pos_embedding = nn.Parameter(torch.randn(max_len, num_hiddens))
         self.blks = nn.ModuleList(
             [TransformerEncoderBlock(num_hiddens, ffn_num_hiddens, num_heads) for _ in range(num_blks)])
         self.readout = nn.Linear(num_hiddens, vocab_size)
@@ -202,7 +209,11 @@ class TransformerEncoder(nn.Module):
         if causal:  # query i sees keys j <= i: d2l's 2-D valid lengths
             full = valid_lens if valid_lens is not None else torch.full((X.shape[0],), n)
             valid_lens = torch.minimum(full[:, None], torch.arange(1, n + 1)[None, :])
-        X = self.pos_encoding(self.embedding(X) * self.embedding_scale)
+        X = self.embedding(X) * self.embedding_scale
+        if self.positional == 'sinusoidal':
+            X = self.pos_encoding(X)
+        elif self.positional == 'learned':
+            X = X + self.pos_embedding[:n]
         self.attention_weights = [None] * len(self.blks)
         for i, blk in enumerate(self.blks):
             X = blk(X, valid_lens)
@@ -212,6 +223,8 @@ class TransformerEncoder(nn.Module):
     def lab_parameters(self):
         """The parameters under the lab's names, in its order."""
         named = [('embedding', self.embedding.weight)]
+        if self.positional == 'learned':
+            named.append(('positional', self.pos_embedding))
         for i, blk in enumerate(self.blks):
             a = blk.attention
             named += [(f'b{i}.Wq', a.W_q.weight), (f'b{i}.Wk', a.W_k.weight),
@@ -270,12 +283,13 @@ export function attentionTrainingScript(options, core, { title = 'attention-trai
     `vocab, length, batch_size = ${config.vocab}, ${config.length}, ${options.batch}`,
     `num_hiddens, num_heads, num_blks, ffn_num_hiddens = ${config.hidden}, ${config.heads}, ${config.blocks}, ${config.ffnHidden}`,
     `embedding_scale = ${scale}`,
+    `positional = '${config.positional}'  # 'sinusoidal' (d2l's), 'learned' or 'none'`,
     `seed, num_steps = ${options.seed}, ${options.steps}`,
     '',
-    'net = TransformerEncoder(vocab, num_hiddens, ffn_num_hiddens, num_heads, num_blks, length, embedding_scale)',
+    'net = TransformerEncoder(vocab, num_hiddens, ffn_num_hiddens, num_heads, num_blks, length, embedding_scale, positional)',
     '',
     '# The lab\'s initial parameters (PyTorch\'s initialisation, drawn by the lab\'s generator from the seed):',
-    '# nn.Embedding N(0, 1), nn.Linear U(-1/sqrt(in), 1/sqrt(in)), LayerNorm 1 and 0. Flat, row-major.',
+    '# nn.Embedding (and learned positions) N(0, 1), nn.Linear U(-1/sqrt(in), 1/sqrt(in)), LayerNorm 1 and 0. Flat, row-major.',
     'init = {}',
     ...names.map((name) => parameterLiteral(name, params[name])),
     'with torch.no_grad():',

@@ -19,6 +19,7 @@ export function modelConfig(inputs) {
     ffnHidden: inputs.atFfn,
     // d2l's scale is sqrt(num_hiddens): a setting of the model, chosen here, not data.
     embeddingScale: inputs.atD2lScale ? Math.sqrt(inputs.atHidden) : 1,
+    positional: inputs.atPositional,
     seed: inputs.atSeed,
   };
 }
