@@ -31,11 +31,18 @@ usePage({ predictions: 'open', section: '#attention-training', directCore: true,
 
 const { exercise, statusOf, verdictOf, hintShown, check, choose, type, covered, resetAnswers } = exerciseDriver(() => page, 'attention-training');
 
-// Plays the section's run to its end (the steps set in the state).
+// Plays the section's run to its end (the steps set in the state); a run
+// that pauses by itself once its accuracy has plateaued is played on, as a
+// learner asked to train so many steps would.
 async function playToTheEnd() {
   await page.locator('#attention-training [data-action="at-play"]').click();
-  await page.waitForFunction(() => document.querySelector('#attention-training [data-role="at-status"]').dataset.status === 'done',
-    null, { timeout: 60000 });
+  await page.waitForFunction(() => {
+    const status = document.querySelector('#attention-training [data-role="at-status"]');
+    if (status.dataset.status === 'paused' && status.hasAttribute('data-plateau')) {
+      document.querySelector('#attention-training [data-action="at-play"]').click();
+    }
+    return status.dataset.status === 'done';
+  }, null, { timeout: 120000, polling: 'raf' });
   await settled(page);
 }
 
@@ -83,7 +90,7 @@ function directAnswers(patch) {
 }
 
 async function answerWrongThenRight(language) {
-  const ids = ['reverse-pattern', 'sort-one-head', 'head-removal', 'd2l-scale', 'causal-reverse', 'row-weight-ratio'];
+  const ids = ['reverse-pattern', 'sort-one-head', 'head-removal', 'd2l-scale', 'causal-reverse', 'row-weight-ratio', 'no-positions'];
   for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
 
   // 1. Predict the pattern: the default four heads, reverse, the fewest steps (100).
@@ -107,6 +114,31 @@ async function answerWrongThenRight(language) {
   assert.equal(await covered('at-explain'), null);
   await resetAnswers();
   assert.equal(await covered('at-heads'), '', 'covered again after "Reset my answers"');
+  // 1b. Predict reverse's accuracy without positions: 1000 steps, reverse, Positions on None (done here,
+  // between the two answers of the pattern: "Reset my answers" resets every exercise).
+  const noPositionsPatch = { atTask: 'reverse', atHeads: 4, atFfn: 0, atSteps: 1000, atSeed: 0, atPositional: 'none' };
+  await setState(page, { ...noPositionsPatch, ...FAST });
+  const positionsNote = page.locator('#attention-training [data-role="at-positions-note"]');
+  assert.equal(await positionsNote.getAttribute('data-withheld'), catalogues[language]['exercises.withheld'], 'the note that says it is withheld');
+  await choose('no-positions', 'learns');
+  assert.equal(await statusOf('no-positions'), 'open', 'nothing trained: no try counted');
+  assert.ok((await verdictOf('no-positions')).includes(opening(language, 'exercises.committed')), 'the prediction is committed');
+  assert.equal(await positionsNote.getAttribute('data-withheld'), null, 'committed: the note shown');
+  await playToTheEnd();
+  const { whole: withoutPositions } = await directAnswers(noPositionsPatch);
+  assert.ok(withoutPositions < 0.5, `the test's own accuracy without positions: ${withoutPositions}`);
+  await check('no-positions');
+  assert.equal(await statusOf('no-positions'), 'revealed', 'a prediction has one try');
+  assert.ok((await verdictOf('no-positions')).includes(opening(language, 'attention-training.ex.positions.learnsWhy')), 'why not as with positions');
+  await resetAnswers();
+  await choose('no-positions', 'far');
+  assert.equal(await statusOf('no-positions'), 'right');
+  const farVerdict = await verdictOf('no-positions');
+  assert.ok(farVerdict.includes(opening(language, 'attention-training.ex.positions.right')), farVerdict);
+  assert.ok(farVerdict.includes((withoutPositions * 100).toFixed(1)), `the accuracy said: ${withoutPositions}`);
+  // The pattern's run again (Play above skipped the pattern's prediction: its maps are shown).
+  await setState(page, { ...patternPatch, atPositional: 'sinusoidal' });
+  await playToTheEnd();
   await choose('reverse-pattern', nearest);
   assert.equal(await statusOf('reverse-pattern'), 'right');
   assert.ok((await verdictOf('reverse-pattern')).includes(opening(language, 'attention-training.ex.pattern.right')));
@@ -179,8 +211,9 @@ async function answerWrongThenRight(language) {
   assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.right')));
   await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
 
+
   assert.equal(await shownText(page.locator('#attention-training [data-role="exercise-progress"]')),
-    catalogues[language]['exercises.progress'].replace('{done}', 6).replace('{total}', 6));
+    catalogues[language]['exercises.progress'].replace('{done}', 7).replace('{total}', 7));
 }
 
 test('each exercise wrong, then right, in English, then in Chinese, on models the page trains', async () => {

@@ -14,7 +14,7 @@ import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { setLanguage, t, loadCatalogue } from '../../web/src/i18n/index.js';
 import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
-import { SORT_GOAL, SORT_RECIPE, PATTERN_MIN_STEPS, SPARE_DROP } from '../../web/src/sections/attention-training/exercises.js';
+import { SORT_GOAL, SORT_RECIPE, PATTERN_MIN_STEPS, SPARE_DROP, NO_POSITIONS_STEPS } from '../../web/src/sections/attention-training/exercises.js';
 
 // The page loads a language's catalogue when it shows it; these tests read both.
 await Promise.all([loadCatalogue('en'), loadCatalogue('zh')]);
@@ -90,10 +90,11 @@ function nearestPattern(inputs, model) {
 
 const cannotCheck = (fn, key, params) => assert.throws(fn, (error) => error.message === t(key, params), key);
 
-test('the section declares six exercises of four kinds, the predict one covering the maps, their row taken apart and the note that names the pattern', () => {
+test('the section declares seven exercises of four kinds, the pattern\'s prediction covering the maps, their row taken apart and the note that names the pattern', () => {
   assert.deepEqual(section.exercises.map(({ id, kind }) => `${id}:${kind}`),
     ['reverse-pattern:predict', 'sort-one-head:achieve', 'head-removal:compute', 'd2l-scale:concept', 'causal-reverse:concept',
-      'row-weight-ratio:compute']);
+      'row-weight-ratio:compute', 'no-positions:predict']);
+  assert.deepEqual(exercise('no-positions').withholds, ['attention-training.positionsNote'], 'the note that says it');
   assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain', 'at-row-steps']);
   assert.deepEqual(exercise('reverse-pattern').startedBy, ['at-play', 'at-step'], 'Play and Step show the maps the lead says to watch');
   assert.equal(section.teacherNoteKey, 'attention-training.ex.teacherNote');
@@ -254,4 +255,35 @@ test('check and solution are cheap: they evaluate the trained model, never train
   counting.reset();
   for (let i = 0; i < 10; i += 1) removal.solution(counting.core, inputs, null, view);
   assert.equal(counting.counts().total, 0, 'the same model is measured once');
+});
+
+test('no positions: refused on other settings and before 1000 steps; then judged by the band of the trained model\'s held-out accuracy', () => {
+  const predict = exercise('no-positions');
+  const inputs = inputsOf({ atPositional: 'none' });
+  cannotCheck(() => predict.check(core, inputsOf(), 'far', null, undefined), 'attention-training.ex.positions.setUp');
+  cannotCheck(() => predict.check(core, inputsOf({ atPositional: 'none', atCausal: true }), 'far', null, undefined), 'attention-training.ex.positions.setUp');
+  cannotCheck(() => predict.check(core, inputs, 'far', null, undefined), 'attention-training.ex.pressPlay');
+  cannotCheck(() => predict.check(core, inputs, 'far', null, viewOf(inputs, train(inputs, 500), 500)),
+    'attention-training.ex.trainLonger', { steps: NO_POSITIONS_STEPS, step: 500 });
+  assert.equal(predict.startedWhen(inputs), true, 'Play without positions starts what it asks about');
+  assert.equal(predict.startedWhen(inputsOf()), false, 'Play with positions does not');
+  const untrained = predict.solution(core, inputs, null, undefined);
+  assert.equal(untrained.key, 'attention-training.ex.positions.solutionUntrained');
+
+  for (const patch of [{ atSeed: 0 }, { atSeed: 3 }]) {
+    const { inputs: live, view, model } = trainedView({ atPositional: 'none', ...patch }, NO_POSITIONS_STEPS);
+    const set = raw.attentionTaskBatch({ task: 'reverse', batch: 256, length: 8, vocab: 10, seed: (live.atSeed ^ raw.defaults.heldOutSeedMix) >>> 0 });
+    const accuracy = raw.attentionModelAccuracy(model, set.tokens, set.targets, { batch: 256 }).accuracy;
+    assert.ok(accuracy < 0.5, `${JSON.stringify(patch)}: the test's own accuracy ${accuracy}`);
+    const right = predict.check(core, live, 'far', null, view);
+    assert.deepEqual([right.verdict, right.key], ['right', 'attention-training.ex.positions.right']);
+    assert.equal(right.params.accuracy, (accuracy * 100).toFixed(1), 'the accuracy said is the test\'s own');
+    for (const wrong of ['learns', 'most']) {
+      const result = predict.check(core, live, wrong, null, view);
+      assert.deepEqual([result.verdict, result.key], ['wrong', `attention-training.ex.positions.${wrong}Why`], `${wrong}: its own explanation`);
+    }
+    const shown = predict.solution(core, live, null, view);
+    assert.equal(shown.key, 'attention-training.ex.positions.solution');
+    assert.equal(shown.params.accuracy, (accuracy * 100).toFixed(1));
+  }
 });

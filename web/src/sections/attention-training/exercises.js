@@ -6,8 +6,10 @@
 // heads is what a harder task needs (sort to 95 % with a single head: the
 // feed-forward network of d2l's encoder block does it); that every head is
 // needed (d2l 10.5, exercise 2: switch off each head and measure: most can
-// go at a cost of a point or two, one carries the task); and why d2l's embedding scale or a
-// causal mask keeps reverse from being learned (two concept questions).
+// go at a cost of a point or two, one carries the task); why d2l's embedding scale or a
+// causal mask keeps reverse from being learned (two concept questions); and
+// that attention knows where a token stands by itself (predict how far
+// reverse gets with no positions at all: self-attention sees a set).
 //
 // check() and solution() never train: they read the model the section's
 // run has reached through its view (view.trainedRun()) and ask the core
@@ -330,4 +332,61 @@ const causalCap = conceptExercise({
   ],
 });
 
-export const ATTENTION_TRAINING_EXERCISES = Object.freeze([predictPattern, sortOneHead, headRemoval, scaleStalls, causalCap, ROW_RATIO_EXERCISE]);
+// --- 7. Predict how far reverse gets with no positions ---
+
+// A run without positions is judged once trained this far.
+export const NO_POSITIONS_STEPS = 1000;
+// The held-out accuracies a learner may predict, each a band.
+export const ACCURACY_BANDS = Object.freeze({
+  learns: (accuracy) => accuracy >= 0.99,
+  most: (accuracy) => accuracy >= 0.5 && accuracy < 0.99,
+  far: (accuracy) => accuracy < 0.5,
+});
+const BAND_KEYS = Object.freeze({
+  learns: 'attention-training.ex.positions.learns',
+  most: 'attention-training.ex.positions.most',
+  far: 'attention-training.ex.positions.far',
+});
+// Why each belief fails, when the run without positions stays far below.
+const BAND_EXPLANATION_KEYS = Object.freeze({
+  learns: 'attention-training.ex.positions.learnsWhy',
+  most: 'attention-training.ex.positions.mostWhy',
+  far: 'attention-training.ex.positions.right',
+});
+const bandOf = (accuracy) => Object.keys(ACCURACY_BANDS).find((band) => ACCURACY_BANDS[band](accuracy));
+
+const noPositions = Object.freeze({
+  id: 'no-positions',
+  kind: 'predict',
+  tells: { en: ['under 50 %'], zh: ['低于 50 %'] },
+  questionKey: 'attention-training.ex.positions.question',
+  hintKey: 'attention-training.ex.positions.hint',
+  // The note shown without positions says it.
+  withholds: ['attention-training.positionsNote'],
+  startedBy: ['at-play', 'at-step'],
+  startedWhen: (inputs) => inputs.atPositional === 'none',
+  questionParams: () => ({ steps: NO_POSITIONS_STEPS }),
+  options: Object.keys(ACCURACY_BANDS).map((id) => ({ id, labelKey: BAND_KEYS[id], explanationKey: BAND_EXPLANATION_KEYS[id] })),
+  check(core, inputs, answer, instance, view) {
+    if (inputs.atTask !== 'reverse' || inputs.atPositional !== 'none' || inputs.atCausal) {
+      throw new Error(t('attention-training.ex.positions.setUp'));
+    }
+    const { model, step } = trainedRun(inputs, view, NO_POSITIONS_STEPS);
+    const accuracy = remembered(model, 'accuracy', () => accuracyOf(core, model, inputs));
+    const band = bandOf(accuracy);
+    const params = { accuracy: percent(accuracy), step, band: t(BAND_KEYS[band]) };
+    if (answer === band) return { verdict: 'right', key: band === 'far' ? 'attention-training.ex.positions.right' : 'attention-training.ex.positions.measured', params };
+    return { verdict: 'wrong', key: band === 'far' ? BAND_EXPLANATION_KEYS[answer] : 'attention-training.ex.positions.measured', params };
+  },
+  solution(core, inputs, instance, view) {
+    const run = view?.trainedRun?.() ?? null;
+    const measured = run && run.step >= NO_POSITIONS_STEPS && inputs.atTask === 'reverse' && inputs.atPositional === 'none' && !inputs.atCausal;
+    if (!measured) return { key: 'attention-training.ex.positions.solutionUntrained', params: { steps: NO_POSITIONS_STEPS } };
+    const accuracy = remembered(run.model, 'accuracy', () => accuracyOf(core, run.model, inputs));
+    return { key: 'attention-training.ex.positions.solution', params: { accuracy: percent(accuracy), step: run.step, band: t(BAND_KEYS[bandOf(accuracy)]) } };
+  },
+});
+
+export const ATTENTION_TRAINING_EXERCISES = Object.freeze([
+  predictPattern, sortOneHead, headRemoval, scaleStalls, causalCap, ROW_RATIO_EXERCISE, noPositions,
+]);
