@@ -14,7 +14,8 @@ make_references.py), MultiHeadAttention, AddNorm, PositionWiseFFN,
 TransformerEncoderBlock,
 then a Linear readout at every position. Two differences are the lab's own,
 and are parameters here: the embedding scale (d2l: sqrt(hidden)) and blocks
-that are attention only (no AddNorm, no FFN). A causal mask is d2l's 2-D
+that are attention only (no AddNorm, no FFN). The positions are d2l's
+sinusoidal encoding, a learned table (as d2l's BERT has) or none. A causal mask is d2l's 2-D
 valid lengths min(validLen, i + 1). The loss is the mean cross-entropy over
 the valid positions; gradients come from autograd.
 
@@ -223,6 +224,25 @@ POSITIONAL_CONFIGS = {
 }
 
 
+def model_case(name, c, seed, with_lens, causal):
+    """One forward and backward pass of a model drawn from `seed` on a batch of 3."""
+    model = make_model(c, seed)
+    tokens, targets, lens = batch_of(c, 3, seed, with_lens)
+    loss, logits, weights = loss_of(model, tokens, targets, lens, causal)
+    named = model.named()
+    grads = torch.autograd.grad(loss, [p for _, p in named])
+    return {
+        "name": f"{name} validLens={with_lens} causal={causal}",
+        "config": c, "batch": 3,
+        "tokens": flat(tokens), "targets": flat(targets),
+        "validLens": None if lens is None else [int(v) for v in lens],
+        "causal": causal,
+        "params": {k: flat(p) for k, p in named},
+        "logits": flat(logits), "weights": flat(weights), "loss": float(loss),
+        "gradients": {k: flat(g) for (k, _), g in zip(named, grads)},
+    }
+
+
 def model_cases():
     cases = []
     seed = 10
@@ -230,21 +250,7 @@ def model_cases():
         for with_lens in (False, True):
             for causal in (False, True):
                 seed += 1
-                model = make_model(c, seed)
-                tokens, targets, lens = batch_of(c, 3, seed, with_lens)
-                loss, logits, weights = loss_of(model, tokens, targets, lens, causal)
-                named = model.named()
-                grads = torch.autograd.grad(loss, [p for _, p in named])
-                cases.append({
-                    "name": f"{name} validLens={with_lens} causal={causal}",
-                    "config": c, "batch": 3,
-                    "tokens": flat(tokens), "targets": flat(targets),
-                    "validLens": None if lens is None else [int(v) for v in lens],
-                    "causal": causal,
-                    "params": {k: flat(p) for k, p in named},
-                    "logits": flat(logits), "weights": flat(weights), "loss": float(loss),
-                    "gradients": {k: flat(g) for (k, _), g in zip(named, grads)},
-                })
+                cases.append(model_case(name, c, seed, with_lens, causal))
     # Heads switched off (their outputs zeroed before W_o): the accuracy
     # without a head measures its importance (d2l 10.5, exercise 2).
     for name, heads_off in (("attentionOnlyDeep", [0, 1, 0, 0, 1, 0, 0, 1]), ("encoderBlocks", [1, 0, 0, 1])):
@@ -269,21 +275,7 @@ def model_cases():
     for name, c in POSITIONAL_CONFIGS.items():
         for with_lens, causal in ((False, False), (True, True)):
             seed += 1
-            model = make_model(c, seed)
-            tokens, targets, lens = batch_of(c, 3, seed, with_lens)
-            loss, logits, weights = loss_of(model, tokens, targets, lens, causal)
-            named = model.named()
-            grads = torch.autograd.grad(loss, [p for _, p in named])
-            cases.append({
-                "name": f"{name} validLens={with_lens} causal={causal}",
-                "config": c, "batch": 3,
-                "tokens": flat(tokens), "targets": flat(targets),
-                "validLens": None if lens is None else [int(v) for v in lens],
-                "causal": causal,
-                "params": {k: flat(p) for k, p in named},
-                "logits": flat(logits), "weights": flat(weights), "loss": float(loss),
-                "gradients": {k: flat(g) for (k, _), g in zip(named, grads)},
-            })
+            cases.append(model_case(name, c, seed, with_lens, causal))
     return cases
 
 
