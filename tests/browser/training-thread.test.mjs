@@ -17,7 +17,8 @@ async function refusingWorkers(context) {
   await context.route(/\/(index\.html)?$/, async (route) => {
     const response = await route.fetch();
     const page = await response.text();
-    const html = page.replace(/worker-src [^;"]*/, 'worker-src \'none\'');
+    // In the meta policy itself (the page's comments name worker-src too).
+    const html = page.replace(/(http-equiv="Content-Security-Policy" content="[^"]*?)worker-src [^;"]*/, '$1worker-src \'none\'');
     if (html === page) throw new Error('the page\'s policy names no worker-src to refuse');
     await route.fulfill({ response, body: html });
   });
