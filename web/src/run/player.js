@@ -113,7 +113,8 @@ export function createPlayer({
     }
     // Off the thread a paced run trains every step due in one chunk: a slow
     // round trip (a loaded machine) then delays the steps, never drops its pace.
-    const k = Math.min(offThread && Number.isFinite(dueNow) ? Math.max(chunk, dueNow) : chunk, dueNow, target - done);
+    const perChunk = offThread && Number.isFinite(dueNow) ? Infinity : chunk;
+    const k = Math.min(perChunk, dueNow, target - done);
     const finish = (trained) => {
       notify();
       onFrame?.({ started, trained, ended: performance.now(), steps: k });

@@ -25,7 +25,7 @@ import {
 import { AT_FULL_SPEED, AT_LENGTH, AT_VOCAB, offeredModelHeads } from '../../state.js';
 import { attentionTrainingPytorch } from './pytorch.js';
 import {
-  EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions, exampleSeed,
+  EXAMPLES, EVAL_EVERY, HELD_OUT, blindToOrder, modelConfig, taskOptions, trainingOptions, exampleSeed,
 } from './setup.js';
 import { ATTENTION_TRAINING_EXERCISES } from './exercises.js';
 import { bookSubsection } from '../../book-links.js';
@@ -294,8 +294,7 @@ function create({ frame, controls, core, errors }) {
       typedBox.input.placeholder = t('attention-training.typed.placeholder');
       causalNote.hidden = !inputs.atCausal;
       scaleNote.hidden = !inputs.atD2lScale;
-      // A causal mask tells a query where it stands: the claim holds without it.
-      positionsNote.hidden = inputs.atPositional !== 'none' || inputs.atCausal;
+      positionsNote.hidden = !blindToOrder(inputs);
       variableNote.hidden = !inputs.atVariable;
       followInputs(trained, {
         inputs, changed, resetting, speedName: 'atSpeed', stepsName: 'atSteps', speed: stepsPerSecond(inputs), model0: result.model0,

@@ -21,7 +21,7 @@ import { conceptExercise, CLOSE_SHARE, mistake } from '../../exercises/judging.j
 import { formatNumber } from '../../format.js';
 import { t } from '../../i18n/index.js';
 import { AT_LENGTH } from '../../state.js';
-import { heldOutSet, taskOptions, exampleSeed } from './setup.js';
+import { blindToOrder, heldOutSet, taskOptions, exampleSeed } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
 import { remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
@@ -354,6 +354,8 @@ const BAND_EXPLANATION_KEYS = Object.freeze({
   far: 'attention-training.ex.positions.right',
 });
 const bandOf = (accuracy) => Object.keys(ACCURACY_BANDS).find((band) => ACCURACY_BANDS[band](accuracy));
+// What the question asks about: reverse, learnt by a model blind to order.
+const asked = (inputs) => inputs.atTask === 'reverse' && blindToOrder(inputs);
 
 const noPositions = Object.freeze({
   id: 'no-positions',
@@ -368,19 +370,18 @@ const noPositions = Object.freeze({
   questionParams: () => ({ steps: NO_POSITIONS_STEPS }),
   options: Object.keys(ACCURACY_BANDS).map((id) => ({ id, labelKey: BAND_KEYS[id], explanationKey: BAND_EXPLANATION_KEYS[id] })),
   check(core, inputs, answer, instance, view) {
-    if (inputs.atTask !== 'reverse' || inputs.atPositional !== 'none' || inputs.atCausal) {
-      throw new Error(t('attention-training.ex.positions.setUp'));
-    }
+    if (!asked(inputs)) throw new Error(t('attention-training.ex.positions.setUp'));
     const { model, step } = trainedRun(inputs, view, NO_POSITIONS_STEPS);
     const accuracy = remembered(model, 'accuracy', () => accuracyOf(core, model, inputs));
     const band = bandOf(accuracy);
     const params = { accuracy: percent(accuracy), step, band: t(BAND_KEYS[band]) };
-    if (answer === band) return { verdict: 'right', key: band === 'far' ? 'attention-training.ex.positions.right' : 'attention-training.ex.positions.measured', params };
-    return { verdict: 'wrong', key: band === 'far' ? BAND_EXPLANATION_KEYS[answer] : 'attention-training.ex.positions.measured', params };
+    // Far below, each belief has its explanation (the right one's is the right feedback); otherwise the measure said.
+    const key = band === 'far' ? BAND_EXPLANATION_KEYS[answer] : 'attention-training.ex.positions.measured';
+    return { verdict: answer === band ? 'right' : 'wrong', key, params };
   },
   solution(core, inputs, instance, view) {
     const run = view?.trainedRun?.() ?? null;
-    const measured = run && run.step >= NO_POSITIONS_STEPS && inputs.atTask === 'reverse' && inputs.atPositional === 'none' && !inputs.atCausal;
+    const measured = run && run.step >= NO_POSITIONS_STEPS && asked(inputs);
     if (!measured) return { key: 'attention-training.ex.positions.solutionUntrained', params: { steps: NO_POSITIONS_STEPS } };
     const accuracy = remembered(run.model, 'accuracy', () => accuracyOf(core, run.model, inputs));
     return { key: 'attention-training.ex.positions.solution', params: { accuracy: percent(accuracy), step: run.step, band: t(BAND_KEYS[bandOf(accuracy)]) } };

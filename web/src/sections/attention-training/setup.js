@@ -24,6 +24,10 @@ export function modelConfig(inputs) {
   };
 }
 
+// A model blind to order: no positions and no causal mask (which tells a
+// query where it stands). The section's note and its exercise say so then.
+export const blindToOrder = (inputs) => inputs.atPositional === 'none' && !inputs.atCausal;
+
 export function taskOptions(inputs, { batch, seed }) {
   return {
     task: inputs.atTask, batch, length: AT_LENGTH, vocab: AT_VOCAB, seed, lag: inputs.atLag,
