@@ -10,7 +10,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ENGINES, launchEngine, waitInPage } from './drivers.mjs';
+import { ENGINES, launchEngine, retriedAfterCrash, waitInPage } from './drivers.mjs';
 import { probedDist } from './probed-dist.mjs';
 import { SECTION_IDS } from '../../web/src/sections/registry.js';
 import { SCREENSHOTS } from '../browser/harness.mjs';
@@ -61,12 +61,12 @@ for (const name of chosen) {
       await site?.close();
     });
 
-    test('over http: every section drawn, nothing wrong', async () => {
+    test('over http: every section drawn, nothing wrong', (t) => retriedAfterCrash(t, engine, async () => {
       const tab = await open(`${site.origin}/`);
       assertDrawn(await tab.evaluate(pageReport), tab.consoleProblems);
-    });
+    }));
 
-    test('English is set in a Latin face (a narrow apostrophe), Chinese in a CJK one', async () => {
+    test('English is set in a Latin face (a narrow apostrophe), Chinese in a CJK one', (t) => retriedAfterCrash(t, engine, async () => {
       const tab = await open(`${site.origin}/`);
       // The width of a character in the font a paragraph of the page uses, in ems.
       const widths = await tab.evaluate(() => {
@@ -88,14 +88,14 @@ for (const name of chosen) {
       await tab.evaluate(() => document.getElementById('cues').scrollIntoView());
       await mkdir(SCREENSHOTS, { recursive: true });
       await tab.screenshot(path.join(SCREENSHOTS, `engines-${name}-english-text.png`));
-    });
+    }));
 
-    test('from file://: every section drawn, nothing wrong', async () => {
+    test('from file://: every section drawn, nothing wrong', (t) => retriedAfterCrash(t, engine, async () => {
       const tab = await open(site.fileUrl('index.html'));
       assertDrawn(await tab.evaluate(pageReport), tab.consoleProblems);
-    });
+    }));
 
-    test('training: w descends to its fit, the attention model learns reverse', async () => {
+    test('training: w descends to its fit, the attention model learns reverse', (t) => retriedAfterCrash(t, engine, async () => {
       const tab = await open(`${site.origin}/#epochs=10&atSpeed=1000`);
       const training = await tab.evaluate(() => new Promise((resolve) => {
         const root = document.getElementById('training');
@@ -125,12 +125,12 @@ for (const name of chosen) {
       }));
       assert.ok(learned.accuracy >= 0.99, `reverse learned: ${JSON.stringify(learned)}`);
       assert.deepEqual(await tab.evaluate(() => window.engineProbe.problems), []);
-    });
+    }));
 
     // The exercise engine in this engine: a concept question wrong (its own
     // explanation, the hint) then right, a prediction's covered figures shown
     // once it is answered, and the progress kept in the page's storage.
-    test('an exercise: wrong then right, a prediction\'s figures uncovered, progress stored', async () => {
+    test('an exercise: wrong then right, a prediction\'s figures uncovered, progress stored', (t) => retriedAfterCrash(t, engine, async () => {
       const tab = await open(`${site.origin}/`);
       const answered = await tab.evaluate(() => {
         const concept = document.querySelector('[data-exercise="pooling.average-query"]');
@@ -162,9 +162,9 @@ for (const name of chosen) {
       const stored = await tab.evaluate(() => JSON.parse(localStorage.getItem('attention-lab:exercises')).exercises);
       assert.deepEqual([stored['pooling.average-query'].status, stored['masking.zero-weights'].status], ['right', 'revealed'], 'kept in localStorage');
       assert.deepEqual(await tab.evaluate(() => window.engineProbe.problems), []);
-    });
+    }));
 
-    test('export: the data plot saves as PNG and as SVG', async () => {
+    test('export: the data plot saves as PNG and as SVG', (t) => retriedAfterCrash(t, engine, async () => {
       const tab = await open(`${site.origin}/`);
       for (const format of ['png', 'svg']) {
         const saved = await tab.evaluate(async (format) => {
@@ -202,9 +202,9 @@ for (const name of chosen) {
         }
       }
       assert.deepEqual(await tab.evaluate(() => window.engineProbe.problems), []);
-    });
+    }));
 
-    test('the course page: two <attention-lab> elements and the iframe drawn', async () => {
+    test('the course page: two <attention-lab> elements and the iframe drawn', (t) => retriedAfterCrash(t, engine, async () => {
       const tab = await engine.open(`${site.origin}/course-example.html`);
       const state = await waitInPage(tab, () => {
         const labs = [...document.querySelectorAll('attention-lab')];
@@ -233,6 +233,6 @@ for (const name of chosen) {
       assert.deepEqual(state.frame.problems, []);
       assert.deepEqual(state.problems, []);
       assert.deepEqual(tab.consoleProblems, []);
-    });
+    }));
   });
 }

@@ -11,6 +11,12 @@
 //   await engine.close();
 //
 // One tab at a time per engine: open() closes the previous one.
+//
+// A browser whose own process crashed (seen once in CI: WebKit's session
+// deleted "because of page crash or hang" while the page loaded) is
+// launched anew by the next open(), and retriedAfterCrash() runs a test
+// once more after such a crash, printing it with the browser's last words.
+// A failed assertion, or a second crash, still fails the test.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -69,6 +75,8 @@ async function launchChromium() {
         screenshot: (file) => page.screenshot({ path: file }),
       };
     },
+    alive: async () => browser.isConnected(),
+    lastWords: () => '',
     close: () => browser.close(),
   };
 }
@@ -100,6 +108,8 @@ async function launchFirefox() {
         screenshot: (file) => page.screenshot({ path: file }),
       };
     },
+    alive: async () => browser.connected,
+    lastWords: () => '',
     close: () => browser.close(),
   };
 }
@@ -137,13 +147,15 @@ async function launchWebKit() {
   const { Builder } = await import('selenium-webdriver');
   const { xvfb, display } = await startXvfb();
   const children = [xvfb];
-  const start = (command, args, env = {}) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
-    children.push(child);
-    return child;
-  };
   const port = await freePort();
-  start(process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver', [`--port=${port}`], { DISPLAY: display });
+  // The driver's and MiniBrowser's standard error (MiniBrowser inherits it), its last lines kept for a crash's report.
+  const webDriver = spawn(process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver', [`--port=${port}`],
+    { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(webDriver);
+  let errorLines = [];
+  webDriver.stderr.setEncoding('utf8').on('data', (text) => {
+    errorLines = [...errorLines, ...text.split('\n').filter(Boolean)].slice(-30);
+  });
   await portOpen(port);
   const driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities({
     browserName: 'MiniBrowser',
@@ -176,6 +188,8 @@ async function launchWebKit() {
         driver,
       };
     },
+    alive: () => driver.getCurrentUrl().then(() => true, () => false),
+    lastWords: () => errorLines.join('\n'),
     async close() {
       await driver.quit().catch(() => {});
       for (const child of children.reverse()) child.kill();
@@ -183,8 +197,34 @@ async function launchWebKit() {
   };
 }
 
-export function launchEngine(name) {
-  return { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit }[name]();
+export async function launchEngine(name) {
+  const launch = { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit }[name];
+  let browser = await launch();
+  return {
+    name,
+    async open(url, size) {
+      if (!(await browser.alive())) {
+        await browser.close().catch(() => {});
+        browser = await launch();
+      }
+      return browser.open(url, size);
+    },
+    alive: () => browser.alive(),
+    lastWords: () => browser.lastWords(),
+    close: () => browser.close(),
+  };
+}
+
+// Runs a test's body, and once more if the browser's process crashed under
+// it (the browser no longer answers): the crash is printed with the test.
+export async function retriedAfterCrash(t, engine, body) {
+  try {
+    await body();
+  } catch (error) {
+    if (await engine.alive()) throw error;
+    t.diagnostic(`${engine.name} crashed (${error.name}: ${error.message}); its last words:\n${engine.lastWords() || '(nothing on standard error)'}`);
+    await body();
+  }
 }
 
 // Resolves to the first truthy value of `predicate(arg)` in the tab, asked

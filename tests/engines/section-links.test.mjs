@@ -7,7 +7,7 @@
 // (WebKit sets text about 3 % wider). ENGINES=webkit picks engines.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENGINES, launchEngine } from './drivers.mjs';
+import { ENGINES, launchEngine, retriedAfterCrash } from './drivers.mjs';
 import { probedDist } from './probed-dist.mjs';
 
 const chosen = process.env.ENGINES ? process.env.ENGINES.split(',') : ENGINES;
@@ -72,7 +72,7 @@ for (const name of chosen) {
       await site?.close();
     });
 
-    test('a #section= link lands on its heading, and the contents bar fits at 1280 px', async () => {
+    test('a #section= link lands on its heading, and the contents bar fits at 1280 px', (t) => retriedAfterCrash(t, engine, async () => {
       const { tab, landed } = await land('#section=translation', 1280);
       assertOnHeading(landed, '#section=translation at 1280 px');
       const { contents } = landed;
@@ -88,14 +88,14 @@ for (const name of chosen) {
       assert.match(edited.language, /^zh/);
       assertOnHeading(edited, 'the hash edited to #language=zh&section=scoring');
       assert.ok(edited.contents.scrollWidth <= edited.contents.clientWidth, `in Chinese the contents bar scrolls: ${JSON.stringify(edited.contents)}`);
-    });
+    }));
 
-    test('in Chinese, #section=scoring lands on its heading at 1280 and 447 px', async () => {
+    test('in Chinese, #section=scoring lands on its heading at 1280 and 447 px', (t) => retriedAfterCrash(t, engine, async () => {
       for (const width of [1280, 447]) {
         const { landed } = await land('#language=zh&section=scoring', width);
         assert.match(landed.language, /^zh/);
         assertOnHeading(landed, `#language=zh&section=scoring at ${width} px`);
       }
-    });
+    }));
   });
 }
