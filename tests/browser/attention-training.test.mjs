@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { typeInto, settled, usePage, screenshot, openPage, elementsReady, shownText, countFrames } from './harness.mjs';
-import { matrixCells, values } from './figure-readers.mjs';
+import { canvasPixels, matrixCells, values, viridisPixel } from './figure-readers.mjs';
 import { EXAMPLES, EVAL_EVERY, HELD_OUT, modelConfig, taskOptions, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
 import { defaultState, AT_LENGTH, AT_VOCAB } from '../../web/src/state.js';
 import { formatNumber } from '../../web/src/format.js';
@@ -115,6 +115,7 @@ async function directRun(patch, steps) {
       heldOutAccuracy: trained.heldOutAccuracy, weights: Array.from(ahead.weights), logits: Array.from(ahead.logits),
       tokens: Array.from(examples.tokens), targets: Array.from(examples.targets), validLens: Array.from(examples.validLens),
       ideal0: Array.from(core.attentionTaskIdeal(examplesAt, 0)),
+      learnedPositions: trained.model.params.positional ? Array.from(trained.model.params.positional) : null,
     };
   }, {
     config: modelConfig(state), training: trainingOptions(state, steps),
@@ -418,6 +419,52 @@ test('without positions reverse is not learnt, and the page says why; with the c
   await section('[data-param="atPositional"] [data-value="sinusoidal"]').click();
   await settled(page);
   assert.equal(await section('[data-role="at-positions-note"]').isVisible(), false);
+});
+
+// The colour of every cell of a positions table on screen against the
+// core's values, on the figure's one scale [-top, top] (top at least 1).
+async function assertPositionsTable(kind, expected, top) {
+  const { width, height, data } = await canvasPixels(page, `#attention-training [data-figure="at-positions-${kind}"] .heatmap-canvas`);
+  assert.equal(width * height, expected.length, `${kind}: one pixel per entry`);
+  for (let cell = 0; cell < expected.length; cell += 1) {
+    assert.deepEqual(data.slice(cell * 4, cell * 4 + 4), viridisPixel(expected[cell], [-top, top]), `${kind} P[${Math.floor(cell / width)}, ${cell % width}]`);
+  }
+}
+
+test('the positions as tables: sinusoidal alone; learned beside it, the model\'s own at the maps\' step; none hides them', async () => {
+  const shown = (css) => section(css).isVisible();
+  const hidden = defaultState().atHidden;
+  const sinusoidal = await page.evaluate((h) => Array.from(window.directCore.positionalEncoding(8, h)), hidden);
+  assert.equal(sinusoidal.length, AT_LENGTH * hidden);
+  assert.equal(await shown('[data-figure="at-positions-sinusoidal"]'), true);
+  assert.equal(await shown('[data-figure="at-positions-learned"]'), false, 'no learned table with sinusoidal positions');
+  await assertPositionsTable('sinusoidal', sinusoidal, 1);
+
+  await section('[data-param="atPositional"] [data-value="learned"]').click();
+  await settled(page);
+  assert.equal(await shown('[data-figure="at-positions-learned"]'), true);
+  const largest = (list) => Math.max(1, ...list.map(Math.abs));
+  const start = await directRun({ atPositional: 'learned' }, 0);
+  assert.equal(await section('[data-role="at-positions-step"]').getAttribute('data-step'), '0');
+  await assertPositionsTable('learned', start.learnedPositions, largest(start.learnedPositions));
+  await assertPositionsTable('sinusoidal', sinusoidal, largest(start.learnedPositions));
+
+  await section('[data-action="at-step"]').click();
+  await section('[data-action="at-step"]').click();
+  await settled(page);
+  assert.equal(await readout('at-step'), '2');
+  const trained = await directRun({ atPositional: 'learned' }, 2);
+  assert.notDeepEqual(trained.learnedPositions, start.learnedPositions, 'two steps move the table');
+  assert.equal(await section('[data-role="at-positions-step"]').getAttribute('data-step'), '2');
+  await assertPositionsTable('learned', trained.learnedPositions, largest(trained.learnedPositions));
+  assert.match(await section('[data-role="at-positions-step"]').innerText(), /\b2\b/);
+
+  await section('[data-param="atPositional"] [data-value="none"]').click();
+  await settled(page);
+  assert.equal(await shown('[data-figure="at-positions"]'), false, 'no table without positions');
+  await section('[data-param="atPositional"] [data-value="sinusoidal"]').click();
+  await settled(page);
+  assert.equal(await shown('[data-figure="at-positions-sinusoidal"]'), true);
 });
 
 // Measured with the core (seeded, so every run gives these numbers): the

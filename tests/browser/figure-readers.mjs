@@ -23,9 +23,11 @@ export async function canvasPixels(page, selector) {
   }, selector);
 }
 
-// The colour heatmap.js paints for a value on [low, high]: 256 steps of viridis.
+// The colour heatmap.js paints for a value on [low, high]: 256 steps of
+// viridis, the step rounded from the same arithmetic (a value halfway
+// between two steps goes where the heatmap's rounding puts it).
 export function viridisPixel(value, [low, high]) {
-  const index = Math.max(0, Math.min(255, Math.round(((value - low) * 255) / (high - low))));
+  const index = Math.max(0, Math.min(255, Math.round((value - low) * (255 / (high - low)))));
   const colour = rgb(interpolateViridis(index / 255));
   return [colour.r, colour.g, colour.b, 255];
 }

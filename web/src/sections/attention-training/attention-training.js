@@ -19,6 +19,7 @@ import { describeError } from '../../section-errors.js';
 import { setRichText } from '../../i18n/rich-text.js';
 import { note } from '../shared/frame.js';
 import { createModelMaps } from './maps.js';
+import { createPositionsFigure } from './positions-figure.js';
 import {
   createExamplePicker, createTrainedRun, createTypedInput, followInputs, showRowSteps, trainedViewParts,
 } from '../shared/trained-model-view.js';
@@ -159,6 +160,7 @@ function create({ frame, controls, core, errors }) {
     plateau: PLATEAU,
   });
   const { run } = trained;
+  const positions = createPositionsFigure(frame.figures);
 
   // --- Controls ---
   const lagControl = controls.numberControl('atLag', { labelKey: 'attention-training.lag', hintKey: 'attention-training.lagHint' });
@@ -189,11 +191,16 @@ function create({ frame, controls, core, errors }) {
     controls.toggleControl('atVariable', { labelKey: 'attention-training.variable' }),
   );
 
-  // The forward pass of a model on the examples: predictions and maps.
+  // The forward pass of a model on the examples: predictions and maps, and
+  // with learned positions the model's table (kept with a moment of the
+  // run's timeline, as its maps are).
   function examplesForward(model) {
     const { inputs, result: { examples } } = trained.context;
     const validLens = inputs.atVariable ? examples.validLens : null;
-    return errors.run(() => core.attentionModelForward(model, examples.tokens, { batch: EXAMPLES, validLens, causal: inputs.atCausal }), inputs);
+    const ahead = errors.run(() => core.attentionModelForward(model, examples.tokens, { batch: EXAMPLES, validLens, causal: inputs.atCausal }), inputs);
+    const learned = model.params.positional;
+    if (ahead && learned) ahead.positions = { values: learned.slice(), step: model.optimizerState.step };
+    return ahead;
   }
 
   // Predictions and maps from a forward pass on the examples; `model` for the
@@ -228,6 +235,7 @@ function create({ frame, controls, core, errors }) {
       maps.setTitle(t('attention-training.mapsExample', { item: item + 1, tokens: shown.tokens.slice(0, validLen).join(' ') }));
     }
     maps.draw(shown, inputs, { partial, typed: picker.selected === 'typed' });
+    positions.draw(result.sinusoidal, ahead.positions ?? null, inputs, AT_LENGTH);
     // The row-steps panel on the sequence the maps show.
     showRowSteps(trained, { model, momentStep: ahead.step, playing: partial }, (live) => {
       const typedRow = shown.batch === 1;
@@ -296,6 +304,7 @@ function create({ frame, controls, core, errors }) {
       scaleNote.hidden = !inputs.atD2lScale;
       positionsNote.hidden = !blindToOrder(inputs);
       variableNote.hidden = !inputs.atVariable;
+      if (changed.has('language')) positions.relabel();
       followInputs(trained, {
         inputs, changed, resetting, speedName: 'atSpeed', stepsName: 'atSteps', speed: stepsPerSecond(inputs), model0: result.model0,
         onReset: () => {
@@ -317,7 +326,7 @@ function compute(core, inputs) {
   const options = taskOptions(inputs, { batch: EXAMPLES, seed: exampleSeed(inputs.atSeed, core.defaults.heldOutSeedMix) });
   const examples = core.attentionTaskBatch(options);
   const ideals = Array.from({ length: EXAMPLES }, (_, item) => core.attentionTaskIdeal(options, item));
-  return { model0, examples, ideals };
+  return { model0, examples, ideals, sinusoidal: core.positionalEncoding(AT_LENGTH, inputs.atHidden) };
 }
 
 export const attentionTrainingSection = {
