@@ -457,7 +457,7 @@ test('the positions as tables: sinusoidal alone; learned beside it, the model\'s
   assert.notDeepEqual(trained.learnedPositions, start.learnedPositions, 'two steps move the table');
   assert.equal(await section('[data-role="at-positions-step"]').getAttribute('data-step'), '2');
   await assertPositionsTable('learned', trained.learnedPositions, largest(trained.learnedPositions));
-  assert.match(await section('[data-role="at-positions-step"]').innerText(), /\b2\b/);
+  assert.match(await shownText(section('[data-role="at-positions-step"]')), /\b2\b/);
 
   await section('[data-param="atPositional"] [data-value="none"]').click();
   await settled(page);

@@ -29,7 +29,7 @@ export default {
   'attention-training.positional.learned': 'Learned',
   'attention-training.positional.none': 'None',
   'attention-training.positionsNote': '**No positions.** Without $\\mathbf P$, self-attention sees each sequence as a set of tokens: put the same tokens in another order and every output moves with its token, unchanged. A task that asks where a token stands, such as reverse, cannot be learnt then: train it, and compare with sinusoidal or learned positions.',
-  'attention-training.positions.sinusoidalCaption': 'd2l’s sinusoidal positions $\\mathbf P$ for this model (row: position $i$, column: dimension $j$), added to the embeddings unless positions are learned or none.',
+  'attention-training.positions.sinusoidalCaption': 'The sinusoidal positions $\\mathbf P$ for this model (row: position $i$, column: dimension $j$), added to the embeddings unless positions are learned or none.',
   'attention-training.positions.learnedCaption': 'The model’s learned positions $\\mathbf P$, on one colour scale with the sinusoidal table: drawn from N(0, 1) at the start and trained with the rest of the model; shown at the step of the maps above.',
   'attention-training.positions.sinusoidalLabel': 'Heatmap of the sinusoidal positional encoding for this model.',
   'attention-training.positions.learnedLabel': 'Heatmap of the model’s learned positional encoding.',

@@ -29,7 +29,7 @@ export default {
   'attention-training.positional.learned': '可学习',
   'attention-training.positional.none': '无',
   'attention-training.positionsNote': '**没有位置信息。** 没有 $\\mathbf P$ 时，自注意力把每个序列看作一组词元的集合：把同样的词元换个顺序，每个输出都随它的词元一起移动，数值不变。像反转这样要知道词元位置的任务就学不会了：训练一下，再与正弦或可学习的位置比较。',
-  'attention-training.positions.sinusoidalCaption': '这个模型的 d2l 正弦位置编码 $\\mathbf P$（行：位置 $i$，列：维度 $j$）；除非位置是可学习的或不用位置，它被加到嵌入上。',
+  'attention-training.positions.sinusoidalCaption': '这个模型的正弦位置编码 $\\mathbf P$（行：位置 $i$，列：维度 $j$）；除非位置是可学习的或不用位置，它被加到嵌入上。',
   'attention-training.positions.learnedCaption': '模型可学习的位置 $\\mathbf P$，与正弦位置表用同一色标：开始时从 N(0, 1) 抽取，与模型其余部分一起训练；显示的是上方注意力图所在的那一步。',
   'attention-training.positions.sinusoidalLabel': '这个模型的正弦位置编码热图。',
   'attention-training.positions.learnedLabel': '模型可学习的位置编码热图。',

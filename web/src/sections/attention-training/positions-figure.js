@@ -23,15 +23,19 @@ export function createPositionsFigure(parent) {
   parent.append(grid, readout);
   let shown = null; // { sinusoidal, learned, step } on screen
 
+  const KEYS = {
+    sinusoidal: { label: 'attention-training.positions.sinusoidalLabel', readout: 'attention-training.positions.sinusoidalReadout' },
+    learned: { label: 'attention-training.positions.learnedLabel', readout: 'attention-training.positions.learnedReadout' },
+  };
   const table = (kind, captionKey) => {
     const body = figureCell(grid, { captionKey });
     const heatmap = createHeatmap(body, {
       labels: { x: 'attention-training.positionsAxisColumn', y: 'attention-training.positionsAxisRow' },
-      colorLabelKey: 'attention-training.positionsAxisValue', ariaKey: `attention-training.positions.${kind}Label`,
+      colorLabelKey: 'attention-training.positionsAxisValue', ariaKey: KEYS[kind].label,
       aspect: 0.45, minHeight: 150, maxHeight: 220, firstIndex: 0, // P[i, j] counts from 0
       onHover: (cell) => {
         readout.textContent = cell && shown
-          ? t(`attention-training.positions.${kind}Readout`, { row: cell.row, col: cell.col, value: formatNumber(cell.value, '.4~f'), step: shown.step })
+          ? t(KEYS[kind].readout, { row: cell.row, col: cell.col, value: formatNumber(cell.value, '.4~f'), step: shown.step })
           : t('attention-training.positionsHint');
       },
     });
