@@ -17,18 +17,25 @@ function largestMagnitude(values) {
   return largest;
 }
 
+const KEYS = {
+  sinusoidal: {
+    caption: 'attention-training.positions.sinusoidalCaption', label: 'attention-training.positions.sinusoidalLabel',
+    readout: 'attention-training.positions.sinusoidalReadout',
+  },
+  learned: {
+    caption: 'attention-training.positions.learnedCaption', label: 'attention-training.positions.learnedLabel',
+    readout: 'attention-training.positions.learnedReadout',
+  },
+};
+
 export function createPositionsFigure(parent) {
   const grid = element('div', { className: 'figure-grid at-positions', dataset: { figure: 'at-positions' } });
   const readout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'at-positions-readout' } });
   parent.append(grid, readout);
-  let shown = null; // { sinusoidal, learned, step } on screen
+  let shown = null; // { step } of the learned table on screen (null: none)
 
-  const KEYS = {
-    sinusoidal: { label: 'attention-training.positions.sinusoidalLabel', readout: 'attention-training.positions.sinusoidalReadout' },
-    learned: { label: 'attention-training.positions.learnedLabel', readout: 'attention-training.positions.learnedReadout' },
-  };
-  const table = (kind, captionKey) => {
-    const body = figureCell(grid, { captionKey });
+  const table = (kind) => {
+    const body = figureCell(grid, { captionKey: KEYS[kind].caption });
     const heatmap = createHeatmap(body, {
       labels: { x: 'attention-training.positionsAxisColumn', y: 'attention-training.positionsAxisRow' },
       colorLabelKey: 'attention-training.positionsAxisValue', ariaKey: KEYS[kind].label,
@@ -42,14 +49,14 @@ export function createPositionsFigure(parent) {
     heatmap.element.dataset.figure = `at-positions-${kind}`;
     return { cell: /** @type {HTMLElement} */ (body.closest('figure')), heatmap };
   };
-  const sinusoidal = table('sinusoidal', 'attention-training.positions.sinusoidalCaption');
-  const learned = table('learned', 'attention-training.positions.learnedCaption');
+  const sinusoidal = table('sinusoidal');
+  const learned = table('learned');
   const learnedStep = element('p', { className: 'readout', dataset: { role: 'at-positions-step' } });
   learned.cell.append(learnedStep);
 
   return {
-    // sinusoidal: d2l's table (length x hidden); learned: the model's
-    // { values, step } with learned positions, else null.
+    // sinusoidalValues: d2l's table (length x hidden); learnedTable: the
+    // model's { values, step } with learned positions, else null.
     draw(sinusoidalValues, learnedTable, { atHidden: hidden, atPositional: positional }, length) {
       const none = positional === 'none';
       grid.hidden = none;
