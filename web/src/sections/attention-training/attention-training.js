@@ -1,14 +1,16 @@
 // Watch attention learn (d2l 10.7). A small Transformer encoder
-// (the core's attentionModel*: embedding plus the positional encoding of the
-// section before, then attention-only blocks or d2l's full encoder blocks, then
-// a readout at every position) trains in the page on a toy task (the core's
-// attentionTask*: reverse, sort, shift, lookup), a few optimiser steps per
-// animation frame (trainSteps). The run itself (Play, its curves, the maps'
+// (the core's attentionModel*: embedding plus positions, the sinusoidal
+// encoding of the section before, a learned table or none, then
+// attention-only blocks or d2l's full encoder blocks, then a readout at every
+// position) trains on a toy task (the core's attentionTask*: reverse, sort,
+// shift, lookup) in chunks of optimiser steps (trainSteps), in a worker
+// where one can run (run/off-thread-training.js). The run itself (Play, its curves, the maps'
 // cell and timeline) is the run view's (run/run-view.js); this module declares
 // the section and brings the task, the model's settings, the examples with
 // their predictions, a sequence the learner types, every head's attention
 // map of one example (attention-training/maps.js) beside the task's ideal
-// pattern, and the switches that show what breaks: causal masking, variable
+// pattern, the positions it adds as tables (positions-figure.js), and the
+// switches that show what breaks: causal masking, variable
 // lengths (padding), d2l's embedding scale. Every number is the core's
 // (argmax of the logits to show a predicted token is display, not
 // arithmetic on data).
