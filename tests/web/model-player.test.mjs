@@ -106,3 +106,42 @@ test('a paced run trains the steps due by the clock: 30 a second, whatever the f
   for (let at = 4016; at <= 4160; at += 16) frames.frame(at);
   assert.ok(instance.state.step - fast >= 9, 'unpaced: at least a step a frame');
 });
+
+// Off the thread, each chunk is a promise the test settles by hand.
+function asyncTraining() {
+  const { train } = fakeTraining();
+  const waiting = [];
+  return {
+    train: (model, k) => new Promise((resolve) => waiting.push(() => resolve(train(model, k)))),
+    async land() {
+      waiting.shift()();
+      for (let i = 0; i < 5; i += 1) await Promise.resolve(); // the player's then-callbacks
+    },
+    get waiting() {
+      return waiting.length;
+    },
+  };
+}
+
+test('off the thread, Step pressed while a step trains is not lost: each press trains one step, in turn', async () => {
+  const training = asyncTraining();
+  const instance = createModelPlayer({ train: training.train, onChange: () => {}, budgetMs: 10 });
+  instance.reset({ step: 0 }, 100);
+  instance.step();
+  instance.step();
+  instance.step();
+  assert.equal(training.waiting, 1, 'one step trains at a time');
+  for (let landed = 1; landed <= 3; landed += 1) {
+    await training.land();
+    assert.equal(instance.state.step, landed);
+  }
+  assert.equal(training.waiting, 0, 'three presses, three steps');
+  assert.equal(instance.state.status, 'paused');
+  // A reset drops the step in flight and those asked after it.
+  instance.step();
+  instance.step();
+  instance.reset({ step: 0 }, 100);
+  await training.land();
+  assert.equal(instance.state.step, 0);
+  assert.equal(training.waiting, 0);
+});

@@ -37,6 +37,7 @@ export function createPlayer({
   let paceFrom = null; // { started, steps, perSecond }: what the pacing counts from
   let offThread = false; // the last chunk trained off the thread: the next is planned by offThreadBudget
   let inFlight = null; // the promise of a chunk training off the thread, until it is applied or dropped
+  let stepsAsked = 0; // Step presses while a step trains off the thread: each trains once the last lands
 
   const snapshot = () => run.describe(history, { status, target, stopReason, done, lastChunk });
   const notify = () => {
@@ -47,6 +48,20 @@ export function createPlayer({
     if (frame) cancelAnimationFrame(frame);
     frame = 0;
     inFlight = null;
+    stepsAsked = 0;
+  }
+
+  // One step, then the next one asked meanwhile, while the run is paused and not at its end.
+  function stepOnce() {
+    advance(1, (goingOn) => {
+      notify();
+      if (goingOn && stepsAsked > 0 && status === 'paused') {
+        stepsAsked -= 1;
+        stepOnce();
+      } else {
+        stepsAsked = 0;
+      }
+    });
   }
 
   // Trains k steps from where the run is, then calls landed(going on):
@@ -144,6 +159,7 @@ export function createPlayer({
 
   function restart() {
     inFlight = null;
+    stepsAsked = 0;
     history = run.begin(start);
     done = 0;
     lastChunk = 0;
@@ -196,10 +212,13 @@ export function createPlayer({
     },
     step() {
       if (status === 'stopped' || done >= target || disposed || start === null) return;
-      if (status === 'paused' && inFlight) return; // the last step is still training
+      if (status === 'paused' && inFlight) { // the last step still trains off the thread: this one follows it
+        stepsAsked += 1;
+        return;
+      }
       cancel();
       status = 'paused';
-      advance(1, notify);
+      stepOnce();
     },
     // The run's view is going away: the run stops where it is, no frame
     // stays pending, the core is not asked again and the listener hears
