@@ -33,6 +33,7 @@ export function createPositionsFigure(parent) {
   const readout = element('p', { className: 'readout', 'aria-live': 'polite', dataset: { role: 'at-positions-readout' } });
   parent.append(grid, readout);
   let shown = null; // { step } of the learned table on screen (null: none)
+  let sinusoidalDrawn = null; // { values, top } the sinusoidal table was last drawn with
 
   const table = (kind) => {
     const body = figureCell(grid, { captionKey: KEYS[kind].caption });
@@ -67,7 +68,11 @@ export function createPositionsFigure(parent) {
       shown = { step };
       const top = learnedValues ? largestMagnitude(learnedValues) : 1;
       const shape = { rows: length, cols: hidden, domain: [-top, top] };
-      sinusoidal.heatmap.setMatrix({ ...shape, values: sinusoidalValues });
+      // Every chunk of a run draws the tables: the sinusoidal one only when its values or scale changed.
+      if (sinusoidalDrawn?.values !== sinusoidalValues || sinusoidalDrawn.top !== top) {
+        sinusoidal.heatmap.setMatrix({ ...shape, values: sinusoidalValues });
+        sinusoidalDrawn = { values: sinusoidalValues, top };
+      }
       learned.cell.hidden = !learnedValues;
       if (learnedValues) {
         learned.heatmap.setMatrix({ ...shape, values: learnedValues });
