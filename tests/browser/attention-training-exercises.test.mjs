@@ -89,8 +89,30 @@ function directAnswers(patch) {
   return answers.get(name);
 }
 
+// The run kept with sinusoidal positions for the learned-positions question.
+const LEARNED_PATCH = { atTask: 'reverse', atHeads: 4, atFfn: 0, atSteps: 200, atSeed: 0, atPositional: 'sinusoidal' };
+
+// The test's own race: the step at which each of the two runs first reaches 95 % held-out accuracy.
+async function positionsRace() {
+  const runs = Object.fromEntries(['sinusoidal', 'learned'].map((positional) => {
+    const state = { ...defaultState(), ...LEARNED_PATCH, atPositional: positional };
+    return [positional, { config: modelConfig(state), training: trainingOptions(state, state.atSteps) }];
+  }));
+  const { sinusoidalAt, learnedAt } = await page.evaluate(({ sinusoidal, learned }) => {
+    const reached = (options) => {
+      const result = window.directCore.attentionModelTrain(window.directCore.attentionModelInit(options.config), options.training);
+      const index = Array.from(result.accuracy).findIndex((accuracy) => accuracy >= 0.95);
+      return index < 0 ? null : result.evaluatedAt[index];
+    };
+    return { sinusoidalAt: reached(sinusoidal), learnedAt: reached(learned) };
+  }, runs);
+  assert.ok(sinusoidalAt !== null && learnedAt !== null, `the test's own steps to 95 %: ${sinusoidalAt}, ${learnedAt}`);
+  const faster = learnedAt < sinusoidalAt ? 'learned' : learnedAt === sinusoidalAt ? 'same' : 'sinusoidal';
+  return { faster, learnedAt, sinusoidalAt };
+}
+
 async function answerWrongThenRight(language) {
-  const ids = ['reverse-pattern', 'sort-one-head', 'head-removal', 'd2l-scale', 'causal-reverse', 'row-weight-ratio', 'no-positions'];
+  const ids = ['reverse-pattern', 'sort-one-head', 'head-removal', 'd2l-scale', 'causal-reverse', 'row-weight-ratio', 'no-positions', 'learned-positions'];
   for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
 
   // 1. Predict the pattern: the default four heads, reverse, the fewest steps (100).
@@ -112,6 +134,25 @@ async function answerWrongThenRight(language) {
   assert.equal(await hintShown('reverse-pattern'), false, 'no hint once the one try is made');
   assert.equal(await covered('at-heads'), null, 'the maps shown once checked');
   assert.equal(await covered('at-explain'), null);
+  // 7, wrong. Learned against sinusoidal positions: a sinusoidal run kept, then the learned one
+  // (done here: the "Reset my answers" below resets it; answered right at the end).
+  await setState(page, { ...LEARNED_PATCH, ...FAST });
+  await playToTheEnd();
+  await page.locator('#attention-training [data-action="at-keep"]').click();
+  await setState(page, { atPositional: 'learned' });
+  assert.equal(await covered('at-compare'), '', 'the comparison is covered while the prediction is open');
+  const { faster, learnedAt, sinusoidalAt } = await positionsRace();
+  await choose('learned-positions', faster === 'sinusoidal' ? 'learned' : 'sinusoidal');
+  assert.equal(await statusOf('learned-positions'), 'open', 'nothing trained: committed');
+  assert.ok((await verdictOf('learned-positions')).includes(opening(language, 'exercises.committed')));
+  assert.equal(await covered('at-compare'), null, 'committed: the comparison shown to watch');
+  await playToTheEnd();
+  await check('learned-positions');
+  assert.equal(await statusOf('learned-positions'), 'revealed', 'a prediction has one try');
+  const raceVerdict = await verdictOf('learned-positions');
+  assert.ok(raceVerdict.includes(opening(language, `attention-training.ex.learned.${faster}Faster`)), raceVerdict);
+  assert.ok(raceVerdict.includes(String(learnedAt)) && raceVerdict.includes(String(sinusoidalAt)), `the steps said: ${raceVerdict}`);
+
   await resetAnswers();
   assert.equal(await covered('at-heads'), '', 'covered again after "Reset my answers"');
   // 1b. Predict reverse's accuracy without positions: 1000 steps, reverse, Positions on None (done here,
@@ -211,9 +252,21 @@ async function answerWrongThenRight(language) {
   assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.right')));
   await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
 
+  // 7. Learned against sinusoidal positions, right: the learned run trained again beside the kept one.
+  await setState(page, { ...LEARNED_PATCH, ...FAST, atPositional: 'learned' });
+  await choose('learned-positions', faster);
+  assert.equal(await statusOf('learned-positions'), 'open', 'nothing trained: committed');
+  await playToTheEnd();
+  await check('learned-positions');
+  assert.equal(await statusOf('learned-positions'), 'right', await verdictOf('learned-positions'));
+  assert.ok((await verdictOf('learned-positions')).includes(opening(language, `attention-training.ex.learned.${faster}Faster`)));
+  // As a first visit finds the section: nothing kept, sinusoidal positions.
+  await page.locator('#attention-training [data-action="at-remove-1"]').click();
+  await setState(page, { atPositional: 'sinusoidal' });
+
 
   assert.equal(await shownText(page.locator('#attention-training [data-role="exercise-progress"]')),
-    catalogues[language]['exercises.progress'].replace('{done}', 7).replace('{total}', 7));
+    catalogues[language]['exercises.progress'].replace('{done}', 8).replace('{total}', 8));
 }
 
 test('each exercise wrong, then right, in English, then in Chinese, on models the page trains', async () => {

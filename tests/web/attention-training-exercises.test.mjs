@@ -14,6 +14,7 @@ import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
 import { setLanguage, t, loadCatalogue } from '../../web/src/i18n/index.js';
 import { modelConfig, trainingOptions } from '../../web/src/sections/attention-training/attention-training.js';
+import { keptRunOf, stepsToReach } from '../../web/src/run/kept-runs.js';
 import { SORT_GOAL, SORT_RECIPE, PATTERN_MIN_STEPS, SPARE_DROP, NO_POSITIONS_STEPS } from '../../web/src/sections/attention-training/exercises.js';
 
 // The page loads a language's catalogue when it shows it; these tests read both.
@@ -90,10 +91,11 @@ function nearestPattern(inputs, model) {
 
 const cannotCheck = (fn, key, params) => assert.throws(fn, (error) => error.message === t(key, params), key);
 
-test('the section declares seven exercises of four kinds, the pattern\'s prediction covering the maps, their row taken apart and the note that names the pattern', () => {
+test('the section declares eight exercises of four kinds, the pattern\'s prediction covering the maps, their row taken apart and the note that names the pattern', () => {
   assert.deepEqual(section.exercises.map(({ id, kind }) => `${id}:${kind}`),
     ['reverse-pattern:predict', 'sort-one-head:achieve', 'head-removal:compute', 'd2l-scale:concept', 'causal-reverse:concept',
-      'row-weight-ratio:compute', 'no-positions:predict']);
+      'row-weight-ratio:compute', 'no-positions:predict', 'learned-positions:predict']);
+  assert.deepEqual(exercise('learned-positions').hides, ['at-compare', 'at-accuracy'], 'the comparison and the live curve');
   assert.deepEqual(exercise('no-positions').withholds, ['attention-training.positionsNote'], 'the note that says it');
   assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain', 'at-row-steps']);
   assert.deepEqual(exercise('reverse-pattern').startedBy, ['at-play', 'at-step'], 'Play and Step show the maps the lead says to watch');
@@ -286,4 +288,52 @@ test('no positions: refused on other settings and before 1000 steps; then judged
     assert.equal(shown.key, 'attention-training.ex.positions.solution');
     assert.equal(shown.params.accuracy, (accuracy * 100).toFixed(1));
   }
+});
+
+// A run of `steps` steps as the run view describes it: its model and held-out curve (the core's).
+function runOf(inputs, steps) {
+  const result = raw.attentionModelTrain(raw.attentionModelInit(modelConfig(inputs)), trainingOptions(inputs, steps));
+  return {
+    model: result.model, step: steps, status: 'done', losses: Array.from(result.loss), trainingMs: 1,
+    evaluatedAt: Array.from(result.evaluatedAt), accuracy: Array.from(result.accuracy),
+  };
+}
+
+test('learned against sinusoidal positions: refused until a sinusoidal run is kept and this one trained; then judged on both runs\' steps to 95 %', () => {
+  const predict = exercise('learned-positions');
+  const learned = inputsOf({ atPositional: 'learned', atSteps: 200 });
+  const sinusoidal = inputsOf({ atSteps: 200 });
+  const map = { rows: 1, cols: 1, values: [1], rowNames: ['0'], colNames: ['0'] };
+  const keptSinusoidal = keptRunOf({ inputs: sinusoidal, run: runOf(sinusoidal, 200), map });
+  const live = runOf(learned, 200);
+  const view = (kept, run = live) => ({
+    keptRuns: () => kept, trainedRun: () => ({ ...run, inputs: learned, stepsToGoal: stepsToReach(run.evaluatedAt, run.accuracy) }),
+  });
+  cannotCheck(() => predict.check(core, sinusoidal, 'learned', null, view([keptSinusoidal])), 'attention-training.ex.learned.setUp');
+  cannotCheck(() => predict.check(core, learned, 'learned', null, view([])), 'attention-training.ex.learned.keepFirst');
+  const otherSeed = keptRunOf({ inputs: { ...sinusoidal, atSeed: 5 }, run: runOf({ ...sinusoidal, atSeed: 5 }, 200), map });
+  cannotCheck(() => predict.check(core, learned, 'learned', null, view([otherSeed])), 'attention-training.ex.learned.keepFirst');
+  const short = keptRunOf({ inputs: sinusoidal, run: runOf(sinusoidal, 50), map });
+  if (short.stepsToGoal === null) {
+    cannotCheck(() => predict.check(core, learned, 'learned', null, view([short])), 'attention-training.ex.learned.keptShort', { steps: 50 });
+  }
+  assert.equal(predict.startedWhen(learned), true);
+  assert.equal(predict.startedWhen(sinusoidal), false);
+
+  // The test's own reading of the two curves.
+  const learnedAt = stepsToReach(live.evaluatedAt, live.accuracy);
+  const sinusoidalAt = stepsToReach(keptSinusoidal.evaluatedAt, keptSinusoidal.accuracy);
+  assert.ok(sinusoidalAt !== null && learnedAt !== null, `both reach 95 % within 200 steps: ${sinusoidalAt}, ${learnedAt}`);
+  const faster = learnedAt < sinusoidalAt ? 'learned' : learnedAt === sinusoidalAt ? 'same' : 'sinusoidal';
+  for (const answer of ['sinusoidal', 'learned', 'same']) {
+    const result = predict.check(core, learned, answer, null, view([keptSinusoidal]));
+    assert.equal(result.verdict, answer === faster ? 'right' : 'wrong', answer);
+    assert.equal(result.key, `attention-training.ex.learned.${faster}Faster`);
+    assert.deepEqual([result.params.learned, result.params.sinusoidal], [learnedAt, sinusoidalAt], 'the steps said are the curves\'');
+  }
+  assert.equal(predict.solution(core, learned, null, view([keptSinusoidal])).key, `attention-training.ex.learned.${faster}Faster`);
+  assert.equal(predict.solution(core, learned, null, view([])).key, 'attention-training.ex.learned.solutionUntrained');
+  // Before the learned run reaches 95 % or passes the kept run's step, the race is still on.
+  const early = { ...live, step: 1, evaluatedAt: [], accuracy: [] };
+  cannotCheck(() => predict.check(core, learned, 'learned', null, view([keptSinusoidal], early)), 'attention-training.ex.learned.trainOn', { steps: sinusoidalAt });
 });

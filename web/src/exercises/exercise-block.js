@@ -32,6 +32,7 @@ import { givenOf, givenInputs, changedSettings } from './given-settings.js';
 import { createExerciseView } from './exercise-view.js';
 import { setRichText } from '../i18n/rich-text.js';
 import { verdictOf } from './judging.js';
+import { settingText as settingTextIn } from '../setting-text.js';
 
 // A card bound to other settings names those whose change alone changes
 // it, tried one by one when at most this many changed; past that, all.
@@ -356,15 +357,7 @@ export function createExerciseBlock({
     return { inputs: given, instance: givenInstance, names: names.length > 0 ? names : changed };
   }
 
-  // "d = 64", as the section's controls name the setting and its value.
-  function settingText(name, value) {
-    const control = sectionRoot?.querySelector(`[data-param="${CSS.escape(name)}"]`);
-    const label = control?.querySelector('.control-label')?.textContent.trim() || name;
-    let shown = String(value);
-    if (typeof value === 'boolean') shown = t(value ? 'exercises.settingOn' : 'exercises.settingOff');
-    else if (typeof value === 'string') shown = control?.querySelector(`[data-value="${CSS.escape(value)}"]`)?.textContent.trim() || value;
-    return t('exercises.setting', { name: label, value: shown });
-  }
+  const settingText = (name, value) => settingTextIn(sectionRoot, name, value);
 
   function boundText(binding) {
     const list = t('exercises.settingList');

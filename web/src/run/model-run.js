@@ -20,13 +20,15 @@ export const TRAIN_BUDGET_MS = 10;
 export const OFF_THREAD_BUDGET_MS = 20;
 
 // `bleu`: the held-out BLEU of each evaluation, for a run whose core reports one (the translator's).
-const NOTHING_YET = Object.freeze({ model: null, losses: [], accuracy: [], bleu: [], evaluatedAt: [] });
+// `trainingMs`: the time its chunks took where they trained (the worker's
+// clock, or the page's around the call), for the comparison's ms per step.
+const NOTHING_YET = Object.freeze({ model: null, losses: [], accuracy: [], bleu: [], evaluatedAt: [], trainingMs: 0 });
 
 // A run as describe() gives it to onChange.
 /**
  * @typedef {{ model: *, losses: number[], accuracy: number[], bleu: number[], evaluatedAt: number[],
  *   heldOut: number | null, heldOutBleu: number | null, status: string, target: number, step: number,
- *   lastChunk: number, stopReason: * }} ModelRunState
+ *   lastChunk: number, stopReason: *, trainingMs: number }} ModelRunState
  */
 
 export function modelRun(train) {
@@ -34,19 +36,22 @@ export function modelRun(train) {
     begin: (model0) => ({ ...NOTHING_YET, model: model0 }),
     // The chunk's record, or its promise where it trains off the thread.
     train(history, k) {
+      const started = performance.now();
       const result = train(history.model, k);
-      return typeof result?.then === 'function' ? result.then((chunk) => recorded(history, chunk)) : recorded(history, result);
+      if (typeof result?.then === 'function') return result.then((chunk) => recorded(history, chunk));
+      return recorded(history, result, performance.now() - started);
     },
-    describe: ({ model, losses, accuracy, bleu, evaluatedAt }, { status, target, stopReason, done, lastChunk }) => ({
-      model, losses, accuracy, bleu, evaluatedAt, heldOut: accuracy.length > 0 ? accuracy[accuracy.length - 1] : null,
+    describe: ({ model, losses, accuracy, bleu, evaluatedAt, trainingMs }, { status, target, stopReason, done, lastChunk }) => ({
+      model, losses, accuracy, bleu, evaluatedAt, trainingMs, heldOut: accuracy.length > 0 ? accuracy[accuracy.length - 1] : null,
       heldOutBleu: bleu.length > 0 ? bleu[bleu.length - 1] : null,
       status, target, step: done, lastChunk, stopReason,
     }),
   };
 }
 
-// The run's record with a chunk's result added (null: the core refused).
-function recorded(history, result) {
+// The run's record with a chunk's result added (null: the core refused);
+// `pageMs`: the time it took on the page's thread (off it, the result says).
+function recorded(history, result, pageMs = 0) {
   if (!result) return null;
   return {
     history: {
@@ -55,6 +60,7 @@ function recorded(history, result) {
       accuracy: history.accuracy.concat(Array.from(result.accuracy)),
       bleu: history.bleu.concat(Array.from(result.bleu ?? [])),
       evaluatedAt: history.evaluatedAt.concat(Array.from(result.evaluatedAt)),
+      trainingMs: history.trainingMs + (result.trainMs ?? pageMs),
     },
     ran: result.loss.length,
     stopReason: result.stopReason,

@@ -19,6 +19,8 @@ import { figureCell } from '../sections/shared/frame.js';
 import { createModelPlayer } from './model-run.js';
 import { createRunTimeline } from './run-timeline.js';
 import { trainingThread } from './off-thread-training.js';
+import { createRunComparison } from './run-comparison.js';
+import { stepsToReach } from './kept-runs.js';
 
 // While a run plays, the maps are redrawn at most every MAPS_EVERY_MS.
 const MAPS_EVERY_MS = 100;
@@ -41,9 +43,11 @@ export function plateaued(accuracy, { evaluations, within }) {
 // `mapsContent`: the section's nodes of the maps' cell (above the timeline);
 // `plateau`: { evaluations, within }, for a run that pauses by itself once
 // its held-out accuracy has plateaued (keys.status.plateau says so; Play
-// goes on to the end), or null.
+// goes on to the end), or null; `keep`: { inputs(), keptMap(ahead) }, the
+// live run's settings and the map kept of a forward pass, for "Keep this
+// run" and the comparison (run-comparison.js).
 export function createRunView({
-  id, name, frame, controls, keys, train, warmUp, maps, mapsContent, plateau = null,
+  id, name, frame, controls, keys, train, warmUp, maps, mapsContent, plateau = null, keep,
 }) {
   let start = null; // the model the run on screen starts from; null when there is none
 
@@ -111,6 +115,12 @@ export function createRunView({
   ]);
   timelineSlider.addEventListener('input', () => scrubTo(Number(timelineSlider.value)));
   mapsBody.append(...mapsContent, timelineRow);
+
+  // --- Kept runs beside this one ---
+  const comparison = createRunComparison({
+    sectionId: id, name, frame, controls, settingsRoot: () => frame.root, inputs: keep.inputs, keptMap: keep.keptMap,
+  });
+  controlNodes.push(...comparison.controlNodes);
 
   // --- The run ---
   const player = createModelPlayer({
@@ -215,16 +225,20 @@ export function createRunView({
     if (finalFrame) cancelAnimationFrame(finalFrame);
     finalFrame = 0;
     if ((run.status === 'done' || run.status === 'stopped') && wasPlaying) {
+      comparison.showRun(run);
       finalFrame = requestAnimationFrame(() => {
         finalFrame = 0;
         if (start === null) return;
-        drawModel(currentModel());
+        comparison.showRun(player.state, drawModel(currentModel()));
         rested(player.state);
       });
     } else if (!playing || (!evaluatedNow && now - lastMaps >= MAPS_EVERY_MS)) {
-      drawModel(model, playing, recorded);
+      const drawn = drawModel(model, playing, recorded);
       lastMaps = now;
+      comparison.showRun(run, playing ? undefined : drawn);
       if (!playing) rested(run);
+    } else {
+      comparison.showRun(run);
     }
     wasPlaying = playing;
   }
@@ -281,10 +295,11 @@ export function createRunView({
     if (moment) maps.draw(moment, { partial: false, model: null });
   }
 
-  // A model's maps (`ahead`: its forward pass, when it was just made).
+  // A model's maps (`ahead`: its forward pass, when it was just made); returns the pass drawn (null: refused).
   function drawModel(model, partial = false, ahead = null) {
     const made = ahead ?? maps.forward(model);
     if (made) maps.draw(made, { partial, model });
+    return made ?? null;
   }
 
   // A page's first training calls run code the browser has not optimised
@@ -333,8 +348,13 @@ export function createRunView({
     reset: restart,
     setTarget: (steps) => player.setTarget(steps),
     setSpeed: (stepsPerSecond) => player.setSpeed(stepsPerSecond),
-    // The run as it is, written again (a language switch re-labels it).
-    redraw: () => drawRun(player.state),
+    // The run as it is, written again (a language switch re-labels it; the kept runs follow new settings).
+    redraw() {
+      comparison.relabel();
+      drawRun(player.state);
+    },
+    // The runs kept to compare (kept-runs.js).
+    keptRuns: () => comparison.kept(),
     // The maps of what is on screen: the moment scrubbed to, else the run's model.
     redrawMaps() {
       if (start === null) return;
@@ -348,11 +368,15 @@ export function createRunView({
     // The run as it stands, read-only: the model it has reached (the start
     // before a step), the steps trained, its status and its last held-out
     // evaluation (the core's: accuracy, BLEU where reported, and the step
-    // it was taken after; null before one); null before a reset.
+    // it was taken after; null before one), and the step of its first
+    // evaluation at 95 % or more (null: none yet); null before a reset.
     current() {
       if (start === null) return null;
-      const { step, status, heldOut, heldOutBleu = null, evaluatedAt } = player.state;
-      return { model: currentModel(), step, status, heldOut, heldOutBleu, evaluatedAt: evaluatedAt.at(-1) ?? null };
+      const { step, status, heldOut, heldOutBleu = null, evaluatedAt, accuracy } = player.state;
+      return {
+        model: currentModel(), step, status, heldOut, heldOutBleu, evaluatedAt: evaluatedAt.at(-1) ?? null,
+        stepsToGoal: stepsToReach(evaluatedAt, accuracy),
+      };
     },
     // From now on each run set plays at once, the one set now too, and
     // onRest(run) is called each time it rests: for the teacher's answer

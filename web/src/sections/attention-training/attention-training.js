@@ -22,6 +22,7 @@ import { setRichText } from '../../i18n/rich-text.js';
 import { note } from '../shared/frame.js';
 import { createModelMaps } from './maps.js';
 import { createPositionsFigure } from './positions-figure.js';
+import { positionLabels } from '../shared/axis-labels.js';
 import {
   createExamplePicker, createTrainedRun, createTypedInput, followInputs, showRowSteps, trainedViewParts,
 } from '../shared/trained-model-view.js';
@@ -160,6 +161,7 @@ function create({ frame, controls, core, errors }) {
     warmUp: (model, steps) => trainSteps(offThread(core), model, trained.context.inputs, steps),
     forward: examplesForward, draw: drawAhead,
     plateau: PLATEAU,
+    keep: { inputs: () => trained.context?.inputs ?? null, keptMap: keptMapOf },
   });
   const { run } = trained;
   const positions = createPositionsFigure(frame.figures);
@@ -203,6 +205,15 @@ function create({ frame, controls, core, errors }) {
     const learned = model.params.positional;
     if (ahead && learned) ahead.positions = { values: learned.slice(), step: model.optimizerState.step };
     return ahead;
+  }
+
+  // What a kept run keeps of its maps: block 1, head 1 of the first example.
+  function keptMapOf(ahead) {
+    const { examples } = trained.context.result;
+    const names = positionLabels(examples.tokens.subarray(0, AT_LENGTH), examples.validLens[0], AT_LENGTH);
+    return {
+      rows: AT_LENGTH, cols: AT_LENGTH, values: ahead.weights.subarray(0, AT_LENGTH * AT_LENGTH), rowNames: names, colNames: names,
+    };
   }
 
   // Predictions and maps from a forward pass on the examples; `model` for the

@@ -24,6 +24,7 @@ import { AT_LENGTH } from '../../state.js';
 import { blindToOrder, heldOutSet, taskOptions, exampleSeed } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
 import { remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
+import { changedSettings, givenInputs } from '../../exercises/given-settings.js';
 
 // The fewest steps a run can be set to (Steps to train): a head's pattern
 // is judged from a model trained at least this far.
@@ -388,6 +389,66 @@ const noPositions = Object.freeze({
   },
 });
 
+// --- 8. Learned positions against d2l's sinusoidal ones (d2l 10.6, exercise 2) ---
+
+// Which of the two reaches 95 % held-out accuracy in fewer steps.
+const FASTER_KEYS = Object.freeze({
+  sinusoidal: 'attention-training.ex.learned.sinusoidal',
+  learned: 'attention-training.ex.learned.learned',
+  same: 'attention-training.ex.learned.same',
+});
+// What was measured, by the faster of the two.
+const FASTER_FEEDBACK = Object.freeze({
+  sinusoidal: 'attention-training.ex.learned.sinusoidalFaster',
+  learned: 'attention-training.ex.learned.learnedFaster',
+  same: 'attention-training.ex.learned.sameFaster',
+});
+// The settings a kept run may differ in: its length and pace, and the positions compared.
+const IDLE = new Set(['atSteps', 'atSpeed', 'atPositional']);
+
+// The run kept with sinusoidal positions and otherwise the live run's
+// settings, and the live run with learned ones; thrown, what to do first.
+function positionsCompared(inputs, view) {
+  if (inputs.atPositional !== 'learned') throw new Error(t('attention-training.ex.learned.setUp'));
+  const kept = (view?.keptRuns?.() ?? []).find((run) => run.given.atPositional === undefined
+    && changedSettings(inputs, givenInputs(run.given, inputs)).every((name) => IDLE.has(name)));
+  if (!kept) throw new Error(t('attention-training.ex.learned.keepFirst'));
+  if (kept.stepsToGoal === null) throw new Error(t('attention-training.ex.learned.keptShort', { steps: kept.step }));
+  const live = trainedRun(inputs, view);
+  const sinusoidal = kept.stepsToGoal;
+  // Not there yet, and not yet past the kept run's step: the race is still on.
+  if (live.stepsToGoal === null && live.step < sinusoidal) throw new Error(t('attention-training.ex.learned.trainOn', { steps: sinusoidal }));
+  const learned = live.stepsToGoal;
+  let faster = 'sinusoidal';
+  if (learned !== null) faster = learned < sinusoidal ? 'learned' : learned === sinusoidal ? 'same' : 'sinusoidal';
+  return { faster, params: { learned: learned ?? t('runs.notReached'), sinusoidal, step: live.step } };
+}
+
+const learnedPositions = Object.freeze({
+  id: 'learned-positions',
+  kind: 'predict',
+  tells: { en: ['got there first'], zh: ['先到达'] },
+  questionKey: 'attention-training.ex.learned.question',
+  hintKey: 'attention-training.ex.learned.hint',
+  // The comparison and the live curve answer it once the learned run trains.
+  hides: ['at-compare', 'at-accuracy'],
+  startedBy: ['at-play', 'at-step'],
+  startedWhen: (inputs) => inputs.atPositional === 'learned',
+  options: Object.keys(FASTER_KEYS).map((id) => ({ id, labelKey: FASTER_KEYS[id] })),
+  check(core, inputs, answer, instance, view) {
+    const { faster, params } = positionsCompared(inputs, view);
+    return { verdict: answer === faster ? 'right' : 'wrong', key: FASTER_FEEDBACK[faster], params };
+  },
+  solution(core, inputs, instance, view) {
+    try {
+      const { faster, params } = positionsCompared(inputs, view);
+      return { key: FASTER_FEEDBACK[faster], params };
+    } catch {
+      return { key: 'attention-training.ex.learned.solutionUntrained' };
+    }
+  },
+});
+
 export const ATTENTION_TRAINING_EXERCISES = Object.freeze([
-  predictPattern, sortOneHead, headRemoval, scaleStalls, causalCap, ROW_RATIO_EXERCISE, noPositions,
+  predictPattern, sortOneHead, headRemoval, scaleStalls, causalCap, ROW_RATIO_EXERCISE, noPositions, learnedPositions,
 ]);

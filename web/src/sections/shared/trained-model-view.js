@@ -195,6 +195,8 @@ export function trainedViewParts(trained) {
       return current && { ...current, inputs: trained.context.inputs };
     },
     rowSteps: () => rowSteps.rowSteps(),
+    // The runs the learner kept to compare (run/kept-runs.js).
+    keptRuns: () => run.keptRuns(),
     // The teacher's answer key (exercises=answers) gives the values of the
     // model a learner's Play trains and of the row the panel takes apart:
     // each run set plays at once, the panel is open, and changed() is

@@ -25,6 +25,7 @@ import {
 import { TRANSLATION_EXERCISES } from './exercises.js';
 import { bookSubsection } from '../../book-links.js';
 import { offThread } from '../../run/off-thread-training.js';
+import { positionLabels } from '../shared/axis-labels.js';
 
 const TASK_KEYS = {
   'numbers-en-zh': 'translation.task.numbersEnZh', 'numbers-zh-en': 'translation.task.numbersZhEn', dates: 'translation.task.dates',
@@ -101,6 +102,7 @@ function create({ frame, controls, core, errors }) {
     // One step an idle task: a translator's step costs what a few of the encoder's do.
     warmUp: (model) => trainSteps(offThread(core), model, trained.context.inputs, 1),
     forward: examplesForward, draw: drawAhead,
+    keep: { inputs: () => trained.context?.inputs ?? null, keptMap: keptMapOf },
   });
   const { run } = trained;
 
@@ -129,6 +131,19 @@ function create({ frame, controls, core, errors }) {
         tokens: translation.tokens, lengths: translation.lengths,
       };
     }, inputs);
+  }
+
+  // What a kept run keeps of its maps: the cross-attention of the first
+  // pair (block 1, head 1 of the Transformer), target words down, source across.
+  function keptMapOf(ahead) {
+    const { examples, vocabulary, config } = trained.context.result;
+    const T = config.targetLength;
+    const S = config.sourceLength;
+    return {
+      rows: T, cols: S, values: ahead.weights.subarray(0, T * S),
+      rowNames: positionLabels(wordsOf(examples.targetOut, 0, T, T, vocabulary.target), examples.targetLens[0], T),
+      colNames: positionLabels(wordsOf(examples.source, 0, S, S, vocabulary.source), examples.sourceLens[0], S),
+    };
   }
 
   function drawAhead(ahead, { partial, model }) {
