@@ -14,6 +14,7 @@ import { formatNumber } from '../format.js';
 import { createLinePlot } from '../figures/line-plot.js';
 import { createHeatmap } from '../figures/heatmap.js';
 import { figureCell } from '../sections/shared/frame.js';
+import { reachWhenScrolling } from '../figures/scroll-reach.js';
 import { givenInputs, changedSettings } from '../exercises/given-settings.js';
 import { settingText } from '../setting-text.js';
 import {
@@ -56,7 +57,10 @@ export function createRunComparison({
       .map((key) => element('th', { scope: 'col', dataset: { i18n: key } })))]),
     rows,
   ]);
-  body.append(legend, maps, element('div', { className: 'log-scroll' }, [table]));
+  // The table scrolls sideways on a phone, reached by the keyboard then.
+  const tableScroll = element('div', { className: 'runs-table-scroll' }, [table]);
+  body.append(legend, maps, tableScroll);
+  reachWhenScrolling(tableScroll, 'scroll.table', () => table);
 
   // One map card per run, built as the list of runs changes (the live one first).
   let cards = [];
@@ -143,6 +147,7 @@ export function createRunComparison({
     kept.forEach((run, i) => drawMap(cards[i + 1], run.map, runName(i + 1), run.step));
     rows.replaceChildren(row(0, live ? liveFigures() : { step: 0, heldOut: null, stepsToGoal: null, msPerStep: null }, ''),
       ...kept.map((run, i) => row(i + 1, run, differences(run))));
+    translateTree(rows); // the Remove buttons' labels
     drawLive();
   }
 
