@@ -95,7 +95,7 @@ test('the section declares eight exercises of four kinds, the pattern\'s predict
   assert.deepEqual(section.exercises.map(({ id, kind }) => `${id}:${kind}`),
     ['reverse-pattern:predict', 'sort-one-head:achieve', 'head-removal:compute', 'd2l-scale:concept', 'causal-reverse:concept',
       'row-weight-ratio:compute', 'no-positions:predict', 'learned-positions:predict']);
-  assert.deepEqual(exercise('learned-positions').hides, ['at-compare', 'at-accuracy'], 'the comparison and the live curve');
+  assert.deepEqual(exercise('learned-positions').hides, ['at-accuracy', 'at-compare'], 'the comparison and the live curve');
   assert.deepEqual(exercise('no-positions').withholds, ['attention-training.positionsNote'], 'the note that says it');
   assert.deepEqual(exercise('reverse-pattern').hides, ['at-heads', 'at-explain', 'at-row-steps']);
   assert.deepEqual(exercise('reverse-pattern').startedBy, ['at-play', 'at-step'], 'Play and Step show the maps the lead says to watch');

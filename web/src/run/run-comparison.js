@@ -92,40 +92,31 @@ export function createRunComparison({
     return names.map((setting) => settingText(settingsRoot(), setting, given[setting])).join(t('exercises.settingList'));
   }
 
-  // The figures of a run as the table shows them.
-  function figures(run) {
-    return {
-      steps: String(run.step),
-      accuracy: percent(run.heldOut),
-      toGoal: run.stepsToGoal === null ? t('runs.notReached') : String(run.stepsToGoal),
-      ms: run.msPerStep === null ? '—' : formatNumber(run.msPerStep, '.3~g'),
-    };
-  }
+  // A run's figures as the table's cells show them: [text, data-value]
+  // of steps, held-out accuracy, steps to 95 % and ms per step.
+  const figureCells = (run) => [
+    [String(run.step), String(run.step)],
+    [percent(run.heldOut), run.heldOut === null ? '' : String(run.heldOut)],
+    [run.stepsToGoal === null ? t('runs.notReached') : String(run.stepsToGoal), run.stepsToGoal === null ? '' : String(run.stepsToGoal)],
+    [run.msPerStep === null ? '—' : formatNumber(run.msPerStep, '.3~g'), null],
+  ];
 
-  function liveFigures() {
-    const step = live.step;
-    return {
-      step, heldOut: live.heldOut, stepsToGoal: stepsToReach(live.evaluatedAt, live.accuracy),
-      msPerStep: step > 0 && live.trainingMs > 0 ? live.trainingMs / step : null,
-    };
-  }
+  const liveFigures = () => ({
+    step: live.step, heldOut: live.heldOut, stepsToGoal: stepsToReach(live.evaluatedAt, live.accuracy),
+    msPerStep: live.step > 0 && live.trainingMs > 0 ? live.trainingMs / live.step : null,
+  });
 
   function row(index, run, settings) {
-    const shown = figures(run);
-    const remove = index === 0 ? '' : controls.button({
+    const remove = index === 0 ? null : controls.button({
       labelKey: 'runs.removeOne', className: 'button', action: `${name}-remove-${index}`, onClick: () => removeRun(index - 1),
     });
-    if (remove) remove.setAttribute('aria-label', t('runs.removeLabel', { run: runName(index) }));
-    const tr = element('tr', { className: index === 0 ? 'run-live' : `run-kept run-kept-${index}`, dataset: { run: index === 0 ? 'live' : String(index) } }, [
+    remove?.setAttribute('aria-label', t('runs.removeLabel', { run: runName(index) }));
+    return element('tr', { className: index === 0 ? 'run-live' : `run-kept run-kept-${index}`, dataset: { run: index === 0 ? 'live' : String(index) } }, [
       element('th', { scope: 'row' }, [runName(index)]),
       element('td', {}, [settings]),
-      element('td', { dataset: { value: shown.steps } }, [shown.steps]),
-      element('td', { dataset: { value: run.heldOut === null ? '' : String(run.heldOut) } }, [shown.accuracy]),
-      element('td', { dataset: { value: run.stepsToGoal === null ? '' : String(run.stepsToGoal) } }, [shown.toGoal]),
-      element('td', {}, [shown.ms]),
+      ...figureCells(run).map(([text, value]) => element('td', value === null ? {} : { dataset: { value } }, [text])),
       element('td', {}, remove ? [remove] : []),
     ]);
-    return tr;
   }
 
   // Everything kept, drawn again (a run kept or removed, a language, new live settings).
@@ -162,15 +153,12 @@ export function createRunComparison({
   function drawLive() {
     if (cell.hidden || !live) return;
     plot.set('live', { kind: 'line', xs: live.evaluatedAt, ys: live.accuracy, className: 'run-line run-live' });
-    const shown = figures(liveFigures());
     const cells = rows.firstElementChild?.children;
     if (!cells) return;
-    const { heldOut, stepsToGoal } = liveFigures();
-    const values = [String(live.step), heldOut === null ? '' : String(heldOut), stepsToGoal === null ? '' : String(stepsToGoal)];
-    [shown.steps, shown.accuracy, shown.toGoal, shown.ms].forEach((text, i) => {
+    figureCells(liveFigures()).forEach(([text, value], i) => {
       const td = /** @type {HTMLElement} */ (cells[i + 2]);
       td.textContent = text;
-      if (i < 3) td.dataset.value = values[i];
+      if (value !== null) td.dataset.value = value;
     });
   }
 

@@ -431,7 +431,7 @@ const learnedPositions = Object.freeze({
   questionKey: 'attention-training.ex.learned.question',
   hintKey: 'attention-training.ex.learned.hint',
   // The comparison and the live curve answer it once the learned run trains.
-  hides: ['at-compare', 'at-accuracy'],
+  hides: ['at-accuracy', 'at-compare'],
   startedBy: ['at-play', 'at-step'],
   startedWhen: (inputs) => inputs.atPositional === 'learned',
   options: Object.keys(FASTER_KEYS).map((id) => ({ id, labelKey: FASTER_KEYS[id] })),
