@@ -127,3 +127,24 @@ test('tampered storage brings no run and breaks nothing', async () => {
     await tampered.context.close();
   }
 });
+
+test('the translator keeps its runs too: its cross-attention map of the first pair, target words down and source words across', async () => {
+  const translation = (css) => page.locator(`#translation ${css}`);
+  await translation('').scrollIntoViewIfNeeded();
+  await setState({ trSteps: 50 });
+  await translation('[data-action="tr-play"]').click();
+  await page.waitForFunction(() => document.querySelector('#translation [data-role="tr-status"]')?.dataset.status === 'done', null, { timeout: 120000 });
+  await settled(page);
+  await translation('[data-action="tr-keep"]').click();
+  await translation('[data-figure="tr-compare"]').waitFor({ state: 'visible' });
+  const cells = translation('[data-role="tr-compare-table"] tbody tr').nth(1).locator('td[data-value]');
+  assert.equal(await cells.nth(0).getAttribute('data-value'), '50');
+  assert.equal(await cells.nth(1).getAttribute('data-value'), await translation('[data-role="tr-accuracy"]').getAttribute('data-value'));
+  // The map's title names the first pair's source words, as its examples' table writes them.
+  const title = await shownText(translation('.runs-map[data-run="1"] .runs-map-title'));
+  const firstSource = await shownText(translation('[data-role="tr-examples"] tbody tr').first().locator('td').nth(1));
+  for (const word of firstSource.split(/\s+/).filter((w) => /^[a-z]+$/.test(w))) assert.ok(title.includes(word), `${word} in "${title}"`);
+  assert.equal(await section('[data-figure="at-compare"]').isHidden(), true, 'each section keeps its own');
+  await translation('[data-action="tr-remove-1"]').click();
+  assert.deepEqual(problems, []);
+});

@@ -32,7 +32,11 @@ export function createRunComparison({
   sectionId, name, frame, controls, settingsRoot, inputs, keptMap,
 }) {
   const store = createKeptRunStore(sectionId);
+  // The runs kept, as last read: read again as they are drawn (a run kept or
+  // removed, a reset, a rest), not at every frame of a playing run.
+  let kept = store.list();
   let live = null; // the live run's state (model-run.js)
+  let liveEvaluations = -1; // the live run's evaluations drawn: a playing run's curve and figures change with them
   let liveMap = null; // its map, as the run last rested
 
   // --- The button, under the run's read-outs ---
@@ -121,9 +125,10 @@ export function createRunComparison({
 
   // Everything kept, drawn again (a run kept or removed, a language, new live settings).
   function drawKept() {
-    const kept = store.list();
+    kept = store.list();
     cell.hidden = kept.length === 0;
     keepButton.disabled = !keepable();
+    liveEvaluations = -1;
     if (kept.length === 0) return;
     const longest = Math.max(live?.target ?? 1, ...kept.map((run) => run.step));
     plot.setDomains({ x: [0, longest] });
@@ -152,6 +157,9 @@ export function createRunComparison({
   // The live run's curve and figures, as it trains (only while runs are kept).
   function drawLive() {
     if (cell.hidden || !live) return;
+    // Playing, only when an evaluation landed (the step and time are the run's read-outs meanwhile).
+    if (live.status === 'playing' && live.evaluatedAt.length === liveEvaluations) return;
+    liveEvaluations = live.evaluatedAt.length;
     plot.set('live', { kind: 'line', xs: live.evaluatedAt, ys: live.accuracy, className: 'run-line run-live' });
     const cells = rows.firstElementChild?.children;
     if (!cells) return;
@@ -163,7 +171,7 @@ export function createRunComparison({
   }
 
   const keepable = () => live !== null && live.step > 0 && live.status !== 'playing' && liveMap !== null
-    && store.list().length < MOST_KEPT;
+    && kept.length < MOST_KEPT;
 
   function keep() {
     if (!keepable()) return;
@@ -196,8 +204,8 @@ export function createRunComparison({
       live = run;
       if (restedAhead !== undefined) liveMap = restedAhead ? keptMap(restedAhead) : null;
       if (run.step === 0) liveMap = null;
-      keepButton.disabled = !keepable();
-      if (run.step > 0 && store.list().length >= MOST_KEPT) keepNote.textContent = t('runs.full', { most: MOST_KEPT });
+      if (keepButton.disabled === keepable()) keepButton.disabled = !keepable();
+      if (run.step > 0 && kept.length >= MOST_KEPT) keepNote.textContent = t('runs.full', { most: MOST_KEPT });
       else if (keepNote.textContent === t('runs.full', { most: MOST_KEPT })) keepNote.textContent = '';
       if (changed) drawKept();
       else drawLive();
