@@ -3,21 +3,12 @@
 // checked on read, and storage that refuses degrading to memory silently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fakeStorage } from './fake-storage.mjs';
 import {
   createProgressStore, isExerciseName, STORAGE_KEY, VERSION, MAX_STORED_CHARACTERS,
 } from '../../web/src/exercises/progress-store.js';
 import { afterCheck, initialEntry, another, reveal, isFinished, STATUSES, VERDICTS, MAX_TRIES } from '../../web/src/exercises/exercise-state.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
-
-function fakeStorage(initial = {}) {
-  const items = new Map(Object.entries(initial));
-  return {
-    items,
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-  };
-}
 
 const wrongOnce = afterCheck(initialEntry(), 'wrong');
 

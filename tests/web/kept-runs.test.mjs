@@ -4,19 +4,11 @@
 // bringing no run, or only the valid ones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fakeStorage } from './fake-storage.mjs';
 import {
   createKeptRunStore, keptRunOf, stepsToReach, validKeptRun, KEPT_STORAGE_KEY, KEPT_VERSION, MOST_KEPT,
 } from '../../web/src/run/kept-runs.js';
 import { defaultState } from '../../web/src/state.js';
-
-function fakeStorage(initial = {}) {
-  const items = new Map(Object.entries(initial));
-  return {
-    items,
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-  };
-}
 
 // A run as the run view describes it (model-run.js), 200 steps trained.
 const run = (accuracy = [0.4, 0.96, 0.99, 1]) => ({
