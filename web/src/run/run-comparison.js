@@ -204,9 +204,13 @@ export function createRunComparison({
       live = run;
       if (restedAhead !== undefined) liveMap = restedAhead ? keptMap(restedAhead) : null;
       if (run.step === 0) liveMap = null;
-      if (keepButton.disabled === keepable()) keepButton.disabled = !keepable();
-      if (run.step > 0 && kept.length >= MOST_KEPT) keepNote.textContent = t('runs.full', { most: MOST_KEPT });
-      else if (keepNote.textContent === t('runs.full', { most: MOST_KEPT })) keepNote.textContent = '';
+      // What can be kept changes only as the run starts, rests or is set anew, never while it plays.
+      if (changed || restedAhead !== undefined) {
+        keepButton.disabled = !keepable();
+        const full = t('runs.full', { most: MOST_KEPT });
+        if (run.step > 0 && kept.length >= MOST_KEPT) keepNote.textContent = full;
+        else if (keepNote.textContent === full) keepNote.textContent = '';
+      }
       if (changed) drawKept();
       else drawLive();
       if (!cell.hidden && restedAhead !== undefined) drawMap(cards[0], liveMap, runName(0), run.step);

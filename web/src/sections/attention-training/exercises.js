@@ -410,8 +410,10 @@ const IDLE = new Set(['atSteps', 'atSpeed', 'atPositional']);
 // settings, and the live run with learned ones; thrown, what to do first.
 function positionsCompared(inputs, view) {
   if (inputs.atPositional !== 'learned') throw new Error(t('attention-training.ex.learned.setUp'));
-  const kept = (view?.keptRuns?.() ?? []).find((run) => run.given.atPositional === undefined
-    && changedSettings(inputs, givenInputs(run.given, inputs)).every((name) => IDLE.has(name)));
+  const kept = (view?.keptRuns?.() ?? []).find((run) => {
+    const settings = givenInputs(run.given, inputs);
+    return settings.atPositional === 'sinusoidal' && changedSettings(inputs, settings).every((name) => IDLE.has(name));
+  });
   if (!kept) throw new Error(t('attention-training.ex.learned.keepFirst'));
   if (kept.stepsToGoal === null) throw new Error(t('attention-training.ex.learned.keptShort', { steps: kept.step }));
   const live = trainedRun(inputs, view);
