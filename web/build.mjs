@@ -5,8 +5,11 @@
 //     page; app.js (web/src/boot.js) starts page/ over http, and from file://
 //     loads app-disk.js, the same page as one classic script (the wasm then
 //     comes from attention-core-<part>-wasm.js);
-//   dist/attention-lab-element.js: the <attention-lab> element for course pages, one
-//     classic script with the core, the page's code and its CSS (for the shadow root);
+//   dist/attention-lab-element-loader.js: the <attention-lab> element for course
+//     pages, a small script loading the element's modules (in page/, shared with
+//     the page) and the wasm from beside it; dist/attention-lab-element.js: the
+//     element as one classic script with the core, the code and its CSS inlined
+//     (for hosts that take one file, and the loader's way from file://);
 //   dist/course-example.html: a course page showing the element and the iframe mode;
 //   dist/package.json, the declarations and licences: dist/ is also the npm package;
 //   dist/python/attention_lab/: show() for Jupyter notebooks, with the element's script;
@@ -35,6 +38,7 @@ const { writePackage } = await import('./build-steps/npm-package.mjs');
 const { writeNotebookPackage } = await import('./build-steps/notebook-package.mjs');
 const { SCORM_FOLDER, SCORM_SCRIPT, writeScormPackages } = await import('./build-steps/scorm-package.mjs');
 const { writePageHtml } = await import('./build-steps/page-html.mjs');
+const { elementPlaceholderCss } = await import('./build-steps/element-placeholder-css.mjs');
 const { SECTION_LOADERS } = await import('./src/sections/section-loaders.js');
 const { CATALOGUE_PARTS, SHARED_PARTS } = await import('./src/i18n/catalogue-parts.js');
 
@@ -70,95 +74,6 @@ await build({
   format: 'esm',
   platform: 'neutral',
 });
-
-// The page. A classic script (IIFE), not a module: module scripts do not load
-// from file://, and the page must work opened straight from disk.
-const page = {
-  ...common,
-  alias: {},
-  format: 'iife',
-  platform: 'browser',
-  target: ['chrome100', 'firefox102', 'safari16'], // 'wasm-unsafe-eval' in the page's CSP needs these
-  minify: true,
-  // Emscripten's glue reads import.meta.url to find a .wasm file; given the
-  // wasm's instance it needs no location at all.
-  define: { 'import.meta.url': 'undefined' },
-  plugins: [corePartsPlugin()],
-};
-// Over http the page is ES modules cut in chunks (dist/page/), started by
-// app.js, a small classic script (web/src/boot.js) that asks at once for
-// what the first screen needs: the entry's modules, the learner's
-// language, the first section and the wasm. From disk app.js loads
-// app-disk.js, the same page as one classic script.
-const PAGE_FOLDER = 'page';
-const DISK_SCRIPT = 'app-disk.js';
-// The worker the models train in (web/src/run/training-worker.js), beside
-// app.js; the page from disk and the element carry its text instead.
-await build({ ...page, entryPoints: ['web/src/run/training-worker.js'], outfile: path.join(out, TRAINING_WORKER_FILE) });
-const trainingWorkerSource = await readFile(path.join(out, TRAINING_WORKER_FILE), 'utf8');
-await build({
-  ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, DISK_SCRIPT),
-  plugins: [corePartsPlugin({ workerSource: trainingWorkerSource })],
-});
-await rm(path.join(out, PAGE_FOLDER), { recursive: true, force: true }); // the last build's chunks
-const modules = await build({
-  ...page,
-  format: 'esm',
-  splitting: true,
-  entryPoints: { page: 'web/src/page-entry.js' },
-  outdir: path.join(out, PAGE_FOLDER),
-  chunkNames: '[name]-[hash]',
-  entryNames: '[name]-[hash]',
-  // Modules are always read as UTF-8: the Chinese catalogue as written is
-  // 5 KB smaller gzipped than as \u escapes. (Classic scripts keep the
-  // escapes: a course page may declare another charset.)
-  charset: 'utf8',
-  metafile: true,
-});
-await writeFile(path.join(out, 'app.js'), (await build({
-  ...common,
-  entryPoints: ['web/src/boot.js'],
-  write: false,
-  format: 'iife',
-  platform: 'browser',
-  target: page.target,
-  minify: true,
-  define: { ATTENTION_LAB_PAGE: JSON.stringify(pagePreloads(modules.metafile, { disk: DISK_SCRIPT, wasm: coreWasmFile('basics'), worker: OFFLINE_WORKER })) },
-})).outputFiles[0].contents);
-
-// The module files a chunk of the page needs with it (its static imports,
-// all the way down), relative to dist/: the entry's, each language's shared
-// catalogue parts' and each section's code and catalogue part
-// (sections/section-loaders.js, i18n/catalogue-parts.js).
-function pagePreloads(metafile, files) {
-  const relative = (output) => path.relative(out, path.resolve(output)).split(path.sep).join('/');
-  const outputOf = (source) => Object.keys(metafile.outputs).find((output) => metafile.outputs[output].entryPoint === source);
-  const withImports = (output, found = new Set()) => {
-    if (found.has(output)) return found;
-    found.add(output);
-    for (const { path: imported, kind } of metafile.outputs[output].imports) {
-      if (kind === 'import-statement') withImports(imported, found);
-    }
-    return found;
-  };
-  const needs = (source) => [...withImports(outputOf(source))].map(relative);
-  const entry = outputOf('web/src/page-entry.js');
-  const part = (language, name) => needs(`web/src/i18n/${language}/${name}.js`);
-  const eachLanguage = (pick) => Object.fromEntries(LANGUAGES.map((language) => [language, pick(language)]));
-  return {
-    ...files,
-    entry: relative(entry),
-    preloads: {
-      entry: needs('web/src/page-entry.js'),
-      // Each language's shared catalogue parts, and each section's module with its part in each language.
-      languages: eachLanguage((language) => SHARED_PARTS.flatMap((name) => part(language, name))),
-      sections: Object.fromEntries(SECTION_LOADERS.map(({ id }) => [id, {
-        code: needs(`web/src/sections/${id}/${id}.js`),
-        texts: eachLanguage((language) => part(language, id)),
-      }])),
-    },
-  };
-}
 
 // KaTeX's stylesheet names each font three times (woff2, woff, ttf). Every
 // browser that runs WebAssembly reads woff2, so only woff2 is kept, inlined
@@ -198,22 +113,6 @@ const katexFonts = {
   },
 };
 
-// The page's CSS: web/styles/page.css, one file per concept; KaTeX's in a
-// file of its own, katex.css, loaded with KaTeX (web/src/figures/tex.js).
-await build({
-  ...common,
-  entryPoints: ['web/styles/page.css'],
-  outfile: path.join(out, 'app.css'),
-  minify: true,
-});
-await build({
-  ...common,
-  entryPoints: ['web/styles/katex.css'],
-  outfile: path.join(out, 'katex.css'),
-  minify: true,
-  plugins: [katexFonts],
-});
-
 // The element's CSS as text for its shadow root. :root becomes :host (the
 // custom properties and the dark theme hang on the element). @font-face
 // rules do nothing inside a shadow root, so they are split off: the element
@@ -240,12 +139,126 @@ const elementCssModule = {
   },
 };
 
+// The page. A classic script (IIFE), not a module: module scripts do not load
+// from file://, and the page must work opened straight from disk.
+const page = {
+  ...common,
+  alias: {},
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome100', 'firefox102', 'safari16'], // 'wasm-unsafe-eval' in the page's CSP needs these
+  minify: true,
+  // Emscripten's glue reads import.meta.url to find a .wasm file; given the
+  // wasm's instance it needs no location at all.
+  define: { 'import.meta.url': 'undefined' },
+  plugins: [corePartsPlugin()],
+};
+// Over http the page is ES modules cut in chunks (dist/page/), started by
+// app.js, a small classic script (web/src/boot.js) that asks at once for
+// what the first screen needs: the entry's modules, the learner's
+// language, the first section and the wasm. From disk app.js loads
+// app-disk.js, the same page as one classic script.
+const PAGE_FOLDER = 'page';
+// The element as one classic script (everything inlined), and its small loader.
+const ELEMENT_SCRIPT = 'attention-lab-element.js';
+const ELEMENT_LOADER = 'attention-lab-element-loader.js';
+const DISK_SCRIPT = 'app-disk.js';
+// The worker the models train in (web/src/run/training-worker.js), beside
+// app.js; the page from disk and the element carry its text instead.
+await build({ ...page, entryPoints: ['web/src/run/training-worker.js'], outfile: path.join(out, TRAINING_WORKER_FILE) });
+const trainingWorkerSource = await readFile(path.join(out, TRAINING_WORKER_FILE), 'utf8');
+await build({
+  ...page, entryPoints: ['web/src/page-entry.js'], outfile: path.join(out, DISK_SCRIPT),
+  plugins: [corePartsPlugin({ workerSource: trainingWorkerSource })],
+});
+await rm(path.join(out, PAGE_FOLDER), { recursive: true, force: true }); // the last build's chunks
+// The element's modules (element.js) are cut from the same build, so the
+// element and the page share their chunks.
+const modules = await build({
+  ...page,
+  format: 'esm',
+  splitting: true,
+  entryPoints: { page: 'web/src/page-entry.js', element: 'web/src/element.js' },
+  plugins: [corePartsPlugin(), elementCssModule],
+  outdir: path.join(out, PAGE_FOLDER),
+  chunkNames: '[name]-[hash]',
+  entryNames: '[name]-[hash]',
+  // Modules are always read as UTF-8: the Chinese catalogue as written is
+  // 5 KB smaller gzipped than as \u escapes. (Classic scripts keep the
+  // escapes: a course page may declare another charset.)
+  charset: 'utf8',
+  metafile: true,
+});
+await writeFile(path.join(out, 'app.js'), (await build({
+  ...common,
+  entryPoints: ['web/src/boot.js'],
+  write: false,
+  format: 'iife',
+  platform: 'browser',
+  target: page.target,
+  minify: true,
+  define: {
+    ATTENTION_LAB_PAGE: JSON.stringify({
+      ...modulePreloads(modules.metafile, 'web/src/page-entry.js'), disk: DISK_SCRIPT, wasm: coreWasmFile('basics'), worker: OFFLINE_WORKER,
+    }),
+  },
+})).outputFiles[0].contents);
+
+// The module files a chunk of the page needs with it (its static imports,
+// all the way down), relative to dist/: the entry's (the page's or the
+// element's), each language's shared catalogue parts' and each section's
+// code and catalogue part (sections/section-loaders.js, i18n/catalogue-parts.js).
+function modulePreloads(metafile, entrySource) {
+  const relative = (output) => path.relative(out, path.resolve(output)).split(path.sep).join('/');
+  const outputOf = (source) => Object.keys(metafile.outputs).find((output) => metafile.outputs[output].entryPoint === source);
+  const withImports = (output, found = new Set()) => {
+    if (found.has(output)) return found;
+    found.add(output);
+    for (const { path: imported, kind } of metafile.outputs[output].imports) {
+      if (kind === 'import-statement') withImports(imported, found);
+    }
+    return found;
+  };
+  const needs = (source) => [...withImports(outputOf(source))].map(relative);
+  const entry = outputOf(entrySource);
+  const part = (language, name) => needs(`web/src/i18n/${language}/${name}.js`);
+  const eachLanguage = (pick) => Object.fromEntries(LANGUAGES.map((language) => [language, pick(language)]));
+  return {
+    entry: relative(entry),
+    preloads: {
+      entry: needs(entrySource),
+      // Each language's shared catalogue parts, and each section's module with its part in each language.
+      languages: eachLanguage((language) => SHARED_PARTS.flatMap((name) => part(language, name))),
+      sections: Object.fromEntries(SECTION_LOADERS.map(({ id }) => [id, {
+        code: needs(`web/src/sections/${id}/${id}.js`),
+        texts: eachLanguage((language) => part(language, id)),
+      }])),
+    },
+  };
+}
+
+// The page's CSS: web/styles/page.css, one file per concept; KaTeX's in a
+// file of its own, katex.css, loaded with KaTeX (web/src/figures/tex.js).
+await build({
+  ...common,
+  entryPoints: ['web/styles/page.css'],
+  outfile: path.join(out, 'app.css'),
+  minify: true,
+});
+await build({
+  ...common,
+  entryPoints: ['web/styles/katex.css'],
+  outfile: path.join(out, 'katex.css'),
+  minify: true,
+  plugins: [katexFonts],
+});
+
 // The element: a classic script too, so a course page opened from disk works.
 const element = await build({
   ...common,
   entryPoints: ['web/src/element.js'],
   alias: {}, // the core's parts through corePartsPlugin, not as the JS API has them
-  outfile: path.join(out, 'attention-lab-element.js'),
+  outfile: path.join(out, ELEMENT_SCRIPT),
   format: 'iife',
   platform: 'browser',
   target: ['chrome105', 'firefox110', 'safari16'], // container queries in the shadow root
@@ -253,6 +266,25 @@ const element = await build({
   define: { 'import.meta.url': 'undefined' },
   plugins: [elementCssModule, corePartsPlugin({ inlined: true, workerSource: trainingWorkerSource })],
   metafile: true, // which npm packages it carries: their licences go into the package
+});
+
+// The element's loader (element-loader.js): a small classic script that
+// shows each element's placeholder, then loads the element's modules over
+// http, or the one-script element from disk.
+await build({
+  ...common,
+  entryPoints: ['web/src/element-loader.js'],
+  outfile: path.join(out, ELEMENT_LOADER),
+  format: 'iife',
+  platform: 'browser',
+  target: page.target,
+  minify: true,
+  define: {
+    ATTENTION_LAB_ELEMENT: JSON.stringify({
+      ...modulePreloads(modules.metafile, 'web/src/element.js'),
+      bundle: ELEMENT_SCRIPT, wasm: coreWasmFile('basics'), placeholderCss: await elementPlaceholderCss(),
+    }),
+  },
 });
 
 await writePageHtml(path.join(out, 'index.html'));

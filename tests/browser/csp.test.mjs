@@ -400,11 +400,11 @@ test('the shipped pages: meta policies with no eval and no inline code, and none
     assert.deepEqual([...directives['script-src']].sort(), ["'self'", "'wasm-unsafe-eval'", 'file:'].sort(), `${file}: script-src`);
     assert.deepEqual([...directives['style-src']].sort(), ["'self'", 'file:'].sort(), `${file}: style-src, no 'unsafe-inline'`);
     assert.deepEqual(directives['require-trusted-types-for'], ["'script'"], `${file}: Trusted Types`);
-    // The page may make script URLs for a page opened from disk (the page as one classic script,
-    // its wasm's copy, the training worker's blob: URL); the course page only the element's training worker's.
-    assert.deepEqual(directives['trusted-types'], file === 'index.html' ? ['attention-lab-core', 'attention-lab-boot'] : ['attention-lab-core'], `${file}: the policies allowed`);
-    // A worker from a blob: URL (the training worker made from its text), and no other blob: source.
-    assert.deepEqual(directives['worker-src'], file === 'index.html' ? ["'self'", 'blob:'] : ['blob:'], `${file}: worker-src`);
+    // Script URLs for a page opened from disk (the page, or the element, as one classic script;
+    // the wasm's copy; the training worker's blob: URL) and the service worker's.
+    assert.deepEqual(directives['trusted-types'], ['attention-lab-core', 'attention-lab-boot'], `${file}: the policies allowed`);
+    // The training worker beside the page, or from a blob: URL (made from its text), and no other blob: source.
+    assert.deepEqual(directives['worker-src'], ["'self'", 'blob:'], `${file}: worker-src`);
     for (const [name, sources] of Object.entries(directives)) {
       for (const source of sources) {
         assert.doesNotMatch(source, /^'unsafe-|^\*|^https?:/, `${file}: ${name} ${source}`);

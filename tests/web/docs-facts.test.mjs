@@ -101,6 +101,18 @@ test('the guide gives the SCORM packages\' size the build makes them, and the fi
   }
 });
 
+test('the guide gives the element\'s two scripts the sizes they have, plain and gzipped', async () => {
+  const text = await guide();
+  const units = { KB: 1e3, MB };
+  for (const script of ['attention-lab-element-loader.js', 'attention-lab-element.js']) {
+    const [, size, unit, gzipped, gzippedUnit] = said(text,
+      new RegExp(`\\| \`${script.replace(/\./g, '\\.')}\` \\| ([\\d.]+) (KB|MB) \\(([\\d.]+) (KB|MB) gzipped\\)`), `the size of ${script}`);
+    const bytes = await readFile(`dist/${script}`);
+    aboutSize(Number(size) * units[unit] / MB, bytes.length, script);
+    aboutSize(Number(gzipped) * units[gzippedUnit] / MB, gzipSync(bytes, { level: 9 }).length, `${script}, gzipped`);
+  }
+});
+
 test('the guide gives the notebook\'s script the size it has', async () => {
   const text = await guide();
   const [, size] = said(text, /in the first `show\(\)`'s output: about ([\d.]+) MB/, 'the notebook script\'s size');
@@ -186,7 +198,7 @@ test('every recipe that loads the element\'s script defers it', async () => {
     ...(await readdir('docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
   let found = 0;
   for (const file of files) {
-    for (const [tag] of (await readFile(file, 'utf8')).matchAll(/<script\b[^>]*attention-lab-element\.js[^>]*>/g)) {
+    for (const [tag] of (await readFile(file, 'utf8')).matchAll(/<script\b[^>]*attention-lab-element(-loader)?\.js[^>]*>/g)) {
       found += 1;
       assert.match(tag, /\sdefer\b|type="module"/, `${file}: ${tag}`);
     }

@@ -23,6 +23,7 @@
 // A failure to load is said in the loading line, as the core's is.
 import { detectLanguage } from './i18n/detect-language.js';
 import { registerOfflineWorker, takeOverByNewBuild } from './offline/register.js';
+import { fetchWasmEarly, oneScriptUrl, preloadModule } from './one-script-url.js';
 
 // Filled in by the build (build.mjs): the page's entry module, and for the
 // entry, each language (its shared texts) and each section (its code, and
@@ -40,30 +41,11 @@ function failed(error) {
   if (detail) detail.textContent = String(error?.message ?? error);
 }
 
-// The one script URL this page makes: `allowed`, as a TrustedScriptURL
-// where Trusted Types are there.
-function scriptUrlOf(allowed) {
-  const policy = globalThis.trustedTypes?.createPolicy('attention-lab-boot', {
-    createScriptURL(asked) {
-      if (asked !== allowed) throw new TypeError(`attention-lab-boot: only ${allowed} may be loaded, not ${asked}`);
-      return asked;
-    },
-  });
-  return policy ? policy.createScriptURL(allowed) : allowed;
-}
-
 function fromDisk() {
   const script = document.createElement('script');
-  script.src = scriptUrlOf(url(disk));
+  script.src = oneScriptUrl(url(disk));
   script.onerror = () => failed(new Error(`${disk} could not be loaded: is it beside app.js?`));
   document.head.append(script);
-}
-
-function preloadModule(href) {
-  const link = document.createElement('link');
-  link.rel = 'modulepreload';
-  link.href = href;
-  document.head.append(link);
 }
 
 // The section drawn first: the one of #embed=<id>, else the first. Own keys
@@ -79,12 +61,7 @@ function firstLanguage() {
 }
 
 function overHttp() {
-  // The wasm's download begins now; the page takes the response
-  // (core-wasm-file.js). A <link rel=preload> would warn in the console
-  // when the page asks for it more than a few seconds after the load
-  // event, which it may on a slow network.
-  const wasmUrl = url(wasm);
-  globalThis.attentionLabWasmFetch = { url: wasmUrl, response: fetch(wasmUrl).catch(() => null) };
+  fetchWasmEarly(url(wasm));
   const [language, section] = [firstLanguage(), preloads.sections[firstSection()]];
   const files = new Set([...preloads.entry, ...preloads.languages[language], ...section.code, ...section.texts[language]]);
   for (const file of files) preloadModule(url(file));
@@ -92,7 +69,7 @@ function overHttp() {
   const drawn = new MutationObserver(() => {
     if (document.documentElement.dataset.ready !== 'true') return;
     drawn.disconnect();
-    registerOfflineWorker(url(worker), scriptUrlOf);
+    registerOfflineWorker(url(worker), oneScriptUrl);
   });
   drawn.observe(document.documentElement, { attributes: true, attributeFilter: ['data-ready'] });
 }

@@ -12,9 +12,13 @@
 import { CORE_PARTS, TRAINING_WORKER_FILE, coreScriptFile, coreScriptGlobal, coreWasmFile } from './core-files.js';
 import TRAINING_WORKER_SOURCE from './run/training-worker-source.js';
 
-// Captured while app.js runs: afterwards document.currentScript is null.
-// (In the training worker there is no document: it is given the parts compiled.)
-const scriptUrl = /** @type {HTMLScriptElement | null} */ (globalThis.document?.currentScript)?.src ?? globalThis.document?.baseURI ?? globalThis.location?.href;
+// The folder of the lab's files: captured while a classic script of it runs
+// (afterwards document.currentScript is null); for the element's modules,
+// which have no current script and may sit in another folder than the
+// course page, the loader's own address (element-loader.js). (In the
+// training worker there is no document: it is given the parts compiled.)
+const scriptUrl = /** @type {HTMLScriptElement | null} */ (globalThis.document?.currentScript)?.src
+  ?? globalThis.attentionLabLoaderUrl ?? globalThis.document?.baseURI ?? globalThis.location?.href;
 const fallbackUrl = (part) => new URL(coreScriptFile(part), scriptUrl).href;
 // The script of the worker the models train in (run/off-thread-training.js):
 // beside app.js, or, where the bundle carries its text, a blob: URL made of it once.

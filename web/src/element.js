@@ -1,7 +1,10 @@
-// <attention-lab>: a section of the lab inside any page, from one classic
-// script (dist/attention-lab-element.js, works from file:// too):
+// <attention-lab>: a section of the lab inside any page. Two ways in:
+// dist/attention-lab-element-loader.js, a small script that loads this
+// module and the section's code and wasm from beside it as the page does
+// (element-loader.js), or dist/attention-lab-element.js, this module as one
+// classic script with everything inlined (what the loader uses from file://):
 //
-//   <script src="attention-lab-element.js"></script>
+//   <script src="attention-lab-element-loader.js" defer></script>
 //   <attention-lab section="pooling" kernel="boxcar" w="2" hide="seed,noise"></attention-lab>
 //
 // Attributes (docs/learning-and-teaching.md lists them):
@@ -38,12 +41,13 @@ import { parameters, createStore } from './state.js';
 import {
   ATTRIBUTE_PARAMETERS, attributeOf, parameterAttributes, conflictWarning, malformedWarning,
 } from './element-attributes.js';
-import { SECTIONS, SECTION_IDS } from './sections/registry.js';
+import { SECTION_LOADERS, SECTION_IDS } from './sections/section-loaders.js';
 import { mountLab } from './mount.js';
 import { readParameter, parseHideList, readHeading, readExerciseMode } from './url-state.js';
 import {
-  detectLanguage, loadCatalogue, t, translateTree, useLanguage, useSectionAlone,
+  SHARED_PARTS, loadCatalogue, t, translateTree, useLanguage, useSectionAlone,
 } from './i18n/index.js';
+import { languageAround } from './i18n/detect-language.js';
 import { texReady } from './figures/tex.js';
 import { hideSheet, listenForFrameHeights } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
@@ -78,13 +82,6 @@ function explicitLanguage(element) {
   return readParameter('language', element.getAttribute('language') ?? '');
 }
 
-function inheritedLanguage(element) {
-  const lang = element.closest('[lang]')?.getAttribute('lang') ?? '';
-  if (/^zh\b/i.test(lang)) return 'zh';
-  if (/^en\b/i.test(lang)) return 'en';
-  return detectLanguage();
-}
-
 function setPageLanguage(language) {
   pageLanguage = language;
   useLanguage(language);
@@ -115,6 +112,11 @@ class AttentionLabElement extends HTMLElement {
 
   constructor() {
     super();
+    // The loader's placeholder (element-placeholder.js) held the section's
+    // place until now; its height is kept until the section is drawn, so
+    // the course page does not jump. (Read before the shadow root replaces
+    // what the placeholder drew.)
+    this.heldHeight = this.isConnected ? this.getBoundingClientRect().height : 0;
     this.attachShadow({ mode: 'open' });
     this.lab = null;
     this.store = null; // made once, from the attributes: the learner's state lives here
@@ -144,6 +146,17 @@ class AttentionLabElement extends HTMLElement {
     this.root = null;
     this.removeAttribute('data-ready');
     this.shadowRoot.replaceChildren();
+    this.letGoOfHeight();
+  }
+
+  // The placeholder's height, held while the section loads and let go of once it is drawn (or failed).
+  holdHeight() {
+    if (this.heldHeight > 0) this.style.minHeight = `${this.heldHeight}px`;
+  }
+
+  letGoOfHeight() {
+    this.heldHeight = 0;
+    this.style.removeProperty('min-height');
   }
 
   // A parameter's attribute sets that parameter; `hide` re-hides controls and
@@ -158,7 +171,7 @@ class AttentionLabElement extends HTMLElement {
     } else if (name === 'section' || name === 'heading' || name === 'exercises') {
       if (this.lab) this.mountSection();
     } else if (name === 'language' || name === 'lang') {
-      if (this.lab) setPageLanguage(explicitLanguage(this) ?? inheritedLanguage(this));
+      if (this.lab) setPageLanguage(explicitLanguage(this) ?? languageAround(this));
     } else if (ATTRIBUTE_PARAMETERS.has(name)) {
       // Whichever spelling changed, the parameter takes the value of the
       // one that wins (the documented one when both are there).
@@ -184,7 +197,7 @@ class AttentionLabElement extends HTMLElement {
 
   render() {
     const explicit = explicitLanguage(this);
-    const language = explicit ?? pageLanguage ?? inheritedLanguage(this);
+    const language = explicit ?? pageLanguage ?? languageAround(this);
     if (language !== pageLanguage) setPageLanguage(language);
     if (!this.store) {
       this.store = createStore({ ...this.initialState(), language });
@@ -222,15 +235,16 @@ class AttentionLabElement extends HTMLElement {
     const indicator = loadingIndicator();
     root.append(indicator);
     this.shadowRoot.replaceChildren(root);
+    this.holdHeight();
     useLanguage(language);
     useSectionAlone(true); // a lab of one section: no other to refer to
-    // The catalogues come with the element's script: loaded in a moment, before the first paint.
-    loadCatalogue(language).then(() => /** @type {NodeListOf<HTMLElement>} */ (indicator.querySelectorAll('[data-i18n]')).forEach((node) => {
+    // The shared catalogue: in the element's script, or a module beside it (the loader's, asked for with it).
+    loadCatalogue(language, SHARED_PARTS).then(() => /** @type {NodeListOf<HTMLElement>} */ (indicator.querySelectorAll('[data-i18n]')).forEach((node) => {
       node.textContent = t(node.dataset.i18n);
     }));
 
     const lab = mountLab({
-      container: root, sections: SECTIONS.filter(({ id }) => id === section), store: this.store, indicator,
+      container: root, sections: SECTION_LOADERS.filter(({ id }) => id === section), store: this.store, indicator,
       heading: readHeading(this.getAttribute('heading')),
       exercises: readExerciseMode(this.getAttribute('exercises')) ?? 'on',
       // For the course page: every change of the learner's progress, as an event of the element.
@@ -241,11 +255,12 @@ class AttentionLabElement extends HTMLElement {
     this.lab = lab;
     this.ready = lab.ready.then(texReady).then(() => {
       if (this.lab !== lab) return this; // replaced meanwhile: the newer one announces itself
+      this.letGoOfHeight();
       this.setAttribute('data-ready', '');
       this.dispatchEvent(new CustomEvent('attention-lab:ready', { bubbles: true, composed: true }));
       return this;
     });
-    this.ready.catch(() => {}); // shown in the element; no unhandled rejection
+    this.ready.catch(() => this.letGoOfHeight()); // shown in the element; no unhandled rejection
   }
 
   // The current state (a copy) and the core, for the curious and the tests.

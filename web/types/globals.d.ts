@@ -17,6 +17,21 @@ declare const ATTENTION_LAB_PAGE: {
   };
 };
 
+// element-loader.js: the element's entry and the files to preload with it
+// (as the page's), the one-script element, the first wasm file and the
+// placeholders' CSS.
+declare const ATTENTION_LAB_ELEMENT: {
+  entry: string;
+  bundle: string;
+  wasm: string;
+  placeholderCss: string;
+  preloads: {
+    entry: string[];
+    languages: Record<string, string[]>;
+    sections: Record<string, { code: string[]; texts: Record<string, string[]> }>;
+  };
+};
+
 // offline/worker.js: the build the worker keeps, each file with its SHA-256.
 declare const OFFLINE_BUILD: {
   version: string;
