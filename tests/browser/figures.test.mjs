@@ -224,3 +224,34 @@ test('queries with no key in the kernel\'s support are gaps, explained', async (
   assert.equal(await note.isVisible(), false, 'the note goes when every query has keys again');
   assert.deepEqual(problems, []);
 });
+
+// A training run redraws its maps at every chunk: only what the new numbers
+// change is written (cells' colours, values and numbers), not the labels,
+// titles or size, which a write of the same value still makes the browser
+// lay out and paint again.
+test('a map redrawn with new values writes its cells only, not its labels or frame', async () => {
+  const section = page.locator('#attention-training');
+  await scrollToRendered(section);
+  await settled(page);
+  await page.evaluate(() => {
+    window.mapWrites = [];
+    const map = document.querySelector('#attention-training [data-figure="at-map-b1-h1"] svg');
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const { target } = record;
+        const node = target.nodeType === Node.ELEMENT_NODE ? target : target.parentElement;
+        window.mapWrites.push(node.closest('g.cell') ? 'cell' : `${node.tagName}.${node.getAttribute('class')} ${record.attributeName ?? record.type}`);
+      }
+    }).observe(map, { subtree: true, attributes: true, childList: true, characterData: true });
+  });
+  for (let step = 1; step <= 2; step += 1) {
+    const before = await page.evaluate(() => window.mapWrites.length);
+    await section.locator('[data-action="at-step"]').click();
+    await page.waitForFunction((count) => window.mapWrites.length > count, before); // the step's weights, drawn
+    await settled(page);
+  }
+  const writes = await page.evaluate(() => window.mapWrites);
+  assert.ok(writes.includes('cell'), 'the cells took the new weights');
+  assert.deepEqual(writes.filter((where) => where !== 'cell'), [], 'nothing else of the map was written');
+  assert.deepEqual(problems, []);
+});

@@ -13,6 +13,7 @@ import { formatNumber } from '../format.js';
 import { attachFigureExport } from '../export/figure-menu.js';
 import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
+import { setAttributes, setText } from '../dom.js';
 import { observeWidth } from './width-observer.js';
 
 // A space after each label and inside each cell, where SVG draws nothing:
@@ -95,6 +96,7 @@ export function createMatrix(container, options = {}) {
   // force a layout of the whole page for every matrix drawn.
   let available = null;
   let lastPlacement = null; // the cells' geometry last drawn
+  let lastFrame = null; // the size, titles' places and labels last drawn
   function draw() {
     if (!data) return;
     width = Math.max(160, available || 320);
@@ -106,21 +108,25 @@ export function createMatrix(container, options = {}) {
     const last = labelWidthOf(colNames[cols - 1]);
     const reach = rotateColumns ? last * Math.cos(SLANT) + 11 * Math.sin(SLANT) : last / 2;
     const spill = Math.max(0, reach - cell / 2);
-    svg.attr('width', right + 4 + spill).attr('height', height).attr('viewBox', `0 0 ${right + 4 + spill} ${height}`);
-    colTitle.attr('x', left + (cols * cell) / 2).attr('y', 12);
-    rowTitle.attr('transform', `translate(10,${top + (height - top) / 2}) rotate(-90)`);
     const showText = cell >= textMinCell;
     const fontSize = Math.max(9, Math.min(13, cell * 0.3));
-
-    spaceLabelsApart(colLabels, colLabels.selectAll('text').data(colNames).join('text')
-      .attr('x', (_, c) => left + c * cell + cell / 2).attr('y', top - 5)
-      .attr('text-anchor', rotateColumns ? 'start' : 'middle').attr('class', 'matrix-label')
-      .attr('transform', (_, c) => (rotateColumns ? `rotate(${-SLANT_DEGREES},${left + c * cell + cell / 2},${top - 5})` : null))
-      .text((name) => name));
-    spaceLabelsApart(rowLabels, rowLabels.selectAll('text').data(rowNames).join('text')
-      .attr('x', left - 6).attr('y', (_, r) => y(r) + cell / 2).attr('dy', '0.35em')
-      .attr('text-anchor', 'end').attr('class', 'matrix-label')
-      .text((name) => name));
+    // The frame, titles and labels change with the width, the shape and the names only.
+    const frame = JSON.stringify([left, top, cell, height, spill, rowNames, colNames]);
+    if (frame !== lastFrame) {
+      lastFrame = frame;
+      svg.attr('width', right + 4 + spill).attr('height', height).attr('viewBox', `0 0 ${right + 4 + spill} ${height}`);
+      colTitle.attr('x', left + (cols * cell) / 2).attr('y', 12);
+      rowTitle.attr('transform', `translate(10,${top + (height - top) / 2}) rotate(-90)`);
+      spaceLabelsApart(colLabels, colLabels.selectAll('text').data(colNames).join('text')
+        .attr('x', (_, c) => left + c * cell + cell / 2).attr('y', top - 5)
+        .attr('text-anchor', rotateColumns ? 'start' : 'middle').attr('class', 'matrix-label')
+        .attr('transform', (_, c) => (rotateColumns ? `rotate(${-SLANT_DEGREES},${left + c * cell + cell / 2},${top - 5})` : null))
+        .text((name) => name));
+      spaceLabelsApart(rowLabels, rowLabels.selectAll('text').data(rowNames).join('text')
+        .attr('x', left - 6).attr('y', (_, r) => y(r) + cell / 2).attr('dy', '0.35em')
+        .attr('text-anchor', 'end').attr('class', 'matrix-label')
+        .text((name) => name));
+    }
 
     const items = [];
     for (let r = 0; r < rows; r += 1) {
@@ -150,24 +156,24 @@ export function createMatrix(container, options = {}) {
     const placed = entered || placement !== lastPlacement;
     lastPlacement = placement;
     if (placed) groups.attr('transform', (d) => `translate(${left + d.c * cell},${y(d.r)})`);
-    groups.classed('is-masked', (d) => d.isMasked)
-      .classed('is-marked', (d) => d.r * cols + d.c === marked);
     const rects = groups.select('rect');
     if (placed) {
       rects.attr('width', cell - 1).attr('height', cell - 1)
         .attr('data-row', (d) => d.r).attr('data-col', (d) => d.c);
     }
-    rects.attr('fill', (d) => d.fill)
-      .attr('data-value', (d) => String(d.value))
-      .attr('data-masked', (d) => (d.isMasked ? 'true' : null));
     const texts = groups.select('text');
     if (placed) texts.attr('x', (cell - 1) / 2).attr('y', (cell - 1) / 2).style('font-size', `${fontSize}px`);
-    texts.attr('fill', (d) => (d.isMasked || !Number.isFinite(d.value) ? '#4a5263' : textColour(d.fill)))
-      .text((d) => {
-        if (!showText) return '';
-        if (d.isMasked) return maskedText ?? '';
-        return formatNumber(d.value, data.format ?? format);
-      });
+    groups.each(function setCell(d) {
+      const node = /** @type {Element} */ (this);
+      node.classList.toggle('is-masked', d.isMasked);
+      node.classList.toggle('is-marked', d.r * cols + d.c === marked);
+      const [rect, text] = /** @type {[Element, Element]} */ ([node.firstElementChild, node.lastElementChild]);
+      setAttributes(rect, { fill: d.fill, 'data-value': String(d.value), 'data-masked': d.isMasked ? 'true' : null });
+      setAttributes(text, { fill: d.isMasked || !Number.isFinite(d.value) ? '#4a5263' : textColour(d.fill) });
+      let shown = '';
+      if (showText) shown = d.isMasked ? (maskedText ?? '') : formatNumber(d.value, data.format ?? format);
+      setText(text, shown);
+    });
     hoverBox.style('display', 'none');
     if (active && (active.row >= data.rows || active.col >= data.cols)) active = null;
   }

@@ -3,7 +3,7 @@
 // a read-out of the cell under the pointer. Block b, head h of item `item` in
 // a batch of `batch` is the core's weights[b][item][h] (blocks x batch x
 // heads x L x L). While a run plays the cards are redrawn a few at a time.
-import { element } from '../../dom.js';
+import { element, setAttributes, setText } from '../../dom.js';
 import { t, translateTree } from '../../i18n/index.js';
 import { formatNumber } from '../../format.js';
 import { AT_LENGTH } from '../../state.js';
@@ -69,16 +69,16 @@ export function createModelMaps() {
     const drawCard = (card) => {
       if (card.ideal) {
         card.card.hidden = maps.ideal === null;
-        card.title.textContent = t('attention-training.idealTitle');
-        card.matrix.svg.setAttribute('aria-label', t('attention-training.idealLabel'));
+        setText(card.title, t('attention-training.idealTitle'));
+        setAttributes(card.matrix.svg, { 'aria-label': t('attention-training.idealLabel') });
         if (maps.ideal) {
           card.matrix.set({ values: maps.ideal, rows: AT_LENGTH, cols: AT_LENGTH, domain: [0, 1], rowNames: names, colNames: names, masked, maskedText: '' });
         }
         return;
       }
       const offset = ((card.block * maps.batch + maps.item) * heads + card.head) * cells;
-      card.title.textContent = t('attention-training.headTitle', { block: card.block + 1, head: card.head + 1 });
-      card.matrix.svg.setAttribute('aria-label', t('attention-training.headLabel', { block: card.block + 1, head: card.head + 1 }));
+      setText(card.title, t('attention-training.headTitle', { block: card.block + 1, head: card.head + 1 }));
+      setAttributes(card.matrix.svg, { 'aria-label': t('attention-training.headLabel', { block: card.block + 1, head: card.head + 1 }) });
       card.matrix.set({
         values: maps.weights.subarray(offset, offset + cells), rows: AT_LENGTH, cols: AT_LENGTH, domain: [0, 1],
         rowNames: names, colNames: names, masked, maskedText: '',
