@@ -3,13 +3,11 @@
 // web/build.mjs, web/build-steps/offline-worker.mjs, the wasm parts' CMake
 // outputs), and the page's hook for the tests.
 
-// boot.js: the page's entry, the files to preload with it, and the names of
-// the disk script, the first wasm file and the service worker.
-declare const ATTENTION_LAB_PAGE: {
+// The modules an entry of the page's build needs with it (build.mjs
+// modulePreloads): the entry's, each language's shared texts, and each
+// section's code and texts in each language.
+type EntryModules = {
   entry: string;
-  disk: string;
-  wasm: string;
-  worker: string;
   preloads: {
     entry: string[];
     languages: Record<string, string[]>;
@@ -17,20 +15,13 @@ declare const ATTENTION_LAB_PAGE: {
   };
 };
 
-// element-loader.js: the element's entry and the files to preload with it
-// (as the page's), the one-script element, the first wasm file and the
-// placeholders' CSS.
-declare const ATTENTION_LAB_ELEMENT: {
-  entry: string;
-  bundle: string;
-  wasm: string;
-  placeholderCss: string;
-  preloads: {
-    entry: string[];
-    languages: Record<string, string[]>;
-    sections: Record<string, { code: string[]; texts: Record<string, string[]> }>;
-  };
-};
+// boot.js: the page's modules, the page as one script from disk, the first
+// wasm file and the service worker.
+declare const ATTENTION_LAB_PAGE: EntryModules & { disk: string; wasm: string; worker: string };
+
+// element-loader.js: the element's modules, the one-script element, the
+// first wasm file and the placeholders' CSS.
+declare const ATTENTION_LAB_ELEMENT: EntryModules & { bundle: string; wasm: string; placeholderCss: string };
 
 // offline/worker.js: the build the worker keeps, each file with its SHA-256.
 declare const OFFLINE_BUILD: {
