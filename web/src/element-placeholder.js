@@ -19,6 +19,7 @@ export const PLACEHOLDER_BANDS = Object.freeze([
   { maxWidth: 520, measuredAt: 360 },
 ]);
 
+// The section an element naming none (or none the lab has) shows.
 export const DEFAULT_ELEMENT_SECTION = 'pooling';
 
 // A string as CSS writes it in `content`: quoted, with line breaks as \A.

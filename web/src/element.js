@@ -48,11 +48,10 @@ import {
   SHARED_PARTS, loadCatalogue, t, translateTree, useLanguage, useSectionAlone,
 } from './i18n/index.js';
 import { languageAround } from './i18n/detect-language.js';
+import { DEFAULT_ELEMENT_SECTION } from './element-placeholder.js';
 import { texReady } from './figures/tex.js';
 import { hideSheet, listenForFrameHeights } from './embed.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
-
-const DEFAULT_SECTION = 'pooling';
 
 // An attribute's text as its parameter's value; a malformed one means the
 // parameter's default, with a warning naming it.
@@ -225,7 +224,7 @@ class AttentionLabElement extends HTMLElement {
     this.lab?.dispose();
     this.removeAttribute('data-ready');
     const requested = this.getAttribute('section');
-    const section = SECTION_IDS.includes(requested) ? requested : DEFAULT_SECTION;
+    const section = SECTION_IDS.includes(requested) ? requested : DEFAULT_ELEMENT_SECTION;
     const { language } = this.store.get();
     const root = document.createElement('div');
     root.className = 'lab-root';
