@@ -132,6 +132,8 @@ test('an element that cannot be loaded says so on its placeholder, and the conso
   });
   const shared = await catalogue('zh', 'shared');
   assert.ok(content.includes(shared['app.loadFailed']) && content.includes((await catalogue('zh', 'masking'))['masking.title']), content);
+  const said = await page.evaluate(() => document.querySelector('attention-lab').getAttribute('data-load-failed'));
+  assert.match(said, /element-\w+\.js/, 'the failure names the module (it follows the words on the placeholder)');
   assert.ok(Math.abs(height - ELEMENT_HEIGHTS.masking.zh[bandOf(600)]) <= 1, `${height} px`);
   assert.ok(problems.some((problem) => /console error: <attention-lab>:/.test(problem)), problems.join('\n'));
   await context.close();

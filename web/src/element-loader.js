@@ -36,8 +36,9 @@ function showPlaceholders() {
 
 // Said on every placeholder still waiting, and in the console.
 function failed(error) {
-  for (const element of document.querySelectorAll('attention-lab:not(:defined)')) element.setAttribute('data-load-failed', '');
-  console.error(`<attention-lab>: ${error?.message ?? error}`);
+  const message = String(error?.message ?? error);
+  for (const element of document.querySelectorAll('attention-lab:not(:defined)')) element.setAttribute('data-load-failed', message);
+  console.error(`<attention-lab>: ${message}`);
 }
 
 function fromDisk() {

@@ -53,7 +53,7 @@ export function placeholderCss({ languages, titles, heights, words }) {
   const rules = [
     'attention-lab:not(:defined){display:block;container-type:inline-size}',
     'attention-lab:not(:defined)::before{display:block;box-sizing:border-box;padding:32px 16px;'
-      + 'border:1px dashed GrayText;border-radius:8px;color:GrayText;font:16px/1.6 system-ui,sans-serif;'
+      + 'border:1px dashed GrayText;border-radius:8px;color:CanvasText;font:16px/1.6 system-ui,sans-serif;'
       + 'text-align:center;white-space:pre-line;overflow:hidden}',
   ];
   const sections = Object.keys(titles);
@@ -61,7 +61,8 @@ export function placeholderCss({ languages, titles, heights, words }) {
     const { name, loading, failed } = words[language];
     for (const id of sections) {
       rules.push(`${target(id, language)}::before{content:${cssString(`${name}\n${titles[id][language]}\n${loading}`)}}`);
-      rules.push(`${target(id, language)}[data-load-failed]::before{content:${cssString(`${name}\n${titles[id][language]}\n${failed}`)}}`);
+      // The failure's own words follow (element-loader.js writes them into the attribute).
+      rules.push(`${target(id, language)}[data-load-failed]::before{content:${cssString(`${name}\n${titles[id][language]}\n${failed} `)} attr(data-load-failed)}`);
     }
   }
   PLACEHOLDER_BANDS.forEach(({ maxWidth }, band) => {
