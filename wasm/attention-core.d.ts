@@ -124,6 +124,8 @@ export interface TrainingRun {
 
 export type Seq2SeqTask = 'numbers-en-zh' | 'numbers-zh-en' | 'dates' | 'reverse' | 'sort';
 export type Seq2SeqArchitecture = 'bahdanau' | 'transformer';
+/** The decoder's attention scoring: d2l's AdditiveAttention (W_k, W_q, w_v) or scaled DotProductAttention (no parameters). */
+export type Seq2SeqScoring = 'additive' | 'dot';
 
 export interface Kinds {
   readonly optimizer: readonly Optimizer[];
@@ -131,6 +133,7 @@ export interface Kinds {
   readonly positional: readonly PositionalKind[];
   readonly seq2seqTask: readonly Seq2SeqTask[];
   readonly seq2seqArchitecture: readonly Seq2SeqArchitecture[];
+  readonly seq2seqScoring: readonly Seq2SeqScoring[];
 }
 export interface Seq2SeqConfig {
   architecture: Seq2SeqArchitecture;
@@ -141,6 +144,12 @@ export interface Seq2SeqConfig {
   hidden: number;
   /** Bahdanau: embedding size, GRU layers, and Bahdanau et al.'s bidirectional encoder (hidden / 2 units each way). */
   embed: number; layers: number; bidirectional: boolean;
+  /**
+   * The attention's scoring, or null for the architecture's own (Bahdanau: 'additive'; Transformer: 'dot', its
+   * only one for now). Bahdanau with 'dot' has no decoder.attention.* parameters, and scores q . k / sqrt(hidden):
+   * the bidirectional encoder's keys are hidden wide too (hidden / 2 each way). A model's config names it.
+   */
+  scoring: Seq2SeqScoring | null;
   /** Transformer: heads, FFN size, blocks of the encoder and the decoder, and the embeddings' scale (d2l: sqrt(hidden)). */
   heads: number; ffnHidden: number; blocks: number; embeddingScale: number;
   seed: number;

@@ -143,12 +143,14 @@ function typedFields(value, name, defaults, nullable = 'number') {
 const modelConfig = (defaults) => (value, name) => typedFields(value, name, defaults);
 
 // A translator's config: its task (a name, or null for sizes given
-// directly) and its sizes (null: the task's).
+// directly), its sizes (null: the task's) and its scoring (null: the
+// architecture's own).
 const seq2seqConfig = (defaults) => (value, name) => {
-  const { task, ...rest } = defaults;
+  const { task, scoring, ...rest } = defaults;
   const config = typedFields(value, name, rest);
-  const given = fields(value, name, { task });
-  return { ...config, task: given.task === null ? null : text(given.task, 'task') };
+  const given = fields(value, name, { task, scoring });
+  const nameOrNull = (field, key) => (field === null ? null : text(field, key));
+  return { ...config, task: nameOrNull(given.task, 'task'), scoring: nameOrNull(given.scoring, 'scoring') };
 };
 
 // A translator's batch: {source, sourceLens, targetIn, targetOut, targetLens}

@@ -62,7 +62,9 @@ val model_contract() {
     const attention::Seq2SeqTrainingOptions train_seq2seq;
     const val seq2seq_task(std::string(attention::seq2seq_task_name(train_seq2seq.task)));
     val seq2seq_model = config_to_js(attention::Seq2SeqConfig{}, seq2seq_task);
-    for (const char* size : {"sourceVocab", "targetVocab", "sourceLength", "targetLength"}) put(seq2seq_model, size, val::null());
+    // Its scoring too: null takes the architecture's own, whichever architecture the config names.
+    for (const char* field : {"sourceVocab", "targetVocab", "sourceLength", "targetLength", "scoring"})
+        put(seq2seq_model, field, val::null());
     val seq2seq_training = val::object();
     put(seq2seq_training, "task", seq2seq_task);
     put_training_loop(seq2seq_training, train_seq2seq);
@@ -83,6 +85,7 @@ val model_contract() {
     put(kinds, "positional", names_to_js(attention::positional_kind_names));
     put(kinds, "seq2seqTask", names_to_js(attention::seq2seq_task_names));
     put(kinds, "seq2seqArchitecture", names_to_js(attention::seq2seq_architecture_names));
+    put(kinds, "seq2seqScoring", names_to_js(attention::seq2seq_scoring_names));
 
     val result = val::object();
     put(result, "defaults", defaults);

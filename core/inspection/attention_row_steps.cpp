@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <variant>
 
 #include "contract/errors.hpp"
 #include "seq2seq/architectures.hpp"
@@ -116,8 +117,12 @@ AttentionRowSteps seq2seq_row_steps(const Seq2SeqModel& model, const Seq2SeqBatc
     require_count("item", choice.item, 0, batch.batch - 1);
     require_count("head", choice.head, 0, transformer ? config.heads - 1 : 0);
     require_count("query", choice.query, 0, config.target_length - 1);
-    if (!transformer) return additive_row_steps(seq2seq_detail::bahdanau_attention_inputs(model, batch, choice.item),
-                                                choice.query);
+    if (!transformer) {
+        const auto inputs = seq2seq_detail::bahdanau_attention_inputs(model, batch, choice.item);
+        if (const auto* additive = std::get_if<AdditiveItemInputs>(&inputs))
+            return additive_row_steps(*additive, choice.query);
+        return dot_product_row_steps(*std::get_if<DotProductItemInputs>(&inputs), 0, choice.query);
+    }
     const DotProductItemInputs inputs = seq2seq_detail::transformer_attention_inputs(
         model, batch, choice.block, choice.item, attention == Seq2SeqAttention::self);
     return dot_product_row_steps(inputs, choice.head, choice.query);

@@ -3,6 +3,7 @@
 // shared model code (model.cpp: checks, dispatch, the loss, decoding's
 // bookkeeping). Not part of the core's interface.
 #include <cstddef>
+#include <variant>
 #include <vector>
 
 #include "contract/attention_row_inputs.hpp"
@@ -40,10 +41,12 @@ Translation transformer_translate(const Seq2SeqModel& model, const xt::xtensor<i
                                   std::size_t max_length);
 
 // After a teacher-forced forward pass of a checked batch: item `item`'s
-// attention over the source (Bahdanau's additive one; the Transformer's
+// attention over the source (Bahdanau's, additive or dot product as its
+// scoring is; the Transformer's
 // encoder-decoder attention of block `block`, or with `self` its masked
 // self-attention), as attention_row_inputs.hpp describes it. block and item are checked by the caller.
-AdditiveItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item);
+using BahdanauItemInputs = std::variant<AdditiveItemInputs, DotProductItemInputs>;
+BahdanauItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item);
 DotProductItemInputs transformer_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch,
                                                   std::size_t block, std::size_t item, bool self);
 

@@ -3,7 +3,9 @@
 // direction), the decoder's additive attention over the encoder's outputs,
 // its GRU stepped one target position at a time (gru_step_*, since each
 // step's input holds the attention context the previous step's state asked
-// for), and the dense readout. The embeddings enter only through the GRUs'
+// for), and the dense readout. With dot scoring the attention is the
+// models' scaled dot-product head (one head of width hidden, one query per
+// item) over the encoder's outputs as keys and values. The embeddings enter only through the GRUs'
 // input gates, which are projected once per word of each vocabulary and
 // looked up per position (project_table).
 //
@@ -17,6 +19,7 @@
 #include "layers/additive_attention.hpp"
 #include "layers/gru.hpp"
 #include "layers/linear.hpp"
+#include "layers/multi_head_attention.hpp"
 #include "layers/workspace.hpp"
 #include "numerics/matrix_products.hpp"
 #include "seq2seq/architectures.hpp"
@@ -38,9 +41,11 @@ struct GruHandles {
 };
 
 struct BahdanauHandles {
+    bool additive = true;  // the scoring; dot product has no parameters
     ParameterHandle encoder_embedding;
     std::vector<GruHandles> encoder_rnn;  // layer * directions + direction
-    ParameterHandle w_k, w_q, w_v, decoder_embedding;
+    ParameterHandle w_k, w_q, w_v;        // additive scoring's
+    ParameterHandle decoder_embedding;
     std::vector<GruHandles> decoder_rnn;
     ParameterHandle dense, dense_bias;
 };
@@ -84,9 +89,12 @@ void describe(const Seq2SeqConfig& config, LayoutBuilder& layout, BahdanauHandle
         for (std::size_t d = 0; d < n.directions; ++d)
             p.encoder_rnn.push_back(describe_gru(encoder_rnn, l, d ? "_reverse" : "", n.encoder_in(l), n.units));
     LayoutBuilder decoder = layout.under("decoder.");
-    p.w_k = decoder.add("attention.W_k.weight", {h, h}, Init::xavier(h, h));
-    p.w_q = decoder.add("attention.W_q.weight", {h, h}, Init::xavier(h, h));
-    p.w_v = decoder.add("attention.w_v.weight", {1, h}, Init::xavier(h, 1));
+    p.additive = seq2seq_scoring(config) == Seq2SeqScoring::additive;
+    if (p.additive) {
+        p.w_k = decoder.add("attention.W_k.weight", {h, h}, Init::xavier(h, h));
+        p.w_q = decoder.add("attention.W_q.weight", {h, h}, Init::xavier(h, h));
+        p.w_v = decoder.add("attention.w_v.weight", {1, h}, Init::xavier(h, 1));
+    }
     p.decoder_embedding = decoder.add("embedding.weight", {n.target_vocab, n.embed}, Init::normal());
     const LayoutBuilder decoder_rnn = decoder.under("rnn.");
     for (std::size_t l = 0; l < n.layers; ++l) p.decoder_rnn.push_back(describe_gru(decoder_rnn, l, "", n.decoder_in(l), h));
@@ -117,7 +125,9 @@ struct BahdanauWorkspace {
     std::vector<double> layer_gates;                 // batch x 3 hidden: a higher layer's step
     std::vector<double> hidden_gates;                // batch x 3 hidden, scratch
     std::vector<double> contexts;                    // target * batch x hidden (tm)
-    std::vector<AdditiveCache> attention;            // per target step
+    std::vector<AdditiveCache> attention;            // per target step (dot scoring: its weights only)
+    std::vector<std::size_t> visible;                // dot scoring: per item, the source positions it sees
+    std::vector<double> dot_scratch;                 // dot scoring: a head's K^T, V^T and score gradients
     std::vector<double> top_bm;                      // batch * target x hidden: the last layer's states, bm
     std::vector<double> transposed;
     std::vector<const double*> before;  // per layer: a step's state before, after, and its gates
@@ -127,6 +137,7 @@ struct BahdanauWorkspace {
         dconcat;
     std::vector<std::vector<double>> dstates, carry, d_input_gates, d_hidden_gates, dfinal;
     std::vector<double> doutputs;
+    std::vector<double> dkeys_step, dvalues_step;  // dot scoring: one step's share of dmemory
     AdditiveScratch attention_scratch;
     // Greedy decoding
     std::vector<int> tokens, finished;  // each item's last token, and whether it was <eos>
@@ -137,6 +148,7 @@ struct BahdanauWorkspace {
                                         hidden_gates, contexts, top_bm, transposed) +
                             capacity_of(dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next,
                                         dinput, dconcat, doutputs, step_logits) +
+                            capacity_of(dot_scratch, dkeys_step, dvalues_step) + visible.capacity() * sizeof(std::size_t) / sizeof(double) +
                             capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights, attention_scratch.dpre);
         for (const auto* group : {&inputs, &outputs, &initial, &states, &gates, &ih_transposed, &hh_transposed,
                                   &dstates, &carry, &d_input_gates, &d_hidden_gates, &dfinal})
@@ -261,14 +273,20 @@ void encoder_forward(const Seq2SeqModel& model, const Sizes& n, const int* sourc
 AdditiveShape attention_shape(const Sizes& n) {
     return {n.batch, 1, n.source, n.hidden, n.hidden, n.hidden, n.hidden};
 }
+// Dot scoring: one head as wide as the query, one query per item.
+AttentionShape dot_shape(const Sizes& n) { return {n.batch, 1, n.source, n.hidden, 1}; }
 
 // What every decoder pass prepares once: the keys' projection and the GRUs' transposed weights.
-void decoder_prepare(const Seq2SeqModel& model, const Sizes& n, BahdanauWorkspace& w) {
+void decoder_prepare(const Seq2SeqModel& model, const Sizes& n, const int* source_lens, BahdanauWorkspace& w) {
     const BahdanauHandles& p = w.handles;
     const double* params = model.values.data();
-    w.projected_keys.resize(n.batch * n.source * n.hidden);
-    additive_keys_forward(attention_shape(n), w.memory.data(), p.w_k.in(params), w.projected_keys.data(),
-                          w.transposed);
+    if (p.additive) {
+        w.projected_keys.resize(n.batch * n.source * n.hidden);
+        additive_keys_forward(attention_shape(n), w.memory.data(), p.w_k.in(params), w.projected_keys.data(),
+                              w.transposed);
+    } else {
+        visible_keys(dot_shape(n), source_lens, false, w.visible);
+    }
     w.ih_transposed.resize(n.layers);
     w.hh_transposed.resize(n.layers);
     for (std::size_t l = 0; l < n.layers; ++l) {
@@ -289,8 +307,15 @@ void decoder_step(const Seq2SeqModel& model, const Sizes& n, const int* source_l
     const BahdanauHandles& p = w.handles;
     const double* params = model.values.data();
     const std::size_t width = 3 * n.hidden;
-    additive_attention_forward(attention_shape(n), before[n.layers - 1], w.projected_keys.data(), w.memory.data(),
-                               source_lens, p.w_q.in(params), p.w_v.in(params), attention, context, w.transposed);
+    if (p.additive) {
+        additive_attention_forward(attention_shape(n), before[n.layers - 1], w.projected_keys.data(),
+                                   w.memory.data(), source_lens, p.w_q.in(params), p.w_v.in(params), attention,
+                                   context, w.transposed);
+    } else {
+        attention.weights.resize(n.batch * n.source);
+        scaled_dot_product_forward(dot_shape(n), before[n.layers - 1], w.memory.data(), w.memory.data(),
+                                   w.visible.data(), attention.weights.data(), context, w.dot_scratch);
+    }
     // d2l's GRU input is [context, embedding]: the context's rows of W_ih0^T come first.
     matrix::multiply_add({context, n.hidden, 1}, w.ih_transposed[0].data(), width, input_gates, width, n.batch,
                          width, n.hidden);
@@ -313,7 +338,7 @@ void forward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, Bahdanau
     handles_of(model.config, w);
     const double* params = model.values.data();
     encoder_forward(model, n, batch.source.data(), w);
-    decoder_prepare(model, n, w);
+    decoder_prepare(model, n, batch.source_lens.data(), w);
     const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = 3 * n.hidden;
     tokens_time_major(batch.target_in.data(), n.batch, n.target, w.target_tm);
     // Layer 0's input gates: the embeddings' share for every step at once (per token), the contexts' added by the steps.
@@ -377,8 +402,12 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
     w.dcontexts.resize(rows * n.hidden);
     w.dquery.resize(block);
     w.dh_next.resize(block);
-    w.dprojected_keys.assign(n.batch * n.source * n.hidden, 0.0);
+    if (p.additive) w.dprojected_keys.assign(n.batch * n.source * n.hidden, 0.0);
     w.dmemory.assign(n.batch * n.source * n.hidden, 0.0);
+    if (!p.additive) {
+        w.dkeys_step.resize(w.dmemory.size());
+        w.dvalues_step.resize(w.dmemory.size());
+    }
 
     // Back through the target steps: each step's layers from the top, then its attention.
     for (std::size_t t = n.target; t-- > 0;) {
@@ -399,12 +428,21 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
                                  width);
         }
         const double* query = t == 0 ? w.initial[top].data() : w.states[top].data() + (t - 1) * block;
-        std::fill(w.dquery.begin(), w.dquery.end(), 0.0);
-        additive_attention_backward(shape, query, w.projected_keys.data(), w.memory.data(),
-                                    batch.source_lens.data(), p.w_q.in(params), p.w_v.in(params), w.attention[t],
-                                    w.dcontexts.data() + t * block, p.w_q.in(grads), p.w_v.in(grads),
-                                    w.dquery.data(), w.dprojected_keys.data(), w.dmemory.data(),
-                                    w.attention_scratch);
+        if (p.additive) {
+            std::fill(w.dquery.begin(), w.dquery.end(), 0.0);
+            additive_attention_backward(shape, query, w.projected_keys.data(), w.memory.data(),
+                                        batch.source_lens.data(), p.w_q.in(params), p.w_v.in(params),
+                                        w.attention[t], w.dcontexts.data() + t * block, p.w_q.in(grads),
+                                        p.w_v.in(grads), w.dquery.data(), w.dprojected_keys.data(),
+                                        w.dmemory.data(), w.attention_scratch);
+        } else {
+            // The encoder's outputs are the keys and the values: both gradients add to dmemory.
+            scaled_dot_product_backward(dot_shape(n), query, w.memory.data(), w.memory.data(), w.visible.data(),
+                                        w.attention[t].weights.data(), w.dcontexts.data() + t * block,
+                                        w.dquery.data(), w.dkeys_step.data(), w.dvalues_step.data(),
+                                        w.dot_scratch);
+            for (std::size_t e = 0; e < w.dmemory.size(); ++e) w.dmemory[e] += w.dkeys_step[e] + w.dvalues_step[e];
+        }
         double* dbefore = t == 0 ? w.carry[top].data() : w.dstates[top].data() + (t - 1) * block;
         for (std::size_t e = 0; e < block; ++e) dbefore[e] += w.dquery[e];
     }
@@ -434,8 +472,9 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
                             g.weight_hh, g.bias_hh, nullptr);
     }
     // The keys (the encoder's outputs) reach the loss as keys and as values.
-    additive_keys_backward(shape, w.memory.data(), p.w_k.in(params), w.dprojected_keys.data(), p.w_k.in(grads),
-                           w.dmemory.data());
+    if (p.additive)
+        additive_keys_backward(shape, w.memory.data(), p.w_k.in(params), w.dprojected_keys.data(), p.w_k.in(grads),
+                               w.dmemory.data());
 
     // The encoder, from the top layer: its outputs' gradient (time-major), and
     // each layer's final states through the decoder's initial state.
@@ -501,34 +540,51 @@ void bahdanau_forward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std:
     weights->encoder_weights = xt::xtensor<double, 5>::from_shape({0, n.batch, 1, n.source, n.source});
 }
 
-AdditiveItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item) {
+BahdanauItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item) {
     BahdanauLease lease;
     BahdanauWorkspace& w = *lease;
     forward_pass(model, batch, w);
     const Sizes n(model.config, batch.batch);
     const double* params = model.values.data();
     const std::size_t h = n.hidden, top = n.layers - 1;
+    // Step t's query: the last layer's state before it (the encoder's final state at t = 0); time-major.
+    std::vector<double> queries(n.target * h), outputs(n.target * h), weights(n.target * n.source);
+    for (std::size_t t = 0; t < n.target; ++t) {
+        const double* state = t == 0 ? w.initial[top].data() : w.states[top].data() + (t - 1) * n.batch * h;
+        std::copy_n(state + item * h, h, queries.data() + t * h);
+        std::copy_n(w.contexts.data() + (t * n.batch + item) * h, h, outputs.data() + t * h);
+        std::copy_n(w.attention[t].weights.data() + item * n.source, n.source, weights.data() + t * n.source);
+    }
+    std::vector<double> keys(w.memory.begin() + static_cast<std::ptrdiff_t>(item * n.source * h),
+                             w.memory.begin() + static_cast<std::ptrdiff_t>((item + 1) * n.source * h));
+    const auto valid_length = static_cast<std::size_t>(batch.source_lens(item));
+    if (!w.handles.additive) {
+        DotProductItemInputs in;
+        in.queries = n.target;
+        in.keys = n.source;
+        in.hidden = h;
+        in.q = std::move(queries);
+        in.v = keys;
+        in.k = std::move(keys);
+        in.visible.assign(n.target, valid_length);
+        in.valid_length = valid_length;
+        in.weights = std::move(weights);
+        in.outputs = std::move(outputs);
+        return in;
+    }
     AdditiveItemInputs in;
     in.queries = n.target;
     in.keys = n.source;
     in.query_size = in.key_size = in.hidden = h;
-    // Step t's query: the last layer's state before it (the encoder's final state at t = 0); time-major.
-    in.query_rows.resize(n.target * h);
-    in.outputs.resize(n.target * h);
-    in.weights.resize(n.target * n.source);
-    for (std::size_t t = 0; t < n.target; ++t) {
-        const double* state = t == 0 ? w.initial[top].data() : w.states[top].data() + (t - 1) * n.batch * h;
-        std::copy_n(state + item * h, h, in.query_rows.data() + t * h);
-        std::copy_n(w.contexts.data() + (t * n.batch + item) * h, h, in.outputs.data() + t * h);
-        std::copy_n(w.attention[t].weights.data() + item * n.source, n.source, in.weights.data() + t * n.source);
-    }
-    in.key_rows.assign(w.memory.begin() + static_cast<std::ptrdiff_t>(item * n.source * h),
-                       w.memory.begin() + static_cast<std::ptrdiff_t>((item + 1) * n.source * h));
+    in.query_rows = std::move(queries);
+    in.key_rows = std::move(keys);
+    in.outputs = std::move(outputs);
+    in.weights = std::move(weights);
     const auto copy = [](const double* from, std::size_t count) { return std::vector<double>(from, from + count); };
     in.w_q = copy(w.handles.w_q.in(params), h * h);
     in.w_k = copy(w.handles.w_k.in(params), h * h);
     in.w_v = copy(w.handles.w_v.in(params), h);
-    in.valid_length = static_cast<std::size_t>(batch.source_lens(item));
+    in.valid_length = valid_length;
     return in;
 }
 
@@ -550,7 +606,7 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
     const BahdanauHandles& p = handles_of(model.config, w);
     const double* params = model.values.data();
     encoder_forward(model, n, source.data(), w);
-    decoder_prepare(model, n, w);
+    decoder_prepare(model, n, source_lens.data(), w);
     const std::size_t block = n.batch * n.hidden, width = 3 * n.hidden, vocab = n.target_vocab;
 
     Translation result;
@@ -627,13 +683,15 @@ std::uint64_t bahdanau_forward_work(const Seq2SeqConfig& config, std::uint64_t i
     const Sizes n(config, 1);
     const std::uint64_t h = n.hidden, e = n.embed, s = n.source, t = n.target, u = n.units;
     // The embeddings' input gates per word of each vocabulary (project_table), for each encoder direction and the decoder.
+    const bool additive = seq2seq_scoring(config) == Seq2SeqScoring::additive;
     std::uint64_t work = n.directions * n.source_vocab * e * 3 * u + n.target_vocab * e * 3 * h;
     for (std::size_t l = 0; l < n.layers; ++l)
         work += n.directions * s * batch * ((l == 0 ? 0 : h) * 3 * u + u * 3 * u + 8 * u);
-    work += batch * s * h * h;  // the keys' projection
-    // Per step: the query's projection, the features, scores and the weighted sum; the GRUs (layer 0's context
-    // share, the others' inputs, the recurrences, the gates) and the readout.
-    std::uint64_t step = batch * (h * h + 3 * s * h) + batch * h * n.target_vocab;
+    if (additive) work += batch * s * h * h;  // the keys' projection
+    // Per step: additive scoring's query projection, features, scores and weighted sum (dot scoring: the
+    // scores and the weighted sum); the GRUs (layer 0's context share, the others' inputs, the recurrences,
+    // the gates) and the readout.
+    std::uint64_t step = batch * (additive ? h * h + 3 * s * h : 2 * s * h) + batch * h * n.target_vocab;
     for (std::size_t l = 0; l < n.layers; ++l) step += batch * (h * 3 * h + h * 3 * h + 8 * h);
     return work + t * step;
 }

@@ -8,6 +8,11 @@
 //                context additive attention over the encoder's outputs masked
 //                by the source's valid length; the GRU's input is
 //                [context, embedding of the previous token]; a dense readout).
+//                With `scoring` dot the attention is d2l's scaled
+//                DotProductAttention instead (10.4, exercise 2): no
+//                parameters, scores q.k / sqrt(hidden). The keys are as wide
+//                as the query even with the bidirectional encoder, whose two
+//                directions of hidden / 2 units each join into hidden.
 //                With `bidirectional` the encoder is Bahdanau et al.'s: each
 //                layer runs hidden / 2 units each way, outputs and the final
 //                state of each layer concatenated [forward, backward].
@@ -24,6 +29,7 @@
 // Token ids 0, 1 and 2 are <pad>, <bos> and <eos> in both vocabularies.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +51,13 @@ enum class Seq2SeqArchitecture { bahdanau, transformer };
 inline constexpr KindNames<Seq2SeqArchitecture, 2> seq2seq_architecture_names{
     "architecture", {{{Seq2SeqArchitecture::bahdanau, "bahdanau"}, {Seq2SeqArchitecture::transformer, "transformer"}}}};
 
+// The decoder's attention scoring: Bahdanau's is additive (d2l 10.4), the
+// Transformer's the scaled dot product (10.7).
+enum class Seq2SeqScoring { additive, dot };
+
+inline constexpr KindNames<Seq2SeqScoring, 2> seq2seq_scoring_names{
+    "scoring", {{{Seq2SeqScoring::additive, "additive"}, {Seq2SeqScoring::dot, "dot"}}}};
+
 // "bahdanau", "transformer"; throws ArgumentError("architecture") otherwise.
 Seq2SeqArchitecture seq2seq_architecture_from_name(std::string_view name);
 const char* seq2seq_architecture_name(Seq2SeqArchitecture architecture);
@@ -60,6 +73,7 @@ struct Seq2SeqConfig {
     std::size_t embed = 32;
     std::size_t layers = 2;
     bool bidirectional = true;  // hidden even: hidden / 2 units each way
+    std::optional<Seq2SeqScoring> scoring;  // unset: the architecture's own (seq2seq_scoring)
     // transformer
     std::size_t heads = 4;  // divides hidden
     std::size_t ffn_hidden = 64;
@@ -67,6 +81,9 @@ struct Seq2SeqConfig {
     double embedding_scale = 1.0;  // d2l: sqrt(hidden)
     std::uint32_t seed = 0;
 };
+
+// The config's scoring, or its architecture's own when it names none.
+Seq2SeqScoring seq2seq_scoring(const Seq2SeqConfig& config);
 
 using Seq2SeqModel = TrainableModel<Seq2SeqConfig>;
 template <>

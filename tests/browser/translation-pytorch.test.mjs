@@ -26,12 +26,13 @@ useBrowser({
   },
 });
 
-const DEFAULTS = { trTask: 'numbers-en-zh', trArchitecture: 'bigru', trSteps: 600, trSeed: 0 };
+const DEFAULTS = { trTask: 'numbers-en-zh', trArchitecture: 'bigru', trScoring: 'additive', trSteps: 600, trSeed: 0 };
 const SETTINGS = [
   ['the default: numbers, English → Chinese, bidirectional GRU', {}],
   ['d2l\'s one-directional GRU on dates, another seed', { trArchitecture: 'gru', trTask: 'dates', trSeed: 5 }],
   ['the Transformer on numbers, Chinese → English, seeds wrapping past 2^32', { trArchitecture: 'transformer', trTask: 'numbers-zh-en', trSeed: 4294967290 }],
   ['reverse with the bidirectional GRU, the fewest steps (50)', { trTask: 'reverse', trSteps: 50 }],
+  ['the bidirectional GRU scoring by the scaled dot product (d2l 10.4, exercise 2)', { trScoring: 'dot' }],
 ];
 
 async function snippetFor(page, state) {
@@ -69,6 +70,11 @@ test('the translation snippet trains d2l\'s classes in PyTorch as the core does,
     const stated = Object.keys(DEFAULTS).map((key) => `${key}=${state[key]}`).join(', ');
     assert.ok(code.includes(`# State: ${stated}`), `${name}: the snippet states ${stated}`);
     assert.match(code, /load_state_dict/);
+    if (state.trArchitecture !== 'transformer') {
+      const dot = state.trScoring === 'dot';
+      assert.equal(code.includes('self.attention = DotProductAttention()'), dot, `${name}: the decoder's scoring`);
+      assert.equal(code.includes('class AdditiveAttention'), !dot, `${name}: additive attention's class only where it is used`);
+    }
     const file = path.join(folder, `translation-${index}.py`);
     await writeFile(file, code);
     const steps = Math.min(state.trSteps, SNIPPET_STEPS);

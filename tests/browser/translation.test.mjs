@@ -240,6 +240,33 @@ test('the one-directional GRU: its note explains the shifted map; the Transforme
   assert.deepEqual(problems, []);
 });
 
+test('scoring by the scaled dot product (d2l 10.4, exercise 2): offered beside the GRU translators only, trained as the core trains it', async () => {
+  const control = section('[data-param="trScoring"]');
+  await setState({ trArchitecture: 'transformer', trSteps: 50 });
+  assert.equal(await control.isVisible(), false, 'the Transformer\'s heads score by the dot product: no choice beside it');
+  await setState({ trArchitecture: 'bigru', trScoring: 'dot', trSteps: 50 });
+  assert.equal(await control.isVisible(), true);
+  assert.equal(await control.locator('[data-value="dot"]').getAttribute('aria-checked'), 'true');
+  const note = section('[data-role="tr-explain"]');
+  assert.equal(await note.getAttribute('data-i18n-rich'), 'translation.explain.dot');
+  assert.match(await shownText(note), /scaled dot product/);
+  assert.doesNotMatch(await shownText(note), /40 %/, 'the additive model\'s measures are not said of this one');
+  for (let i = 0; i < 3; i += 1) await section('[data-action="tr-step"]').click();
+  await page.waitForFunction(() => document.querySelector('#translation [data-role="tr-step"]').dataset.value === '3');
+  await settled(page);
+  const direct = await directRun({ trArchitecture: 'bigru', trScoring: 'dot', trSteps: 50 }, 3);
+  assert.equal(direct.config.scoring, 'dot');
+  const { sourceLength: S, targetLength: T } = direct.config;
+  await section('[data-role="tr-examples"] tbody tr:nth-child(1) input[type="radio"]').check();
+  assert.deepEqual(values(await matrixCells(page, 'tr-cross-b1-h1')), coreMap(direct.cross, { item: 0, batch: EXAMPLES, heads: 1, rows: T, cols: S }));
+  // The model differs from the additive one trained the same steps: the choice reached the core.
+  const additive = await directRun({ trArchitecture: 'bigru', trSteps: 50 }, 3);
+  assert.notDeepEqual(direct.cross, additive.cross);
+  await setState({ trScoring: 'additive' });
+  assert.equal(await readout('tr-step'), '0', 'another scoring is another model: a new run');
+  assert.deepEqual(problems, []);
+});
+
 test('d2l\'s one-directional GRU and the Transformer reach 95 % held-out exact match on the page too', { timeout: 300000 }, async () => {
   for (const architecture of ['gru', 'transformer']) {
     await setState({ trArchitecture: architecture, trSteps: 400 });

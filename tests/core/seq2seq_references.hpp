@@ -37,6 +37,8 @@ inline attention::Seq2SeqConfig config_of(const nlohmann::json& c) {
     config.ffn_hidden = c["ffnHidden"];
     config.blocks = c["blocks"];
     config.embedding_scale = c["embeddingScale"];
+    if (c.contains("scoring") && !c["scoring"].is_null())
+        config.scoring = attention::seq2seq_scoring_names.from_name(c["scoring"].get<std::string>());
     return config;
 }
 

@@ -135,6 +135,16 @@ TEST_CASE("Bahdanau layout: d2l's state_dict names, order and shapes", "[bahdana
     CHECK(one[1].name == "encoder.rnn.weight_ih_l0");
     CHECK(one[2].shape == std::vector<std::size_t>{12, 4});
     CHECK(one[5].name == "decoder.attention.W_k.weight");
+
+    // Dot-product scoring: the same layout without the attention's three weights.
+    Seq2SeqConfig dot_config = small_config(true, 2);
+    dot_config.scoring = Seq2SeqScoring::dot;
+    std::vector<ParameterSlot> dot;
+    LayoutBuilder dot_builder(&dot);
+    describe_bahdanau(dot_config, dot_builder);
+    REQUIRE(dot.size() == expected.size() - 3);
+    CHECK(dot[16].name == "encoder.rnn.bias_hh_l1_reverse");
+    CHECK(dot[17].name == "decoder.embedding.weight");
 }
 
 namespace {
@@ -194,6 +204,14 @@ TEST_CASE("Bahdanau backward: central differences, d2l's one-directional encoder
           "[bahdanau]") {
     check_gradients(small_config(false, 1));
     check_gradients(small_config(false, 3));
+}
+
+TEST_CASE("Bahdanau backward: central differences, dot-product scoring (no attention parameters)", "[bahdanau]") {
+    for (const bool bidirectional : {true, false}) {
+        Seq2SeqConfig config = small_config(bidirectional, 2);
+        config.scoring = Seq2SeqScoring::dot;
+        check_gradients(config);
+    }
 }
 
 TEST_CASE("Bahdanau backward after the workspace was released recomputes the forward pass", "[bahdanau]") {

@@ -154,7 +154,7 @@ test('defaults are the book\'s', () => {
     // d2l 10.4's recipe and sizes, with Bahdanau et al.'s bidirectional encoder; the sizes are the task's.
     seq2seqModel: {
       architecture: 'bahdanau', task: 'numbers-en-zh', sourceVocab: null, targetVocab: null, sourceLength: null,
-      targetLength: null, hidden: 32, embed: 32, layers: 2, bidirectional: true, heads: 4, ffnHidden: 64, blocks: 2,
+      targetLength: null, hidden: 32, embed: 32, layers: 2, bidirectional: true, scoring: null, heads: 4, ffnHidden: 64, blocks: 2,
       embeddingScale: 1, seed: 0,
     },
     seq2seqTraining: {
@@ -246,7 +246,9 @@ test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals t
     assert.ok(declared, `the .d.ts declares ${type}`);
     return declared[1].split('|').map((name) => name.trim().replace(/^'|'$/g, ''));
   };
-  const typeOf = { optimizer: 'Optimizer', attentionTask: 'AttentionTask', positional: 'PositionalKind', seq2seqTask: 'Seq2SeqTask', seq2seqArchitecture: 'Seq2SeqArchitecture' };
+  const typeOf = { optimizer: 'Optimizer', attentionTask: 'AttentionTask', positional: 'PositionalKind', seq2seqTask: 'Seq2SeqTask', seq2seqArchitecture: 'Seq2SeqArchitecture',
+    seq2seqScoring: 'Seq2SeqScoring',
+  };
   assert.deepEqual(Object.keys(kinds).sort(), Object.keys(typeOf).sort());
   for (const [kind, type] of Object.entries(typeOf)) assert.deepEqual([...kinds[kind]].sort(), union(type).sort(), kind);
 
@@ -265,6 +267,12 @@ test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals t
   refusal(() => api.attentionModelInit({ positional: 'rotary' }), 'positional', kinds.positional);
   refusal(() => api.seq2seqVocabulary('numbers'), 'task', kinds.seq2seqTask);
   refusal(() => api.seq2seqInit({ architecture: 'lstm', task: 'reverse' }), 'architecture', kinds.seq2seqArchitecture);
+  refusal(() => api.seq2seqInit({ scoring: 'cosine', task: 'reverse' }), 'scoring', kinds.seq2seqScoring);
+  // null takes the architecture's own, and a model's config names it.
+  assert.equal(api.seq2seqInit({ task: 'reverse' }).config.scoring, 'additive');
+  assert.equal(api.seq2seqInit({ architecture: 'transformer', task: 'reverse' }).config.scoring, 'dot');
+  assertArgumentError(() => api.seq2seqInit({ architecture: 'transformer', scoring: 'additive', task: 'reverse' }), 'scoring');
+  assertArgumentError(() => api.seq2seqInit({ scoring: 7, task: 'reverse' }), 'scoring');
   // Each default names a kind of its table.
   assert.ok(kinds.optimizer.includes(defaults.attentionTraining.optimizer));
   assert.ok(kinds.optimizer.includes(defaults.seq2seqTraining.optimizer));

@@ -88,7 +88,7 @@ test('attentionModelRowSteps: each row\'s softmax is the map\'s row of the forwa
   assert.ok(rows > 100, `${rows} rows`);
 });
 
-test('seq2seqRowSteps: Bahdanau\'s additive rows and the Transformer\'s cross and self rows are the maps\' rows', () => {
+test('seq2seqRowSteps: Bahdanau\'s additive or dot-product rows and the Transformer\'s cross and self rows are the maps\' rows', () => {
   for (const c of seq2seqReferences.cases) {
     const model = translatorOf(c);
     const batch = batchOf(c);
@@ -110,8 +110,9 @@ test('seq2seqRowSteps: Bahdanau\'s additive rows and the Transformer\'s cross an
             assertClose(steps.weights, map.subarray(row, row + S), 1e-12, label);
             const pytorch = c[attention === 'self' ? 'selfWeights' : 'crossWeights'].values;
             assertClose(steps.weights, pytorch.slice(row, row + S), 1e-12, `${label} vs PyTorch`);
-            assert.equal(steps.scoring, transformer ? 'dot' : 'additive');
-            if (!transformer) {
+            const additive = !transformer && c.config.scoring !== 'dot';
+            assert.equal(steps.scoring, additive ? 'additive' : 'dot');
+            if (additive) {
               assert.equal(steps.hidden, c.config.hidden);
               assert.equal(steps.features.length, S * c.config.hidden);
               for (let j = 0; j < S; j += 1) {

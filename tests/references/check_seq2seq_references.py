@@ -19,7 +19,8 @@ What it spells out, for whoever implements the models:
       [forward final state, backward final state] (the backward one is at
       position 0).
   additive attention: score_s = w_v . tanh(W_q q + W_k k_s), -1e6 at
-      s >= the source's valid length, softmax over s.
+      s >= the source's valid length, softmax over s; with scoring "dot"
+      score_s = q . k_s / sqrt(hidden), masked the same way.
   Transformer: X = embedding * scale + P; each block's multi-head attention
       (heads split the hidden columns in order, scores / sqrt(hidden / heads),
       masked with -1e6), AddNorm = LayerNorm(X + Y) with eps 1e-5.
@@ -88,9 +89,13 @@ def bahdanau(case):
     logits, weights = [], []
     for t in range(T):
         q = h[-1]
-        features = torch.tanh((q @ p["decoder.attention.W_q.weight"].T)[:, None, :]
-                              + keys @ p["decoder.attention.W_k.weight"].T)
-        w = masked_softmax((features @ p["decoder.attention.w_v.weight"].T).squeeze(-1), visible)
+        if c.get("scoring") == "dot":
+            scores = torch.einsum("bh,bsh->bs", q, keys) / math.sqrt(keys.shape[-1])
+        else:
+            features = torch.tanh((q @ p["decoder.attention.W_q.weight"].T)[:, None, :]
+                                  + keys @ p["decoder.attention.W_k.weight"].T)
+            scores = (features @ p["decoder.attention.w_v.weight"].T).squeeze(-1)
+        w = masked_softmax(scores, visible)
         context = torch.einsum("bs,bsh->bh", w, keys)
         x = torch.cat((context, p["decoder.embedding.weight"][Yin[:, t]]), dim=1)
         new_h = []

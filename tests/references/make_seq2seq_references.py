@@ -9,7 +9,8 @@ Run with Debian's Python, which has PyTorch (apt-get install python3-torch):
 
 The models are d2l's, float64, dropout 0 (seq2seq_torch.py): d2l 10.4's
 Bahdanau attention with its one-directional encoder, the same with Bahdanau
-et al.'s bidirectional encoder, and d2l 10.7's Transformer with the book's
+et al.'s bidirectional encoder, that one again with d2l's scaled
+DotProductAttention in place of the additive one (10.4, exercise 2), and d2l 10.7's Transformer with the book's
 embedding scale sqrt(hidden). Per case, at small sizes, on a batch of 3 with
 padding in both the sources and the targets:
   - the parameters: d2l's initialisation (xavier_init_weights; the LayerNorm
@@ -35,7 +36,8 @@ The file:
     name, seed, config   config in the JS spelling: architecture, sourceVocab,
                          targetVocab, sourceLength, targetLength, hidden,
                          embed, layers, bidirectional, heads, ffnHidden,
-                         blocks, embeddingScale (each model reads its own)
+                         blocks, embeddingScale, scoring (each model reads
+                         its own; scoring null: the architecture's own)
     params[]             {name, shape, values}, state_dict order
     batch, source, sourceLens, targetIn, targetOut, targetLens
                          targetIn is d2l's: <bos> then targetOut shifted
@@ -92,7 +94,7 @@ def tensor(t):
 def config(architecture, bidirectional=False, **sizes):
     c = {"architecture": architecture, "sourceVocab": 7, "targetVocab": 6, "sourceLength": 5, "targetLength": 4,
          "hidden": 4, "embed": 3, "layers": 2, "bidirectional": bidirectional,
-         "heads": 2, "ffnHidden": 6, "blocks": 2, "embeddingScale": 1.0}
+         "heads": 2, "ffnHidden": 6, "blocks": 2, "embeddingScale": 1.0, "scoring": None}
     c.update(sizes)
     return c
 
@@ -101,13 +103,14 @@ CASES = [
     ("bahdanau", config("bahdanau")),
     ("bahdanau bidirectional", config("bahdanau", bidirectional=True)),
     ("transformer", config("transformer", hidden=8, embeddingScale=math.sqrt(8))),
+    ("bahdanau bidirectional dot", config("bahdanau", bidirectional=True, scoring="dot")),
 ]
 
 
 def make_net(c):
     if c["architecture"] == "bahdanau":
         return s2s.bahdanau_model(c["sourceVocab"], c["targetVocab"], c["embed"], c["hidden"], c["layers"],
-                                  c["bidirectional"])
+                                  c["bidirectional"], c["scoring"] or "additive")
     return s2s.transformer_model(c["sourceVocab"], c["targetVocab"], c["hidden"], c["heads"], c["ffnHidden"],
                                  c["blocks"], c["embeddingScale"])
 

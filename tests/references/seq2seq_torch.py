@@ -5,6 +5,8 @@ benchmark times.
 Written from the book (d2l, PyTorch, 1st edition's numbering: 9.7
 sequence to sequence learning, 10.4 Bahdanau attention, 10.7 Transformer):
   - AdditiveAttention (W_k, W_q, w_v, no biases; masked_softmax with -1e6),
+    or d2l's DotProductAttention in its place (10.4, exercise 2: scores
+    q . k / sqrt(hidden), no parameters),
   - Seq2SeqEncoder (embedding, nn.GRU over time-major input, every position,
     padding included), optionally bidirectional (Bahdanau et al.: hidden // 2
     units each way; outputs [forward, backward] as nn.GRU concatenates them;
@@ -62,6 +64,14 @@ class AdditiveAttention(nn.Module):
         return torch.bmm(self.attention_weights, values)
 
 
+class DotProductAttention(nn.Module):
+    """d2l's scaled dot-product attention, with the book's masked softmax."""
+    def forward(self, queries, keys, values, valid_lens):
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(queries.shape[-1])
+        self.attention_weights = d2l_masked_softmax(scores, valid_lens)
+        return torch.bmm(self.attention_weights, values)
+
+
 class Seq2SeqEncoder(nn.Module):
     def __init__(self, vocab, embed, hidden, layers, bidirectional=False):
         super().__init__()
@@ -85,9 +95,9 @@ class Seq2SeqEncoder(nn.Module):
 
 
 class Seq2SeqAttentionDecoder(nn.Module):
-    def __init__(self, vocab, embed, hidden, layers):
+    def __init__(self, vocab, embed, hidden, layers, scoring="additive"):
         super().__init__()
-        self.attention = AdditiveAttention(hidden, hidden, hidden)
+        self.attention = AdditiveAttention(hidden, hidden, hidden) if scoring == "additive" else DotProductAttention()
         self.embedding = nn.Embedding(vocab, embed)
         self.rnn = nn.GRU(embed + hidden, hidden, layers)
         self.dense = nn.Linear(hidden, vocab)
@@ -234,9 +244,9 @@ class EncoderDecoder(nn.Module):
         return self.decoder(dec_X, dec_state)
 
 
-def bahdanau_model(source_vocab, target_vocab, embed, hidden, layers, bidirectional=False):
+def bahdanau_model(source_vocab, target_vocab, embed, hidden, layers, bidirectional=False, scoring="additive"):
     return EncoderDecoder(Seq2SeqEncoder(source_vocab, embed, hidden, layers, bidirectional),
-                          Seq2SeqAttentionDecoder(target_vocab, embed, hidden, layers))
+                          Seq2SeqAttentionDecoder(target_vocab, embed, hidden, layers, scoring))
 
 
 def transformer_model(source_vocab, target_vocab, hidden, heads, ffn, blocks, embedding_scale=None,

@@ -24,12 +24,14 @@ import {
 } from './setup.js';
 
 // The state the snippet states at its top (the section's inputs but the view's).
-export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trSteps', 'trSeed'];
+export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trScoring', 'trSteps', 'trSeed'];
 // The batches of at most this many steps are written out (each about 1,100 ids).
 export const SNIPPET_STEPS = 20;
 
-const GRU_MODEL = `# Bahdanau attention (zh.d2l.ai §10.4, d2l.ai §11.4) on the encoder of zh.d2l.ai §9.7 (d2l.ai §10.7).
-${ADDITIVE_ATTENTION}
+// The GRU translator, with its decoder's scoring: d2l 10.4's additive
+// attention, or its exercise 2's scaled dot product in its place.
+const gruModel = (scoring) => `# Bahdanau attention (zh.d2l.ai §10.4, d2l.ai §11.4) on the encoder of zh.d2l.ai §9.7 (d2l.ai §10.7).
+${scoring === 'dot' ? DOT_PRODUCT_ATTENTION : ADDITIVE_ATTENTION}
 
 
 class Seq2SeqEncoder(nn.Module):
@@ -53,7 +55,9 @@ class Seq2SeqEncoder(nn.Module):
 class Seq2SeqAttentionDecoder(nn.Module):
     def __init__(self, vocab_size, embed_size, num_hiddens, num_layers):
         super().__init__()
-        self.attention = AdditiveAttention(num_hiddens, num_hiddens, num_hiddens)
+        ${scoring === 'dot'
+    ? 'self.attention = DotProductAttention()  # zh.d2l.ai §10.4 exercise 2 (d2l.ai §11.4): the scaled dot product'
+    : 'self.attention = AdditiveAttention(num_hiddens, num_hiddens, num_hiddens)'}
         self.embedding = nn.Embedding(vocab_size, embed_size)
         self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers)
         self.dense = nn.Linear(num_hiddens, vocab_size)
@@ -258,7 +262,7 @@ export function translationScript(state, core, { title = 'translation', stateTex
     DROPOUT_NOTE,
     '',
     '',
-    transformer ? TRANSFORMER_MODEL : `${MASKED_SOFTMAX}\n\n\n${GRU_MODEL}`,
+    transformer ? TRANSFORMER_MODEL : `${MASKED_SOFTMAX}\n\n\n${gruModel(config.scoring)}`,
     '',
     '',
     TRAINING,

@@ -25,8 +25,12 @@ export const ARCHITECTURES = Object.freeze({
   transformer: { architecture: 'transformer', hidden: 32, heads: 4, ffnHidden: 64, blocks: 2 },
 });
 
+// Whether the architecture's attention scoring is the learner's choice (the GRU translators').
+export const scoringChosen = (inputs) => ARCHITECTURES[inputs.trArchitecture].architecture === 'bahdanau';
+
 export function modelConfig(inputs) {
-  return { ...ARCHITECTURES[inputs.trArchitecture], task: inputs.trTask, seed: inputs.trSeed };
+  const scoring = scoringChosen(inputs) ? inputs.trScoring : null;
+  return { ...ARCHITECTURES[inputs.trArchitecture], scoring, task: inputs.trTask, seed: inputs.trSeed };
 }
 
 export function trainingOptions(inputs, steps) {

@@ -20,7 +20,7 @@ import {
 } from '../shared/trained-model-view.js';
 import { translationPytorch } from './pytorch.js';
 import {
-  EXAMPLES, modelConfig, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
+  EXAMPLES, modelConfig, scoringChosen, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
 } from './setup.js';
 import { TRANSLATION_EXERCISES } from './exercises.js';
 import { bookSubsection } from '../../book-links.js';
@@ -32,6 +32,7 @@ const TASK_KEYS = {
   reverse: 'translation.task.reverse', sort: 'translation.task.sort',
 };
 const ARCHITECTURE_KEYS = { gru: 'translation.architecture.gru', bigru: 'translation.architecture.bigru', transformer: 'translation.architecture.transformer' };
+const SCORING_KEYS = { additive: 'translation.scoring.additive', dot: 'translation.scoring.dot' };
 const EXPLAIN_KEYS = { gru: 'translation.explain.gru', bigru: 'translation.explain.bigru', transformer: 'translation.explain.transformer' };
 const TASK_NOTE_KEYS = {
   'numbers-en-zh': 'translation.taskNote.numbersEnZh', 'numbers-zh-en': 'translation.taskNote.numbersZhEn', dates: 'translation.taskNote.dates',
@@ -107,9 +108,12 @@ function create({ frame, controls, core, errors }) {
   const { run } = trained;
 
   // --- Controls ---
+  // The scoring is the GRU translators' choice: the control stands only beside them.
+  const scoringControl = controls.choiceControl('trScoring', { labelKey: 'translation.scoring', optionKeys: SCORING_KEYS });
   panel.append(
     controls.choiceControl('trTask', { labelKey: 'translation.task', optionKeys: TASK_KEYS }),
     controls.choiceControl('trArchitecture', { labelKey: 'translation.architecture', optionKeys: ARCHITECTURE_KEYS }),
+    scoringControl,
     ...run.controlNodes,
     controls.numberControl('trSpeed', { labelKey: 'translation.speed', hintKey: 'translation.speedHint' }),
     controls.numberControl('trSteps', { labelKey: 'translation.steps' }),
@@ -203,8 +207,9 @@ function create({ frame, controls, core, errors }) {
       keyNames: typedRow ? Array.from({ length: S }, (_, j) => shown.sourceWords[j] ?? '<pad>') : shown.sourceWords,
       blocked: null,
       playingKey: 'translation.stepsPlaying',
-      // The GRU translators attend once, additively: no blocks or heads to name.
-      headName: config.architecture === 'transformer' ? undefined : () => t('translation.stepsAdditiveHead'),
+      // The GRU translators attend once: no blocks or heads to name.
+      headName: config.architecture === 'transformer' ? undefined
+        : () => t(config.scoring === 'dot' ? 'translation.stepsDotHead' : 'translation.stepsAdditiveHead'),
     }));
   }
 
@@ -266,14 +271,17 @@ function create({ frame, controls, core, errors }) {
     run.drawModel();
   }
 
-  const resetting = ['trTask', 'trArchitecture', 'trSeed'];
+  const resetting = ['trTask', 'trArchitecture', 'trScoring', 'trSeed'];
 
   return {
     draw(result, inputs, changed) {
       trained.context = { inputs, result };
-      explainNote.dataset.i18nRich = EXPLAIN_KEYS[inputs.trArchitecture];
+      scoringControl.hidden = !scoringChosen(inputs);
+      // The GRU notes' measures are of additive scoring: dot scoring has its own note.
+      const explainKey = result.config.scoring === 'dot' ? 'translation.explain.dot' : EXPLAIN_KEYS[inputs.trArchitecture];
+      explainNote.dataset.i18nRich = explainKey;
       explainNote.dataset.architecture = inputs.trArchitecture;
-      setRichText(explainNote, t(EXPLAIN_KEYS[inputs.trArchitecture]));
+      setRichText(explainNote, t(explainKey));
       taskNote.dataset.i18nRich = TASK_NOTE_KEYS[inputs.trTask];
       setRichText(taskNote, t(TASK_NOTE_KEYS[inputs.trTask]));
       typedBox.hint.dataset.i18n = TYPED_HINT_KEYS[inputs.trTask];
@@ -318,8 +326,10 @@ export const translationSection = {
   },
   needsModels: true, // it trains a translator: the core's models part
   frame: { titleKey: 'translation.title', leadKeys: ['translation.lead1', 'translation.lead2'] },
-  inputs: ['trTask', 'trArchitecture', 'trSteps', 'trSpeed', 'trSeed'],
-  arguments: { task: 'trTask', architecture: 'trArchitecture', bidirectional: 'trArchitecture', steps: 'trSteps', seed: 'trSeed' },
+  inputs: ['trTask', 'trArchitecture', 'trScoring', 'trSteps', 'trSpeed', 'trSeed'],
+  arguments: {
+    task: 'trTask', architecture: 'trArchitecture', bidirectional: 'trArchitecture', scoring: 'trScoring', steps: 'trSteps', seed: 'trSeed',
+  },
   create,
   compute,
   draw: (view, result, inputs, changed) => view.draw(result, inputs, changed),
