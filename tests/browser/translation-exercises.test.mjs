@@ -67,8 +67,34 @@ function directAnswers(seed) {
   return answers.get(seed);
 }
 
+// The test's own race for the dot-scoring question: the step at which the
+// additive and the dot-product run of RUN first reach 95 % held-out exact match.
+async function scoringRace(seed) {
+  const runs = Object.fromEntries(['additive', 'dot'].map((scoring) => {
+    const state = { ...defaultState(), ...RUN, trSeed: seed, trScoring: scoring };
+    return [scoring, { config: modelConfig(state), training: trainingOptions(state, state.trSteps) }];
+  }));
+  const { additiveAt, dotAt } = await page.evaluate(({ additive, dot }) => {
+    const reached = ({ config, training }) => {
+      const core = window.directCore;
+      let model = core.seq2seqInit(config);
+      for (let done = 0; done < training.steps; done += 25) {
+        const part = core.seq2seqTrain(model, { ...training, steps: 25, evaluateAtEnd: false });
+        model = part.model;
+        const index = Array.from(part.accuracy).findIndex((accuracy) => accuracy >= 0.95);
+        if (index >= 0) return part.evaluatedAt[index];
+      }
+      return null;
+    };
+    return { additiveAt: reached(additive), dotAt: reached(dot) };
+  }, runs);
+  assert.ok(additiveAt !== null && dotAt !== null, `the test's own steps to 95 %: ${additiveAt}, ${dotAt}`);
+  const faster = dotAt < additiveAt ? 'dot' : dotAt === additiveAt ? 'same' : 'additive';
+  return { faster, additiveAt, dotAt };
+}
+
 async function answerWrongThenRight(language, seed) {
-  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio'];
+  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio', 'dot-scoring'];
   for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
   await setState(page, { ...RUN, trSeed: seed });
   assert.equal(await covered('tr-maps'), '', 'the maps are covered while the prediction is open');
@@ -154,6 +180,29 @@ async function answerWrongThenRight(language, seed) {
   assert.equal(await statusOf('row-weight-ratio'), 'right', await verdictOf('row-weight-ratio'));
   assert.ok((await verdictOf('row-weight-ratio')).includes(opening(language, 'steps.ex.ratio.right')));
   await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
+
+  // 6. Dot-product scoring against additive: the additive run trained above
+  // kept, then the dot-product one; wrong (one try), then after a reset right.
+  await page.locator('#translation [data-action="tr-keep"]').click();
+  await setState(page, { trScoring: 'dot' });
+  assert.equal(await covered('tr-compare'), '', 'the comparison is covered while the prediction is open');
+  assert.equal(await covered('tr-accuracy'), '', 'so is the live curve');
+  const { faster, additiveAt, dotAt } = await scoringRace(seed);
+  await choose('dot-scoring', faster === 'additive' ? 'dot' : 'additive');
+  assert.equal(await statusOf('dot-scoring'), 'open', 'nothing trained: committed');
+  assert.ok((await verdictOf('dot-scoring')).includes(opening(language, 'exercises.committed')));
+  assert.equal(await covered('tr-compare'), null, 'committed: the comparison shown to watch');
+  await playToTheEnd();
+  await check('dot-scoring');
+  assert.equal(await statusOf('dot-scoring'), 'revealed', 'a prediction has one try');
+  const raceVerdict = await verdictOf('dot-scoring');
+  assert.ok(raceVerdict.includes(opening(language, `translation.ex.dot.${faster}Faster`)), raceVerdict);
+  assert.ok(raceVerdict.includes(String(dotAt)) && raceVerdict.includes(String(additiveAt)), `the steps said: ${raceVerdict}`);
+  await resetAnswers();
+  assert.equal(await covered('tr-compare'), '', 'covered again after "Reset my answers"');
+  await choose('dot-scoring', faster);
+  assert.equal(await statusOf('dot-scoring'), 'right', await verdictOf('dot-scoring'));
+  await setState(page, { trScoring: 'additive' });
 }
 
 test('each exercise wrong, then right, in English, then in Chinese, on the translator the page trains', { timeout: 600000 }, async () => {
@@ -161,6 +210,7 @@ test('each exercise wrong, then right, in English, then in Chinese, on the trans
   assert.equal(await exercise('shifted-map').getAttribute('data-kind'), 'concept');
   assert.equal(await exercise('exact-match').getAttribute('data-kind'), 'achieve');
   assert.equal(await exercise('read-weight').getAttribute('data-kind'), 'compute');
+  assert.equal(await exercise('dot-scoring').getAttribute('data-kind'), 'predict');
   await answerWrongThenRight('en', 0);
   await setLanguage(page, 'zh');
   await resetAnswers();

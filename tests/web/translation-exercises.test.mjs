@@ -11,7 +11,8 @@ import { loadAttentionCore } from '../../dist/attention-core.mjs';
 import { memoizeCore } from '../../web/src/core-memo.js';
 import { SECTIONS } from '../../web/src/sections/registry.js';
 import { defaultState } from '../../web/src/state.js';
-import { setLanguage, loadCatalogue } from '../../web/src/i18n/index.js';
+import { setLanguage, loadCatalogue, t } from '../../web/src/i18n/index.js';
+import { keptRunOf, stepsToReach } from '../../web/src/run/kept-runs.js';
 import { EXAMPLES, modelConfig, trainingOptions } from '../../web/src/sections/translation/setup.js';
 import {
   EIGHT_MIN_STEPS, EIGHT_OPTIONS, MATCH_GOAL, WEIGHT_TOLERANCE,
@@ -55,10 +56,11 @@ const viewOf = (inputs, run, step) => ({
   trainedRun: () => ({ model: run.model, step, status: 'done', inputs, heldOut: run.accuracy, heldOutBleu: null, evaluatedAt: run.at }),
 });
 
-test('the section declares five exercises of four kinds, a teacher\'s note, and the prediction hides the maps and their row taken apart', () => {
-  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute']);
+test('the section declares six exercises of four kinds, a teacher\'s note, and the predictions hide what answers them', () => {
+  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute', 'predict']);
   assert.equal(section.teacherNoteKey, 'translation.ex.teacherNote');
   assert.deepEqual(exercise('where-eight-looks').hides, ['tr-maps', 'tr-explain', 'tr-row-steps']);
+  assert.deepEqual(exercise('dot-scoring').hides, ['tr-accuracy', 'tr-compare'], 'the comparison and the live curve');
   assert.equal(exercise('shifted-map').right, 'prefix');
 });
 
@@ -150,4 +152,63 @@ test('read a weight: the core\'s forward pass of the model on screen, and a new 
   const inputs = inputsOf();
   const cells = new Set([0, 1, 2, 3, 4, 5].map((index) => JSON.stringify(read.draw(core, inputs, index))));
   assert.ok(cells.size >= 4, `${cells.size} different cells in six draws`);
+});
+
+// A run of `steps` steps as the run view describes it: its model and held-out
+// curve (the core's, every 25 steps), and `msPerStep` a step where it trained.
+function runOf(inputs, steps, msPerStep) {
+  let model = raw.seq2seqInit(modelConfig(inputs));
+  const evaluatedAt = [];
+  const accuracy = [];
+  for (let done = 0; done < steps; done += CALL_STEPS) {
+    const part = raw.seq2seqTrain(model, { ...trainingOptions(inputs, Math.min(CALL_STEPS, steps - done)), evaluateAtEnd: false });
+    model = part.model;
+    evaluatedAt.push(...part.evaluatedAt);
+    accuracy.push(...part.accuracy);
+  }
+  return { model, step: steps, status: 'done', losses: [1], trainingMs: msPerStep * steps, evaluatedAt, accuracy };
+}
+
+const cannotCheck = (fn, key, params) => assert.throws(fn, (error) => error.message === t(key, params), key);
+
+test('dot-product scoring against additive: refused until an additive run is kept and this one trained; then judged on both runs\' steps to 95 %', () => {
+  const predict = exercise('dot-scoring');
+  const dot = inputsOf({ trScoring: 'dot', trSteps: 250 });
+  const additive = inputsOf({ trSteps: 250 });
+  const map = { rows: 1, cols: 1, values: [1], rowNames: ['0'], colNames: ['0'] };
+  const keptAdditive = keptRunOf({ inputs: additive, run: runOf(additive, 250, 2), map });
+  const live = runOf(dot, 250, 1.5);
+  const view = (kept, run = live) => ({
+    keptRuns: () => kept,
+    trainedRun: () => ({ ...run, inputs: dot, stepsToGoal: stepsToReach(run.evaluatedAt, run.accuracy), msPerStep: run.trainingMs / run.step }),
+  });
+  cannotCheck(() => predict.check(core, additive, 'dot', null, view([keptAdditive])), 'translation.ex.dot.setUp');
+  cannotCheck(() => predict.check(core, { ...dot, trArchitecture: 'transformer' }, 'dot', null, view([keptAdditive])), 'translation.ex.dot.setUp');
+  cannotCheck(() => predict.check(core, dot, 'dot', null, view([])), 'translation.ex.dot.keepFirst');
+  const otherTask = keptRunOf({ inputs: { ...additive, trTask: 'reverse' }, run: runOf({ ...additive, trTask: 'reverse' }, 25, 1), map });
+  cannotCheck(() => predict.check(core, dot, 'dot', null, view([otherTask])), 'translation.ex.dot.keepFirst');
+  const short = keptRunOf({ inputs: additive, run: runOf(additive, 50, 1), map });
+  assert.equal(short.stepsToGoal, null, '50 steps are too few for 95 %');
+  cannotCheck(() => predict.check(core, dot, 'dot', null, view([short])), 'translation.ex.dot.keptShort', { steps: 50 });
+  assert.equal(predict.startedWhen(dot), true);
+  assert.equal(predict.startedWhen(additive), false);
+  assert.equal(predict.startedWhen({ ...dot, trArchitecture: 'transformer' }), false, 'the Transformer has no choice of scoring');
+
+  // The test's own reading of the two curves.
+  const dotAt = stepsToReach(live.evaluatedAt, live.accuracy);
+  const additiveAt = stepsToReach(keptAdditive.evaluatedAt, keptAdditive.accuracy);
+  assert.ok(additiveAt !== null && dotAt !== null, `both reach 95 % within 250 steps: ${additiveAt}, ${dotAt}`);
+  const faster = dotAt < additiveAt ? 'dot' : dotAt === additiveAt ? 'same' : 'additive';
+  for (const answer of ['additive', 'dot', 'same']) {
+    const result = predict.check(core, dot, answer, null, view([keptAdditive]));
+    assert.equal(result.verdict, answer === faster ? 'right' : 'wrong', answer);
+    assert.equal(result.key, `translation.ex.dot.${faster}Faster`);
+    assert.deepEqual([result.params.dot, result.params.additive], [dotAt, additiveAt], 'the steps said are the curves\'');
+    assert.deepEqual([result.params.dotMs, result.params.additiveMs], ['1.5', '2'], 'each run\'s ms a step, as it trained');
+  }
+  assert.equal(predict.solution(core, dot, null, view([keptAdditive])).key, `translation.ex.dot.${faster}Faster`);
+  assert.equal(predict.solution(core, dot, null, view([])).key, 'translation.ex.dot.solutionUntrained');
+  // Before the dot-product run reaches 95 % or passes the kept run's step, the race is still on.
+  const early = { ...live, step: 1, evaluatedAt: [], accuracy: [] };
+  cannotCheck(() => predict.check(core, dot, 'dot', null, view([keptAdditive], early)), 'translation.ex.dot.trainOn', { steps: additiveAt });
 });

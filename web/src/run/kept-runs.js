@@ -37,6 +37,9 @@ export function stepsToReach(evaluatedAt, accuracy, goal = GOAL_ACCURACY) {
   return index < 0 ? null : evaluatedAt[index];
 }
 
+// A run's milliseconds a step where it trained (model-run.js's trainingMs), or null before a timed step.
+export const msPerStepOf = ({ step, trainingMs }) => (step > 0 && trainingMs > 0 ? trainingMs / step : null);
+
 // A run to keep. `inputs`: the section's inputs it trained for; `run`: the
 // run view's state (model-run.js); `map`: { rows, cols, values, rowNames,
 // colNames }, the attention map the section keeps of it.
@@ -47,7 +50,7 @@ export function keptRunOf({ inputs, run, map }) {
     loss: run.losses.length > 0 ? run.losses[run.losses.length - 1] : null,
     evaluatedAt: Array.from(run.evaluatedAt),
     accuracy: Array.from(run.accuracy),
-    msPerStep: run.step > 0 && run.trainingMs > 0 ? run.trainingMs / run.step : null,
+    msPerStep: msPerStepOf(run),
     map: { ...map, values: Array.from(map.values), rowNames: Array.from(map.rowNames), colNames: Array.from(map.colNames) },
   });
 }

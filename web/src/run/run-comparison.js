@@ -18,7 +18,7 @@ import { reachWhenScrolling } from '../figures/scroll-reach.js';
 import { givenInputs, changedSettings } from '../exercises/given-settings.js';
 import { settingText } from '../setting-text.js';
 import {
-  MOST_KEPT, createKeptRunStore, keptRunOf, stepsToReach,
+  MOST_KEPT, createKeptRunStore, keptRunOf, msPerStepOf, stepsToReach,
 } from './kept-runs.js';
 
 const KEPT_LAYERS = Array.from({ length: MOST_KEPT }, (_, i) => `kept${i + 1}`);
@@ -107,7 +107,7 @@ export function createRunComparison({
 
   const liveFigures = () => ({
     step: live.step, heldOut: live.heldOut, stepsToGoal: stepsToReach(live.evaluatedAt, live.accuracy),
-    msPerStep: live.step > 0 && live.trainingMs > 0 ? live.trainingMs / live.step : null,
+    msPerStep: msPerStepOf(live),
   });
 
   function row(index, run, settings) {

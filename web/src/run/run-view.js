@@ -20,7 +20,7 @@ import { createModelPlayer } from './model-run.js';
 import { createRunTimeline } from './run-timeline.js';
 import { trainingThread } from './off-thread-training.js';
 import { createRunComparison } from './run-comparison.js';
-import { stepsToReach } from './kept-runs.js';
+import { msPerStepOf, stepsToReach } from './kept-runs.js';
 
 // While a run plays, the maps are redrawn at most every MAPS_EVERY_MS.
 const MAPS_EVERY_MS = 100;
@@ -368,14 +368,15 @@ export function createRunView({
     // The run as it stands, read-only: the model it has reached (the start
     // before a step), the steps trained, its status and its last held-out
     // evaluation (the core's: accuracy, BLEU where reported, and the step
-    // it was taken after; null before one), and the step of its first
-    // evaluation at 95 % or more (null: none yet); null before a reset.
+    // it was taken after; null before one), the step of its first
+    // evaluation at 95 % or more (null: none yet), and its ms a step where
+    // it trained (null before a timed step); null before a reset.
     current() {
       if (start === null) return null;
       const { step, status, heldOut, heldOutBleu = null, evaluatedAt, accuracy } = player.state;
       return {
         model: currentModel(), step, status, heldOut, heldOutBleu, evaluatedAt: evaluatedAt.at(-1) ?? null,
-        stepsToGoal: stepsToReach(evaluatedAt, accuracy),
+        stepsToGoal: stepsToReach(evaluatedAt, accuracy), msPerStep: msPerStepOf(player.state),
       };
     },
     // From now on each run set plays at once, the one set now too, and

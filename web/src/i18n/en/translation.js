@@ -147,4 +147,18 @@ export default {
   'translation.ex.weight.wrong': '{answer} is not the weight at step {step}. Check the pair, the row (“{target}”) and the column (“{source}”), and pause the run before you read it.',
   'translation.ex.weight.solution': '{weight}: at step {step}, writing “{target}” the decoder gives “{source}” that weight (the first map, block 1 · head 1 for the Transformer).',
   'translation.ex.weight.solutionNone': 'the weight is read from the model on screen: press Play or Step for these settings first.',
+
+  'translation.ex.dot.question': 'd2l asks what replacing the additive scoring function with the scaled dot product does to training efficiency. With a GRU model, train with **Scoring: Additive** until the held-out exact match passes 95 % and press **Keep this run**; then switch Scoring to **Scaled dot product**, nothing else. Before you press Play: which reaches 95 % held-out exact match in fewer steps? Choose and press Check: that commits your prediction. Then train and press Check again.',
+  'translation.ex.dot.hint': 'Additive attention learns how to compare a state with a key (W_q, W_k and w_v). The dot product compares them as they are, so the GRUs themselves must learn to make them comparable.',
+  'translation.ex.dot.additive': 'Additive: its learnt comparison finds the right words sooner',
+  'translation.ex.dot.dot': 'Scaled dot product: with no attention weights to learn, it gets there sooner',
+  'translation.ex.dot.same': 'The same evaluation: the scoring function makes no difference',
+  'translation.ex.dot.additiveFaster': 'The additive run got there first: 95 % at step **{additive}** for the kept run, while the dot-product run stood at **{dot}** (trained {step} steps). Comparing states as they are leaves the GRUs more to learn. Each step took **{dotMs}** ms with the dot product and **{additiveMs}** ms with additive attention here: efficiency is the steps times what one costs.',
+  'translation.ex.dot.dotFaster': 'The dot-product run got there first: 95 % at step **{dot}**, against step **{additive}** for the kept additive run. Without attention weights, the GRUs learnt to make their states comparable quickly. Each step took **{dotMs}** ms with the dot product and **{additiveMs}** ms with additive attention here: efficiency is the steps times what one costs.',
+  'translation.ex.dot.sameFaster': 'Neither got there first: both reached 95 % at step **{dot}**, the same evaluation (the held-out set is measured every 25 steps). Each step took **{dotMs}** ms with the dot product and **{additiveMs}** ms with additive attention here: efficiency is the steps times what one costs.',
+  'translation.ex.dot.setUp': 'this question compares a GRU model with **Scoring** on **Scaled dot product** against a kept additive run: choose a GRU model and switch Scoring to Scaled dot product.',
+  'translation.ex.dot.keepFirst': 'first keep a run with **Scoring: Additive** and otherwise these settings (**Keep this run** under the read-outs), then train this one.',
+  'translation.ex.dot.keptShort': 'the kept additive run never reached 95 % in its {steps} steps: remove it, train one longer (**Steps to train**) and keep that.',
+  'translation.ex.dot.trainOn': 'train on: this run has not reached 95 % yet, and the kept one did at step {steps}.',
+  'translation.ex.dot.solutionUntrained': 'The run that reaches 95 % first on screen: keep an additive run trained past 95 %, switch Scoring to Scaled dot product, train, and **Runs compared** shows it, with each run’s ms per step.',
 };

@@ -147,4 +147,18 @@ export default {
   'translation.ex.weight.wrong': '你填的 {answer} 不是第 {step} 步时的权重。检查数据对、行（“{target}”）和列（“{source}”），并在读数之前先暂停训练。',
   'translation.ex.weight.solution': '{weight}：第 {step} 步时，解码器写“{target}”时给“{source}”的就是这个权重（第一张图；Transformer 是第 1 块第 1 个头）。',
   'translation.ex.weight.solutionNone': '权重从屏幕上的模型读出：先在这些设置下按播放或单步。',
+
+  'translation.ex.dot.question': 'd2l 问：用缩放点积代替加性注意力评分函数，会怎样影响训练的效率？选一个 GRU 模型，用**评分函数：加性**训练，直到留出集完全匹配率超过 95 %，按 **保留这次训练**；再只把评分函数切换为**缩放点积**，其他不变。在按下播放之前：哪一种以更少的步数达到 95 % 的留出集完全匹配率？选好后按“检查”：这样就记下了你的预测。然后训练，再按一次“检查”。',
+  'translation.ex.dot.hint': '加性注意力要学怎样比较状态和键（W_q、W_k 和 w_v）。点积按原样比较它们，所以 GRU 自己必须学会让它们可以比较。',
+  'translation.ex.dot.additive': '加性：学到的比较方式更快找到对的词',
+  'translation.ex.dot.dot': '缩放点积：没有注意力权重要学，更快到达',
+  'translation.ex.dot.same': '同一次评估：评分函数没有影响',
+  'translation.ex.dot.additiveFaster': '加性的那次先到达：保留的训练在第 **{additive}** 步达到 95 %，而点积的这次停在 **{dot}**（已训练 {step} 步）。按原样比较状态，留给 GRU 要学的更多。这里每一步点积用了 **{dotMs}** 毫秒，加性注意力用了 **{additiveMs}** 毫秒：效率是步数乘以每一步的花费。',
+  'translation.ex.dot.dotFaster': '点积的这次先到达：第 **{dot}** 步达到 95 %，保留的加性训练是第 **{additive}** 步。没有注意力权重，GRU 很快学会了让状态可以比较。这里每一步点积用了 **{dotMs}** 毫秒，加性注意力用了 **{additiveMs}** 毫秒：效率是步数乘以每一步的花费。',
+  'translation.ex.dot.sameFaster': '谁也没有先到达：两次都在第 **{dot}** 步达到 95 %，是同一次评估（留出集每 25 步测一次）。这里每一步点积用了 **{dotMs}** 毫秒，加性注意力用了 **{additiveMs}** 毫秒：效率是步数乘以每一步的花费。',
+  'translation.ex.dot.setUp': '这道题比较**评分函数**为**缩放点积**的 GRU 模型和一次保留的加性训练：选一个 GRU 模型，把评分函数切换为缩放点积。',
+  'translation.ex.dot.keepFirst': '先保留一次**评分函数：加性**、其余设置与现在相同的训练（读数下方的 **保留这次训练**），再训练这一次。',
+  'translation.ex.dot.keptShort': '保留的加性训练在 {steps} 步内没有达到 95 %：删掉它，训练更久（**训练步数**）再保留。',
+  'translation.ex.dot.trainOn': '继续训练：这次还没有达到 95 %，而保留的那次在第 {steps} 步就达到了。',
+  'translation.ex.dot.solutionUntrained': '屏幕上先达到 95 % 的那次：保留一次训练超过 95 % 的加性训练，把评分函数切换为缩放点积，训练，**训练对比**就会显示出来，连同每次训练每一步的毫秒数。',
 };

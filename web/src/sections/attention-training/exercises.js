@@ -23,8 +23,7 @@ import { t } from '../../i18n/index.js';
 import { AT_LENGTH } from '../../state.js';
 import { blindToOrder, heldOutSet, taskOptions, exampleSeed } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
-import { remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
-import { changedSettings, givenInputs } from '../../exercises/given-settings.js';
+import { raceWithKept, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
 // The fewest steps a run can be set to (Steps to train): a head's pattern
 // is judged from a model trained at least this far.
@@ -403,27 +402,22 @@ const FASTER_FEEDBACK = Object.freeze({
   learned: 'attention-training.ex.learned.learnedFaster',
   same: 'attention-training.ex.learned.sameFaster',
 });
-// The settings a kept run may differ in: its length and pace, and the positions compared.
-const IDLE = new Set(['atSteps', 'atSpeed', 'atPositional']);
 
 // The run kept with sinusoidal positions and otherwise the live run's
-// settings, and the live run with learned ones; thrown, what to do first.
+// settings, raced against the live run with learned ones.
 function positionsCompared(inputs, view) {
-  if (inputs.atPositional !== 'learned') throw new Error(t('attention-training.ex.learned.setUp'));
-  const kept = (view?.keptRuns?.() ?? []).find((run) => {
-    const settings = givenInputs(run.given, inputs);
-    return settings.atPositional === 'sinusoidal' && changedSettings(inputs, settings).every((name) => IDLE.has(name));
+  const { faster, kept, live } = raceWithKept(inputs, view, {
+    setting: 'atPositional', kept: 'sinusoidal', live: 'learned', idle: ['atSteps', 'atSpeed'],
+    keys: {
+      setUp: 'attention-training.ex.learned.setUp', keepFirst: 'attention-training.ex.learned.keepFirst',
+      keptShort: 'attention-training.ex.learned.keptShort', trainOn: 'attention-training.ex.learned.trainOn',
+      pressPlay: 'attention-training.ex.pressPlay', trainLonger: 'attention-training.ex.trainLonger',
+    },
   });
-  if (!kept) throw new Error(t('attention-training.ex.learned.keepFirst'));
-  if (kept.stepsToGoal === null) throw new Error(t('attention-training.ex.learned.keptShort', { steps: kept.step }));
-  const live = trainedRun(inputs, view);
-  const sinusoidal = kept.stepsToGoal;
-  // Not there yet, and not yet past the kept run's step: the race is still on.
-  if (live.stepsToGoal === null && live.step < sinusoidal) throw new Error(t('attention-training.ex.learned.trainOn', { steps: sinusoidal }));
-  const learned = live.stepsToGoal;
-  let faster = 'sinusoidal';
-  if (learned !== null) faster = learned < sinusoidal ? 'learned' : learned === sinusoidal ? 'same' : 'sinusoidal';
-  return { faster, params: { learned: learned ?? t('runs.notReached'), sinusoidal, step: live.step } };
+  return {
+    faster: { kept: 'sinusoidal', live: 'learned', same: 'same' }[faster],
+    params: { learned: live.stepsToGoal ?? t('runs.notReached'), sinusoidal: kept.stepsToGoal, step: live.step },
+  };
 }
 
 const learnedPositions = Object.freeze({

@@ -4,8 +4,11 @@
 // checked against the core's greedy translation of the model trained); that
 // an attention map is an explanation (why d2l's one-directional encoder's map
 // looks shifted, a concept question); that a translator needs a long training
-// (reach 95 % held-out exact match); and reading one weight of the map
-// (compute, against the core's forward pass of the model on screen).
+// (reach 95 % held-out exact match); reading one weight of the map
+// (compute, against the core's forward pass of the model on screen); and
+// that a scoring function without parameters trains faster or slower for
+// it (d2l 10.4, exercise 2: a kept additive run raced against a dot-product
+// one, judged on the two runs on screen).
 //
 // check() and solution() never train: they read the model the section's run
 // has reached through its view (view.trainedRun()) and ask the core about it
@@ -17,7 +20,7 @@ import { formatNumber } from '../../format.js';
 import { t } from '../../i18n/index.js';
 import { EXAMPLES, wordsOf, sentence } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
-import { remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
+import { raceWithKept, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
 // The number whose map the prediction is about, and the word whose row it reads.
 export const EIGHT_SOURCE = '4782';
@@ -220,4 +223,67 @@ const readWeight = Object.freeze({
   },
 });
 
-export const TRANSLATION_EXERCISES = Object.freeze([predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE]);
+// --- 6. Dot-product scoring against additive (d2l 10.4, exercise 2) ---
+
+// Which of the two reaches 95 % held-out exact match in fewer steps.
+const FASTER_KEYS = Object.freeze({
+  additive: 'translation.ex.dot.additive',
+  dot: 'translation.ex.dot.dot',
+  same: 'translation.ex.dot.same',
+});
+// What was measured, by the faster of the two.
+const FASTER_FEEDBACK = Object.freeze({
+  additive: 'translation.ex.dot.additiveFaster',
+  dot: 'translation.ex.dot.dotFaster',
+  same: 'translation.ex.dot.sameFaster',
+});
+const msText = (ms) => (ms === null ? '—' : formatNumber(ms, '.3~g'));
+
+// The run kept with additive scoring and otherwise the live run's settings,
+// raced against the live run scoring by the dot product: the steps each
+// took to 95 % and each one's ms a step (the training efficiency d2l asks about).
+function scoringsCompared(inputs, view) {
+  const { faster, kept, live } = raceWithKept(inputs, view, {
+    setting: 'trScoring', kept: 'additive', live: 'dot', idle: ['trSteps', 'trSpeed'],
+    keys: {
+      setUp: 'translation.ex.dot.setUp', keepFirst: 'translation.ex.dot.keepFirst', keptShort: 'translation.ex.dot.keptShort',
+      trainOn: 'translation.ex.dot.trainOn', pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
+    },
+  });
+  return {
+    faster: { kept: 'additive', live: 'dot', same: 'same' }[faster],
+    params: {
+      dot: live.stepsToGoal ?? t('runs.notReached'), additive: kept.stepsToGoal, step: live.step,
+      dotMs: msText(live.msPerStep), additiveMs: msText(kept.msPerStep),
+    },
+  };
+}
+
+const dotScoring = Object.freeze({
+  id: 'dot-scoring',
+  kind: 'predict',
+  tells: { en: ['got there first'], zh: ['先到达'] },
+  questionKey: 'translation.ex.dot.question',
+  hintKey: 'translation.ex.dot.hint',
+  // The comparison and the live curve answer it once the dot-product run trains.
+  hides: ['tr-accuracy', 'tr-compare'],
+  startedBy: ['tr-play', 'tr-step'],
+  startedWhen: (inputs) => inputs.trScoring === 'dot' && inputs.trArchitecture !== 'transformer',
+  options: Object.keys(FASTER_KEYS).map((id) => ({ id, labelKey: FASTER_KEYS[id] })),
+  check(core, inputs, answer, instance, view) {
+    if (inputs.trArchitecture === 'transformer') throw new Error(t('translation.ex.dot.setUp'));
+    const { faster, params } = scoringsCompared(inputs, view);
+    return { verdict: answer === faster ? 'right' : 'wrong', key: FASTER_FEEDBACK[faster], params };
+  },
+  solution(core, inputs, instance, view) {
+    try {
+      if (inputs.trArchitecture === 'transformer') throw new Error(t('translation.ex.dot.setUp'));
+      const { faster, params } = scoringsCompared(inputs, view);
+      return { key: FASTER_FEEDBACK[faster], params };
+    } catch {
+      return { key: 'translation.ex.dot.solutionUntrained' };
+    }
+  },
+});
+
+export const TRANSLATION_EXERCISES = Object.freeze([predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE, dotScoring]);
