@@ -22,7 +22,9 @@
 // one-directional and bidirectional (16 units each way), and d2l 10.7's
 // Transformer (2 blocks, hidden 32, 4 heads, FFN 64), each at batch 64 with 8
 // source and 8 target tokens (numbers-en-zh's vocabularies, 34 and 16), then
-// batch 16 and 128, hidden 64 (embed 64 too) and length 16 one at a time.
+// batch 16 and 128, hidden 64 (embed 64 too) and length 16 one at a time;
+// then the book's what-if variants at the defaults: the bidirectional model
+// scoring by the scaled dot product (d2l 10.4, exercise 2).
 //
 // FLOPs: the core's own count of the multiply-adds of a forward pass
 // (bahdanau_forward_work, transformer_forward_work: the matrix products, plus
@@ -38,7 +40,8 @@
 // else slows all of them alike; medians of --repetitions samples after
 // --warmup untimed rounds. Wasm on V8's optimising compiler only (--no-liftoff).
 // Budgets, judged on CPU time at each architecture's default configuration:
-// wasm at least 2.5x faster than PyTorch and within 1.3x of native.
+// wasm at least 2.5x faster than PyTorch and within 1.3x of native; each
+// variant at least 3x faster than PyTorch.
 //
 // With --translate it also times greedy translation of the batch's sources
 // (the held-out evaluation's work) at the default configurations, native and
@@ -75,7 +78,7 @@ const { values: args } = parseArgs({
 });
 
 const defaults = {
-  architecture: 'bahdanau', bidirectional: false, batch: 64, length: 8, hidden: 32, embed: 32, layers: 2,
+  architecture: 'bahdanau', bidirectional: false, scoring: 'additive', batch: 64, length: 8, hidden: 32, embed: 32, layers: 2,
   heads: 4, ffnHidden: 64, blocks: 2, sourceVocab: 34, targetVocab: 16,
 };
 const architectures = [
@@ -83,11 +86,16 @@ const architectures = [
   ['bidirectional', { bidirectional: true }],
   ['transformer', { architecture: 'transformer' }],
 ];
+// d2l 10.4, exercise 2: the bidirectional model with the scaled dot product in place of additive attention.
+const variants = [['bidirectional dot', { bidirectional: true, scoring: 'dot' }]];
 const changes = [['', {}], [' batch 16', { batch: 16 }], [' batch 128', { batch: 128 }],
   [' hidden 64', { hidden: 64, embed: 64 }], [' length 16', { length: 16 }]];
 // Defaults first, then each change for each architecture.
-const allConfigs = changes.flatMap(([suffix, change]) =>
-  architectures.map(([name, arch]) => ({ name: `${name}${suffix}`, ...defaults, ...arch, ...change })));
+const allConfigs = [
+  ...changes.flatMap(([suffix, change]) =>
+    architectures.map(([name, arch]) => ({ name: `${name}${suffix}`, ...defaults, ...arch, ...change }))),
+  ...variants.map(([name, variant]) => ({ name, ...defaults, ...variant })),
+];
 const chosen = args.configs ? args.configs.split(',') : allConfigs.map((c) => c.name);
 for (const name of chosen) {
   if (!allConfigs.some((c) => c.name === name)) {
@@ -105,7 +113,7 @@ if (!(Number.isInteger(warmup) && warmup >= 0 && Number.isInteger(repetitions) &
   console.error('seq2seq bench: --warmup must be a whole number >= 0, --repetitions one >= 1, --flops-per-sample > 0');
   process.exit(2);
 }
-const budgets = { wasmOverNative: 1.3, torchOverWasm: 2.5 };
+const budgets = { wasmOverNative: 1.3, torchOverWasm: 2.5, variantTorchOverWasm: 3 };
 const tolerance = { wasm: 1e-12, torch: 1e-9 }; // |a - b| <= tolerance * max(1, |a|)
 const withTorch = !args['no-torch'];
 
@@ -194,7 +202,7 @@ let torchInfo = null;
 const runs = [];
 for (const [index, c] of configs.entries()) {
   const native = serving(path.resolve(args.native), [
-    '--architecture', c.architecture, '--bidirectional', c.bidirectional ? 1 : 0, '--batch', c.batch, '--length', c.length,
+    '--architecture', c.architecture, '--bidirectional', c.bidirectional ? 1 : 0, '--scoring', c.scoring, '--batch', c.batch, '--length', c.length,
     '--hidden', c.hidden, '--embed', c.embed, '--layers', c.layers, '--heads', c.heads, '--ffn-hidden', c.ffnHidden,
     '--blocks', c.blocks, '--source-vocab', c.sourceVocab, '--target-vocab', c.targetVocab, '--lr', lr, '--clip', clip, '--serve',
   ].map(String), 'seq2seq_step_benchmark');
@@ -229,7 +237,7 @@ for (const [index, c] of configs.entries()) {
   const flops = 6 * first.forwardWork;
   const calls = Math.max(1, Math.round(flopsPerSample / flops));
   console.log(`\n${c.name}: batch ${c.batch}, length ${c.length}, hidden ${c.hidden}` +
-    `${c.architecture === 'bahdanau' ? `, embed ${c.embed}, ${c.layers} layers${c.bidirectional ? ', bidirectional' : ''}`
+    `${c.architecture === 'bahdanau' ? `, embed ${c.embed}, ${c.layers} layers${c.bidirectional ? ', bidirectional' : ''}, ${c.scoring} scoring`
       : `, ${c.heads} heads, FFN ${c.ffnHidden}, ${c.blocks} blocks`}; ${(flops / 1e6).toFixed(1)} MFLOP a step, ${calls} step${calls > 1 ? 's' : ''} a sample`);
   for (const { name, worst, ok, limit, note } of checks) {
     console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(42)} max |difference| ${note ?? worst.toExponential(2)}  (<= ${limit})`);
@@ -313,8 +321,12 @@ for (const run of runs) {
   const gflops = who.map((w) => (run.flops / 1e6 / m[w].cpu).toFixed(2)).join(' / ');
   console.log(`${run.c.name.padEnd(27)}${(run.flops / 1e6).toFixed(1).padStart(7)}${who.map(cell).join('')}` +
     `${ratioColumns.map(([a, b]) => ratio(a, b).padStart(14)).join('')}   ${gflops}`);
-  if (!run.c.name.includes(' ')) {
-    verdicts.push({ name: run.c.name, wasmOverNative: m.wasm.cpu / m.native.cpu, torchOverWasm: m.torch ? m.torch.cpu / m.wasm.cpu : null });
+  const variant = variants.some(([name]) => name === run.c.name);
+  if (!run.c.name.includes(' ') || variant) {
+    verdicts.push({
+      name: run.c.name, wasmOverNative: m.wasm.cpu / m.native.cpu, torchOverWasm: m.torch ? m.torch.cpu / m.wasm.cpu : null,
+      torchBudget: variant ? budgets.variantTorchOverWasm : budgets.torchOverWasm,
+    });
   }
 }
 
@@ -346,9 +358,9 @@ console.log(`\nload average at the end ${loadEnd.map((l) => l.toFixed(2)).join('
 let allMet = true;
 for (const v of verdicts) {
   const a = v.wasmOverNative <= budgets.wasmOverNative;
-  const b = v.torchOverWasm === null || v.torchOverWasm >= budgets.torchOverWasm;
+  const b = v.torchOverWasm === null || v.torchOverWasm >= v.torchBudget;
   allMet &&= a && b;
   console.log(`Budgets, ${v.name} (CPU time, seq2seqStep a call): wasm/native ${v.wasmOverNative.toFixed(2)} <= ${budgets.wasmOverNative}: ${a ? 'met' : 'MISSED'}` +
-    `${v.torchOverWasm === null ? '' : `; PyTorch/wasm ${v.torchOverWasm.toFixed(2)} >= ${budgets.torchOverWasm}: ${b ? 'met' : 'MISSED'}`}.`);
+    `${v.torchOverWasm === null ? '' : `; PyTorch/wasm ${v.torchOverWasm.toFixed(2)} >= ${v.torchBudget}: ${b ? 'met' : 'MISSED'}`}.`);
 }
 console.log(allMet ? 'All budgets met.' : 'A budget missed (this is a report, not a test).');

@@ -58,7 +58,7 @@ torch.set_default_dtype(torch.float64)
 torch.set_num_threads(1)
 
 # numbers-en-zh's vocabularies; rows of 8 tokens; d2l 10.4's sizes.
-BASE = {"architecture": "bahdanau", "bidirectional": False, "sourceVocab": 34, "targetVocab": 16,
+BASE = {"architecture": "bahdanau", "bidirectional": False, "scoring": "additive", "sourceVocab": 34, "targetVocab": 16,
         "length": 8, "batch": 64, "embed": 32, "hidden": 32, "layers": 2, "heads": 4, "ffnHidden": 64, "blocks": 2}
 
 
@@ -72,6 +72,7 @@ CONFIGS = {
     "bahdanau": variant(),
     "bidirectional": variant(bidirectional=True),
     "transformer": variant(architecture="transformer"),
+    "bidirectional dot": variant(bidirectional=True, scoring="dot"),
 }
 for arch, extra in (("bahdanau", {}), ("bidirectional", {"bidirectional": True}),
                     ("transformer", {"architecture": "transformer"})):
@@ -93,8 +94,11 @@ def multiply_adds(c):
             else:
                 enc += 3 * H * (inputs + H)
         enc *= B * S
-        keys = B * S * H * H                       # W_k over the encoder's outputs, once
-        per_step = B * (H * H + S * H + S * H)     # W_q, w_v on every key, weights x values
+        if c["scoring"] == "dot":
+            keys, per_step = 0, B * 2 * S * H      # q . k for every key, weights x values
+        else:
+            keys = B * S * H * H                   # W_k over the encoder's outputs, once
+            per_step = B * (H * H + S * H + S * H)  # W_q, w_v on every key, weights x values
         for layer in range(c["layers"]):
             inputs = E + H if layer == 0 else H
             per_step += B * 3 * H * (inputs + H)
@@ -110,7 +114,7 @@ def multiply_adds(c):
 def make_net(c):
     if c["architecture"] == "bahdanau":
         return s2s.bahdanau_model(c["sourceVocab"], c["targetVocab"], c["embed"], c["hidden"], c["layers"],
-                                  c["bidirectional"])
+                                  c["bidirectional"], c["scoring"])
     return s2s.transformer_model(c["sourceVocab"], c["targetVocab"], c["hidden"], c["heads"], c["ffnHidden"],
                                  c["blocks"], c.get("embeddingScale"))
 
@@ -191,7 +195,7 @@ def serve():
         if line.startswith("{"):
             message = json.loads(line)
             m = message["config"]
-            c = variant(architecture=m["architecture"], bidirectional=m["bidirectional"],
+            c = variant(architecture=m["architecture"], bidirectional=m["bidirectional"], scoring=m["scoring"],
                         sourceVocab=m["sourceVocab"], targetVocab=m["targetVocab"], length=m["targetLength"],
                         batch=message["batch"], embed=m["embed"], hidden=m["hidden"], layers=m["layers"],
                         heads=m["heads"], ffnHidden=m["ffnHidden"], blocks=m["blocks"])

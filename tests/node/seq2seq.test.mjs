@@ -242,3 +242,28 @@ for (const [name, config] of [['the default (bidirectional GRU)', {}], ['d2l\'s 
     assert.deepEqual(words(v.target, tokens).join(''), '四千七百八十二');
   });
 }
+
+test('scoring: additive and dot-product attention both reach 95 % held-out exact match on numbers within 250 steps, neither always first (five seeds)', () => {
+  // What the dot-scoring exercise races (d2l 10.4, exercise 2) and docs/exercises.md says of it,
+  // with the translation section's recipe (translation/setup.js): bidirectional GRU, batch 64,
+  // Adam at 0.005, clipping at 1, the first 200 held-out pairs every 25 steps.
+  const stepsTo = { additive: [], dot: [] };
+  for (const scoring of Object.keys(stepsTo)) {
+    for (let seed = 0; seed < 5; seed += 1) {
+      let model = api.seq2seqInit({ task: 'numbers-en-zh', bidirectional: true, scoring, seed });
+      let reached = null;
+      for (let done = 0; done < 250 && reached === null; done += 25) {
+        const run = api.seq2seqTrain(model, {
+          task: 'numbers-en-zh', steps: 25, batch: 64, lr: 0.005, clip: 1, seed, evalEvery: 25, heldOut: 200,
+        });
+        model = run.model;
+        if (run.heldOutAccuracy >= 0.95) reached = done + 25;
+      }
+      stepsTo[scoring].push(reached);
+    }
+  }
+  console.log(`steps to 95 % held-out exact match, seeds 0-4: additive ${stepsTo.additive.join(' ')}; dot ${stepsTo.dot.join(' ')}`);
+  for (const scoring of Object.keys(stepsTo)) assert.ok(stepsTo[scoring].every((steps) => steps !== null), `${scoring}: ${stepsTo[scoring]}`);
+  const dotFirst = stepsTo.dot.map((steps, seed) => steps < stepsTo.additive[seed]);
+  assert.ok(dotFirst.some(Boolean) && !dotFirst.every(Boolean), `the dot product first on seeds ${dotFirst}: no answer holds for every seed`);
+});
