@@ -23,7 +23,7 @@ import { t } from '../../i18n/index.js';
 import { AT_LENGTH } from '../../state.js';
 import { blindToOrder, heldOutSet, taskOptions, exampleSeed } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
-import { raceWithKept, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
+import { raceExercise, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
 // The fewest steps a run can be set to (Steps to train): a head's pattern
 // is judged from a model trained at least this far.
@@ -390,59 +390,30 @@ const noPositions = Object.freeze({
 
 // --- 8. Learned positions against d2l's sinusoidal ones (d2l 10.6, exercise 2) ---
 
-// Which of the two reaches 95 % held-out accuracy in fewer steps.
-const FASTER_KEYS = Object.freeze({
-  sinusoidal: 'attention-training.ex.learned.sinusoidal',
-  learned: 'attention-training.ex.learned.learned',
-  same: 'attention-training.ex.learned.same',
-});
-// What was measured, by the faster of the two.
-const FASTER_FEEDBACK = Object.freeze({
-  sinusoidal: 'attention-training.ex.learned.sinusoidalFaster',
-  learned: 'attention-training.ex.learned.learnedFaster',
-  same: 'attention-training.ex.learned.sameFaster',
-});
-
-// The run kept with sinusoidal positions and otherwise the live run's
-// settings, raced against the live run with learned ones.
-function positionsCompared(inputs, view) {
-  const { faster, kept, live } = raceWithKept(inputs, view, {
-    setting: 'atPositional', kept: 'sinusoidal', live: 'learned', idle: ['atSteps', 'atSpeed'],
-    keys: {
-      setUp: 'attention-training.ex.learned.setUp', keepFirst: 'attention-training.ex.learned.keepFirst',
-      keptShort: 'attention-training.ex.learned.keptShort', trainOn: 'attention-training.ex.learned.trainOn',
-      pressPlay: 'attention-training.ex.pressPlay', trainLonger: 'attention-training.ex.trainLonger',
-    },
-  });
-  return {
-    faster: { kept: 'sinusoidal', live: 'learned', same: 'same' }[faster],
-    params: { learned: live.stepsToGoal ?? t('runs.notReached'), sinusoidal: kept.stepsToGoal, step: live.step },
-  };
-}
-
-const learnedPositions = Object.freeze({
+// A kept run with sinusoidal positions raced against the live one with learned ones.
+const learnedPositions = raceExercise({
   id: 'learned-positions',
-  kind: 'predict',
   tells: { en: ['got there first'], zh: ['先到达'] },
-  questionKey: 'attention-training.ex.learned.question',
-  hintKey: 'attention-training.ex.learned.hint',
-  // The comparison and the live curve answer it once the learned run trains.
-  hides: ['at-accuracy', 'at-compare'],
-  startedBy: ['at-play', 'at-step'],
-  startedWhen: (inputs) => inputs.atPositional === 'learned',
-  options: Object.keys(FASTER_KEYS).map((id) => ({ id, labelKey: FASTER_KEYS[id] })),
-  check(core, inputs, answer, instance, view) {
-    const { faster, params } = positionsCompared(inputs, view);
-    return { verdict: answer === faster ? 'right' : 'wrong', key: FASTER_FEEDBACK[faster], params };
+  setting: 'atPositional',
+  kept: 'sinusoidal',
+  live: 'learned',
+  idle: ['atSteps', 'atSpeed'],
+  texts: {
+    question: 'attention-training.ex.learned.question', hint: 'attention-training.ex.learned.hint',
+    options: {
+      kept: 'attention-training.ex.learned.sinusoidal', live: 'attention-training.ex.learned.learned', same: 'attention-training.ex.learned.same',
+    },
+    faster: {
+      kept: 'attention-training.ex.learned.sinusoidalFaster', live: 'attention-training.ex.learned.learnedFaster',
+      same: 'attention-training.ex.learned.sameFaster',
+    },
+    setUp: 'attention-training.ex.learned.setUp', keepFirst: 'attention-training.ex.learned.keepFirst',
+    keptShort: 'attention-training.ex.learned.keptShort', trainOn: 'attention-training.ex.learned.trainOn',
+    solutionUntrained: 'attention-training.ex.learned.solutionUntrained',
+    pressPlay: 'attention-training.ex.pressPlay', trainLonger: 'attention-training.ex.trainLonger',
   },
-  solution(core, inputs, instance, view) {
-    try {
-      const { faster, params } = positionsCompared(inputs, view);
-      return { key: FASTER_FEEDBACK[faster], params };
-    } catch {
-      return { key: 'attention-training.ex.learned.solutionUntrained' };
-    }
-  },
+  figures: ['at-accuracy', 'at-compare'],
+  play: ['at-play', 'at-step'],
 });
 
 export const ATTENTION_TRAINING_EXERCISES = Object.freeze([

@@ -18,9 +18,9 @@
 import { conceptExercise, judgeNumber, CLOSE_SHARE } from '../../exercises/judging.js';
 import { formatNumber } from '../../format.js';
 import { t } from '../../i18n/index.js';
-import { EXAMPLES, wordsOf, sentence } from './setup.js';
+import { EXAMPLES, scoringChosen, wordsOf, sentence } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
-import { raceWithKept, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
+import { raceExercise, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
 // The number whose map the prediction is about, and the word whose row it reads.
 export const EIGHT_SOURCE = '4782';
@@ -225,65 +225,27 @@ const readWeight = Object.freeze({
 
 // --- 6. Dot-product scoring against additive (d2l 10.4, exercise 2) ---
 
-// Which of the two reaches 95 % held-out exact match in fewer steps.
-const FASTER_KEYS = Object.freeze({
-  additive: 'translation.ex.dot.additive',
-  dot: 'translation.ex.dot.dot',
-  same: 'translation.ex.dot.same',
-});
-// What was measured, by the faster of the two.
-const FASTER_FEEDBACK = Object.freeze({
-  additive: 'translation.ex.dot.additiveFaster',
-  dot: 'translation.ex.dot.dotFaster',
-  same: 'translation.ex.dot.sameFaster',
-});
-const msText = (ms) => (ms === null ? '—' : formatNumber(ms, '.3~g'));
-
-// The run kept with additive scoring and otherwise the live run's settings,
-// raced against the live run scoring by the dot product: the steps each
-// took to 95 % and each one's ms a step (the training efficiency d2l asks about).
-function scoringsCompared(inputs, view) {
-  const { faster, kept, live } = raceWithKept(inputs, view, {
-    setting: 'trScoring', kept: 'additive', live: 'dot', idle: ['trSteps', 'trSpeed'],
-    keys: {
-      setUp: 'translation.ex.dot.setUp', keepFirst: 'translation.ex.dot.keepFirst', keptShort: 'translation.ex.dot.keptShort',
-      trainOn: 'translation.ex.dot.trainOn', pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
-    },
-  });
-  return {
-    faster: { kept: 'additive', live: 'dot', same: 'same' }[faster],
-    params: {
-      dot: live.stepsToGoal ?? t('runs.notReached'), additive: kept.stepsToGoal, step: live.step,
-      dotMs: msText(live.msPerStep), additiveMs: msText(kept.msPerStep),
-    },
-  };
-}
-
-const dotScoring = Object.freeze({
+// A kept additive run raced against the live one scoring by the dot
+// product: the steps each took to 95 % and each one's ms a step (the
+// training efficiency d2l asks about). The Transformer has no such choice.
+const dotScoring = raceExercise({
   id: 'dot-scoring',
-  kind: 'predict',
   tells: { en: ['got there first'], zh: ['先到达'] },
-  questionKey: 'translation.ex.dot.question',
-  hintKey: 'translation.ex.dot.hint',
-  // The comparison and the live curve answer it once the dot-product run trains.
-  hides: ['tr-accuracy', 'tr-compare'],
-  startedBy: ['tr-play', 'tr-step'],
-  startedWhen: (inputs) => inputs.trScoring === 'dot' && inputs.trArchitecture !== 'transformer',
-  options: Object.keys(FASTER_KEYS).map((id) => ({ id, labelKey: FASTER_KEYS[id] })),
-  check(core, inputs, answer, instance, view) {
-    if (inputs.trArchitecture === 'transformer') throw new Error(t('translation.ex.dot.setUp'));
-    const { faster, params } = scoringsCompared(inputs, view);
-    return { verdict: answer === faster ? 'right' : 'wrong', key: FASTER_FEEDBACK[faster], params };
+  setting: 'trScoring',
+  kept: 'additive',
+  live: 'dot',
+  idle: ['trSteps', 'trSpeed'],
+  applies: scoringChosen,
+  texts: {
+    question: 'translation.ex.dot.question', hint: 'translation.ex.dot.hint',
+    options: { kept: 'translation.ex.dot.additive', live: 'translation.ex.dot.dot', same: 'translation.ex.dot.same' },
+    faster: { kept: 'translation.ex.dot.additiveFaster', live: 'translation.ex.dot.dotFaster', same: 'translation.ex.dot.sameFaster' },
+    setUp: 'translation.ex.dot.setUp', keepFirst: 'translation.ex.dot.keepFirst', keptShort: 'translation.ex.dot.keptShort',
+    trainOn: 'translation.ex.dot.trainOn', solutionUntrained: 'translation.ex.dot.solutionUntrained',
+    pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
   },
-  solution(core, inputs, instance, view) {
-    try {
-      if (inputs.trArchitecture === 'transformer') throw new Error(t('translation.ex.dot.setUp'));
-      const { faster, params } = scoringsCompared(inputs, view);
-      return { key: FASTER_FEEDBACK[faster], params };
-    } catch {
-      return { key: 'translation.ex.dot.solutionUntrained' };
-    }
-  },
+  figures: ['tr-accuracy', 'tr-compare'],
+  play: ['tr-play', 'tr-step'],
 });
 
 export const TRANSLATION_EXERCISES = Object.freeze([predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE, dotScoring]);
