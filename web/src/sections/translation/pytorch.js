@@ -20,7 +20,7 @@ import {
   MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, ADDITIVE_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM, DROPOUT_NOTE,
 } from '../shared/book-attention-pytorch.js';
 import {
-  BATCH, LEARNING_RATE, CLIP, modelConfig,
+  BATCH, LEARNING_RATE, CLIP, modelConfig, scoringChosen,
 } from './setup.js';
 
 // The state the snippet states at its top (the section's inputs but the view's).
@@ -305,10 +305,12 @@ export function translationScript(state, core, { title = 'translation', stateTex
 }
 
 // The section declaration's `pytorch` (sections/registry.js): the script for the state shown.
+// The Transformer's heads score by the dot product whatever Scoring says: its state leaves it out.
 export function translationPytorch(state, core, section = {}) {
   const titleKey = section.frame?.titleKey;
+  const names = (section.inputs ?? TRANSLATION_STATE).filter((name) => name !== 'trScoring' || scoringChosen(state));
   return translationScript(state, core, {
     title: titleKey ? t(titleKey) : (section.id ?? 'translation'),
-    stateText: stateLine(state, section.inputs ?? TRANSLATION_STATE),
+    stateText: stateLine(state, names),
   });
 }
