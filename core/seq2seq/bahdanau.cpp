@@ -5,9 +5,9 @@
 // step's input holds the attention context the previous step's state asked
 // for), and the dense readout. With dot scoring the attention is the
 // models' scaled dot-product head (one head of width hidden, one query per
-// item) over the encoder's outputs as keys and values. The embeddings enter only through the GRUs'
-// input gates, which are projected once per word of each vocabulary and
-// looked up per position (project_table).
+// item) over the encoder's outputs as keys and values. The embeddings enter
+// only through the GRUs' input gates, which are projected once per word of
+// each vocabulary and looked up per position (project_table).
 //
 // Layouts: the GRUs run time-major, row t * batch + b (item b at time t), as
 // nn.GRU does; the attention's keys and values, the logits and the weights
@@ -148,7 +148,8 @@ struct BahdanauWorkspace {
                                         hidden_gates, contexts, top_bm, transposed) +
                             capacity_of(dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next,
                                         dinput, dconcat, doutputs, step_logits) +
-                            capacity_of(dot_scratch, dkeys_step, dvalues_step) + visible.capacity() * sizeof(std::size_t) / sizeof(double) +
+                            capacity_of(dot_scratch, dkeys_step, dvalues_step) +
+                            visible.capacity() * sizeof(std::size_t) / sizeof(double) +
                             capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights, attention_scratch.dpre);
         for (const auto* group : {&inputs, &outputs, &initial, &states, &gates, &ih_transposed, &hh_transposed,
                                   &dstates, &carry, &d_input_gates, &d_hidden_gates, &dfinal})
