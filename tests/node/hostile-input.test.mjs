@@ -765,8 +765,11 @@ for (const [fn, call] of Object.entries(MODEL_FUNCTIONS)) {
     }, 'params');
     row(fn, label('the params of another config'), () => call({ ...model, config: { ...model.config, hidden: 8 } }),
       /^params\.[\w.]+$/);
+    // Its scoring too is the other's own (null): a model's config names its architecture's scoring.
     row(fn, label('the params of the other architecture'), () => call({ ...model, config: { ...model.config,
-      architecture: architecture === 'bahdanau' ? 'transformer' : 'bahdanau' } }), /^params(\.[\w.]+)?$/);
+      architecture: architecture === 'bahdanau' ? 'transformer' : 'bahdanau', scoring: null } }), /^params(\.[\w.]+)?$/);
+    row(fn, label('a scoring its architecture has not'), () => call({ ...model, config: { ...model.config,
+      architecture: 'transformer', scoring: 'additive' } }), 'scoring');
     each(fn, [['a string', 'yes'], ['NaN', NaN], ['-1', -1], ['2.5', 2.5], ['2**53', 2 ** 53], ['null', null]],
       label('optimizerState.step'), (v) => call({ ...model, optimizerState: { step: v } }), 'optimizerState.step');
     each(fn, [['a string', 'none'], ['an array', [1]], ['a number', 3]], label('optimizerState'),
