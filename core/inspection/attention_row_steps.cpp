@@ -69,7 +69,12 @@ AttentionRowSteps additive_row_steps(const AdditiveItemInputs& inputs, std::size
     std::copy_n(inputs.query_rows.data() + query * dq, dq, steps.query.data());
     steps.keys = xt::xtensor<double, 2>::from_shape({n, dk});
     std::copy(inputs.key_rows.begin(), inputs.key_rows.end(), steps.keys.begin());
-    steps.values = steps.keys;  // d2l's decoder attends over the encoder's outputs as keys and values
+    if (inputs.value_rows.empty()) {
+        steps.values = steps.keys;  // d2l's decoder attends over the encoder's outputs as keys and values
+    } else {
+        steps.values = xt::xtensor<double, 2>::from_shape({n, dk});
+        std::copy(inputs.value_rows.begin(), inputs.value_rows.end(), steps.values.begin());
+    }
     steps.w_v = xt::xtensor<double, 1>::from_shape({h});
     std::copy(inputs.w_v.begin(), inputs.w_v.end(), steps.w_v.begin());
     // W_q q and W_k k_j: nn.Linear's rows (out x in) dotted with the input.
@@ -87,7 +92,8 @@ AttentionRowSteps additive_row_steps(const AdditiveItemInputs& inputs, std::size
         steps.scores(j) = vector_math::dot(&steps.features(j, 0), steps.w_v.data(), h);
     }
     steps.valid_length = inputs.valid_length;
-    mask_softmax_and_sum(steps, inputs.valid_length);
+    steps.causal = inputs.causal;
+    mask_softmax_and_sum(steps, inputs.visible.empty() ? inputs.valid_length : inputs.visible[query]);
     return steps;
 }
 
@@ -123,9 +129,11 @@ AttentionRowSteps seq2seq_row_steps(const Seq2SeqModel& model, const Seq2SeqBatc
             return additive_row_steps(*additive, choice.query);
         return dot_product_row_steps(*std::get_if<DotProductItemInputs>(&inputs), 0, choice.query);
     }
-    const DotProductItemInputs inputs = seq2seq_detail::transformer_attention_inputs(
-        model, batch, choice.block, choice.item, attention == Seq2SeqAttention::self);
-    return dot_product_row_steps(inputs, choice.head, choice.query);
+    const auto inputs = seq2seq_detail::transformer_attention_inputs(model, batch, choice.block, choice.item,
+                                                                     choice.head, attention == Seq2SeqAttention::self);
+    if (const auto* additive = std::get_if<AdditiveItemInputs>(&inputs))
+        return additive_row_steps(*additive, choice.query);
+    return dot_product_row_steps(*std::get_if<DotProductItemInputs>(&inputs), choice.head, choice.query);
 }
 
 }  // namespace attention

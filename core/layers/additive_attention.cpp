@@ -40,6 +40,7 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
     cache.projected_queries.resize(query_rows * hidden);
     cache.features.resize(forward_only ? hidden : query_rows * nk * hidden);
     cache.weights.resize(forward_only ? 0 : query_rows * nk);
+    cache.visible.resize(forward_only ? 0 : query_rows);
     double* const all_weights = forward_only ? extras.weights : cache.weights.data();
     linear_forward({query_rows, shape.query_size, hidden}, queries, w_q, nullptr, cache.projected_queries.data(),
                    transposed);
@@ -48,6 +49,7 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
         for (std::size_t i = 0; i < nq; ++i) {
             const std::size_t row = b * nq + i;
             const std::size_t visible = extras.visible ? extras.visible[row] : item_visible;
+            if (!forward_only) cache.visible[row] = visible;
             const std::size_t scored = extras.scores ? nk : visible;
             const double* pq = cache.projected_queries.data() + row * hidden;
             double* weights = all_weights + row * nk;
@@ -67,21 +69,19 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
     }
 }
 
-void additive_attention_backward(const AdditiveShape& shape, const double* queries, const double* projected_keys,
-                                 const double* values, const int* valid_lens, const double* w_q, const double* w_v,
-                                 const AdditiveCache& cache, const double* dout, double* dw_q, double* dw_v,
-                                 double* dqueries, double* dprojected_keys, double* dvalues,
-                                 AdditiveScratch& scratch) {
-    (void)projected_keys;  // the features the forward pass kept stand for it
+void additive_attention_backward(const AdditiveShape& shape, const double* queries, const double* values,
+                                 const double* w_q, const double* w_v, const AdditiveCache& cache, const double* dout,
+                                 double* dw_q, double* dw_v, double* dqueries, double* dprojected_keys,
+                                 double* dvalues, AdditiveScratch& scratch) {
     const std::size_t nq = shape.queries, nk = shape.keys, hidden = shape.hidden, dv = shape.value_size;
     const std::size_t query_rows = shape.batch * nq;
     scratch.dprojected_queries.assign(query_rows * hidden, 0.0);
     scratch.dweights.resize(nk);
     scratch.dpre.resize(hidden);
     for (std::size_t b = 0; b < shape.batch; ++b) {
-        const std::size_t visible = visible_keys(shape, valid_lens, b);
         for (std::size_t i = 0; i < nq; ++i) {
             const std::size_t row = b * nq + i;
+            const std::size_t visible = cache.visible[row];
             const double* weights = cache.weights.data() + row * nk;
             const double* d = dout + row * dv;
             double* dweights = scratch.dweights.data();

@@ -35,12 +35,14 @@ struct AdditiveCache {
     std::vector<double> projected_queries;  // batch * queries x hidden
     std::vector<double> features;           // batch * queries * keys x hidden (rows past a valid length unset)
     std::vector<double> weights;            // batch * queries x keys, 0 past the item's valid length
+    std::vector<std::size_t> visible;       // batch * queries: the keys each query row saw
 };
 
 // What the page's forward-only call (scoring/checked_additive_attention)
 // asks beyond the models' pass; the defaults ask nothing.
 struct AdditiveExtras {
-    // batch * queries counts, in [0, keys]: the keys each query row sees (for valid_lens).
+    // batch * queries counts, in [1, keys]: the keys each query row sees, in
+    // place of valid_lens (a causal decoder's self-attention).
     const std::size_t* visible = nullptr;
     // batch * queries x keys: every key's score, masked ones too, before the softmax.
     double* scores = nullptr;
@@ -63,12 +65,12 @@ struct AdditiveScratch {
     std::vector<double> dprojected_queries, dweights, dpre;
 };
 
-// After the forward pass of the same inputs, given dout: dw_q and dw_v
-// accumulate, and so do dqueries, dprojected_keys (summed over calls that
-// share the keys, for one additive_keys_backward) and dvalues; each of
-// dqueries, dprojected_keys and dvalues may be null.
-void additive_attention_backward(const AdditiveShape& shape, const double* queries, const double* projected_keys,
-                                 const double* values, const int* valid_lens, const double* w_q, const double* w_v,
+// After the forward pass of the same inputs (its masks are the cache's),
+// given dout: dw_q and dw_v accumulate, and so do dqueries, dprojected_keys
+// (summed over calls that share the keys, for one additive_keys_backward) and
+// dvalues; each of dqueries, dprojected_keys and dvalues may be null.
+void additive_attention_backward(const AdditiveShape& shape, const double* queries, const double* values,
+                                 const double* w_q, const double* w_v,
                                  const AdditiveCache& cache, const double* dout, double* dw_q, double* dw_v,
                                  double* dqueries, double* dprojected_keys, double* dvalues,
                                  AdditiveScratch& scratch);

@@ -7,10 +7,10 @@
 namespace attention::layers {
 
 DecoderBlockWeights DecoderBlockHandles::weights(const double* p) const {
-    return {{wq1.in(p), wk1.in(p), wv1.in(p), wo1.in(p)},
+    return {{wq1.in(p), wk1.in(p), wv1.in(p), wo1.in(p), additive1.weights(p)},
             ln1_gamma.in(p),
             ln1_beta.in(p),
-            {wq2.in(p), wk2.in(p), wv2.in(p), wo2.in(p)},
+            {wq2.in(p), wk2.in(p), wv2.in(p), wo2.in(p), additive2.weights(p)},
             ln2_gamma.in(p),
             ln2_beta.in(p),
             {w1.in(p), b1.in(p), w2.in(p), b2.in(p)},
@@ -19,10 +19,10 @@ DecoderBlockWeights DecoderBlockHandles::weights(const double* p) const {
 }
 
 DecoderBlockGradients DecoderBlockHandles::gradients(double* g) const {
-    return {{wq1.in(g), wk1.in(g), wv1.in(g), wo1.in(g)},
+    return {{wq1.in(g), wk1.in(g), wv1.in(g), wo1.in(g), additive1.gradients(g)},
             ln1_gamma.in(g),
             ln1_beta.in(g),
-            {wq2.in(g), wk2.in(g), wv2.in(g), wo2.in(g)},
+            {wq2.in(g), wk2.in(g), wv2.in(g), wo2.in(g), additive2.gradients(g)},
             ln2_gamma.in(g),
             ln2_beta.in(g),
             {w1.in(g), b1.in(g), w2.in(g), b2.in(g)},
@@ -30,14 +30,22 @@ DecoderBlockGradients DecoderBlockHandles::gradients(double* g) const {
             ln3_beta.in(g)};
 }
 
-DecoderBlockHandles describe_decoder_block(LayoutBuilder& block, std::size_t h, std::size_t f) {
+DecoderBlockHandles describe_decoder_block(LayoutBuilder& block, std::size_t h, std::size_t f,
+                                           std::size_t additive_heads) {
     DecoderBlockHandles k;
+    const auto additive = [&](const char* attention) {
+        if (additive_heads == 0) return AdditiveHeadsHandles{};
+        LayoutBuilder scoring = block.under(attention);
+        return describe_additive_heads(scoring, h, additive_heads);
+    };
+    k.additive1 = additive("attention1.attention.");
     k.wq1 = block.add("attention1.W_q.weight", {h, h}, Init::xavier(h, h));
     k.wk1 = block.add("attention1.W_k.weight", {h, h}, Init::xavier(h, h));
     k.wv1 = block.add("attention1.W_v.weight", {h, h}, Init::xavier(h, h));
     k.wo1 = block.add("attention1.W_o.weight", {h, h}, Init::xavier(h, h));
     k.ln1_gamma = block.add("addnorm1.ln.weight", {h}, Init::constant(1.0));
     k.ln1_beta = block.add("addnorm1.ln.bias", {h}, Init::constant(0.0));
+    k.additive2 = additive("attention2.attention.");
     k.wq2 = block.add("attention2.W_q.weight", {h, h}, Init::xavier(h, h));
     k.wk2 = block.add("attention2.W_k.weight", {h, h}, Init::xavier(h, h));
     k.wv2 = block.add("attention2.W_v.weight", {h, h}, Init::xavier(h, h));
@@ -55,12 +63,11 @@ DecoderBlockHandles describe_decoder_block(LayoutBuilder& block, std::size_t h, 
 
 std::size_t DecoderBlockScratch::doubles() const {
     return capacity_of(sublayer, transposed, dsublayer, dresidual, dactivation, norm) +
-           capacity_of(attention.dq, attention.dk, attention.dv, attention.dconcat, attention.head);
+           attention.doubles();
 }
 
 std::size_t cache_doubles(const DecoderBlockCache& c) {
-    const auto attention = [](const AttentionCache& a) { return capacity_of(a.q, a.k, a.v, a.weights, a.concat); };
-    return attention(c.attention1) + attention(c.attention2) +
+    return c.attention1.doubles() + c.attention2.doubles() +
            capacity_of(c.norm1.xhat, c.norm1.rstd, c.y, c.norm2.xhat, c.norm2.rstd, c.z) +
            capacity_of(c.ffn.activation, c.norm3.xhat, c.norm3.rstd);
 }

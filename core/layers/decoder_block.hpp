@@ -48,7 +48,9 @@ struct DecoderBlockGradients {
 
 // Where a block's parameters lie in a model's flat vector, in d2l's state_dict order.
 struct DecoderBlockHandles {
+    AdditiveHeadsHandles additive1;  // additive scoring's (size 0: scaled dot products)
     ParameterHandle wq1, wk1, wv1, wo1, ln1_gamma, ln1_beta;
+    AdditiveHeadsHandles additive2;
     ParameterHandle wq2, wk2, wv2, wo2, ln2_gamma, ln2_beta;
     ParameterHandle w1, b1, w2, b2, ln3_gamma, ln3_beta;
     DecoderBlockWeights weights(const double* params) const;
@@ -58,7 +60,10 @@ struct DecoderBlockHandles {
 // d2l's names under `block` (attention1.W_q.weight, ..., addnorm1.ln.weight,
 // ..., ffn.dense1.weight, ..., addnorm3.ln.bias) and d2l's seq2seq
 // initialisation: Xavier-uniform Linear weights, nn.Linear's biases, LayerNorm 1 and 0.
-DecoderBlockHandles describe_decoder_block(LayoutBuilder& block, std::size_t hidden, std::size_t ffn_hidden);
+// additive_heads > 0: both attentions' heads, that many, score additively
+// (layers/additive_heads, under attention1.attention. and attention2.attention.).
+DecoderBlockHandles describe_decoder_block(LayoutBuilder& block, std::size_t hidden, std::size_t ffn_hidden,
+                                           std::size_t additive_heads = 0);
 
 // What the backward pass needs of the forward pass.
 struct DecoderBlockCache {

@@ -7,7 +7,7 @@
 namespace attention::layers {
 
 EncoderBlockWeights EncoderBlockHandles::weights(const double* params) const {
-    return {{wq.in(params), wk.in(params), wv.in(params), wo.in(params)},
+    return {{wq.in(params), wk.in(params), wv.in(params), wo.in(params), additive.weights(params)},
             ln1_gamma.in(params),
             ln1_beta.in(params),
             {w1.in(params), b1.in(params), w2.in(params), b2.in(params)},
@@ -16,7 +16,7 @@ EncoderBlockWeights EncoderBlockHandles::weights(const double* params) const {
 }
 
 EncoderBlockGradients EncoderBlockHandles::gradients(double* grads) const {
-    return {{wq.in(grads), wk.in(grads), wv.in(grads), wo.in(grads)},
+    return {{wq.in(grads), wk.in(grads), wv.in(grads), wo.in(grads), additive.gradients(grads)},
             ln1_gamma.in(grads),
             ln1_beta.in(grads),
             {w1.in(grads), b1.in(grads), w2.in(grads), b2.in(grads)},
@@ -24,8 +24,13 @@ EncoderBlockGradients EncoderBlockHandles::gradients(double* grads) const {
             ln2_beta.in(grads)};
 }
 
-EncoderBlockHandles describe_d2l_encoder_block(LayoutBuilder& block, std::size_t h, std::size_t f) {
+EncoderBlockHandles describe_d2l_encoder_block(LayoutBuilder& block, std::size_t h, std::size_t f,
+                                               std::size_t additive_heads) {
     EncoderBlockHandles k;
+    if (additive_heads > 0) {
+        LayoutBuilder scoring = block.under("attention.attention.");
+        k.additive = describe_additive_heads(scoring, h, additive_heads);
+    }
     k.wq = block.add("attention.W_q.weight", {h, h}, Init::xavier(h, h));
     k.wk = block.add("attention.W_k.weight", {h, h}, Init::xavier(h, h));
     k.wv = block.add("attention.W_v.weight", {h, h}, Init::xavier(h, h));
@@ -43,11 +48,11 @@ EncoderBlockHandles describe_d2l_encoder_block(LayoutBuilder& block, std::size_t
 
 std::size_t EncoderBlockScratch::doubles() const {
     return capacity_of(sublayer, transposed, dsublayer, dy, dactivation, norm) +
-           capacity_of(attention.dq, attention.dk, attention.dv, attention.dconcat, attention.head);
+           attention.doubles();
 }
 
 std::size_t cache_doubles(const EncoderBlockCache& c) {
-    return capacity_of(c.attention.q, c.attention.k, c.attention.v, c.attention.weights, c.attention.concat) +
+    return c.attention.doubles() +
            capacity_of(c.norm1.xhat, c.norm1.rstd, c.y, c.ffn.activation, c.norm2.xhat, c.norm2.rstd);
 }
 

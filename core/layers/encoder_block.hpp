@@ -38,6 +38,7 @@ struct EncoderBlockGradients {
 // Where a block's parameters lie in a model's flat vector (its names are the model's own).
 struct EncoderBlockHandles {
     ParameterHandle wq, wk, wv, wo;
+    AdditiveHeadsHandles additive;  // additive scoring's (size 0: scaled dot products)
     ParameterHandle ln1_gamma, ln1_beta, w1, b1, w2, b2, ln2_gamma, ln2_beta;  // blocks with an FFN
     EncoderBlockWeights weights(const double* params) const;
     EncoderBlockGradients gradients(double* grads) const;
@@ -47,7 +48,10 @@ struct EncoderBlockHandles {
 // names (attention.W_q.weight, ..., addnorm1.ln.weight, ln.bias,
 // ffn.dense1.weight, ..., addnorm2.ln.bias) and d2l's seq2seq initialisation:
 // Xavier-uniform Linear weights, nn.Linear's biases, LayerNorm 1 and 0.
-EncoderBlockHandles describe_d2l_encoder_block(LayoutBuilder& block, std::size_t hidden, std::size_t ffn_hidden);
+// additive_heads > 0: the attention's heads, that many, score additively
+// (layers/additive_heads, under attention.attention.); 0: scaled dot products.
+EncoderBlockHandles describe_d2l_encoder_block(LayoutBuilder& block, std::size_t hidden, std::size_t ffn_hidden,
+                                               std::size_t additive_heads = 0);
 
 // What the backward pass needs of the forward pass.
 struct EncoderBlockCache {

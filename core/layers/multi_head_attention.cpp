@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "layers/linear.hpp"
+#include "layers/workspace.hpp"
 #include "numerics/matrix_products.hpp"
 #include "numerics/vector_math.hpp"
 #include "numerics/softmax_row.hpp"
@@ -33,6 +34,10 @@ void scale_heads(const AttentionShape& shape, const double* factors, double* row
 }
 
 }  // namespace
+
+std::size_t AttentionCache::doubles() const { return capacity_of(q, k, v, weights, concat) + additive.doubles(); }
+
+std::size_t AttentionScratch::doubles() const { return capacity_of(dq, dk, dv, dconcat, head) + additive.doubles(); }
 
 void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causal, std::vector<std::size_t>& visible) {
     const std::size_t n = shape.queries;
@@ -122,6 +127,15 @@ void scaled_dot_product_backward(const AttentionShape& shape, const double* q, c
         }
 }
 
+void attention_heads_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
+                             const std::size_t* visible, const AdditiveHeadsWeights& additive, double* weights,
+                             double* concat, std::vector<double>& scratch, AdditiveHeadsCache& additive_cache) {
+    if (additive.present())
+        additive_heads_forward(shape, q, k, v, visible, additive, weights, concat, additive_cache, scratch);
+    else
+        scaled_dot_product_forward(shape, q, k, v, visible, weights, concat, scratch);
+}
+
 void multi_head_attention_forward(const AttentionShape& shape, const double* queries, const double* keys,
                                   const double* values, const std::size_t* visible, const AttentionWeights& w,
                                   AttentionCache& cache, double* out, std::vector<double>& transposed,
@@ -134,8 +148,12 @@ void multi_head_attention_forward(const AttentionShape& shape, const double* que
     linear_forward({query_rows, hidden, hidden}, queries, w.wq, nullptr, cache.q.data(), transposed);
     linear_forward({key_rows, hidden, hidden}, keys, w.wk, nullptr, cache.k.data(), transposed);
     linear_forward({key_rows, hidden, hidden}, values, w.wv, nullptr, cache.v.data(), transposed);
-    scaled_dot_product_forward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
-                               cache.concat.data(), transposed, extras.scores);
+    if (w.additive.present())
+        additive_heads_forward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, w.additive,
+                               cache.weights.data(), cache.concat.data(), cache.additive, transposed);
+    else
+        scaled_dot_product_forward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible,
+                                   cache.weights.data(), cache.concat.data(), transposed, extras.scores);
     silence_heads(shape, heads_off, cache.concat.data());
     scale_heads(shape, extras.head_factors, cache.concat.data());
     linear_forward({query_rows, hidden, hidden}, cache.concat.data(), w.wo, nullptr, out, transposed);
@@ -154,9 +172,13 @@ void multi_head_attention_backward(const AttentionShape& shape, const double* qu
     linear_backward({query_rows, hidden, hidden}, dout, cache.concat.data(), w.wo, grads.wo, nullptr, nullptr);
     matrix::multiply({dout, hidden, 1}, w.wo, hidden, scratch.dconcat.data(), hidden, query_rows, hidden, hidden);
     silence_heads(shape, heads_off, scratch.dconcat.data());
-    scaled_dot_product_backward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible, cache.weights.data(),
-                                scratch.dconcat.data(), scratch.dq.data(), scratch.dk.data(), scratch.dv.data(),
-                                scratch.head);
+    if (w.additive.present())
+        additive_heads_backward(shape, w.additive, cache.additive, scratch.dconcat.data(), grads.additive,
+                                scratch.dq.data(), scratch.dk.data(), scratch.dv.data(), scratch.additive);
+    else
+        scaled_dot_product_backward(shape, cache.q.data(), cache.k.data(), cache.v.data(), visible,
+                                    cache.weights.data(), scratch.dconcat.data(), scratch.dq.data(),
+                                    scratch.dk.data(), scratch.dv.data(), scratch.head);
     linear_backward({query_rows, hidden, hidden}, scratch.dq.data(), queries, w.wq, grads.wq, nullptr, dqueries);
     linear_backward({key_rows, hidden, hidden}, scratch.dk.data(), keys, w.wk, grads.wk, nullptr, dkeys);
     linear_backward({key_rows, hidden, hidden}, scratch.dv.data(), values, w.wv, grads.wv, nullptr, dvalues);

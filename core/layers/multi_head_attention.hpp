@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "layers/additive_heads.hpp"
+
 namespace attention::layers {
 
 struct AttentionShape {
@@ -34,9 +36,11 @@ void visible_keys(const AttentionShape& shape, const int* valid_lens, bool causa
 
 struct AttentionWeights {
     const double *wq, *wk, *wv, *wo;  // hidden x hidden each, nn.Linear's (out x in)
+    AdditiveHeadsWeights additive{};  // set: the heads score additively (layers/additive_heads)
 };
 struct AttentionGradients {
     double *wq, *wk, *wv, *wo;
+    AdditiveHeadsGradients additive{};
 };
 
 // What the backward pass needs of the forward pass.
@@ -44,6 +48,8 @@ struct AttentionCache {
     std::vector<double> q, k, v;   // projected rows
     std::vector<double> weights;   // batch x heads x queries x keys, 0 past a query's visible keys
     std::vector<double> concat;    // batch * queries rows: the heads' outputs, before Wo
+    AdditiveHeadsCache additive;   // additive scoring's
+    std::size_t doubles() const;
 };
 
 // What the page's forward-only call (scoring/checked_multi_head_attention)
@@ -71,6 +77,8 @@ void multi_head_attention_forward(const AttentionShape& shape, const double* que
 // The buffers of the backward pass.
 struct AttentionScratch {
     std::vector<double> dq, dk, dv, dconcat, head;  // head: one head's V^T and score gradients
+    AdditiveHeadsScratch additive;
+    std::size_t doubles() const;
 };
 
 // Given dout: the weights' gradients accumulate, and so do the inputs'
@@ -87,6 +95,11 @@ void multi_head_attention_backward(const AttentionShape& shape, const double* qu
 void scaled_dot_product_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
                                 const std::size_t* visible, double* weights, double* concat,
                                 std::vector<double>& scratch, double* scores = nullptr);
+// The heads on projected Q, K, V as `additive` says: scaled dot products
+// (additive absent), or additive scoring through `additive_cache`.
+void attention_heads_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,
+                             const std::size_t* visible, const AdditiveHeadsWeights& additive, double* weights,
+                             double* concat, std::vector<double>& scratch, AdditiveHeadsCache& additive_cache);
 // dconcat -> dq, dk, dv (overwritten). `scratch` holds a head's V^T and its dL/dscores.
 void scaled_dot_product_backward(const AttentionShape& shape, const double* q, const double* k, const double* v,
                                  const std::size_t* visible, const double* weights, const double* dconcat,

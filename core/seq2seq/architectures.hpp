@@ -41,14 +41,15 @@ Translation transformer_translate(const Seq2SeqModel& model, const xt::xtensor<i
                                   std::size_t max_length);
 
 // After a teacher-forced forward pass of a checked batch: item `item`'s
-// attention over the source (Bahdanau's, additive or dot product as its
-// scoring is; the Transformer's
-// encoder-decoder attention of block `block`, or with `self` its masked
-// self-attention), as attention_row_inputs.hpp describes it. block and item are checked by the caller.
-using BahdanauItemInputs = std::variant<AdditiveItemInputs, DotProductItemInputs>;
-BahdanauItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item);
-DotProductItemInputs transformer_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch,
-                                                  std::size_t block, std::size_t item, bool self);
+// attention over the source (Bahdanau's; the Transformer's encoder-decoder
+// attention of block `block`, or with `self` its masked self-attention), as
+// attention_row_inputs.hpp describes it, additive or dot product as the
+// model's scoring is (the Transformer's additive inputs are head `head`'s).
+// block, item and head are checked by the caller.
+using ItemInputs = std::variant<AdditiveItemInputs, DotProductItemInputs>;
+ItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item);
+ItemInputs transformer_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t block,
+                                        std::size_t item, std::size_t head, bool self);
 
 // Multiply-adds of one teacher-forced forward pass over `batch` items (the
 // limits count three of them for a forward and backward pass), in 64 bits.

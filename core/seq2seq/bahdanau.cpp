@@ -431,8 +431,7 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
         const double* query = t == 0 ? w.initial[top].data() : w.states[top].data() + (t - 1) * block;
         if (p.additive) {
             std::fill(w.dquery.begin(), w.dquery.end(), 0.0);
-            additive_attention_backward(shape, query, w.projected_keys.data(), w.memory.data(),
-                                        batch.source_lens.data(), p.w_q.in(params), p.w_v.in(params),
+            additive_attention_backward(shape, query, w.memory.data(), p.w_q.in(params), p.w_v.in(params),
                                         w.attention[t], w.dcontexts.data() + t * block, p.w_q.in(grads),
                                         p.w_v.in(grads), w.dquery.data(), w.dprojected_keys.data(),
                                         w.dmemory.data(), w.attention_scratch);
@@ -541,7 +540,7 @@ void bahdanau_forward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std:
     weights->encoder_weights = xt::xtensor<double, 5>::from_shape({0, n.batch, 1, n.source, n.source});
 }
 
-BahdanauItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item) {
+ItemInputs bahdanau_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t item) {
     BahdanauLease lease;
     BahdanauWorkspace& w = *lease;
     forward_pass(model, batch, w);

@@ -147,9 +147,6 @@ void check_seq2seq_config(const Seq2SeqConfig& config) {
             fail("hidden", "an even size (a bidirectional encoder runs hidden / 2 units each way)", config.hidden);
     } else {
         check_model_heads(config.hidden, config.heads);
-        if (seq2seq_scoring(config) != Seq2SeqScoring::dot)
-            fail("scoring", "\"dot\" or null (the Transformer's heads score by the scaled dot product)",
-                 quoted(seq2seq_scoring_names.name_of(*config.scoring)));
         require_count("ffnHidden", config.ffn_hidden, range("ffnHidden"));
         require_count("blocks", config.blocks, range("blocks"));
     }

@@ -19,7 +19,10 @@
 //   transformer  d2l 10.7: TransformerEncoder and TransformerDecoder (masked
 //                self-attention, encoder-decoder attention, FFN, three
 //                AddNorms), embeddings times embedding_scale plus the
-//                positional encoding.
+//                positional encoding. With `scoring` additive every
+//                MultiHeadAttention's `attention` is d2l's
+//                AdditiveAttention(hidden / heads), one shared by its heads
+//                (10.7's exercise; layers/additive_heads.hpp).
 // Parameters are named as the state_dict of d2l's modules wrapped in
 // d2l.EncoderDecoder (encoder.embedding.weight, encoder.rnn.weight_ih_l0,
 // decoder.attention.W_q.weight, decoder.blks.block0.attention2.W_k.weight,
@@ -51,8 +54,8 @@ enum class Seq2SeqArchitecture { bahdanau, transformer };
 inline constexpr KindNames<Seq2SeqArchitecture, 2> seq2seq_architecture_names{
     "architecture", {{{Seq2SeqArchitecture::bahdanau, "bahdanau"}, {Seq2SeqArchitecture::transformer, "transformer"}}}};
 
-// The decoder's attention scoring: Bahdanau's is additive (d2l 10.4), the
-// Transformer's the scaled dot product (10.7).
+// The attention scoring: Bahdanau's is additive (d2l 10.4), the
+// Transformer's the scaled dot product (10.7); either takes the other.
 enum class Seq2SeqScoring { additive, dot };
 
 inline constexpr KindNames<Seq2SeqScoring, 2> seq2seq_scoring_names{

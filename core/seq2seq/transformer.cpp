@@ -38,16 +38,18 @@ struct TransformerHandles {
 // decoder.embedding, decoder.blks.block<i>.*, decoder.dense.
 TransformerHandles describe_parameters(const Seq2SeqConfig& config, LayoutBuilder& layout) {
     const std::size_t h = config.hidden, f = config.ffn_hidden;
+    // Additive scoring (d2l 10.7's exercise): one AdditiveAttention shared by a layer's heads.
+    const std::size_t additive_heads = seq2seq_scoring(config) == Seq2SeqScoring::additive ? config.heads : 0;
     TransformerHandles p;
     p.encoder_embedding = layout.add("encoder.embedding.weight", {config.source_vocab, h}, Init::normal());
     for (std::size_t b = 0; b < config.blocks; ++b) {
         LayoutBuilder block = layout.under("encoder.blks.block", b, ".");
-        p.encoder_blocks.push_back(describe_d2l_encoder_block(block, h, f));
+        p.encoder_blocks.push_back(describe_d2l_encoder_block(block, h, f, additive_heads));
     }
     p.decoder_embedding = layout.add("decoder.embedding.weight", {config.target_vocab, h}, Init::normal());
     for (std::size_t b = 0; b < config.blocks; ++b) {
         LayoutBuilder block = layout.under("decoder.blks.block", b, ".");
-        p.decoder_blocks.push_back(describe_decoder_block(block, h, f));
+        p.decoder_blocks.push_back(describe_decoder_block(block, h, f, additive_heads));
     }
     p.dense = layout.add("decoder.dense.weight", {config.target_vocab, h}, Init::xavier(h, config.target_vocab));
     p.dense_bias = layout.add("decoder.dense.bias", {config.target_vocab}, Init::linear(h));
@@ -78,6 +80,7 @@ struct TransformerWorkspace {
     std::vector<double> row, query, projected, concat, sublayer, step_weights;  // batch rows each (weights: x heads x keys)
     LayerNormCache step_norm;
     FfnCache step_ffn;
+    AdditiveHeadsCache step_additive;
     std::vector<std::size_t> step_visible;
     std::vector<int> step_tokens;
 
@@ -85,7 +88,7 @@ struct TransformerWorkspace {
         std::size_t total = capacity_of(encoded, decoded, dx, denc, logits) + encoder_scratch.doubles() +
                             decoder_scratch.doubles();
         total += capacity_of(row, query, projected, concat, sublayer, step_weights) +
-                 capacity_of(step_norm.xhat, step_norm.rstd, step_ffn.activation);
+                 capacity_of(step_norm.xhat, step_norm.rstd, step_ffn.activation) + step_additive.doubles();
         for (const auto* set : {&step_keys, &step_values, &source_keys, &source_values})
             for (const auto& x : *set) total += capacity_of(x);
         for (const auto& x : encoder_inputs) total += capacity_of(x);
@@ -190,8 +193,8 @@ void transformer_forward(const Seq2SeqModel& model, const Seq2SeqBatch& batch, s
     }
 }
 
-DotProductItemInputs transformer_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch,
-                                                  std::size_t block, std::size_t item, bool self) {
+ItemInputs transformer_attention_inputs(const Seq2SeqModel& model, const Seq2SeqBatch& batch, std::size_t block,
+                                        std::size_t item, std::size_t head, bool self) {
     const Seq2SeqConfig& config = model.config;
     const TransformerHandles p = parameter_handles(config);
     TransformerLease lease;
@@ -206,6 +209,32 @@ DotProductItemInputs transformer_attention_inputs(const Seq2SeqModel& model, con
         return std::vector<double>(all.begin() + static_cast<std::ptrdiff_t>(from),
                                    all.begin() + static_cast<std::ptrdiff_t>(from + count));
     };
+    const std::vector<std::size_t> item_visible(visible.begin() + static_cast<std::ptrdiff_t>(item * t),
+                                                visible.begin() + static_cast<std::ptrdiff_t>((item + 1) * t));
+    const std::size_t valid_length = self ? t : static_cast<std::size_t>(batch.source_lens(item));
+    const DecoderBlockWeights bw = p.decoder_blocks[block].weights(model.values.data());
+    const AdditiveHeadsWeights& scoring = self ? bw.attention1.additive : bw.attention2.additive;
+    if (scoring.present()) {
+        // The heads' additive attention ran on item b * heads + h (layers/additive_heads).
+        const std::size_t d = hidden / config.heads, head_item = item * config.heads + head;
+        const AdditiveHeadsCache& heads = cache.additive;
+        AdditiveItemInputs in;
+        in.queries = t;
+        in.keys = keys;
+        in.query_size = in.key_size = in.hidden = d;
+        in.query_rows = slice(heads.q, head_item * t * d, t * d);
+        in.key_rows = slice(heads.k, head_item * keys * d, keys * d);
+        in.value_rows = slice(heads.v, head_item * keys * d, keys * d);
+        in.w_q.assign(scoring.w_q, scoring.w_q + d * d);
+        in.w_k.assign(scoring.w_k, scoring.w_k + d * d);
+        in.w_v.assign(scoring.w_v, scoring.w_v + d);
+        in.valid_length = valid_length;
+        in.visible = item_visible;
+        in.causal = self;
+        in.weights = slice(cache.weights, head_item * t * keys, t * keys);
+        in.outputs = slice(heads.out, head_item * t * d, t * d);
+        return in;
+    }
     DotProductItemInputs in;
     in.queries = t;
     in.keys = keys;
@@ -215,9 +244,8 @@ DotProductItemInputs transformer_attention_inputs(const Seq2SeqModel& model, con
     in.k = slice(cache.k, item * keys * hidden, keys * hidden);
     in.v = slice(cache.v, item * keys * hidden, keys * hidden);
     in.outputs = slice(cache.concat, item * t * hidden, t * hidden);
-    in.visible.assign(visible.begin() + static_cast<std::ptrdiff_t>(item * t),
-                      visible.begin() + static_cast<std::ptrdiff_t>((item + 1) * t));
-    in.valid_length = self ? t : static_cast<std::size_t>(batch.source_lens(item));
+    in.visible = item_visible;
+    in.valid_length = valid_length;
     in.causal = self;
     const std::size_t maps = config.heads * t * keys;
     in.weights = slice(cache.weights, item * maps, maps);
@@ -286,15 +314,16 @@ void decode_position(const Seq2SeqModel& model, const TransformerHandles& p, std
         for (std::size_t b = 0; b < batch; ++b)
             std::copy_n(w.projected.data() + b * h, h, values + (b * max_length + i) * h);
         linear_forward({batch, h, h}, w.row.data(), bw.attention1.wq, nullptr, w.query.data(), transposed);
-        scaled_dot_product_forward(self, w.query.data(), keys, values, w.step_visible.data(), w.step_weights.data(),
-                                   w.concat.data(), transposed);
+        attention_heads_forward(self, w.query.data(), keys, values, w.step_visible.data(), bw.attention1.additive,
+                                w.step_weights.data(), w.concat.data(), transposed, w.step_additive);
         linear_forward({batch, h, h}, w.concat.data(), bw.attention1.wo, nullptr, w.sublayer.data(), transposed);
         add_norm_forward(w.row.data(), w.sublayer.data(), batch, h, bw.ln1_gamma, bw.ln1_beta, w.step_norm,
                          w.row.data());
         // Encoder-decoder attention over the source's keys and values, projected once.
         linear_forward({batch, h, h}, w.row.data(), bw.attention2.wq, nullptr, w.query.data(), transposed);
-        scaled_dot_product_forward(source, w.query.data(), w.source_keys[blk].data(), w.source_values[blk].data(),
-                                   cross_visible, w.step_weights.data(), w.concat.data(), transposed);
+        attention_heads_forward(source, w.query.data(), w.source_keys[blk].data(), w.source_values[blk].data(),
+                                cross_visible, bw.attention2.additive, w.step_weights.data(), w.concat.data(),
+                                transposed, w.step_additive);
         std::copy_n(w.step_weights.data(), batch * heads * s, cross + blk * batch * heads * s);
         linear_forward({batch, h, h}, w.concat.data(), bw.attention2.wo, nullptr, w.sublayer.data(), transposed);
         add_norm_forward(w.row.data(), w.sublayer.data(), batch, h, bw.ln2_gamma, bw.ln2_beta, w.step_norm,
@@ -390,9 +419,16 @@ Translation transformer_translate(const Seq2SeqModel& model, const xt::xtensor<i
 std::uint64_t transformer_forward_work(const Seq2SeqConfig& config, std::uint64_t batch) {
     const std::uint64_t s = batch * config.source_length, t = batch * config.target_length, h = config.hidden;
     const std::uint64_t f = config.ffn_hidden;
-    const std::uint64_t encoder = 4 * s * h * h + 2 * s * config.source_length * h + 2 * s * h * f + 10 * s * h;
-    const std::uint64_t decoder = 6 * t * h * h + 2 * s * h * h + 2 * t * config.target_length * h +
-                                  2 * t * config.source_length * h + 2 * t * h * f + 15 * t * h;
+    std::uint64_t encoder = 4 * s * h * h + 2 * s * config.source_length * h + 2 * s * h * f + 10 * s * h;
+    std::uint64_t decoder = 6 * t * h * h + 2 * s * h * h + 2 * t * config.target_length * h +
+                            2 * t * config.source_length * h + 2 * t * h * f + 15 * t * h;
+    if (seq2seq_scoring(config) == Seq2SeqScoring::additive) {
+        // Each query-key pair's features (h a pair over the heads) on top of its
+        // score and weighted sum, and the shared W_q and W_k over every row's heads.
+        const std::uint64_t d = h / config.heads;
+        encoder += s * config.source_length * h + 2 * s * h * d;
+        decoder += t * (config.target_length + config.source_length) * h + 3 * t * h * d + s * h * d;
+    }
     return (s + t) * h + config.blocks * (encoder + decoder) + t * h * config.target_vocab;
 }
 

@@ -143,13 +143,13 @@ TEST_CASE("seq2seq_row_steps: every row of the translators' maps, additive and d
                             worst = std::max(worst, ref::max_error(steps.weights, row_of(pytorch, row, keys)));
                             const std::size_t valid = self ? t : static_cast<std::size_t>(batch.source_lens(item));
                             check_row(steps, self ? std::min(valid, query + 1) : valid);
+                            const auto inputs =
+                                transformer ? attention::seq2seq_detail::transformer_attention_inputs(
+                                                  model, batch, block, item, head, self)
+                                            : attention::seq2seq_detail::bahdanau_attention_inputs(model, batch, item);
                             if (attention::seq2seq_scoring(config) == attention::Seq2SeqScoring::dot) {
                                 check_dot_scores(steps);
-                                const auto layer =
-                                    transformer ? attention::seq2seq_detail::transformer_attention_inputs(
-                                                      model, batch, block, item, self)
-                                                : std::get<attention::DotProductItemInputs>(
-                                                      attention::seq2seq_detail::bahdanau_attention_inputs(model, batch, item));
+                                const auto& layer = std::get<attention::DotProductItemInputs>(inputs);
                                 const std::size_t d = config.hidden / heads, at = query * config.hidden + head * d;
                                 CHECK_NEAR_TOL(steps.output,
                                                std::vector<double>(layer.outputs.begin() + static_cast<std::ptrdiff_t>(at),
@@ -158,11 +158,11 @@ TEST_CASE("seq2seq_row_steps: every row of the translators' maps, additive and d
                                 continue;
                             }
                             // Additive: W_q q, W_k k_j, tanh of their sum, w_v's dot with it.
+                            // (A Transformer's heads share one AdditiveAttention of hidden / heads.)
                             CHECK(steps.scoring == "additive");
-                            const auto layer = std::get<attention::AdditiveItemInputs>(
-                                attention::seq2seq_detail::bahdanau_attention_inputs(model, batch, item));
-                            const std::size_t h = config.hidden;
-                            for (std::size_t j = 0; j < s; ++j) {
+                            const auto& layer = std::get<attention::AdditiveItemInputs>(inputs);
+                            const std::size_t h = config.hidden / heads;
+                            for (std::size_t j = 0; j < keys; ++j) {
                                 double score = 0.0;
                                 for (std::size_t r = 0; r < h; ++r) {
                                     double wq = 0.0, wk = 0.0;

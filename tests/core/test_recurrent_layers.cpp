@@ -245,8 +245,7 @@ TEST_CASE("additive attention: d2l's AdditiveAttention with valid lengths (1 amo
     Values dwq(wq.size(), 0.0), dwk(wk.size(), 0.0), dwv(wv.size(), 0.0), dqueries(queries.size(), 0.0),
         dkeys(keys.size(), 0.0), dvalues(values.size(), 0.0), dprojected(projected.size(), 0.0);
     AdditiveScratch scratch;
-    additive_attention_backward(shape, queries.data(), projected.data(), values.data(), valid_lens.data(), wq.data(),
-                                wv.data(), cache, dout.data(), dwq.data(), dwv.data(), dqueries.data(),
+    additive_attention_backward(shape, queries.data(), values.data(), wq.data(), wv.data(), cache, dout.data(), dwq.data(), dwv.data(), dqueries.data(),
                                 dprojected.data(), dvalues.data(), scratch);
     additive_keys_backward(shape, keys.data(), wk.data(), dprojected.data(), dwk.data(), dkeys.data());
     CHECK_NEAR_REF(dwq, r["dWq"]);
@@ -339,8 +338,7 @@ TEST_CASE("additive attention one query at a time over shared projected keys sum
         additive_attention_forward(one, q.data(), projected.data(), values.data(), valid_lens.data(), wq.data(),
                                    wv.data(), cache, o.data(), transposed);
         for (std::size_t b = 0; b < batch; ++b) std::copy_n(o.data() + b * dv, dv, out.data() + (b * nq + i) * dv);
-        additive_attention_backward(one, q.data(), projected.data(), values.data(), valid_lens.data(), wq.data(),
-                                    wv.data(), cache, d.data(), dwq.data(), dwv.data(), nullptr, dprojected.data(),
+        additive_attention_backward(one, q.data(), values.data(), wq.data(), wv.data(), cache, d.data(), dwq.data(), dwv.data(), nullptr, dprojected.data(),
                                     nullptr, scratch);
     }
     additive_keys_backward(one, keys.data(), wk.data(), dprojected.data(), dwk.data(), nullptr);

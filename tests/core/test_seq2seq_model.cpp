@@ -136,9 +136,6 @@ TEST_CASE("translators: every refused argument is named", "[seq2seq-model]") {
               k.architecture = attention::Seq2SeqArchitecture::transformer, k.embedding_scale = NAN;
           }) == "embeddingScale");
     CHECK(refused([] { attention::seq2seq_scoring_names.from_name("cosine"); }) == "scoring");
-    CHECK(with([](Seq2SeqConfig& k) {
-              k.architecture = attention::Seq2SeqArchitecture::transformer, k.scoring = attention::Seq2SeqScoring::additive;
-          }) == "scoring");
 
     auto params = named(c["params"]);
     params.back().values[0] = INFINITY;

@@ -271,7 +271,12 @@ test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals t
   // null takes the architecture's own, and a model's config names it.
   assert.equal(api.seq2seqInit({ task: 'reverse' }).config.scoring, 'additive');
   assert.equal(api.seq2seqInit({ architecture: 'transformer', task: 'reverse' }).config.scoring, 'dot');
-  assertArgumentError(() => api.seq2seqInit({ architecture: 'transformer', scoring: 'additive', task: 'reverse' }), 'scoring');
+  // Either architecture takes either scoring; the Transformer's additive heads bring their own weights.
+  const additive = api.seq2seqInit({ architecture: 'transformer', scoring: 'additive', task: 'reverse' });
+  assert.equal(additive.config.scoring, 'additive');
+  const shared = Object.entries(additive.params).filter(([name]) => name.endsWith('.attention.w_v.weight'));
+  assert.equal(shared.length, 3 * additive.config.blocks);
+  for (const [, values] of shared) assert.equal(values.length, additive.config.hidden / additive.config.heads);
   assertArgumentError(() => api.seq2seqInit({ scoring: 7, task: 'reverse' }), 'scoring');
   // Each default names a kind of its table.
   assert.ok(kinds.optimizer.includes(defaults.attentionTraining.optimizer));

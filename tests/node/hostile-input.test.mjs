@@ -768,8 +768,9 @@ for (const [fn, call] of Object.entries(MODEL_FUNCTIONS)) {
     // Its scoring too is the other's own (null): a model's config names its architecture's scoring.
     row(fn, label('the params of the other architecture'), () => call({ ...model, config: { ...model.config,
       architecture: architecture === 'bahdanau' ? 'transformer' : 'bahdanau', scoring: null } }), /^params(\.[\w.]+)?$/);
-    row(fn, label('a scoring its architecture has not'), () => call({ ...model, config: { ...model.config,
-      architecture: 'transformer', scoring: 'additive' } }), 'scoring');
+    // The other scoring changes the parameters (Bahdanau's additive weights; the Transformer's shared additive heads).
+    row(fn, label('its params under the other scoring'), () => call({ ...model, config: { ...model.config,
+      scoring: model.config.scoring === 'dot' ? 'additive' : 'dot' } }), /^params(\.[\w.]+)?$/);
     each(fn, [['a string', 'yes'], ['NaN', NaN], ['-1', -1], ['2.5', 2.5], ['2**53', 2 ** 53], ['null', null]],
       label('optimizerState.step'), (v) => call({ ...model, optimizerState: { step: v } }), 'optimizerState.step');
     each(fn, [['a string', 'none'], ['an array', [1]], ['a number', 3]], label('optimizerState'),

@@ -23,7 +23,9 @@ What it spells out, for whoever implements the models:
       score_s = q . k_s / sqrt(hidden), masked the same way.
   Transformer: X = embedding * scale + P; each block's multi-head attention
       (heads split the hidden columns in order, scores / sqrt(hidden / heads),
-      masked with -1e6), AddNorm = LayerNorm(X + Y) with eps 1e-5.
+      masked with -1e6; with scoring "additive" every head's score is
+      w_v . tanh(W_q q_h + W_k k_h) with the attention's one inner W_q, W_k,
+      w_v of hidden / heads), AddNorm = LayerNorm(X + Y) with eps 1e-5.
 """
 
 import json
@@ -132,9 +134,16 @@ def attention(p, prefix, queries, keys, visible, heads):
     d = H // heads
     Q, K, V = (m @ p[f"{prefix}.W_{w}.weight"].T for m, w in ((queries, "q"), (keys, "k"), (keys, "v")))
     outs, weights = [], []
+    additive = f"{prefix}.attention.W_q.weight" in p
     for head in range(heads):
         cols = slice(head * d, (head + 1) * d)
-        w = masked_softmax(Q[..., cols] @ K[..., cols].transpose(1, 2) / math.sqrt(d), visible)
+        if additive:
+            features = torch.tanh((Q[..., cols] @ p[f"{prefix}.attention.W_q.weight"].T)[:, :, None, :]
+                                  + (K[..., cols] @ p[f"{prefix}.attention.W_k.weight"].T)[:, None, :, :])
+            scores = (features @ p[f"{prefix}.attention.w_v.weight"].T).squeeze(-1)
+        else:
+            scores = Q[..., cols] @ K[..., cols].transpose(1, 2) / math.sqrt(d)
+        w = masked_softmax(scores, visible)
         outs.append(w @ V[..., cols])
         weights.append(w)
     return torch.cat(outs, dim=-1) @ p[f"{prefix}.W_o.weight"].T, torch.stack(weights, dim=1)

@@ -10,8 +10,9 @@ Run with Debian's Python, which has PyTorch (apt-get install python3-torch):
 The models are d2l's, float64, dropout 0 (seq2seq_torch.py): d2l 10.4's
 Bahdanau attention with its one-directional encoder, the same with Bahdanau
 et al.'s bidirectional encoder, that one again with d2l's scaled
-DotProductAttention in place of the additive one (10.4, exercise 2), and d2l 10.7's Transformer with the book's
-embedding scale sqrt(hidden). Per case, at small sizes, on a batch of 3 with
+DotProductAttention in place of the additive one (10.4, exercise 2), and d2l
+10.7's Transformer with the book's embedding scale sqrt(hidden), once with
+its heads scoring by d2l's AdditiveAttention (10.7's exercise). Per case, at small sizes, on a batch of 3 with
 padding in both the sources and the targets:
   - the parameters: d2l's initialisation (xavier_init_weights; the LayerNorm
     gammas and betas perturbed so that their use is exercised) from a fixed
@@ -104,6 +105,7 @@ CASES = [
     ("bahdanau bidirectional", config("bahdanau", bidirectional=True)),
     ("transformer", config("transformer", hidden=8, embeddingScale=math.sqrt(8))),
     ("bahdanau bidirectional dot", config("bahdanau", bidirectional=True, scoring="dot")),
+    ("transformer additive", config("transformer", hidden=8, embeddingScale=math.sqrt(8), scoring="additive")),
 ]
 
 
@@ -112,7 +114,7 @@ def make_net(c):
         return s2s.bahdanau_model(c["sourceVocab"], c["targetVocab"], c["embed"], c["hidden"], c["layers"],
                                   c["bidirectional"], c["scoring"] or "additive")
     return s2s.transformer_model(c["sourceVocab"], c["targetVocab"], c["hidden"], c["heads"], c["ffnHidden"],
-                                 c["blocks"], c["embeddingScale"])
+                                 c["blocks"], c["embeddingScale"], scoring=c["scoring"] or "dot")
 
 
 def init_net(c, seed):

@@ -16,7 +16,9 @@ sequence to sequence learning, 10.4 Bahdanau attention, 10.7 Transformer):
   - TransformerEncoder / TransformerDecoder (blocks "block0", ...; embedding
     times embedding_scale plus the positional encoding; the decoder's
     attention1 causal in training, attention2 over the encoder's outputs
-    masked by the source's valid lengths),
+    masked by the source's valid lengths), optionally with every
+    MultiHeadAttention's `attention` an AdditiveAttention(hidden // heads)
+    shared by its heads (10.7's exercise, scoring "additive"),
   - EncoderDecoder (so state_dict keys read encoder.*, decoder.*),
   - MaskedSoftmaxCELoss, grad_clipping, xavier_init_weights,
   - greedy translation of a batch, and bleu.
@@ -40,7 +42,7 @@ import torch
 from torch import nn
 
 from make_model_references import AddNorm, MultiHeadAttention, PositionWiseFFN
-from make_references import d2l_masked_softmax, positional_encoding, sequence_mask
+from make_references import d2l_masked_softmax, positional_encoding, sequence_mask, transpose_output, transpose_qkv
 
 PAD, BOS, EOS = 0, 1, 2
 
@@ -70,6 +72,35 @@ class DotProductAttention(nn.Module):
         scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(queries.shape[-1])
         self.attention_weights = d2l_masked_softmax(scores, valid_lens)
         return torch.bmm(self.attention_weights, values)
+
+
+class AdditiveMultiHeadAttention(nn.Module):
+    """d2l's MultiHeadAttention with AdditiveAttention(num_hiddens = hidden //
+    heads) as its `attention`: the heads reach it as items of the batch
+    (transpose_qkv), so they share its weights. Registered first, as the book's
+    attention module is, so its state_dict names lead: attention.W_k.weight, ..."""
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.num_heads = heads
+        self.attention = AdditiveAttention(hidden // heads, hidden // heads, hidden // heads)
+        self.W_q = nn.Linear(hidden, hidden, bias=False)
+        self.W_k = nn.Linear(hidden, hidden, bias=False)
+        self.W_v = nn.Linear(hidden, hidden, bias=False)
+        self.W_o = nn.Linear(hidden, hidden, bias=False)
+
+    def forward(self, queries, keys, values, valid_lens):
+        queries = transpose_qkv(self.W_q(queries), self.num_heads)
+        keys = transpose_qkv(self.W_k(keys), self.num_heads)
+        values = transpose_qkv(self.W_v(values), self.num_heads)
+        if valid_lens is not None:
+            valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+        output = self.attention(queries, keys, values, valid_lens)
+        self.attention_weights = self.attention.attention_weights
+        return self.W_o(transpose_output(output, self.num_heads))
+
+
+def multi_head_attention(hidden, heads, scoring):
+    return AdditiveMultiHeadAttention(hidden, heads) if scoring == "additive" else MultiHeadAttention(hidden, heads)
 
 
 class Seq2SeqEncoder(nn.Module):
@@ -138,9 +169,9 @@ def add_positions(X, scale, start=0):
 
 
 class TransformerEncoderBlock(nn.Module):
-    def __init__(self, hidden, heads, ffn):
+    def __init__(self, hidden, heads, ffn, scoring="dot"):
         super().__init__()
-        self.attention = MultiHeadAttention(hidden, heads)
+        self.attention = multi_head_attention(hidden, heads, scoring)
         self.addnorm1 = AddNorm(hidden)
         self.ffn = PositionWiseFFN(hidden, ffn)
         self.addnorm2 = AddNorm(hidden)
@@ -151,14 +182,14 @@ class TransformerEncoderBlock(nn.Module):
 
 
 class TransformerEncoder(nn.Module):
-    def __init__(self, vocab, hidden, heads, ffn, blocks, embedding_scale=None):
+    def __init__(self, vocab, hidden, heads, ffn, blocks, embedding_scale=None, scoring="dot"):
         super().__init__()
         self.hidden, self.heads = hidden, heads
         self.embedding_scale = math.sqrt(hidden) if embedding_scale is None else embedding_scale
         self.embedding = nn.Embedding(vocab, hidden)
         self.blks = nn.Sequential()
         for i in range(blocks):
-            self.blks.add_module(f"block{i}", TransformerEncoderBlock(hidden, heads, ffn))
+            self.blks.add_module(f"block{i}", TransformerEncoderBlock(hidden, heads, ffn, scoring))
 
     def forward(self, X, valid_lens, *args):
         batch, steps = X.shape
@@ -172,12 +203,12 @@ class TransformerEncoder(nn.Module):
 
 
 class DecoderBlock(nn.Module):
-    def __init__(self, hidden, heads, ffn, i):
+    def __init__(self, hidden, heads, ffn, i, scoring="dot"):
         super().__init__()
         self.i = i
-        self.attention1 = MultiHeadAttention(hidden, heads)
+        self.attention1 = multi_head_attention(hidden, heads, scoring)
         self.addnorm1 = AddNorm(hidden)
-        self.attention2 = MultiHeadAttention(hidden, heads)
+        self.attention2 = multi_head_attention(hidden, heads, scoring)
         self.addnorm2 = AddNorm(hidden)
         self.ffn = PositionWiseFFN(hidden, ffn)
         self.addnorm3 = AddNorm(hidden)
@@ -200,7 +231,8 @@ class DecoderBlock(nn.Module):
 
 
 class TransformerDecoder(nn.Module):
-    def __init__(self, vocab, hidden, heads, ffn, blocks, embedding_scale=None, book_positions=False):
+    def __init__(self, vocab, hidden, heads, ffn, blocks, embedding_scale=None, book_positions=False,
+                 scoring="dot"):
         super().__init__()
         self.hidden, self.heads, self.num_blocks = hidden, heads, blocks
         self.embedding_scale = math.sqrt(hidden) if embedding_scale is None else embedding_scale
@@ -208,7 +240,7 @@ class TransformerDecoder(nn.Module):
         self.embedding = nn.Embedding(vocab, hidden)
         self.blks = nn.Sequential()
         for i in range(blocks):
-            self.blks.add_module(f"block{i}", DecoderBlock(hidden, heads, ffn, i))
+            self.blks.add_module(f"block{i}", DecoderBlock(hidden, heads, ffn, i, scoring))
         self.dense = nn.Linear(hidden, vocab)
 
     def init_state(self, enc_outputs, enc_valid_lens, *args):
@@ -250,10 +282,10 @@ def bahdanau_model(source_vocab, target_vocab, embed, hidden, layers, bidirectio
 
 
 def transformer_model(source_vocab, target_vocab, hidden, heads, ffn, blocks, embedding_scale=None,
-                      book_positions=False):
-    return EncoderDecoder(TransformerEncoder(source_vocab, hidden, heads, ffn, blocks, embedding_scale),
+                      book_positions=False, scoring="dot"):
+    return EncoderDecoder(TransformerEncoder(source_vocab, hidden, heads, ffn, blocks, embedding_scale, scoring),
                           TransformerDecoder(target_vocab, hidden, heads, ffn, blocks, embedding_scale,
-                                             book_positions))
+                                             book_positions, scoring))
 
 
 def xavier_init_weights(m):
