@@ -4,7 +4,8 @@ float64, one thread: the figure the C++ core's step is compared with.
 
 The models are the references' (tests/references/seq2seq_torch.py: d2l
 10.4's Bahdanau attention with a one-directional or bidirectional GRU
-encoder, d2l 10.7's Transformer), and one step is d2l's train_seq2seq:
+encoder, d2l 10.7's Transformer, each scoring its own way or the other's),
+and one step is d2l's train_seq2seq:
 
     optimizer.zero_grad()
     Y_hat, _ = net(X, <bos> + Y shifted, X_valid_len)
@@ -58,7 +59,7 @@ torch.set_default_dtype(torch.float64)
 torch.set_num_threads(1)
 
 # numbers-en-zh's vocabularies; rows of 8 tokens; d2l 10.4's sizes.
-BASE = {"architecture": "bahdanau", "bidirectional": False, "scoring": "additive", "sourceVocab": 34, "targetVocab": 16,
+BASE = {"architecture": "bahdanau", "bidirectional": False, "scoring": None, "sourceVocab": 34, "targetVocab": 16,
         "length": 8, "batch": 64, "embed": 32, "hidden": 32, "layers": 2, "heads": 4, "ffnHidden": 64, "blocks": 2}
 
 
@@ -73,6 +74,7 @@ CONFIGS = {
     "bidirectional": variant(bidirectional=True),
     "transformer": variant(architecture="transformer"),
     "bidirectional dot": variant(bidirectional=True, scoring="dot"),
+    "transformer additive": variant(architecture="transformer", scoring="additive"),
 }
 for arch, extra in (("bahdanau", {}), ("bidirectional", {"bidirectional": True}),
                     ("transformer", {"architecture": "transformer"})):
@@ -94,7 +96,7 @@ def multiply_adds(c):
             else:
                 enc += 3 * H * (inputs + H)
         enc *= B * S
-        if c["scoring"] == "dot":
+        if scoring(c) == "dot":
             keys, per_step = 0, B * 2 * S * H      # q . k for every key, weights x values
         else:
             keys = B * S * H * H                   # W_k over the encoder's outputs, once
@@ -108,15 +110,24 @@ def multiply_adds(c):
     enc = blocks * (B * S * (4 * H * H + 2 * H * F) + 2 * B * S * S * H)
     dec = blocks * (B * T * (4 * H * H + 2 * H * F) + 2 * B * T * T * H
                     + B * T * 2 * H * H + B * S * 2 * H * H + 2 * B * T * S * H)
+    if scoring(c) == "additive":
+        d = H // c["heads"]  # the shared W_q and W_k over every row's heads, w_v on every pair's features
+        enc += blocks * (2 * B * S * H * d + B * S * S * H)
+        dec += blocks * (3 * B * T * H * d + B * S * H * d + B * T * (T + S) * H)
     return enc + dec + B * T * H * Vt
+
+
+def scoring(c):
+    """The configuration's scoring, or its architecture's own (None)."""
+    return c["scoring"] or ("additive" if c["architecture"] == "bahdanau" else "dot")
 
 
 def make_net(c):
     if c["architecture"] == "bahdanau":
         return s2s.bahdanau_model(c["sourceVocab"], c["targetVocab"], c["embed"], c["hidden"], c["layers"],
-                                  c["bidirectional"], c["scoring"])
+                                  c["bidirectional"], scoring(c))
     return s2s.transformer_model(c["sourceVocab"], c["targetVocab"], c["hidden"], c["heads"], c["ffnHidden"],
-                                 c["blocks"], c.get("embeddingScale"))
+                                 c["blocks"], c.get("embeddingScale"), scoring=scoring(c))
 
 
 def make_batch(c, generator):

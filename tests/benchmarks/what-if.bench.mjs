@@ -14,10 +14,12 @@
 //     learned-pattern reading of the section's exercise);
 //   - translation, numbers-en-zh with the bidirectional GRU (d2l 10.4,
 //     exercise 2): Scoring additive and dot; alignment: seq2seqAlignment's
-//     mean on the 500 held-out pairs.
+//     mean on the 500 held-out pairs (block 1, head 1 for the Transformer);
+//   - the same with the Transformer (d2l 10.7's exercise): its heads'
+//     scoring dot and additive.
 //
 // Usage: node tests/benchmarks/what-if.bench.mjs [--dist dist/attention-core.mjs] [--seeds 5]
-//          [--comparisons positions,scoring] [--at-steps 1000] [--tr-steps 600]
+//          [--comparisons positions,scoring,head-scoring] [--at-steps 1000] [--tr-steps 600]
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,7 +34,7 @@ const { values: args } = parseArgs({
   options: {
     dist: { type: 'string', default: path.join(here, '../../dist/attention-core.mjs') },
     seeds: { type: 'string', default: '5' },
-    comparisons: { type: 'string', default: 'positions,scoring' },
+    comparisons: { type: 'string', default: 'positions,scoring,head-scoring' },
     'at-steps': { type: 'string', default: '1000' },
     'tr-steps': { type: 'string', default: '600' },
   },
@@ -82,6 +84,21 @@ function reverseShare(model, inputs) {
   return on / (count * heads * n);
 }
 
+// The translation section's run with `settings` over its defaults, as the page trains it.
+function translationVariant(name, settings) {
+  return {
+    name,
+    run(seed) {
+      const inputs = { ...defaultState(), ...settings, trSeed: seed };
+      const run = trained(() => core.seq2seqInit(translationSetup.modelConfig(inputs)),
+        (model, steps) => core.seq2seqTrain(model, { ...translationSetup.trainingOptions(inputs, steps), evaluateAtEnd: false }),
+        Number(args['tr-steps']), translationSetup.EVAL_EVERY);
+      const { mean } = core.seq2seqAlignment(run.model, { task: inputs.trTask, count: 500 });
+      return { ...run, alignment: mean[0] };
+    },
+  };
+}
+
 const COMPARISONS = {
   positions: {
     title: `attention-training, reverse, ${args['at-steps']} steps: Positions (d2l 10.6, exercise 2; and none)`,
@@ -100,17 +117,12 @@ const COMPARISONS = {
   scoring: {
     title: `translation, numbers-en-zh, bidirectional GRU, ${args['tr-steps']} steps: Scoring (d2l 10.4, exercise 2)`,
     alignment: 'seq2seqAlignment on 500 held-out pairs',
-    variants: ['additive', 'dot'].map((scoring) => ({
-      name: scoring,
-      run(seed) {
-        const inputs = { ...defaultState(), trScoring: scoring, trSeed: seed };
-        const run = trained(() => core.seq2seqInit(translationSetup.modelConfig(inputs)),
-          (model, steps) => core.seq2seqTrain(model, { ...translationSetup.trainingOptions(inputs, steps), evaluateAtEnd: false }),
-          Number(args['tr-steps']), translationSetup.EVAL_EVERY);
-        const { mean } = core.seq2seqAlignment(run.model, { task: inputs.trTask, count: 500 });
-        return { ...run, alignment: mean[0] };
-      },
-    })),
+    variants: ['additive', 'dot'].map((scoring) => translationVariant(scoring, { trScoring: scoring })),
+  },
+  'head-scoring': {
+    title: `translation, numbers-en-zh, Transformer, ${args['tr-steps']} steps: Heads' scoring (d2l 10.7's exercise)`,
+    alignment: 'seq2seqAlignment on 500 held-out pairs, block 1 head 1',
+    variants: ['dot', 'additive'].map((scoring) => translationVariant(scoring, { trArchitecture: 'transformer', trHeadScoring: scoring })),
   },
 };
 

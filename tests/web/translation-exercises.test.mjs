@@ -56,11 +56,12 @@ const viewOf = (inputs, run, step) => ({
   trainedRun: () => ({ model: run.model, step, status: 'done', inputs, heldOut: run.accuracy, heldOutBleu: null, evaluatedAt: run.at }),
 });
 
-test('the section declares six exercises of four kinds, a teacher\'s note, and the predictions hide what answers them', () => {
-  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute', 'predict']);
+test('the section declares seven exercises of four kinds, a teacher\'s note, and the predictions hide what answers them', () => {
+  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute', 'predict', 'predict']);
   assert.equal(section.teacherNoteKey, 'translation.ex.teacherNote');
   assert.deepEqual(exercise('where-eight-looks').hides, ['tr-maps', 'tr-explain', 'tr-row-steps']);
   assert.deepEqual(exercise('dot-scoring').hides, ['tr-accuracy', 'tr-compare'], 'the comparison and the live curve');
+  assert.deepEqual(exercise('head-scoring').hides, ['tr-accuracy', 'tr-compare'], 'the comparison and the live curve');
   assert.equal(exercise('shifted-map').right, 'prefix');
 });
 
@@ -210,5 +211,41 @@ test('dot-product scoring against additive: refused until an additive run is kep
   assert.equal(predict.solution(core, dot, null, view([])).key, 'translation.ex.dot.solutionUntrained');
   // Before the dot-product run reaches 95 % or passes the kept run's step, the race is still on.
   const early = { ...live, step: 1, evaluatedAt: [], accuracy: [] };
-  cannotCheck(() => predict.check(core, dot, 'dot', null, view([keptAdditive], early)), 'translation.ex.dot.trainOn', { steps: additiveAt });
+  cannotCheck(() => predict.check(core, dot, 'dot', null, view([keptAdditive], early)), 'translation.ex.raceTrainOn', { steps: additiveAt });
+});
+
+test('the Transformer\'s additive heads against its dot product: refused until a dot-product run is kept, then judged on both runs\' steps to 95 %', () => {
+  const predict = exercise('head-scoring');
+  const dot = inputsOf({ trArchitecture: 'transformer', trSteps: 200 });
+  const additive = inputsOf({ trArchitecture: 'transformer', trHeadScoring: 'additive', trSteps: 200 });
+  const map = { rows: 1, cols: 1, values: [1], rowNames: ['0'], colNames: ['0'] };
+  const dotRun = runOf(dot, 200, 1);
+  const keptDot = keptRunOf({ inputs: dot, run: dotRun, map });
+  const live = runOf(additive, 200, 2.5);
+  const view = (kept) => ({
+    keptRuns: () => kept,
+    trainedRun: () => ({ ...live, inputs: additive, stepsToGoal: stepsToReach(live.evaluatedAt, live.accuracy), msPerStep: live.trainingMs / live.step }),
+  });
+  // The GRU models' Scoring is another setting: additive there is not this question.
+  cannotCheck(() => predict.check(core, inputsOf({ trScoring: 'additive' }), 'additive', null, view([keptDot])), 'translation.ex.heads.setUp');
+  cannotCheck(() => predict.check(core, dot, 'additive', null, view([keptDot])), 'translation.ex.heads.setUp');
+  cannotCheck(() => predict.check(core, additive, 'additive', null, view([])), 'translation.ex.heads.keepFirst');
+  assert.equal(predict.startedWhen(additive), true);
+  assert.equal(predict.startedWhen(dot), false);
+  assert.equal(predict.startedWhen({ ...additive, trArchitecture: 'bigru' }), false, 'a GRU model\'s heads are not the Transformer\'s');
+  // The model each run trained is the one its setting says: shared additive weights only in the live one.
+  assert.ok(Object.keys(live.model.params).some((name) => name.endsWith('.attention.w_v.weight')));
+  assert.ok(!Object.keys(dotRun.model.params).some((name) => name.endsWith('.attention.w_v.weight')));
+
+  const additiveAt = stepsToReach(live.evaluatedAt, live.accuracy);
+  const dotAt = stepsToReach(keptDot.evaluatedAt, keptDot.accuracy);
+  assert.ok(additiveAt !== null && dotAt !== null, `both reach 95 % within 200 steps: ${dotAt}, ${additiveAt}`);
+  const faster = additiveAt < dotAt ? 'additive' : additiveAt === dotAt ? 'same' : 'dot';
+  for (const answer of ['dot', 'additive', 'same']) {
+    const result = predict.check(core, additive, answer, null, view([keptDot]));
+    assert.equal(result.verdict, answer === faster ? 'right' : 'wrong', answer);
+    assert.equal(result.key, `translation.ex.heads.${faster}Faster`);
+    assert.deepEqual([result.params.dot, result.params.additive], [dotAt, additiveAt], 'the steps said are the curves\'');
+    assert.deepEqual([result.params.dotMs, result.params.additiveMs], ['1', '2.5'], 'each run\'s ms a step, as it trained');
+  }
 });

@@ -24,8 +24,10 @@ export const POSITIONAL_KINDS = ['sinusoidal', 'learned', 'none'];
 // d2l 10.4's one-directional GRU, Bahdanau et al.'s bidirectional GRU, d2l 10.7's Transformer.
 export const TRANSLATION_TASKS = ['numbers-en-zh', 'numbers-zh-en', 'dates', 'reverse', 'sort'];
 export const TRANSLATION_ARCHITECTURES = ['gru', 'bigru', 'transformer'];
-// How the GRU translators' decoder scores the source (the core's kinds.seq2seqScoring):
-// d2l 10.4's additive attention, or its exercise 2's scaled dot product.
+// How a translator's attention scores (the core's kinds.seq2seqScoring): the
+// GRU translators' decoder by d2l 10.4's additive attention or its exercise
+// 2's scaled dot product; the Transformer's heads by 10.7's scaled dot
+// product or, its exercise, one additive attention they share.
 export const TRANSLATION_SCORINGS = ['additive', 'dot'];
 // The values of the batch matrix product's operands: the book's ones, or seeded normal draws.
 export const BMM_VALUES = ['ones', 'normal'];
@@ -167,8 +169,9 @@ export const parameters = {
   // hundred steps. The model's sizes and the recipe are d2l's (translation/setup.js).
   trTask: { type: 'choice', default: 'numbers-en-zh', options: TRANSLATION_TASKS },
   trArchitecture: { type: 'choice', default: 'bigru', options: TRANSLATION_ARCHITECTURES },
-  // The GRU translators' scoring; the Transformer's heads score by the dot product whatever it says.
+  // The GRU translators' scoring, and the Transformer's heads': each architecture reads its own.
   trScoring: { type: 'choice', default: 'additive', options: TRANSLATION_SCORINGS },
+  trHeadScoring: { type: 'choice', default: 'dot', options: TRANSLATION_SCORINGS },
   trSteps: { type: 'integer', default: 600, min: 50, max: 5000, step: 50 },
   // Steps a second while a run plays (a view setting, as atSpeed): at the top, as fast as the machine allows.
   trSpeed: { type: 'integer', default: 1000, min: 1, max: 1000, step: 1, scale: 'log', view: true },

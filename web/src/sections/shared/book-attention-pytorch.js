@@ -62,8 +62,11 @@ class AdditiveAttention(nn.Module):
         self.attention_weights = masked_softmax(scores, valid_lens)
         return torch.bmm(self.attention_weights, values)`;
 
-// Needs DOT_PRODUCT_ATTENTION (and so MASKED_SOFTMAX) before it.
-export const MULTI_HEAD_ATTENTION = `# transpose_qkv and transpose_output as zh.d2l.ai §10.5's functions (d2l.ai §11.5 makes them methods).
+// Needs DOT_PRODUCT_ATTENTION, or ADDITIVE_ATTENTION with scoring 'additive'
+// (and so MASKED_SOFTMAX), before it. Additive: the heads reach the
+// attention as items of the batch (transpose_qkv), so one AdditiveAttention
+// of num_hiddens // num_heads is shared by them (zh.d2l.ai §10.7's exercise).
+export const multiHeadAttention = (scoring = 'dot') => `# transpose_qkv and transpose_output as zh.d2l.ai §10.5's functions (d2l.ai §11.5 makes them methods).
 def transpose_qkv(X, num_heads):
     X = X.reshape(X.shape[0], X.shape[1], num_heads, -1)
     X = X.permute(0, 2, 1, 3)
@@ -83,7 +86,10 @@ class MultiHeadAttention(nn.Module):
     def __init__(self, num_hiddens, num_heads):
         super().__init__()
         self.num_heads = num_heads
-        self.attention = DotProductAttention()
+        ${scoring === 'additive'
+    ? `head_size = num_hiddens // num_heads  # zh.d2l.ai §10.7 exercise (d2l.ai §11.7): additive heads, one attention they share
+        self.attention = AdditiveAttention(head_size, head_size, head_size)`
+    : 'self.attention = DotProductAttention()'}
         self.W_q = nn.Linear(num_hiddens, num_hiddens, bias=False)
         self.W_k = nn.Linear(num_hiddens, num_hiddens, bias=False)
         self.W_v = nn.Linear(num_hiddens, num_hiddens, bias=False)
@@ -97,6 +103,8 @@ class MultiHeadAttention(nn.Module):
             valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
         output = self.attention(queries, keys, values, valid_lens)
         return self.W_o(transpose_output(output, self.num_heads))`;
+
+export const MULTI_HEAD_ATTENTION = multiHeadAttention();
 
 // The Transformer's position-wise feed-forward network and residual
 // connection with layer normalisation, both trained models' blocks.

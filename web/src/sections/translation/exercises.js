@@ -18,7 +18,7 @@
 import { conceptExercise, judgeNumber, CLOSE_SHARE } from '../../exercises/judging.js';
 import { formatNumber } from '../../format.js';
 import { t } from '../../i18n/index.js';
-import { EXAMPLES, scoringChosen, wordsOf, sentence } from './setup.js';
+import { EXAMPLES, scoringSetting, wordsOf, sentence } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
 import { raceExercise, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
@@ -227,7 +227,7 @@ const readWeight = Object.freeze({
 
 // A kept additive run raced against the live one scoring by the dot
 // product: the steps each took to 95 % and each one's ms a step (the
-// training efficiency d2l asks about). The Transformer has no such choice.
+// training efficiency d2l asks about), with a GRU translator.
 const dotScoring = raceExercise({
   id: 'dot-scoring',
   tells: { en: ['got there first'], zh: ['先到达'] },
@@ -235,17 +235,44 @@ const dotScoring = raceExercise({
   kept: 'additive',
   live: 'dot',
   idle: ['trSteps', 'trSpeed'],
-  applies: scoringChosen,
+  applies: (inputs) => scoringSetting(inputs) === 'trScoring',
   texts: {
     question: 'translation.ex.dot.question', hint: 'translation.ex.dot.hint',
     options: { kept: 'translation.ex.dot.additive', live: 'translation.ex.dot.dot', same: 'translation.ex.dot.same' },
     faster: { kept: 'translation.ex.dot.additiveFaster', live: 'translation.ex.dot.dotFaster', same: 'translation.ex.dot.sameFaster' },
     setUp: 'translation.ex.dot.setUp', keepFirst: 'translation.ex.dot.keepFirst', keptShort: 'translation.ex.dot.keptShort',
-    trainOn: 'translation.ex.dot.trainOn', solutionUntrained: 'translation.ex.dot.solutionUntrained',
+    trainOn: 'translation.ex.raceTrainOn', solutionUntrained: 'translation.ex.dot.solutionUntrained',
     pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
   },
   figures: ['tr-accuracy', 'tr-compare'],
   play: ['tr-play', 'tr-step'],
 });
 
-export const TRANSLATION_EXERCISES = Object.freeze([predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE, dotScoring]);
+// --- 7. Additive heads inside the Transformer (d2l 10.7's exercise) ---
+
+// The book asks whether additive attention is a good idea inside a
+// Transformer: a kept run whose heads score by the scaled dot product raced
+// against the live one whose heads share one additive attention.
+const headScoring = raceExercise({
+  id: 'head-scoring',
+  tells: { en: ['got there first'], zh: ['先到达'] },
+  setting: 'trHeadScoring',
+  kept: 'dot',
+  live: 'additive',
+  idle: ['trSteps', 'trSpeed'],
+  applies: (inputs) => scoringSetting(inputs) === 'trHeadScoring',
+  texts: {
+    question: 'translation.ex.heads.question', hint: 'translation.ex.heads.hint',
+    options: { kept: 'translation.ex.heads.dot', live: 'translation.ex.heads.additive', same: 'translation.ex.heads.same' },
+    faster: { kept: 'translation.ex.heads.dotFaster', live: 'translation.ex.heads.additiveFaster', same: 'translation.ex.heads.sameFaster' },
+    setUp: 'translation.ex.heads.setUp', keepFirst: 'translation.ex.heads.keepFirst', keptShort: 'translation.ex.heads.keptShort',
+    trainOn: 'translation.ex.raceTrainOn', solutionUntrained: 'translation.ex.heads.solutionUntrained',
+    pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
+  },
+  figures: ['tr-accuracy', 'tr-compare'],
+  play: ['tr-play', 'tr-step'],
+});
+
+export const TRANSLATION_EXERCISES = Object.freeze([
+  predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE, dotScoring, headScoring,
+]);

@@ -17,14 +17,14 @@
 import { t } from '../../i18n/index.js';
 import { py, tensorLiteral, stateLine } from '../shared/pytorch-snippet.js';
 import {
-  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, ADDITIVE_ATTENTION, MULTI_HEAD_ATTENTION, POSITION_WISE_FFN, ADD_NORM, DROPOUT_NOTE,
+  MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, ADDITIVE_ATTENTION, multiHeadAttention, POSITION_WISE_FFN, ADD_NORM, DROPOUT_NOTE,
 } from '../shared/book-attention-pytorch.js';
 import {
-  BATCH, LEARNING_RATE, CLIP, modelConfig, scoringChosen,
+  BATCH, LEARNING_RATE, CLIP, modelConfig, scoringSetting,
 } from './setup.js';
 
 // The state the snippet states at its top (the section's inputs but the view's).
-export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trScoring', 'trSteps', 'trSeed'];
+export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trScoring', 'trHeadScoring', 'trSteps', 'trSeed'];
 // The batches of at most this many steps are written out (each about 1,100 ids).
 export const SNIPPET_STEPS = 20;
 
@@ -80,14 +80,16 @@ class Seq2SeqAttentionDecoder(nn.Module):
         outputs = self.dense(torch.cat(outputs, dim=0))
         return outputs.permute(1, 0, 2), [enc_outputs, hidden_state, enc_valid_lens]`;
 
-const TRANSFORMER_MODEL = `# The Transformer of zh.d2l.ai §10.7 and d2l.ai §11.7.
+// The Transformer, its heads scoring by d2l 10.7's scaled dot product or,
+// its exercise, by one additive attention they share.
+const transformerModel = (scoring) => `# The Transformer of zh.d2l.ai §10.7 and d2l.ai §11.7.
 ${MASKED_SOFTMAX}
 
 
-${DOT_PRODUCT_ATTENTION}
+${scoring === 'additive' ? ADDITIVE_ATTENTION : DOT_PRODUCT_ATTENTION}
 
 
-${MULTI_HEAD_ATTENTION}
+${multiHeadAttention(scoring)}
 
 
 def positional_encoding(max_len, num_hiddens):
@@ -262,7 +264,7 @@ export function translationScript(state, core, { title = 'translation', stateTex
     DROPOUT_NOTE,
     '',
     '',
-    transformer ? TRANSFORMER_MODEL : `${MASKED_SOFTMAX}\n\n\n${gruModel(config.scoring)}`,
+    transformer ? transformerModel(config.scoring) : `${MASKED_SOFTMAX}\n\n\n${gruModel(config.scoring)}`,
     '',
     '',
     TRAINING,
@@ -305,10 +307,11 @@ export function translationScript(state, core, { title = 'translation', stateTex
 }
 
 // The section declaration's `pytorch` (sections/registry.js): the script for the state shown.
-// The Transformer's heads score by the dot product whatever Scoring says: its state leaves it out.
+// Its state line names the scoring setting the architecture reads, not the other one.
 export function translationPytorch(state, core, section = {}) {
   const titleKey = section.frame?.titleKey;
-  const names = (section.inputs ?? TRANSLATION_STATE).filter((name) => name !== 'trScoring' || scoringChosen(state));
+  const unread = scoringSetting(state) === 'trScoring' ? 'trHeadScoring' : 'trScoring';
+  const names = (section.inputs ?? TRANSLATION_STATE).filter((name) => name !== unread);
   return translationScript(state, core, {
     title: titleKey ? t(titleKey) : (section.id ?? 'translation'),
     stateText: stateLine(state, names),

@@ -25,12 +25,13 @@ export const ARCHITECTURES = Object.freeze({
   transformer: { architecture: 'transformer', hidden: 32, heads: 4, ffnHidden: 64, blocks: 2 },
 });
 
-// Whether the architecture's attention scoring is the learner's choice (the GRU translators').
-export const scoringChosen = (inputs) => ARCHITECTURES[inputs.trArchitecture].architecture === 'bahdanau';
+// The setting that holds the architecture's scoring: the GRU translators'
+// decoder, or the Transformer's heads (each has its own default).
+export const scoringSetting = (inputs) =>
+  (ARCHITECTURES[inputs.trArchitecture].architecture === 'bahdanau' ? 'trScoring' : 'trHeadScoring');
 
 export function modelConfig(inputs) {
-  const scoring = scoringChosen(inputs) ? inputs.trScoring : null;
-  return { ...ARCHITECTURES[inputs.trArchitecture], scoring, task: inputs.trTask, seed: inputs.trSeed };
+  return { ...ARCHITECTURES[inputs.trArchitecture], scoring: inputs[scoringSetting(inputs)], task: inputs.trTask, seed: inputs.trSeed };
 }
 
 export function trainingOptions(inputs, steps) {

@@ -10,6 +10,7 @@
 // learner types, translated greedily with its map. Every number is the
 // core's; words are the core's vocabulary.
 import { element } from '../../dom.js';
+import { parameters } from '../../state.js';
 import { t } from '../../i18n/index.js';
 import { describeError } from '../../section-errors.js';
 import { setRichText } from '../../i18n/rich-text.js';
@@ -20,7 +21,7 @@ import {
 } from '../shared/trained-model-view.js';
 import { translationPytorch } from './pytorch.js';
 import {
-  EXAMPLES, modelConfig, scoringChosen, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
+  EXAMPLES, modelConfig, scoringSetting, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
 } from './setup.js';
 import { TRANSLATION_EXERCISES } from './exercises.js';
 import { bookSubsection } from '../../book-links.js';
@@ -33,6 +34,8 @@ const TASK_KEYS = {
 };
 const ARCHITECTURE_KEYS = { gru: 'translation.architecture.gru', bigru: 'translation.architecture.bigru', transformer: 'translation.architecture.transformer' };
 const SCORING_KEYS = { additive: 'translation.scoring.additive', dot: 'translation.scoring.dot' };
+const HEAD_SCORING_KEYS = { dot: 'translation.headScoring.dot', additive: 'translation.headScoring.additive' };
+const OTHER_SCORING_NOTES = { trScoring: 'translation.explain.dot', trHeadScoring: 'translation.explain.additiveHeads' };
 const EXPLAIN_KEYS = { gru: 'translation.explain.gru', bigru: 'translation.explain.bigru', transformer: 'translation.explain.transformer' };
 const TASK_NOTE_KEYS = {
   'numbers-en-zh': 'translation.taskNote.numbersEnZh', 'numbers-zh-en': 'translation.taskNote.numbersZhEn', dates: 'translation.taskNote.dates',
@@ -108,12 +111,15 @@ function create({ frame, controls, core, errors }) {
   const { run } = trained;
 
   // --- Controls ---
-  // The scoring is the GRU translators' choice: the control stands only beside them.
-  const scoringControl = controls.choiceControl('trScoring', { labelKey: 'translation.scoring', optionKeys: SCORING_KEYS });
+  // Each architecture's scoring has its own control, standing only beside it.
+  const scoringControls = {
+    trScoring: controls.choiceControl('trScoring', { labelKey: 'translation.scoring', optionKeys: SCORING_KEYS }),
+    trHeadScoring: controls.choiceControl('trHeadScoring', { labelKey: 'translation.headScoring', optionKeys: HEAD_SCORING_KEYS }),
+  };
   panel.append(
     controls.choiceControl('trTask', { labelKey: 'translation.task', optionKeys: TASK_KEYS }),
     controls.choiceControl('trArchitecture', { labelKey: 'translation.architecture', optionKeys: ARCHITECTURE_KEYS }),
-    scoringControl,
+    ...Object.values(scoringControls),
     ...run.controlNodes,
     controls.numberControl('trSpeed', { labelKey: 'translation.speed', hintKey: 'translation.speedHint' }),
     controls.numberControl('trSteps', { labelKey: 'translation.steps' }),
@@ -271,14 +277,16 @@ function create({ frame, controls, core, errors }) {
     run.drawModel();
   }
 
-  const resetting = ['trTask', 'trArchitecture', 'trScoring', 'trSeed'];
+  const resetting = ['trTask', 'trArchitecture', 'trScoring', 'trHeadScoring', 'trSeed'];
 
   return {
     draw(result, inputs, changed) {
       trained.context = { inputs, result };
-      scoringControl.hidden = !scoringChosen(inputs);
-      // The GRU notes' measures are of additive scoring: dot scoring has its own note.
-      const explainKey = result.config.scoring === 'dot' ? 'translation.explain.dot' : EXPLAIN_KEYS[inputs.trArchitecture];
+      for (const [name, control] of Object.entries(scoringControls)) control.hidden = name !== scoringSetting(inputs);
+      // Each architecture's note is of its own scoring (the setting's default): the other scoring has its own note.
+      const setting = scoringSetting(inputs);
+      const explainKey = inputs[setting] === parameters[setting].default ? EXPLAIN_KEYS[inputs.trArchitecture]
+        : OTHER_SCORING_NOTES[setting];
       explainNote.dataset.i18nRich = explainKey;
       explainNote.dataset.architecture = inputs.trArchitecture;
       setRichText(explainNote, t(explainKey));
@@ -326,7 +334,7 @@ export const translationSection = {
   },
   needsModels: true, // it trains a translator: the core's models part
   frame: { titleKey: 'translation.title', leadKeys: ['translation.lead1', 'translation.lead2'] },
-  inputs: ['trTask', 'trArchitecture', 'trScoring', 'trSteps', 'trSpeed', 'trSeed'],
+  inputs: ['trTask', 'trArchitecture', 'trScoring', 'trHeadScoring', 'trSteps', 'trSpeed', 'trSeed'],
   arguments: {
     task: 'trTask', architecture: 'trArchitecture', bidirectional: 'trArchitecture', scoring: 'trScoring', steps: 'trSteps', seed: 'trSeed',
   },
