@@ -67,14 +67,15 @@ function directAnswers(seed) {
   return answers.get(seed);
 }
 
-// The test's own race for the dot-scoring question: the step at which the
-// additive and the dot-product run of RUN first reach 95 % held-out exact match.
-async function scoringRace(seed) {
-  const runs = Object.fromEntries(['additive', 'dot'].map((scoring) => {
-    const state = { ...defaultState(), ...RUN, trSeed: seed, trScoring: scoring };
+// The test's own race for a scoring question: the step at which the run of
+// RUN with `settings` first reaches 95 % held-out exact match with either
+// scoring (the kept one and the live one), and which got there first.
+async function scoringRace(seed, settings, setting, kept, live) {
+  const runs = Object.fromEntries([kept, live].map((scoring) => {
+    const state = { ...defaultState(), ...RUN, ...settings, trSeed: seed, [setting]: scoring };
     return [scoring, { config: modelConfig(state), training: trainingOptions(state, state.trSteps) }];
   }));
-  const { additiveAt, dotAt } = await page.evaluate(({ additive, dot }) => {
+  const at = await page.evaluate((races) => {
     const reached = ({ config, training }) => {
       const core = window.directCore;
       let model = core.seq2seqInit(config);
@@ -86,15 +87,45 @@ async function scoringRace(seed) {
       }
       return null;
     };
-    return { additiveAt: reached(additive), dotAt: reached(dot) };
+    return Object.fromEntries(Object.entries(races).map(([scoring, run]) => [scoring, reached(run)]));
   }, runs);
-  assert.ok(additiveAt !== null && dotAt !== null, `the test's own steps to 95 %: ${additiveAt}, ${dotAt}`);
-  const faster = dotAt < additiveAt ? 'dot' : dotAt === additiveAt ? 'same' : 'additive';
-  return { faster, additiveAt, dotAt };
+  assert.ok(at[kept] !== null && at[live] !== null, `the test's own steps to 95 %: ${JSON.stringify(at)}`);
+  const faster = at[live] < at[kept] ? live : at[live] === at[kept] ? 'same' : kept;
+  return { faster, at };
+}
+
+// A race question answered wrong, then right after a reset: the run trained
+// with `settings` kept, then `setting` switched from `kept` to `live`.
+async function raceWrongThenRight(language, seed, { id, settings, setting, kept, live, fasterKey }) {
+  await page.locator('#translation [data-action="tr-keep"]').click();
+  await setState(page, { ...settings, [setting]: live });
+  assert.equal(await covered('tr-compare'), '', 'the comparison is covered while the prediction is open');
+  assert.equal(await covered('tr-accuracy'), '', 'so is the live curve');
+  const { faster, at } = await scoringRace(seed, settings, setting, kept, live);
+  await choose(id, faster === kept ? live : kept);
+  assert.equal(await statusOf(id), 'open', 'nothing trained: committed');
+  assert.ok((await verdictOf(id)).includes(opening(language, 'exercises.committed')));
+  assert.equal(await covered('tr-compare'), null, 'committed: the comparison shown to watch');
+  await playToTheEnd();
+  await check(id);
+  assert.equal(await statusOf(id), 'revealed', 'a prediction has one try');
+  const raceVerdict = await verdictOf(id);
+  assert.ok(raceVerdict.includes(opening(language, fasterKey(faster))), raceVerdict);
+  assert.ok(raceVerdict.includes(String(at[kept])) && raceVerdict.includes(String(at[live])), `the steps said: ${raceVerdict}`);
+  await resetAnswers();
+  assert.equal(await covered('tr-compare'), '', 'covered again after "Reset my answers"');
+  await choose(id, faster);
+  assert.equal(await statusOf(id), 'right', await verdictOf(id));
+  // The kept run removed: at most three are kept, and each race keeps its own.
+  const remove = page.locator('#translation [data-action="tr-remove-1"]');
+  while (await remove.count() > 0) {
+    await remove.click();
+    await settled(page);
+  }
 }
 
 async function answerWrongThenRight(language, seed) {
-  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio', 'dot-scoring'];
+  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio', 'dot-scoring', 'head-scoring'];
   for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
   await setState(page, { ...RUN, trSeed: seed });
   assert.equal(await covered('tr-maps'), '', 'the maps are covered while the prediction is open');
@@ -182,27 +213,22 @@ async function answerWrongThenRight(language, seed) {
   await rowPanel.locator('.row-steps-summary').click(); // closed again, as a first visit finds it
 
   // 6. Dot-product scoring against additive: the additive run trained above
-  // kept, then the dot-product one; wrong (one try), then after a reset right.
-  await page.locator('#translation [data-action="tr-keep"]').click();
-  await setState(page, { trScoring: 'dot' });
-  assert.equal(await covered('tr-compare'), '', 'the comparison is covered while the prediction is open');
-  assert.equal(await covered('tr-accuracy'), '', 'so is the live curve');
-  const { faster, additiveAt, dotAt } = await scoringRace(seed);
-  await choose('dot-scoring', faster === 'additive' ? 'dot' : 'additive');
-  assert.equal(await statusOf('dot-scoring'), 'open', 'nothing trained: committed');
-  assert.ok((await verdictOf('dot-scoring')).includes(opening(language, 'exercises.committed')));
-  assert.equal(await covered('tr-compare'), null, 'committed: the comparison shown to watch');
+  // kept, then the dot-product one.
+  await raceWrongThenRight(language, seed, {
+    id: 'dot-scoring', settings: {}, setting: 'trScoring', kept: 'additive', live: 'dot',
+    fasterKey: (faster) => `translation.ex.dot.${faster}Faster`,
+  });
+
+  // 7. The Transformer's additive heads against its dot product: a
+  // dot-product Transformer trained and kept, then one with additive heads.
+  const transformer = { trScoring: 'additive', trArchitecture: 'transformer' };
+  await setState(page, { ...transformer, trHeadScoring: 'dot' });
   await playToTheEnd();
-  await check('dot-scoring');
-  assert.equal(await statusOf('dot-scoring'), 'revealed', 'a prediction has one try');
-  const raceVerdict = await verdictOf('dot-scoring');
-  assert.ok(raceVerdict.includes(opening(language, `translation.ex.dot.${faster}Faster`)), raceVerdict);
-  assert.ok(raceVerdict.includes(String(dotAt)) && raceVerdict.includes(String(additiveAt)), `the steps said: ${raceVerdict}`);
-  await resetAnswers();
-  assert.equal(await covered('tr-compare'), '', 'covered again after "Reset my answers"');
-  await choose('dot-scoring', faster);
-  assert.equal(await statusOf('dot-scoring'), 'right', await verdictOf('dot-scoring'));
-  await setState(page, { trScoring: 'additive' });
+  await raceWrongThenRight(language, seed, {
+    id: 'head-scoring', settings: transformer, setting: 'trHeadScoring', kept: 'dot', live: 'additive',
+    fasterKey: (faster) => `translation.ex.heads.${faster}Faster`,
+  });
+  await setState(page, { trArchitecture: RUN.trArchitecture, trHeadScoring: 'dot' });
 }
 
 test('each exercise wrong, then right, in English, then in Chinese, on the translator the page trains', { timeout: 600000 }, async () => {
@@ -211,6 +237,7 @@ test('each exercise wrong, then right, in English, then in Chinese, on the trans
   assert.equal(await exercise('exact-match').getAttribute('data-kind'), 'achieve');
   assert.equal(await exercise('read-weight').getAttribute('data-kind'), 'compute');
   assert.equal(await exercise('dot-scoring').getAttribute('data-kind'), 'predict');
+  assert.equal(await exercise('head-scoring').getAttribute('data-kind'), 'predict');
   await answerWrongThenRight('en', 0);
   await setLanguage(page, 'zh');
   await resetAnswers();

@@ -26,13 +26,14 @@ useBrowser({
   },
 });
 
-const DEFAULTS = { trTask: 'numbers-en-zh', trArchitecture: 'bigru', trScoring: 'additive', trSteps: 600, trSeed: 0 };
+const DEFAULTS = { trTask: 'numbers-en-zh', trArchitecture: 'bigru', trScoring: 'additive', trHeadScoring: 'dot', trSteps: 600, trSeed: 0 };
 const SETTINGS = [
   ['the default: numbers, English → Chinese, bidirectional GRU', {}],
   ['d2l\'s one-directional GRU on dates, another seed', { trArchitecture: 'gru', trTask: 'dates', trSeed: 5 }],
   ['the Transformer on numbers, Chinese → English, seeds wrapping past 2^32', { trArchitecture: 'transformer', trTask: 'numbers-zh-en', trSeed: 4294967290 }],
   ['reverse with the bidirectional GRU, the fewest steps (50)', { trTask: 'reverse', trSteps: 50 }],
   ['the bidirectional GRU scoring by the scaled dot product (d2l 10.4, exercise 2)', { trScoring: 'dot' }],
+  ['the Transformer with additive heads (d2l 10.7, exercise 2)', { trArchitecture: 'transformer', trHeadScoring: 'additive' }],
 ];
 
 async function snippetFor(page, state) {
@@ -67,16 +68,16 @@ test('the translation snippet trains d2l\'s classes in PyTorch as the core does,
   for (const [index, [name, change]] of SETTINGS.entries()) {
     const state = { ...DEFAULTS, ...change };
     const code = await snippetFor(page, state);
-    // The Transformer's state leaves Scoring out: its heads score by the dot product whatever it says.
-    const stated = Object.keys(DEFAULTS).filter((key) => key !== 'trScoring' || state.trArchitecture !== 'transformer')
-      .map((key) => `${key}=${state[key]}`).join(', ');
+    // The state names the scoring setting its architecture reads, not the other one.
+    const transformer = state.trArchitecture === 'transformer';
+    const unread = transformer ? 'trScoring' : 'trHeadScoring';
+    const stated = Object.keys(DEFAULTS).filter((key) => key !== unread).map((key) => `${key}=${state[key]}`).join(', ');
     assert.ok(code.includes(`# State: ${stated}`), `${name}: the snippet states ${stated}`);
     assert.match(code, /load_state_dict/);
-    if (state.trArchitecture !== 'transformer') {
-      const dot = state.trScoring === 'dot';
-      assert.equal(code.includes('self.attention = DotProductAttention()'), dot, `${name}: the decoder's scoring`);
-      assert.equal(code.includes('class AdditiveAttention'), !dot, `${name}: additive attention's class only where it is used`);
-    }
+    const dot = (transformer ? state.trHeadScoring : state.trScoring) === 'dot';
+    assert.equal(code.includes('self.attention = DotProductAttention()'), dot, `${name}: the scoring`);
+    assert.equal(code.includes('class AdditiveAttention'), !dot, `${name}: additive attention's class only where it is used`);
+    if (transformer && !dot) assert.ok(code.includes('self.attention = AdditiveAttention(head_size, head_size, head_size)'), name);
     const file = path.join(folder, `translation-${index}.py`);
     await writeFile(file, code);
     const steps = Math.min(state.trSteps, SNIPPET_STEPS);

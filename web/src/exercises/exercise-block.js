@@ -119,7 +119,8 @@ export function createExerciseBlock({
   const withholdable = [...new Set(section.exercises.flatMap(({ withholds }) => withholds ?? []))];
   const covers = new WeakMap(); // figure -> its cover
   const coversNow = ({ exercise, entry, skipped, committed }) => !teacherMode && exercise.kind === 'predict'
-    && entry.status === 'open' && !skipped && !committed;
+    && entry.status === 'open' && !skipped && !committed
+    && (inputs === null || (exercise.coversWhen?.(inputs, sectionView) ?? true));
 
   function skip(item) {
     if (!coversNow(item)) return;

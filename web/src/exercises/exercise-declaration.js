@@ -53,6 +53,11 @@
  * @property {boolean} [multiple] true: checkboxes (a prediction of several)
  * @property {readonly string[]} [hides] a prediction's figures (their
  *   data-figure names), covered while it is open (it stands above the first)
+ * @property {(inputs: ExerciseInputs, view: any) => boolean} [coversWhen]
+ *   whether those figures can show its answer at these settings (and what
+ *   the section view keeps, like kept runs); omitted, always. A question
+ *   about one architecture leaves another's figures to the predictions
+ *   about them.
  * @property {readonly string[]} [withholds] the catalogue keys of the texts
  *   that would answer a prediction (captions, notes, lists, tables,
  *   read-outs): every element saying one (data-i18n, data-i18n-rich or

@@ -89,6 +89,10 @@ export function raceExercise(race) {
     hides: figures,
     startedBy: play,
     startedWhen: (inputs) => inputs[setting] === live && applies(inputs),
+    // The figures show its answer where its question applies, or where a
+    // kept run of such settings stands in the comparison.
+    coversWhen: (inputs, view) => applies(inputs)
+      || (view?.keptRuns?.() ?? []).some((run) => applies(givenInputs(run.given, inputs))),
     options: ['kept', 'live', 'same'].map((side) => ({ id: names[side], labelKey: texts.options[side] })),
     check(core, inputs, answer, instance, view) {
       const { key, answer: right, params } = compared(inputs, view);
