@@ -277,14 +277,14 @@ function create({ frame, controls, core, errors }) {
     run.drawModel();
   }
 
-  const resetting = ['trTask', 'trArchitecture', 'trScoring', 'trHeadScoring', 'trSeed'];
-
   return {
     draw(result, inputs, changed) {
       trained.context = { inputs, result };
-      for (const [name, control] of Object.entries(scoringControls)) control.hidden = name !== scoringSetting(inputs);
-      // Each architecture's note is of its own scoring (the setting's default): the other scoring has its own note.
+      // The scoring setting the architecture reads: its control stands, and a change of it (not of the other) starts again.
       const setting = scoringSetting(inputs);
+      const resetting = ['trTask', 'trArchitecture', setting, 'trSeed'];
+      for (const [name, control] of Object.entries(scoringControls)) control.hidden = name !== setting;
+      // Each architecture's note is of its own scoring (the setting's default): the other scoring has its own note.
       const explainKey = inputs[setting] === parameters[setting].default ? EXPLAIN_KEYS[inputs.trArchitecture]
         : OTHER_SCORING_NOTES[setting];
       explainNote.dataset.i18nRich = explainKey;
