@@ -15,7 +15,7 @@
 //   - translation, numbers-en-zh with the bidirectional GRU (d2l 10.4,
 //     exercise 2): Scoring additive and dot; alignment: seq2seqAlignment's
 //     mean on the 500 held-out pairs (block 1, head 1 for the Transformer);
-//   - the same with the Transformer (d2l 10.7's exercise): its heads'
+//   - the same with the Transformer (d2l 10.7, exercise 2): its heads'
 //     scoring dot and additive.
 //
 // Usage: node tests/benchmarks/what-if.bench.mjs [--dist dist/attention-core.mjs] [--seeds 5]
@@ -120,7 +120,7 @@ const COMPARISONS = {
     variants: ['additive', 'dot'].map((scoring) => translationVariant(scoring, { trScoring: scoring })),
   },
   'head-scoring': {
-    title: `translation, numbers-en-zh, Transformer, ${args['tr-steps']} steps: Heads' scoring (d2l 10.7's exercise)`,
+    title: `translation, numbers-en-zh, Transformer, ${args['tr-steps']} steps: Heads' scoring (d2l 10.7, exercise 2)`,
     alignment: 'seq2seqAlignment on 500 held-out pairs, block 1 head 1',
     variants: ['dot', 'additive'].map((scoring) => translationVariant(scoring, { trArchitecture: 'transformer', trHeadScoring: scoring })),
   },
