@@ -126,6 +126,8 @@ export type Seq2SeqTask = 'numbers-en-zh' | 'numbers-zh-en' | 'dates' | 'reverse
 export type Seq2SeqArchitecture = 'bahdanau' | 'transformer';
 /** The decoder's attention scoring: d2l's AdditiveAttention (W_k, W_q, w_v) or scaled DotProductAttention (no parameters). */
 export type Seq2SeqScoring = 'additive' | 'dot';
+/** The Bahdanau translator's recurrent layers: d2l's nn.GRU, or nn.LSTM (d2l 10.4, exercise 1). */
+export type Seq2SeqCell = 'gru' | 'lstm';
 
 export interface Kinds {
   readonly optimizer: readonly Optimizer[];
@@ -134,6 +136,7 @@ export interface Kinds {
   readonly seq2seqTask: readonly Seq2SeqTask[];
   readonly seq2seqArchitecture: readonly Seq2SeqArchitecture[];
   readonly seq2seqScoring: readonly Seq2SeqScoring[];
+  readonly seq2seqCell: readonly Seq2SeqCell[];
 }
 export interface Seq2SeqConfig {
   architecture: Seq2SeqArchitecture;
@@ -145,11 +148,19 @@ export interface Seq2SeqConfig {
   /** Bahdanau: embedding size, GRU layers, and Bahdanau et al.'s bidirectional encoder (hidden / 2 units each way). */
   embed: number; layers: number; bidirectional: boolean;
   /**
-   * The attention's scoring, or null for the architecture's own (Bahdanau: 'additive'; Transformer: 'dot', its
-   * only one for now). Bahdanau with 'dot' has no decoder.attention.* parameters, and scores q . k / sqrt(hidden):
-   * the bidirectional encoder's keys are hidden wide too (hidden / 2 each way). A model's config names it.
+   * The attention's scoring, or null for the architecture's own (Bahdanau: 'additive'; Transformer: 'dot').
+   * Bahdanau with 'dot' has no decoder.attention.* parameters, and scores q . k / sqrt(hidden): the bidirectional
+   * encoder's keys are hidden wide too (hidden / 2 each way). The Transformer with 'additive' gives every
+   * MultiHeadAttention one AdditiveAttention of hidden / heads its heads share (…attention.attention.W_k.weight,
+   * W_q.weight, w_v.weight). A model's config names it.
    */
   scoring: Seq2SeqScoring | null;
+  /**
+   * Bahdanau's recurrent layers, encoder and decoder: 'gru', or 'lstm' (nn.LSTM's parameters under the same
+   * names, four gates a unit; the decoder starts from the encoder's final (h, c) and queries with the top h).
+   * The Transformer takes 'gru' only.
+   */
+  cell: Seq2SeqCell;
   /** Transformer: heads, FFN size, blocks of the encoder and the decoder, and the embeddings' scale (d2l: sqrt(hidden)). */
   heads: number; ffnHidden: number; blocks: number; embeddingScale: number;
   seed: number;

@@ -86,6 +86,7 @@ val model_contract() {
     put(kinds, "seq2seqTask", names_to_js(attention::seq2seq_task_names));
     put(kinds, "seq2seqArchitecture", names_to_js(attention::seq2seq_architecture_names));
     put(kinds, "seq2seqScoring", names_to_js(attention::seq2seq_scoring_names));
+    put(kinds, "seq2seqCell", names_to_js(attention::seq2seq_cell_names));
 
     val result = val::object();
     put(result, "defaults", defaults);

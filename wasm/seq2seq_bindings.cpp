@@ -35,6 +35,7 @@ val attention::transfer::config_to_js(const attention::Seq2SeqConfig& c, const v
     put(config, "layers", c.layers);
     put(config, "bidirectional", val(c.bidirectional));
     put(config, "scoring", val(std::string(attention::seq2seq_scoring_names.name_of(attention::seq2seq_scoring(c)))));
+    put(config, "cell", val(std::string(attention::seq2seq_cell_names.name_of(c.cell))));
     put(config, "heads", c.heads);
     put(config, "ffnHidden", c.ffn_hidden);
     put(config, "blocks", c.blocks);
@@ -96,6 +97,7 @@ attention::Seq2SeqConfig seq2seq_config(const val& config) {
     c.bidirectional = config["bidirectional"].as<bool>();
     const val scoring = config["scoring"];  // null: the architecture's own
     if (!scoring.isNull()) c.scoring = attention::seq2seq_scoring_names.from_name(scoring.as<std::string>());
+    c.cell = attention::seq2seq_cell_names.from_name(config["cell"].as<std::string>());
     c.heads = size("heads");
     c.ffn_hidden = size("ffnHidden");
     c.blocks = size("blocks");

@@ -3,7 +3,9 @@
 // direction), the decoder's additive attention over the encoder's outputs,
 // its GRU stepped one target position at a time (gru_step_*, since each
 // step's input holds the attention context the previous step's state asked
-// for), and the dense readout. With dot scoring the attention is the
+// for), and the dense readout. With the LSTM cell (d2l 10.4, exercise 1)
+// every GRU is an LSTM (lstm_layer_*, lstm_step_*) and the state carried is
+// (h, c); the attention reads h. With dot scoring the attention is the
 // models' scaled dot-product head (one head of width hidden, one query per
 // item) over the encoder's outputs as keys and values. The embeddings enter
 // only through the GRUs' input gates, which are projected once per word of
@@ -18,6 +20,7 @@
 
 #include "layers/additive_attention.hpp"
 #include "layers/gru.hpp"
+#include "layers/lstm.hpp"
 #include "layers/linear.hpp"
 #include "layers/multi_head_attention.hpp"
 #include "layers/workspace.hpp"
@@ -30,7 +33,8 @@ namespace {
 
 using namespace layers;
 
-struct GruHandles {
+// One recurrent layer's parameters, a GRU's or an LSTM's (the same four arrays).
+struct RnnHandles {
     ParameterHandle weight_ih, weight_hh, bias_ih, bias_hh;
     GruWeights in(const double* params) const {
         return {weight_ih.in(params), weight_hh.in(params), bias_ih.in(params), bias_hh.in(params)};
@@ -43,10 +47,10 @@ struct GruHandles {
 struct BahdanauHandles {
     bool additive = true;  // the scoring; dot product has no parameters
     ParameterHandle encoder_embedding;
-    std::vector<GruHandles> encoder_rnn;  // layer * directions + direction
+    std::vector<RnnHandles> encoder_rnn;  // layer * directions + direction
     ParameterHandle w_k, w_q, w_v;        // additive scoring's
     ParameterHandle decoder_embedding;
-    std::vector<GruHandles> decoder_rnn;
+    std::vector<RnnHandles> decoder_rnn;
     ParameterHandle dense, dense_bias;
 };
 
@@ -56,24 +60,32 @@ struct Sizes {
     std::size_t hidden, embed, layers;
     std::size_t directions, units;  // the encoder's: units per direction, hidden / directions
     std::size_t source_vocab, target_vocab;
+    bool lstm;           // the cell: LSTM, or GRU
+    std::size_t gates;   // gates a unit: the GRU's 3 (r, z, n), the LSTM's 4 (i, f, g, o)
+    std::size_t cached;  // what a step caches a unit (gru_cached_gates, lstm_cached_gates)
 
     Sizes(const Seq2SeqConfig& c, std::size_t items)
         : batch(items), source(c.source_length), target(c.target_length), hidden(c.hidden), embed(c.embed),
           layers(c.layers), directions(c.bidirectional ? 2 : 1), units(c.hidden / (c.bidirectional ? 2 : 1)),
-          source_vocab(c.source_vocab), target_vocab(c.target_vocab) {}
+          source_vocab(c.source_vocab), target_vocab(c.target_vocab), lstm(c.cell == Seq2SeqCell::lstm),
+          gates(lstm ? 4 : 3), cached(lstm ? lstm_cached_gates : gru_cached_gates) {}
     std::size_t encoder_in(std::size_t layer) const { return layer == 0 ? embed : hidden; }
     std::size_t decoder_in(std::size_t layer) const { return layer == 0 ? hidden + embed : hidden; }
 };
 
-// One GRU of nn.GRU's parameters (weight_ih_l<k><suffix> ...) with `units` hidden units over `in` inputs.
-GruHandles describe_gru(const LayoutBuilder& rnn, std::size_t layer, const char* suffix, std::size_t in,
-                        std::size_t units) {
-    // Xavier on the weight matrices (d2l's xavier_init_weights), PyTorch's own U(+-1/sqrt(units)) on the biases.
-    GruHandles g;
-    g.weight_ih = rnn.under("weight_ih_l", layer, suffix).add("", {3 * units, in}, Init::xavier(in, 3 * units));
-    g.weight_hh = rnn.under("weight_hh_l", layer, suffix).add("", {3 * units, units}, Init::xavier(units, 3 * units));
-    g.bias_ih = rnn.under("bias_ih_l", layer, suffix).add("", {3 * units}, Init::linear(units));
-    g.bias_hh = rnn.under("bias_hh_l", layer, suffix).add("", {3 * units}, Init::linear(units));
+// One layer of nn.GRU's or nn.LSTM's parameters (weight_ih_l<k><suffix> ...)
+// with `units` hidden units over `in` inputs, `gates` gates a unit.
+RnnHandles describe_rnn(const LayoutBuilder& rnn, std::size_t layer, const char* suffix, std::size_t in,
+                        std::size_t units, bool lstm) {
+    // A GRU's weight matrices Xavier (d2l's xavier_init_weights), the rest PyTorch's own U(+-1/sqrt(units)):
+    // d2l's initialisation leaves an nn.LSTM as PyTorch made it.
+    const std::size_t rows = (lstm ? 4 : 3) * units;
+    const auto weight = [&](std::size_t columns) { return lstm ? Init::linear(units) : Init::xavier(columns, rows); };
+    RnnHandles g;
+    g.weight_ih = rnn.under("weight_ih_l", layer, suffix).add("", {rows, in}, weight(in));
+    g.weight_hh = rnn.under("weight_hh_l", layer, suffix).add("", {rows, units}, weight(units));
+    g.bias_ih = rnn.under("bias_ih_l", layer, suffix).add("", {rows}, Init::linear(units));
+    g.bias_hh = rnn.under("bias_hh_l", layer, suffix).add("", {rows}, Init::linear(units));
     return g;
 }
 
@@ -87,7 +99,7 @@ void describe(const Seq2SeqConfig& config, LayoutBuilder& layout, BahdanauHandle
     const LayoutBuilder encoder_rnn = encoder.under("rnn.");
     for (std::size_t l = 0; l < n.layers; ++l)
         for (std::size_t d = 0; d < n.directions; ++d)
-            p.encoder_rnn.push_back(describe_gru(encoder_rnn, l, d ? "_reverse" : "", n.encoder_in(l), n.units));
+            p.encoder_rnn.push_back(describe_rnn(encoder_rnn, l, d ? "_reverse" : "", n.encoder_in(l), n.units, n.lstm));
     LayoutBuilder decoder = layout.under("decoder.");
     p.additive = seq2seq_scoring(config) == Seq2SeqScoring::additive;
     if (p.additive) {
@@ -97,7 +109,8 @@ void describe(const Seq2SeqConfig& config, LayoutBuilder& layout, BahdanauHandle
     }
     p.decoder_embedding = decoder.add("embedding.weight", {n.target_vocab, n.embed}, Init::normal());
     const LayoutBuilder decoder_rnn = decoder.under("rnn.");
-    for (std::size_t l = 0; l < n.layers; ++l) p.decoder_rnn.push_back(describe_gru(decoder_rnn, l, "", n.decoder_in(l), h));
+    for (std::size_t l = 0; l < n.layers; ++l)
+        p.decoder_rnn.push_back(describe_rnn(decoder_rnn, l, "", n.decoder_in(l), h, n.lstm));
     p.dense = decoder.add("dense.weight", {n.target_vocab, h}, Init::xavier(h, n.target_vocab));
     p.dense_bias = decoder.add("dense.bias", {n.target_vocab}, Init::linear(h));
 }
@@ -108,34 +121,38 @@ struct BahdanauWorkspace {
     std::size_t forward_batch = 0;  // the batch the caches below hold the forward pass of (0: none)
     // Encoder
     std::vector<int> source_tm, target_tm;
-    std::vector<double> zeros;                  // batch x units: every encoder GRU's h0
+    std::vector<double> zeros;                  // batch x units: every encoder layer's h0 (and c0)
     std::vector<std::vector<double>> inputs;    // per layer above the first: source * batch rows of its input
     std::vector<std::vector<double>> outputs;   // per layer and direction: source * batch x units
-    std::vector<GruLayerCache> encoder_caches;  // per layer and direction
+    std::vector<GruLayerCache> encoder_caches;  // per layer and direction (GRU)
+    std::vector<LstmLayerCache> lstm_caches;    // per layer and direction (LSTM)
     std::vector<double> memory;                 // batch * source x hidden: the encoder's last outputs, bm
     // Decoder
     std::vector<double> projected_keys;              // batch * source x hidden
     std::vector<std::vector<double>> initial;        // per layer: batch x hidden, the encoder's final states
     std::vector<std::vector<double>> states;         // per layer: target * batch x hidden, after each step (tm)
-    std::vector<std::vector<double>> gates;          // per layer: target * batch x 4 hidden
+    std::vector<std::vector<double>> initial_cells;  // the LSTM's c beside initial and states
+    std::vector<std::vector<double>> cells;
+    std::vector<std::vector<double>> gates;          // per layer: target * batch x cached * hidden
     std::vector<std::vector<double>> ih_transposed;  // per layer: W_ih^T
     std::vector<std::vector<double>> hh_transposed;  // per layer: W_hh^T
-    std::vector<double> table_gates, dtable_gates;   // vocab x 3 hidden: an embedding table's input gates
-    std::vector<double> input_gates;                 // target * batch x 3 hidden: layer 0's, context included
-    std::vector<double> layer_gates;                 // batch x 3 hidden: a higher layer's step
-    std::vector<double> hidden_gates;                // batch x 3 hidden, scratch
+    std::vector<double> table_gates, dtable_gates;   // vocab x gates * hidden: an embedding table's input gates
+    std::vector<double> input_gates;                 // target * batch x gates * hidden: layer 0's, context included
+    std::vector<double> layer_gates;                 // batch x gates * hidden: a higher layer's step
+    std::vector<double> hidden_gates;                // batch x gates * hidden, scratch
     std::vector<double> contexts;                    // target * batch x hidden (tm)
     std::vector<AdditiveCache> attention;            // per target step (dot scoring: its weights only)
     std::vector<std::size_t> visible;                // dot scoring: per item, the source positions it sees
     std::vector<double> dot_scratch;                 // dot scoring: a head's K^T, V^T and score gradients
     std::vector<double> top_bm;                      // batch * target x hidden: the last layer's states, bm
     std::vector<double> transposed;
-    std::vector<const double*> before;  // per layer: a step's state before, after, and its gates
-    std::vector<double*> after, step_gates;
+    std::vector<const double*> before, before_c;  // per layer: a step's state (and cell) before, after, and its gates
+    std::vector<double*> after, after_c, step_gates;
     // Backward
     std::vector<double> dtop_bm, dcontexts, dquery, dprojected_keys, dmemory, dh_next, dinput,
         dconcat;
-    std::vector<std::vector<double>> dstates, carry, d_input_gates, d_hidden_gates, dfinal;
+    // d_input_gates: the LSTM's gates' gradient (one for both halves), d_hidden_gates the GRU's other half.
+    std::vector<std::vector<double>> dstates, carry, carry_c, d_input_gates, d_hidden_gates, dfinal, dfinal_c;
     std::vector<double> doutputs;
     std::vector<double> dkeys_step, dvalues_step;  // dot scoring: one step's share of dmemory
     AdditiveScratch attention_scratch;
@@ -151,10 +168,12 @@ struct BahdanauWorkspace {
                             capacity_of(dot_scratch, dkeys_step, dvalues_step) +
                             visible.capacity() * sizeof(std::size_t) / sizeof(double) +
                             capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights, attention_scratch.dpre);
-        for (const auto* group : {&inputs, &outputs, &initial, &states, &gates, &ih_transposed, &hh_transposed,
-                                  &dstates, &carry, &d_input_gates, &d_hidden_gates, &dfinal})
+        for (const auto* group : {&inputs, &outputs, &initial, &states, &initial_cells, &cells, &gates, &ih_transposed,
+                                  &hh_transposed, &dstates, &carry, &carry_c, &d_input_gates, &d_hidden_gates, &dfinal,
+                                  &dfinal_c})
             for (const auto& v : *group) total += v.capacity();
         for (const auto& c : encoder_caches) total += c.doubles();
+        for (const auto& c : lstm_caches) total += c.doubles();
         for (const auto& a : attention) total += capacity_of(a.projected_queries, a.features, a.weights);
         return total;
     }
@@ -236,35 +255,49 @@ void encoder_forward(const Seq2SeqModel& model, const Sizes& n, const int* sourc
     w.zeros.assign(n.batch * n.units, 0.0);
     w.inputs.resize(n.layers + 1);
     w.outputs.resize(k_count);
-    w.encoder_caches.resize(k_count);
+    w.encoder_caches.resize(n.lstm ? 0 : k_count);
+    w.lstm_caches.resize(n.lstm ? k_count : 0);
     w.initial.resize(n.layers);
+    w.initial_cells.resize(n.lstm ? n.layers : 0);
+    const std::size_t width = n.gates * n.units;
+    // A final state's direction d into columns d * units onwards of the decoder's initial state.
+    const auto join = [&](const double* final, std::vector<double>& into, std::size_t d) {
+        for (std::size_t b = 0; b < n.batch; ++b)
+            std::copy_n(final + b * n.units, n.units, into.data() + b * n.hidden + d * n.units);
+    };
     for (std::size_t l = 0; l < n.layers; ++l) {
         std::vector<double>& next = w.inputs[l + 1];  // the layer's outputs, [forward, backward] per row
         next.resize(rows * n.hidden);
         w.initial[l].resize(n.batch * n.hidden);
+        if (n.lstm) w.initial_cells[l].resize(n.batch * n.hidden);
         for (std::size_t d = 0; d < n.directions; ++d) {
             const std::size_t k = l * n.directions + d;
             const GruLayerShape shape = encoder_shape(n, l, d);
             w.outputs[k].resize(rows * n.units);
             const GruWeights weights = p.encoder_rnn[k].in(params);
+            std::vector<double>& input_gates = n.lstm ? w.lstm_caches[k].input_gates : w.encoder_caches[k].input_gates;
             if (l == 0) {
                 // The embeddings' input gates, looked up per token.
-                GruLayerCache& cache = w.encoder_caches[k];
-                transpose_weight({0, n.embed, 3 * n.units}, weights.weight_ih, w.transposed);
-                project_table(n.source_vocab, n.embed, 3 * n.units, p.encoder_embedding.in(params),
-                              w.transposed.data(), weights.bias_ih, w.table_gates);
-                cache.input_gates.resize(rows * 3 * n.units);
-                gather_rows(rows, w.source_tm.data(), 3 * n.units, w.table_gates, cache.input_gates.data());
-                gru_layer_forward_from_gates(shape, w.zeros.data(), weights, cache, w.outputs[k].data());
+                transpose_weight({0, n.embed, width}, weights.weight_ih, w.transposed);
+                project_table(n.source_vocab, n.embed, width, p.encoder_embedding.in(params), w.transposed.data(),
+                              weights.bias_ih, w.table_gates);
+                input_gates.resize(rows * width);
+                gather_rows(rows, w.source_tm.data(), width, w.table_gates, input_gates.data());
             } else {
-                gru_layer_forward(shape, w.inputs[l].data(), w.zeros.data(), weights, w.encoder_caches[k],
-                                  w.outputs[k].data());
+                input_gates.resize(rows * width);
+                linear_forward({rows, n.hidden, width}, w.inputs[l].data(), weights.weight_ih, weights.bias_ih,
+                               input_gates.data(), w.transposed);
             }
+            const double* zeros = w.zeros.data();
+            if (n.lstm)
+                lstm_layer_forward_from_gates(shape, zeros, zeros, weights, w.lstm_caches[k], w.outputs[k].data());
+            else
+                gru_layer_forward_from_gates(shape, zeros, weights, w.encoder_caches[k], w.outputs[k].data());
             for (std::size_t r = 0; r < rows; ++r)
                 std::copy_n(w.outputs[k].data() + r * n.units, n.units, next.data() + r * n.hidden + d * n.units);
-            const double* final = w.outputs[k].data() + gru_final_time(shape) * n.batch * n.units;
-            for (std::size_t b = 0; b < n.batch; ++b)
-                std::copy_n(final + b * n.units, n.units, w.initial[l].data() + b * n.hidden + d * n.units);
+            const std::size_t final_rows = gru_final_time(shape) * n.batch * n.units;
+            join(w.outputs[k].data() + final_rows, w.initial[l], d);
+            if (n.lstm) join(w.lstm_caches[k].cells.data() + final_rows, w.initial_cells[l], d);
         }
     }
     w.memory.resize(rows * n.hidden);
@@ -288,26 +321,36 @@ void decoder_prepare(const Seq2SeqModel& model, const Sizes& n, const int* sourc
     } else {
         visible_keys(dot_shape(n), source_lens, false, w.visible);
     }
+    const std::size_t width = n.gates * n.hidden;
     w.ih_transposed.resize(n.layers);
     w.hh_transposed.resize(n.layers);
     for (std::size_t l = 0; l < n.layers; ++l) {
-        transpose_weight({0, n.decoder_in(l), 3 * n.hidden}, p.decoder_rnn[l].weight_ih.in(params),
-                         w.ih_transposed[l]);
-        transpose_weight({0, n.hidden, 3 * n.hidden}, p.decoder_rnn[l].weight_hh.in(params), w.hh_transposed[l]);
+        transpose_weight({0, n.decoder_in(l), width}, p.decoder_rnn[l].weight_ih.in(params), w.ih_transposed[l]);
+        transpose_weight({0, n.hidden, width}, p.decoder_rnn[l].weight_hh.in(params), w.hh_transposed[l]);
     }
-    w.layer_gates.resize(n.batch * 3 * n.hidden);
-    w.hidden_gates.resize(n.batch * 3 * n.hidden);
+    w.layer_gates.resize(n.batch * width);
+    w.hidden_gates.resize(n.batch * width);
 }
+
+// A step's states of every layer: h before and after (and the LSTM's c), and the gates it caches.
+struct StepStates {
+    const double* const* before;
+    double* const* after;
+    const double* const* before_c;  // LSTM only
+    double* const* after_c;
+    double* const* gates;
+};
 
 // One decoder step: the context for `query` (the last layer's state before
 // the step) into `context`, added to layer 0's input gates (which hold the
 // embedding's share), then every layer's update from `before` to `after`.
 void decoder_step(const Seq2SeqModel& model, const Sizes& n, const int* source_lens, BahdanauWorkspace& w,
-                  const double* const* before, double* const* after, double* const* gates, double* input_gates,
-                  double* context, AdditiveCache& attention) {
+                  const StepStates& states, double* input_gates, double* context, AdditiveCache& attention) {
     const BahdanauHandles& p = w.handles;
     const double* params = model.values.data();
-    const std::size_t width = 3 * n.hidden;
+    const std::size_t width = n.gates * n.hidden;
+    const double* const* before = states.before;
+    double* const* after = states.after;
     if (p.additive) {
         additive_attention_forward(attention_shape(n), before[n.layers - 1], w.projected_keys.data(),
                                    w.memory.data(), source_lens, p.w_q.in(params), p.w_v.in(params), attention,
@@ -329,9 +372,34 @@ void decoder_step(const Seq2SeqModel& model, const Sizes& n, const int* source_l
                                  width, n.batch, width, n.hidden);
             gi = w.layer_gates.data();
         }
-        gru_step_forward({n.batch, n.hidden}, gi, before[l], w.hh_transposed[l].data(),
-                         p.decoder_rnn[l].bias_hh.in(params), after[l], gates[l], w.hidden_gates.data());
+        if (n.lstm)
+            lstm_step_forward({n.batch, n.hidden}, gi, before[l], states.before_c[l], w.hh_transposed[l].data(),
+                              p.decoder_rnn[l].bias_hh.in(params), after[l], states.after_c[l], states.gates[l],
+                              w.hidden_gates.data());
+        else
+            gru_step_forward({n.batch, n.hidden}, gi, before[l], w.hh_transposed[l].data(),
+                             p.decoder_rnn[l].bias_hh.in(params), after[l], states.gates[l], w.hidden_gates.data());
     }
+}
+
+// Points `w.before` ... at step t's states: the encoder's final ones at t = 0, then the previous step's.
+StepStates step_states(const Sizes& n, BahdanauWorkspace& w, std::size_t t) {
+    const std::size_t block = n.batch * n.hidden;
+    w.before.resize(n.layers);
+    w.after.resize(n.layers);
+    w.before_c.resize(n.layers);
+    w.after_c.resize(n.layers);
+    w.step_gates.resize(n.layers);
+    for (std::size_t l = 0; l < n.layers; ++l) {
+        w.before[l] = t == 0 ? w.initial[l].data() : w.states[l].data() + (t - 1) * block;
+        w.after[l] = w.states[l].data() + t * block;
+        if (n.lstm) {
+            w.before_c[l] = t == 0 ? w.initial_cells[l].data() : w.cells[l].data() + (t - 1) * block;
+            w.after_c[l] = w.cells[l].data() + t * block;
+        }
+        w.step_gates[l] = w.gates[l].data() + t * n.batch * n.cached * n.hidden;
+    }
+    return {w.before.data(), w.after.data(), w.before_c.data(), w.after_c.data(), w.step_gates.data()};
 }
 
 void forward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, BahdanauWorkspace& w) {
@@ -340,7 +408,7 @@ void forward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, Bahdanau
     const double* params = model.values.data();
     encoder_forward(model, n, batch.source.data(), w);
     decoder_prepare(model, n, batch.source_lens.data(), w);
-    const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = 3 * n.hidden;
+    const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = n.gates * n.hidden;
     tokens_time_major(batch.target_in.data(), n.batch, n.target, w.target_tm);
     // Layer 0's input gates: the embeddings' share for every step at once (per token), the contexts' added by the steps.
     project_table(n.target_vocab, n.embed, width, w.handles.decoder_embedding.in(params),
@@ -349,28 +417,18 @@ void forward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, Bahdanau
     w.input_gates.resize(rows * width);
     gather_rows(rows, w.target_tm.data(), width, w.table_gates, w.input_gates.data());
     w.states.resize(n.layers);
+    w.cells.resize(n.lstm ? n.layers : 0);
     w.gates.resize(n.layers);
     for (std::size_t l = 0; l < n.layers; ++l) {
         w.states[l].resize(rows * n.hidden);
-        w.gates[l].resize(rows * gru_cached_gates * n.hidden);
+        if (n.lstm) w.cells[l].resize(rows * n.hidden);
+        w.gates[l].resize(rows * n.cached * n.hidden);
     }
     w.contexts.resize(rows * n.hidden);
     w.attention.resize(n.target);
-    w.before.resize(n.layers);
-    w.after.resize(n.layers);
-    w.step_gates.resize(n.layers);
-    const double** before = w.before.data();
-    double** after = w.after.data();
-    double** gates = w.step_gates.data();
-    for (std::size_t t = 0; t < n.target; ++t) {
-        for (std::size_t l = 0; l < n.layers; ++l) {
-            before[l] = t == 0 ? w.initial[l].data() : w.states[l].data() + (t - 1) * block;
-            after[l] = w.states[l].data() + t * block;
-            gates[l] = w.gates[l].data() + t * n.batch * gru_cached_gates * n.hidden;
-        }
-        decoder_step(model, n, batch.source_lens.data(), w, before, after, gates,
+    for (std::size_t t = 0; t < n.target; ++t)
+        decoder_step(model, n, batch.source_lens.data(), w, step_states(n, w, t),
                      w.input_gates.data() + t * n.batch * width, w.contexts.data() + t * block, w.attention[t]);
-    }
     w.top_bm.resize(rows * n.hidden);
     to_batch_major(w.states[n.layers - 1].data(), n.batch, n.target, n.hidden, w.top_bm.data());
     w.forward_batch = n.batch;
@@ -381,7 +439,7 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
     const Sizes n(model.config, batch.batch);
     const BahdanauHandles& p = w.handles;
     const double* params = model.values.data();
-    const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = 3 * n.hidden;
+    const std::size_t rows = n.target * n.batch, block = n.batch * n.hidden, width = n.gates * n.hidden;
     const std::size_t top = n.layers - 1;
     const AdditiveShape shape = attention_shape(n);
 
@@ -391,13 +449,15 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
                     p.dense.in(grads), p.dense_bias.in(grads), w.dtop_bm.data());
     w.dstates.resize(n.layers);
     w.carry.resize(n.layers);
+    w.carry_c.resize(n.lstm ? n.layers : 0);
     w.d_input_gates.resize(n.layers);
-    w.d_hidden_gates.resize(n.layers);
+    w.d_hidden_gates.resize(n.lstm ? 0 : n.layers);
     for (std::size_t l = 0; l < n.layers; ++l) {
         w.dstates[l].assign(rows * n.hidden, 0.0);
         w.carry[l].assign(block, 0.0);
+        if (n.lstm) w.carry_c[l].assign(block, 0.0);  // c's gradient, carried back from step to step
         w.d_input_gates[l].resize(rows * width);
-        w.d_hidden_gates[l].resize(rows * width);
+        if (!n.lstm) w.d_hidden_gates[l].resize(rows * width);
     }
     to_time_major(w.dtop_bm.data(), n.batch, n.target, n.hidden, w.dstates[top].data());
     w.dcontexts.resize(rows * n.hidden);
@@ -416,11 +476,19 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
             const double* dstate = w.dstates[l].data() + t * block;
             for (std::size_t e = 0; e < block; ++e) w.dh_next[e] = dstate[e] + w.carry[l][e];
             std::fill(w.carry[l].begin(), w.carry[l].end(), 0.0);
-            const double* before = t == 0 ? w.initial[l].data() : w.states[l].data() + (t - 1) * block;
             double* dgi = w.d_input_gates[l].data() + t * n.batch * width;
-            gru_step_backward({n.batch, n.hidden}, w.gates[l].data() + t * n.batch * gru_cached_gates * n.hidden,
-                              before, w.dh_next.data(), p.decoder_rnn[l].weight_hh.in(params), dgi,
-                              w.d_hidden_gates[l].data() + t * n.batch * width, w.carry[l].data());
+            const double* step_gates = w.gates[l].data() + t * n.batch * n.cached * n.hidden;
+            if (n.lstm) {
+                const double* before_c = t == 0 ? w.initial_cells[l].data() : w.cells[l].data() + (t - 1) * block;
+                lstm_step_backward({n.batch, n.hidden}, step_gates, before_c, w.dh_next.data(), w.carry_c[l].data(),
+                                   p.decoder_rnn[l].weight_hh.in(params), dgi, w.carry[l].data(),
+                                   w.carry_c[l].data());
+            } else {
+                const double* before = t == 0 ? w.initial[l].data() : w.states[l].data() + (t - 1) * block;
+                gru_step_backward({n.batch, n.hidden}, step_gates, before, w.dh_next.data(),
+                                  p.decoder_rnn[l].weight_hh.in(params), dgi,
+                                  w.d_hidden_gates[l].data() + t * n.batch * width, w.carry[l].data());
+            }
             // The input's gradient: the layer below's state, or for layer 0 the context (its first columns of W_ih).
             const double* weight_ih = p.decoder_rnn[l].weight_ih.in(params);
             double* dinput = l > 0 ? w.dstates[l - 1].data() + t * block : w.dcontexts.data() + t * block;
@@ -451,7 +519,7 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
     for (std::size_t l = 0; l < n.layers; ++l) {
         const GruGradients g = p.decoder_rnn[l].in(grads);
         const double* dgi = w.d_input_gates[l].data();
-        const double* dgh = w.d_hidden_gates[l].data();
+        const double* dgh = n.lstm ? dgi : w.d_hidden_gates[l].data();  // an LSTM's two halves share one
         if (l == 0) {
             // W_ih0's columns: the contexts', then the embeddings'.
             const std::size_t in = n.decoder_in(0);
@@ -483,31 +551,46 @@ void backward_pass(const Seq2SeqModel& model, const Seq2SeqBatch& batch, const d
     to_time_major(w.dmemory.data(), n.batch, n.source, n.hidden, w.dconcat.data());
     w.doutputs.resize(source_rows * n.units);
     w.dfinal.resize(n.directions);
+    w.dfinal_c.resize(n.lstm ? n.directions : 0);
+    const std::size_t width_units = n.gates * n.units;
+    // Direction d's columns of a decoder initial state's gradient.
+    const auto split = [&](const std::vector<double>& from, std::vector<double>& into, std::size_t d) {
+        into.resize(n.batch * n.units);
+        for (std::size_t b = 0; b < n.batch; ++b)
+            std::copy_n(from.data() + b * n.hidden + d * n.units, n.units, into.data() + b * n.units);
+    };
     for (std::size_t l = n.layers; l-- > 0;) {
         if (l > 0) w.dinput.assign(source_rows * n.hidden, 0.0);
         for (std::size_t d = 0; d < n.directions; ++d) {
             const std::size_t k = l * n.directions + d;
             for (std::size_t r = 0; r < source_rows; ++r)
                 std::copy_n(w.dconcat.data() + r * n.hidden + d * n.units, n.units, w.doutputs.data() + r * n.units);
-            std::vector<double>& dfinal = w.dfinal[d];
-            dfinal.resize(n.batch * n.units);
-            for (std::size_t b = 0; b < n.batch; ++b)
-                std::copy_n(w.carry[l].data() + b * n.hidden + d * n.units, n.units, dfinal.data() + b * n.units);
+            split(w.carry[l], w.dfinal[d], d);
+            if (n.lstm) split(w.carry_c[l], w.dfinal_c[d], d);
             const GruWeights weights = p.encoder_rnn[k].in(params);
             const GruGradients g = p.encoder_rnn[k].in(grads);
+            const GruLayerShape layer = encoder_shape(n, l, d);
+            const double* zeros = w.zeros.data();
+            // Back to the layer's input gates, then through W_ih: to the layer below, or the embeddings per token.
+            std::vector<double>* d_input_gates = nullptr;
+            if (n.lstm) {
+                lstm_layer_backward_to_gates(layer, zeros, zeros, weights, w.lstm_caches[k], w.outputs[k].data(),
+                                             w.doutputs.data(), w.dfinal[d].data(), w.dfinal_c[d].data(), g, nullptr,
+                                             nullptr);
+                d_input_gates = &w.lstm_caches[k].d_gates;
+            } else {
+                gru_layer_backward_to_gates(layer, zeros, weights, w.encoder_caches[k], w.outputs[k].data(),
+                                            w.doutputs.data(), w.dfinal[d].data(), g, nullptr);
+                d_input_gates = &w.encoder_caches[k].d_input_gates;
+            }
             if (l > 0) {
-                gru_layer_backward(encoder_shape(n, l, d), w.inputs[l].data(), w.zeros.data(), weights,
-                                   w.encoder_caches[k], w.outputs[k].data(), w.doutputs.data(), dfinal.data(), g,
-                                   w.dinput.data(), nullptr);
+                linear_backward({source_rows, n.hidden, width_units}, d_input_gates->data(), w.inputs[l].data(),
+                                weights.weight_ih, g.weight_ih, g.bias_ih, w.dinput.data());
                 continue;
             }
-            GruLayerCache& cache = w.encoder_caches[k];
-            gru_layer_backward_to_gates(encoder_shape(n, l, d), w.zeros.data(), weights, cache,
-                                        w.outputs[k].data(), w.doutputs.data(), dfinal.data(), g, nullptr);
-            project_table_backward(source_rows, w.source_tm.data(), n.source_vocab, n.embed, 3 * n.units,
-                                   p.encoder_embedding.in(params), weights.weight_ih, n.embed,
-                                   cache.d_input_gates.data(), w.dtable_gates, g.weight_ih, g.bias_ih,
-                                   p.encoder_embedding.in(grads));
+            project_table_backward(source_rows, w.source_tm.data(), n.source_vocab, n.embed, width_units,
+                                   p.encoder_embedding.in(params), weights.weight_ih, n.embed, d_input_gates->data(),
+                                   w.dtable_gates, g.weight_ih, g.bias_ih, p.encoder_embedding.in(grads));
         }
         if (l > 0) w.dconcat.swap(w.dinput);
     }
@@ -607,7 +690,7 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
     const double* params = model.values.data();
     encoder_forward(model, n, source.data(), w);
     decoder_prepare(model, n, source_lens.data(), w);
-    const std::size_t block = n.batch * n.hidden, width = 3 * n.hidden, vocab = n.target_vocab;
+    const std::size_t block = n.batch * n.hidden, width = n.gates * n.hidden, vocab = n.target_vocab;
 
     Translation result;
     result.tokens = xt::xtensor<int, 1>::from_shape({batch * max_length});
@@ -617,13 +700,18 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
     result.cross_weights = xt::xtensor<double, 5>::from_shape({1, batch, 1, max_length, n.source});
     std::fill(result.cross_weights.begin(), result.cross_weights.end(), 0.0);
 
-    // Two states per layer, the step's `before` and `after`, swapped each step.
+    // Two states (and cells) per layer, the step's `before` and `after`, swapped each step.
     w.states.resize(n.layers);
+    w.cells.resize(n.lstm ? n.layers : 0);
     w.gates.resize(n.layers);
     for (std::size_t l = 0; l < n.layers; ++l) {
         w.states[l].resize(2 * block);
         std::copy_n(w.initial[l].data(), block, w.states[l].data());
-        w.gates[l].resize(n.batch * gru_cached_gates * n.hidden);
+        if (n.lstm) {
+            w.cells[l].resize(2 * block);
+            std::copy_n(w.initial_cells[l].data(), block, w.cells[l].data());
+        }
+        w.gates[l].resize(n.batch * n.cached * n.hidden);
     }
     w.tokens.assign(n.batch, bos_token);
     w.finished.assign(n.batch, 0);
@@ -635,22 +723,26 @@ Translation bahdanau_translate(const Seq2SeqModel& model, const xt::xtensor<int,
     w.step_logits.resize(n.batch * vocab);
     w.before.resize(n.layers);
     w.after.resize(n.layers);
+    w.before_c.resize(n.layers);
+    w.after_c.resize(n.layers);
     w.step_gates.resize(n.layers);
-    const double** before = w.before.data();
-    double** after = w.after.data();
-    double** gates = w.step_gates.data();
+    const StepStates states{w.before.data(), w.after.data(), w.before_c.data(), w.after_c.data(), w.step_gates.data()};
     std::size_t finished = 0;
     for (std::size_t t = 0; t < max_length && finished < batch; ++t) {
         const std::size_t now = t % 2;
         for (std::size_t l = 0; l < n.layers; ++l) {
-            before[l] = w.states[l].data() + now * block;
-            after[l] = w.states[l].data() + (1 - now) * block;
-            gates[l] = w.gates[l].data();
+            w.before[l] = w.states[l].data() + now * block;
+            w.after[l] = w.states[l].data() + (1 - now) * block;
+            if (n.lstm) {
+                w.before_c[l] = w.cells[l].data() + now * block;
+                w.after_c[l] = w.cells[l].data() + (1 - now) * block;
+            }
+            w.step_gates[l] = w.gates[l].data();
         }
         gather_rows(n.batch, w.tokens.data(), width, w.table_gates, w.input_gates.data());
-        decoder_step(model, n, source_lens.data(), w, before, after, gates, w.input_gates.data(),
-                     w.contexts.data(), w.attention[0]);
-        linear_forward({n.batch, n.hidden, vocab}, after[n.layers - 1], p.dense.in(params), p.dense_bias.in(params),
+        decoder_step(model, n, source_lens.data(), w, states, w.input_gates.data(), w.contexts.data(),
+                     w.attention[0]);
+        linear_forward({n.batch, n.hidden, vocab}, w.after[n.layers - 1], p.dense.in(params), p.dense_bias.in(params),
                        w.step_logits.data(), w.transposed);
         for (std::size_t b = 0; b < batch; ++b) {
             if (w.finished[b]) continue;
@@ -684,15 +776,16 @@ std::uint64_t bahdanau_forward_work(const Seq2SeqConfig& config, std::uint64_t i
     const std::uint64_t h = n.hidden, e = n.embed, s = n.source, t = n.target, u = n.units;
     // The embeddings' input gates per word of each vocabulary (project_table), for each encoder direction and the decoder.
     const bool additive = seq2seq_scoring(config) == Seq2SeqScoring::additive;
-    std::uint64_t work = n.directions * n.source_vocab * e * 3 * u + n.target_vocab * e * 3 * h;
+    const std::uint64_t g = n.gates;  // a GRU's 3 gates a unit, an LSTM's 4
+    std::uint64_t work = n.directions * n.source_vocab * e * g * u + n.target_vocab * e * g * h;
     for (std::size_t l = 0; l < n.layers; ++l)
-        work += n.directions * s * batch * ((l == 0 ? 0 : h) * 3 * u + u * 3 * u + 8 * u);
+        work += n.directions * s * batch * ((l == 0 ? 0 : h) * g * u + u * g * u + 8 * u);
     if (additive) work += batch * s * h * h;  // the keys' projection
     // Per step: additive scoring's query projection, features, scores and weighted sum (dot scoring: the
-    // scores and the weighted sum); the GRUs (layer 0's context share, the others' inputs, the recurrences,
-    // the gates) and the readout.
+    // scores and the weighted sum); the recurrent layers (layer 0's context share, the others' inputs, the
+    // recurrences, the gates) and the readout.
     std::uint64_t step = batch * (additive ? h * h + 3 * s * h : 2 * s * h) + batch * h * n.target_vocab;
-    for (std::size_t l = 0; l < n.layers; ++l) step += batch * (h * 3 * h + h * 3 * h + 8 * h);
+    for (std::size_t l = 0; l < n.layers; ++l) step += batch * (h * g * h + h * g * h + 8 * h);
     return work + t * step;
 }
 

@@ -147,6 +147,8 @@ void check_seq2seq_config(const Seq2SeqConfig& config) {
             fail("hidden", "an even size (a bidirectional encoder runs hidden / 2 units each way)", config.hidden);
     } else {
         check_model_heads(config.hidden, config.heads);
+        if (config.cell != Seq2SeqCell::gru)
+            fail("cell", "\"gru\" (the Transformer has no recurrent cell)", quoted(seq2seq_cell_names.name_of(config.cell)));
         require_count("ffnHidden", config.ffn_hidden, range("ffnHidden"));
         require_count("blocks", config.blocks, range("blocks"));
     }

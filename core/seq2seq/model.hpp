@@ -61,6 +61,15 @@ enum class Seq2SeqScoring { additive, dot };
 inline constexpr KindNames<Seq2SeqScoring, 2> seq2seq_scoring_names{
     "scoring", {{{Seq2SeqScoring::additive, "additive"}, {Seq2SeqScoring::dot, "dot"}}}};
 
+// The Bahdanau translator's recurrent cell, in its encoder and its decoder:
+// d2l 10.4's nn.GRU, or nn.LSTM (its exercise 1), whose state is the pair
+// (h, c): the decoder starts from the encoder's final pairs and queries the
+// attention with the top layer's h.
+enum class Seq2SeqCell { gru, lstm };
+
+inline constexpr KindNames<Seq2SeqCell, 2> seq2seq_cell_names{
+    "cell", {{{Seq2SeqCell::gru, "gru"}, {Seq2SeqCell::lstm, "lstm"}}}};
+
 // "bahdanau", "transformer"; throws ArgumentError("architecture") otherwise.
 Seq2SeqArchitecture seq2seq_architecture_from_name(std::string_view name);
 const char* seq2seq_architecture_name(Seq2SeqArchitecture architecture);
@@ -77,6 +86,7 @@ struct Seq2SeqConfig {
     std::size_t layers = 2;
     bool bidirectional = true;  // hidden even: hidden / 2 units each way
     std::optional<Seq2SeqScoring> scoring;  // unset: the architecture's own (seq2seq_scoring)
+    Seq2SeqCell cell = Seq2SeqCell::gru;    // Bahdanau's (the Transformer has none: gru)
     // transformer
     std::size_t heads = 4;  // divides hidden
     std::size_t ffn_hidden = 64;
@@ -109,7 +119,8 @@ std::size_t seq2seq_parameter_count(const Seq2SeqConfig& config);
 // order: embeddings N(0, 1); Xavier-uniform on every Linear weight and every
 // GRU weight matrix (d2l's xavier_init_weights); biases PyTorch's
 // U(-1/sqrt(fan_in), 1/sqrt(fan_in)) (a GRU's: fan_in = its hidden units);
-// LayerNorm 1 and 0.
+// an LSTM's weights and biases all PyTorch's U(-1/sqrt(units), 1/sqrt(units)),
+// as d2l's xavier_init_weights leaves nn.LSTM untouched; LayerNorm 1 and 0.
 Seq2SeqModel init_seq2seq_model(const Seq2SeqConfig& config);
 
 // A model from given parameters: every name once, sizes as the layout says,

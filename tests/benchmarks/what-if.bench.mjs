@@ -16,10 +16,11 @@
 //     exercise 2): Scoring additive and dot; alignment: seq2seqAlignment's
 //     mean on the 500 held-out pairs (block 1, head 1 for the Transformer);
 //   - the same with the Transformer (d2l 10.7, exercise 2): its heads'
-//     scoring dot and additive.
+//     scoring dot and additive;
+//   - the bidirectional translator's cell (d2l 10.4, exercise 1): GRU and LSTM.
 //
 // Usage: node tests/benchmarks/what-if.bench.mjs [--dist dist/attention-core.mjs] [--seeds 5]
-//          [--comparisons positions,scoring,head-scoring] [--at-steps 1000] [--tr-steps 600]
+//          [--comparisons positions,scoring,head-scoring,cell] [--at-steps 1000] [--tr-steps 600]
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,7 +35,7 @@ const { values: args } = parseArgs({
   options: {
     dist: { type: 'string', default: path.join(here, '../../dist/attention-core.mjs') },
     seeds: { type: 'string', default: '5' },
-    comparisons: { type: 'string', default: 'positions,scoring,head-scoring' },
+    comparisons: { type: 'string', default: 'positions,scoring,head-scoring,cell' },
     'at-steps': { type: 'string', default: '1000' },
     'tr-steps': { type: 'string', default: '600' },
   },
@@ -118,6 +119,11 @@ const COMPARISONS = {
     title: `translation, numbers-en-zh, bidirectional GRU, ${args['tr-steps']} steps: Scoring (d2l 10.4, exercise 2)`,
     alignment: 'seq2seqAlignment on 500 held-out pairs',
     variants: ['additive', 'dot'].map((scoring) => translationVariant(scoring, { trScoring: scoring })),
+  },
+  cell: {
+    title: `translation, numbers-en-zh, bidirectional encoder, ${args['tr-steps']} steps: Cell (d2l 10.4, exercise 1)`,
+    alignment: 'seq2seqAlignment on 500 held-out pairs',
+    variants: ['gru', 'lstm'].map((cell) => translationVariant(cell, { trCell: cell })),
   },
   'head-scoring': {
     title: `translation, numbers-en-zh, Transformer, ${args['tr-steps']} steps: Heads' scoring (d2l 10.7, exercise 2)`,

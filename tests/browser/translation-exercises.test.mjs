@@ -126,7 +126,7 @@ async function raceWrongThenRight(language, seed, { id, settings, setting, kept,
 }
 
 async function answerWrongThenRight(language, seed) {
-  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio', 'dot-scoring', 'head-scoring'];
+  const ids = ['where-eight-looks', 'shifted-map', 'exact-match', 'read-weight', 'row-weight-ratio', 'dot-scoring', 'head-scoring', 'lstm-cell'];
   for (const id of ids) assert.equal(await statusOf(id), 'open', `${id} starts open`);
   await setState(page, { ...RUN, trSeed: seed });
   assert.equal(await covered('tr-maps'), '', 'the maps are covered while the prediction is open');
@@ -230,6 +230,16 @@ async function answerWrongThenRight(language, seed) {
     fasterKey: (faster) => `translation.ex.heads.${faster}Faster`,
   });
   await setState(page, { trArchitecture: RUN.trArchitecture, trHeadScoring: 'dot' });
+
+  // 8. An LSTM in the GRU's place: a GRU run trained and kept, then an LSTM one.
+  const gru = { trScoring: 'additive', trCell: 'gru' };
+  await setState(page, gru);
+  await playToTheEnd();
+  await raceWrongThenRight(language, seed, {
+    id: 'lstm-cell', settings: gru, setting: 'trCell', kept: 'gru', live: 'lstm',
+    fasterKey: (faster) => `translation.ex.lstm.${faster}Faster`,
+  });
+  await setState(page, { trCell: 'gru' });
 }
 
 test('each exercise wrong, then right, in English, then in Chinese, on the translator the page trains', { timeout: 600000 }, async () => {
@@ -239,6 +249,7 @@ test('each exercise wrong, then right, in English, then in Chinese, on the trans
   assert.equal(await exercise('read-weight').getAttribute('data-kind'), 'compute');
   assert.equal(await exercise('dot-scoring').getAttribute('data-kind'), 'predict');
   assert.equal(await exercise('head-scoring').getAttribute('data-kind'), 'predict');
+  assert.equal(await exercise('lstm-cell').getAttribute('data-kind'), 'predict');
   await answerWrongThenRight('en', 0);
   await setLanguage(page, 'zh');
   await resetAnswers();

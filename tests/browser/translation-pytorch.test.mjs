@@ -26,7 +26,9 @@ useBrowser({
   },
 });
 
-const DEFAULTS = { trTask: 'numbers-en-zh', trArchitecture: 'bigru', trScoring: 'additive', trHeadScoring: 'dot', trSteps: 600, trSeed: 0 };
+const DEFAULTS = {
+  trTask: 'numbers-en-zh', trArchitecture: 'bigru', trCell: 'gru', trScoring: 'additive', trHeadScoring: 'dot', trSteps: 600, trSeed: 0,
+};
 const SETTINGS = [
   ['the default: numbers, English → Chinese, bidirectional GRU', {}],
   ['d2l\'s one-directional GRU on dates, another seed', { trArchitecture: 'gru', trTask: 'dates', trSeed: 5 }],
@@ -34,6 +36,8 @@ const SETTINGS = [
   ['reverse with the bidirectional GRU, the fewest steps (50)', { trTask: 'reverse', trSteps: 50 }],
   ['the bidirectional GRU scoring by the scaled dot product (d2l 10.4, exercise 2)', { trScoring: 'dot' }],
   ['the Transformer with additive heads (d2l 10.7, exercise 2)', { trArchitecture: 'transformer', trHeadScoring: 'additive' }],
+  ['the bidirectional LSTM (d2l 10.4, exercise 1)', { trCell: 'lstm' }],
+  ['d2l\'s one-directional LSTM scoring by the scaled dot product', { trArchitecture: 'gru', trCell: 'lstm', trScoring: 'dot' }],
 ];
 
 async function snippetFor(page, state) {
@@ -70,14 +74,15 @@ test('the translation snippet trains d2l\'s classes in PyTorch as the core does,
     const code = await snippetFor(page, state);
     // The state names the scoring setting its architecture reads, not the other one.
     const transformer = state.trArchitecture === 'transformer';
-    const unread = transformer ? 'trScoring' : 'trHeadScoring';
-    const stated = Object.keys(DEFAULTS).filter((key) => key !== unread).map((key) => `${key}=${state[key]}`).join(', ');
+    const unread = transformer ? ['trScoring', 'trCell'] : ['trHeadScoring'];
+    const stated = Object.keys(DEFAULTS).filter((key) => !unread.includes(key)).map((key) => `${key}=${state[key]}`).join(', ');
     assert.ok(code.includes(`# State: ${stated}`), `${name}: the snippet states ${stated}`);
     assert.match(code, /load_state_dict/);
     const dot = (transformer ? state.trHeadScoring : state.trScoring) === 'dot';
     assert.equal(code.includes('self.attention = DotProductAttention()'), dot, `${name}: the scoring`);
     assert.equal(code.includes('class AdditiveAttention'), !dot, `${name}: additive attention's class only where it is used`);
     if (transformer && !dot) assert.ok(code.includes('self.attention = AdditiveAttention(head_size, head_size, head_size)'), name);
+    if (!transformer) assert.equal(code.includes('nn.LSTM('), state.trCell === 'lstm', `${name}: the cell`);
     const file = path.join(folder, `translation-${index}.py`);
     await writeFile(file, code);
     const steps = Math.min(state.trSteps, SNIPPET_STEPS);

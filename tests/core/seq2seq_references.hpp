@@ -39,6 +39,7 @@ inline attention::Seq2SeqConfig config_of(const nlohmann::json& c) {
     config.embedding_scale = c["embeddingScale"];
     if (c.contains("scoring") && !c["scoring"].is_null())
         config.scoring = attention::seq2seq_scoring_names.from_name(c["scoring"].get<std::string>());
+    if (c.contains("cell")) config.cell = attention::seq2seq_cell_names.from_name(c["cell"].get<std::string>());
     return config;
 }
 

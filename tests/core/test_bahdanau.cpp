@@ -145,6 +145,27 @@ TEST_CASE("Bahdanau layout: d2l's state_dict names, order and shapes", "[bahdana
     REQUIRE(dot.size() == expected.size() - 3);
     CHECK(dot[16].name == "encoder.rnn.bias_hh_l1_reverse");
     CHECK(dot[17].name == "decoder.embedding.weight");
+
+    // The LSTM cell: nn.LSTM's names, four gates a unit, and PyTorch's own
+    // U(+-1/sqrt(units)) on every weight and bias (d2l's initialisation
+    // leaves an nn.LSTM alone).
+    Seq2SeqConfig lstm_config = small_config(true, 2);
+    lstm_config.cell = Seq2SeqCell::lstm;
+    std::vector<ParameterSlot> lstm;
+    LayoutBuilder lstm_builder(&lstm);
+    describe_bahdanau(lstm_config, lstm_builder);
+    REQUIRE(lstm.size() == expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        INFO(expected[k].first);
+        CHECK(lstm[k].name == expected[k].first);
+        std::vector<std::size_t> shape = expected[k].second;
+        if (expected[k].first.find(".rnn.") != std::string::npos) shape[0] = shape[0] / 3 * 4;
+        CHECK(lstm[k].shape == shape);
+        if (expected[k].first.find(".rnn.") == std::string::npos) continue;
+        const bool encoder = expected[k].first.rfind("encoder.", 0) == 0;
+        CHECK(lstm[k].init.kind == Init::Kind::uniform);
+        CHECK(lstm[k].init.value == 1.0 / std::sqrt(encoder ? 2.0 : 4.0));
+    }
 }
 
 namespace {

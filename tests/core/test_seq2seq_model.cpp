@@ -136,6 +136,10 @@ TEST_CASE("translators: every refused argument is named", "[seq2seq-model]") {
               k.architecture = attention::Seq2SeqArchitecture::transformer, k.embedding_scale = NAN;
           }) == "embeddingScale");
     CHECK(refused([] { attention::seq2seq_scoring_names.from_name("cosine"); }) == "scoring");
+    CHECK(refused([] { attention::seq2seq_cell_names.from_name("rnn"); }) == "cell");
+    CHECK(with([](Seq2SeqConfig& k) {
+              k.architecture = attention::Seq2SeqArchitecture::transformer, k.cell = attention::Seq2SeqCell::lstm;
+          }) == "cell");
 
     auto params = named(c["params"]);
     params.back().values[0] = INFINITY;

@@ -154,7 +154,7 @@ test('defaults are the book\'s', () => {
     // d2l 10.4's recipe and sizes, with Bahdanau et al.'s bidirectional encoder; the sizes are the task's.
     seq2seqModel: {
       architecture: 'bahdanau', task: 'numbers-en-zh', sourceVocab: null, targetVocab: null, sourceLength: null,
-      targetLength: null, hidden: 32, embed: 32, layers: 2, bidirectional: true, scoring: null, heads: 4, ffnHidden: 64, blocks: 2,
+      targetLength: null, hidden: 32, embed: 32, layers: 2, bidirectional: true, scoring: null, cell: 'gru', heads: 4, ffnHidden: 64, blocks: 2,
       embeddingScale: 1, seed: 0,
     },
     seq2seqTraining: {
@@ -248,6 +248,7 @@ test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals t
   };
   const typeOf = { optimizer: 'Optimizer', attentionTask: 'AttentionTask', positional: 'PositionalKind', seq2seqTask: 'Seq2SeqTask', seq2seqArchitecture: 'Seq2SeqArchitecture',
     seq2seqScoring: 'Seq2SeqScoring',
+    seq2seqCell: 'Seq2SeqCell',
   };
   assert.deepEqual(Object.keys(kinds).sort(), Object.keys(typeOf).sort());
   for (const [kind, type] of Object.entries(typeOf)) assert.deepEqual([...kinds[kind]].sort(), union(type).sort(), kind);
@@ -268,6 +269,12 @@ test('kinds: the core\'s one table per kind, the .d.ts\'s unions, and refusals t
   refusal(() => api.seq2seqVocabulary('numbers'), 'task', kinds.seq2seqTask);
   refusal(() => api.seq2seqInit({ architecture: 'lstm', task: 'reverse' }), 'architecture', kinds.seq2seqArchitecture);
   refusal(() => api.seq2seqInit({ scoring: 'cosine', task: 'reverse' }), 'scoring', kinds.seq2seqScoring);
+  refusal(() => api.seq2seqInit({ cell: 'rnn', task: 'reverse' }), 'cell', kinds.seq2seqCell);
+  // The LSTM: four gates a unit under nn.LSTM's names; the Transformer has no cell to change.
+  const lstm = api.seq2seqInit({ cell: 'lstm', task: 'reverse' });
+  assert.equal(lstm.config.cell, 'lstm');
+  assert.equal(lstm.params['decoder.rnn.weight_hh_l0'].length, 4 * lstm.config.hidden * lstm.config.hidden);
+  assertArgumentError(() => api.seq2seqInit({ architecture: 'transformer', cell: 'lstm', task: 'reverse' }), 'cell');
   // null takes the architecture's own, and a model's config names it.
   assert.equal(api.seq2seqInit({ task: 'reverse' }).config.scoring, 'additive');
   assert.equal(api.seq2seqInit({ architecture: 'transformer', task: 'reverse' }).config.scoring, 'dot');

@@ -771,6 +771,10 @@ for (const [fn, call] of Object.entries(MODEL_FUNCTIONS)) {
     // The other scoring changes the parameters (Bahdanau's additive weights; the Transformer's shared additive heads).
     row(fn, label('its params under the other scoring'), () => call({ ...model, config: { ...model.config,
       scoring: model.config.scoring === 'dot' ? 'additive' : 'dot' } }), /^params(\.[\w.]+)?$/);
+    // An LSTM's gates are four a unit, a GRU's three; the Transformer has no cell to change.
+    row(fn, label('its params under the other cell'), () => call({ ...model, config: { ...model.config, cell: 'lstm' } }),
+      architecture === 'bahdanau' ? /^params(\.[\w.]+)?$/ : 'cell');
+    row(fn, label('a cell no translator has'), () => call({ ...model, config: { ...model.config, cell: 'rnn' } }), 'cell');
     each(fn, [['a string', 'yes'], ['NaN', NaN], ['-1', -1], ['2.5', 2.5], ['2**53', 2 ** 53], ['null', null]],
       label('optimizerState.step'), (v) => call({ ...model, optimizerState: { step: v } }), 'optimizerState.step');
     each(fn, [['a string', 'none'], ['an array', [1]], ['a number', 3]], label('optimizerState'),

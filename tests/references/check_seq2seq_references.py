@@ -13,6 +13,11 @@ What it spells out, for whoever implements the models:
       z = sigmoid(W_iz x + b_iz + W_hz h + b_hz)
       n = tanh(W_in x + b_in + r * (W_hn h + b_hn))
       h' = (1 - z) * n + z * h,   h starting at 0 in the encoder
+  LSTM (gates i, f, g, o in the rows of weight_ih / weight_hh), cell "lstm":
+      i, f, o = sigmoid(W_i* x + b_i* + W_h* h + b_h*), g = tanh(...)
+      c' = f * c + i * g,   h' = o * tanh(c'),   (h, c) starting at 0 in the
+      encoder; the decoder starts from the encoder's final (h, c) and its
+      attention's query is the last layer's h.
   bidirectional layer: the _reverse weights run from the last position
       (padding included) to the first; the layer's output at each position
       is [forward, backward]; the decoder's initial state of layer l is
@@ -55,15 +60,34 @@ def gru_cell(x, h, W_ih, W_hh, b_ih, b_hh):
     return (1 - z) * n + z * h
 
 
-def gru_direction(xs, p, prefix, suffix):
-    W_ih, W_hh = p[f"{prefix}weight_ih{suffix}"], p[f"{prefix}weight_hh{suffix}"]
-    b_ih, b_hh = p[f"{prefix}bias_ih{suffix}"], p[f"{prefix}bias_hh{suffix}"]
-    h = torch.zeros(xs[0].shape[0], W_hh.shape[1])
+def lstm_cell(x, state, W_ih, W_hh, b_ih, b_hh):
+    h, c = state
+    gates = x @ W_ih.T + b_ih + h @ W_hh.T + b_hh
+    H = h.shape[-1]
+    i, f = torch.sigmoid(gates[:, :H]), torch.sigmoid(gates[:, H:2 * H])
+    g, o = torch.tanh(gates[:, 2 * H:3 * H]), torch.sigmoid(gates[:, 3 * H:])
+    c = f * c + i * g
+    return o * torch.tanh(c), c
+
+
+def hidden_of(state):
+    """A GRU's state is h; an LSTM's the pair (h, c)."""
+    return state[0] if isinstance(state, tuple) else state
+
+
+def rnn_step(cell, x, state, p, prefix, suffix):
+    weights = [p[f"{prefix}{name}{suffix}"] for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+    return (lstm_cell if cell == "lstm" else gru_cell)(x, state, *weights)
+
+
+def rnn_direction(cell, xs, p, prefix, suffix):
+    zeros = torch.zeros(xs[0].shape[0], p[f"{prefix}weight_hh{suffix}"].shape[1])
+    state = (zeros, zeros) if cell == "lstm" else zeros
     outs = []
     for x in xs:
-        h = gru_cell(x, h, W_ih, W_hh, b_ih, b_hh)
-        outs.append(h)
-    return outs, h
+        state = rnn_step(cell, x, state, p, prefix, suffix)
+        outs.append(hidden_of(state))
+    return outs, state
 
 
 def masked_softmax(scores, visible):
@@ -74,15 +98,16 @@ def masked_softmax(scores, visible):
 def bahdanau(case):
     c = case["config"]
     p, X, lens, Yin = load(case)
-    S, T, L = X.shape[1], Yin.shape[1], c["layers"]
+    S, T, L, cell = X.shape[1], Yin.shape[1], c["layers"], c.get("cell", "gru")
     xs = [p["encoder.embedding.weight"][X[:, s]] for s in range(S)]
     states = []
     for l in range(L):
-        fwd, hf = gru_direction(xs, p, "encoder.rnn.", f"_l{l}")
+        fwd, hf = rnn_direction(cell, xs, p, "encoder.rnn.", f"_l{l}")
         if c["bidirectional"]:
-            bwd, hb = gru_direction(xs[::-1], p, "encoder.rnn.", f"_l{l}_reverse")
+            bwd, hb = rnn_direction(cell, xs[::-1], p, "encoder.rnn.", f"_l{l}_reverse")
             xs = [torch.cat((f, b), dim=1) for f, b in zip(fwd, bwd[::-1])]
-            states.append(torch.cat((hf, hb), dim=1))
+            join = lambda a, b: torch.cat((a, b), dim=1)  # noqa: E731
+            states.append((join(hf[0], hb[0]), join(hf[1], hb[1])) if cell == "lstm" else join(hf, hb))
         else:
             xs, _ = fwd, states.append(hf)
     keys = torch.stack(xs, dim=1)  # (batch, S, hidden)
@@ -90,7 +115,7 @@ def bahdanau(case):
     h = states
     logits, weights = [], []
     for t in range(T):
-        q = h[-1]
+        q = hidden_of(h[-1])
         if c.get("scoring") == "dot":
             scores = torch.einsum("bh,bsh->bs", q, keys) / math.sqrt(keys.shape[-1])
         else:
@@ -102,9 +127,9 @@ def bahdanau(case):
         x = torch.cat((context, p["decoder.embedding.weight"][Yin[:, t]]), dim=1)
         new_h = []
         for l in range(L):
-            x = gru_cell(x, h[l], p[f"decoder.rnn.weight_ih_l{l}"], p[f"decoder.rnn.weight_hh_l{l}"],
-                         p[f"decoder.rnn.bias_ih_l{l}"], p[f"decoder.rnn.bias_hh_l{l}"])
-            new_h.append(x)
+            state = rnn_step(cell, x, h[l], p, "decoder.rnn.", f"_l{l}")
+            new_h.append(state)
+            x = hidden_of(state)
         h = new_h
         logits.append(x @ p["decoder.dense.weight"].T + p["decoder.dense.bias"])
         weights.append(w)

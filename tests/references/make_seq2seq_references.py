@@ -12,7 +12,9 @@ Bahdanau attention with its one-directional encoder, the same with Bahdanau
 et al.'s bidirectional encoder, that one again with d2l's scaled
 DotProductAttention in place of the additive one (10.4, exercise 2), and d2l
 10.7's Transformer with the book's embedding scale sqrt(hidden), once with
-its heads scoring by d2l's AdditiveAttention (10.7's exercise). Per case, at small sizes, on a batch of 3 with
+its heads scoring by d2l's AdditiveAttention (10.7, exercise 2); and the
+Bahdanau model with nn.LSTM in the GRU's place (10.4, exercise 1), one- and
+bidirectional (the latter scoring by the dot product). Per case, at small sizes, on a batch of 3 with
 padding in both the sources and the targets:
   - the parameters: d2l's initialisation (xavier_init_weights; the LayerNorm
     gammas and betas perturbed so that their use is exercised) from a fixed
@@ -37,8 +39,9 @@ The file:
     name, seed, config   config in the JS spelling: architecture, sourceVocab,
                          targetVocab, sourceLength, targetLength, hidden,
                          embed, layers, bidirectional, heads, ffnHidden,
-                         blocks, embeddingScale, scoring (each model reads
-                         its own; scoring null: the architecture's own)
+                         blocks, embeddingScale, scoring, cell (each model
+                         reads its own; scoring null: the architecture's
+                         own; cell "gru" or "lstm", Bahdanau's)
     params[]             {name, shape, values}, state_dict order
     batch, source, sourceLens, targetIn, targetOut, targetLens
                          targetIn is d2l's: <bos> then targetOut shifted
@@ -95,7 +98,7 @@ def tensor(t):
 def config(architecture, bidirectional=False, **sizes):
     c = {"architecture": architecture, "sourceVocab": 7, "targetVocab": 6, "sourceLength": 5, "targetLength": 4,
          "hidden": 4, "embed": 3, "layers": 2, "bidirectional": bidirectional,
-         "heads": 2, "ffnHidden": 6, "blocks": 2, "embeddingScale": 1.0, "scoring": None}
+         "heads": 2, "ffnHidden": 6, "blocks": 2, "embeddingScale": 1.0, "scoring": None, "cell": "gru"}
     c.update(sizes)
     return c
 
@@ -106,13 +109,15 @@ CASES = [
     ("transformer", config("transformer", hidden=8, embeddingScale=math.sqrt(8))),
     ("bahdanau bidirectional dot", config("bahdanau", bidirectional=True, scoring="dot")),
     ("transformer additive", config("transformer", hidden=8, embeddingScale=math.sqrt(8), scoring="additive")),
+    ("bahdanau lstm", config("bahdanau", cell="lstm")),
+    ("bahdanau bidirectional lstm dot", config("bahdanau", bidirectional=True, scoring="dot", cell="lstm")),
 ]
 
 
 def make_net(c):
     if c["architecture"] == "bahdanau":
         return s2s.bahdanau_model(c["sourceVocab"], c["targetVocab"], c["embed"], c["hidden"], c["layers"],
-                                  c["bidirectional"], c["scoring"] or "additive")
+                                  c["bidirectional"], c["scoring"] or "additive", c["cell"])
     return s2s.transformer_model(c["sourceVocab"], c["targetVocab"], c["hidden"], c["heads"], c["ffnHidden"],
                                  c["blocks"], c["embeddingScale"], scoring=c["scoring"] or "dot")
 

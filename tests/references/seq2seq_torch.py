@@ -10,7 +10,9 @@ sequence to sequence learning, 10.4 Bahdanau attention, 10.7 Transformer):
   - Seq2SeqEncoder (embedding, nn.GRU over time-major input, every position,
     padding included), optionally bidirectional (Bahdanau et al.: hidden // 2
     units each way; outputs [forward, backward] as nn.GRU concatenates them;
-    the decoder's initial state of layer l is cat(h_n[2l], h_n[2l + 1])),
+    the decoder's initial state of layer l is cat(h_n[2l], h_n[2l + 1])), or
+    with nn.LSTM in the GRU's place, encoder and decoder (10.4, exercise 1:
+    the state (h, c), each joined so; the decoder queries with h),
   - Seq2SeqAttentionDecoder (query = the last layer's state before the step;
     GRU input cat(context, embedding); dense readout),
   - TransformerEncoder / TransformerDecoder (blocks "block0", ...; embedding
@@ -103,34 +105,42 @@ def multi_head_attention(hidden, heads, scoring):
     return AdditiveMultiHeadAttention(hidden, heads) if scoring == "additive" else MultiHeadAttention(hidden, heads)
 
 
+CELLS = {"gru": nn.GRU, "lstm": nn.LSTM}
+
+
+def join_directions(state):
+    """h_n is (layers * 2, batch, hidden / 2): layer l's forward state at 2l,
+    its backward one at 2l + 1; the decoder gets them joined."""
+    return torch.cat((state[0::2], state[1::2]), dim=-1)
+
+
 class Seq2SeqEncoder(nn.Module):
-    def __init__(self, vocab, embed, hidden, layers, bidirectional=False):
+    def __init__(self, vocab, embed, hidden, layers, bidirectional=False, cell="gru"):
         super().__init__()
         self.bidirectional = bidirectional
         self.embedding = nn.Embedding(vocab, embed)
         if bidirectional:
             if hidden % 2 != 0:
                 raise ValueError("a bidirectional encoder needs an even hidden size")
-            self.rnn = nn.GRU(embed, hidden // 2, layers, bidirectional=True)
+            self.rnn = CELLS[cell](embed, hidden // 2, layers, bidirectional=True)
         else:
-            self.rnn = nn.GRU(embed, hidden, layers)
+            self.rnn = CELLS[cell](embed, hidden, layers)
 
     def forward(self, X, *args):
         # Time-major, over every position (d2l does not pack the padding away).
         outputs, state = self.rnn(self.embedding(X).permute(1, 0, 2))
         if self.bidirectional:
-            # h_n is (layers * 2, batch, hidden / 2): layer l's forward state
-            # at 2l, its backward one at 2l + 1; the decoder gets them joined.
-            state = torch.cat((state[0::2], state[1::2]), dim=-1)
+            # An LSTM's state is the pair (h_n, c_n): each joined the same way.
+            state = tuple(map(join_directions, state)) if isinstance(state, tuple) else join_directions(state)
         return outputs, state
 
 
 class Seq2SeqAttentionDecoder(nn.Module):
-    def __init__(self, vocab, embed, hidden, layers, scoring="additive"):
+    def __init__(self, vocab, embed, hidden, layers, scoring="additive", cell="gru"):
         super().__init__()
         self.attention = AdditiveAttention(hidden, hidden, hidden) if scoring == "additive" else DotProductAttention()
         self.embedding = nn.Embedding(vocab, embed)
-        self.rnn = nn.GRU(embed + hidden, hidden, layers)
+        self.rnn = CELLS[cell](embed + hidden, hidden, layers)
         self.dense = nn.Linear(hidden, vocab)
 
     def init_state(self, enc_outputs, enc_valid_lens, *args):
@@ -142,7 +152,8 @@ class Seq2SeqAttentionDecoder(nn.Module):
         X = self.embedding(X).permute(1, 0, 2)
         outputs, weights = [], []
         for x in X:
-            query = hidden_state[-1].unsqueeze(1)  # the last layer's state before this step
+            # The last layer's state before this step (an LSTM's h).
+            query = (hidden_state[0] if isinstance(hidden_state, tuple) else hidden_state)[-1].unsqueeze(1)
             context = self.attention(query, enc_outputs, enc_outputs, enc_valid_lens)
             x = torch.cat((context, x.unsqueeze(1)), dim=-1)
             out, hidden_state = self.rnn(x.permute(1, 0, 2), hidden_state)
@@ -276,9 +287,10 @@ class EncoderDecoder(nn.Module):
         return self.decoder(dec_X, dec_state)
 
 
-def bahdanau_model(source_vocab, target_vocab, embed, hidden, layers, bidirectional=False, scoring="additive"):
-    return EncoderDecoder(Seq2SeqEncoder(source_vocab, embed, hidden, layers, bidirectional),
-                          Seq2SeqAttentionDecoder(target_vocab, embed, hidden, layers, scoring))
+def bahdanau_model(source_vocab, target_vocab, embed, hidden, layers, bidirectional=False, scoring="additive",
+                   cell="gru"):
+    return EncoderDecoder(Seq2SeqEncoder(source_vocab, embed, hidden, layers, bidirectional, cell),
+                          Seq2SeqAttentionDecoder(target_vocab, embed, hidden, layers, scoring, cell))
 
 
 def transformer_model(source_vocab, target_vocab, hidden, heads, ffn, blocks, embedding_scale=None,

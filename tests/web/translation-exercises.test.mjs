@@ -56,8 +56,8 @@ const viewOf = (inputs, run, step) => ({
   trainedRun: () => ({ model: run.model, step, status: 'done', inputs, heldOut: run.accuracy, heldOutBleu: null, evaluatedAt: run.at }),
 });
 
-test('the section declares seven exercises of four kinds, a teacher\'s note, and the predictions hide what answers them', () => {
-  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute', 'predict', 'predict']);
+test('the section declares eight exercises of four kinds, a teacher\'s note, and the predictions hide what answers them', () => {
+  assert.deepEqual(section.exercises.map(({ kind }) => kind), ['predict', 'concept', 'achieve', 'compute', 'compute', 'predict', 'predict', 'predict']);
   assert.equal(section.teacherNoteKey, 'translation.ex.teacherNote');
   assert.deepEqual(exercise('where-eight-looks').hides, ['tr-maps', 'tr-explain', 'tr-row-steps']);
   assert.deepEqual(exercise('dot-scoring').hides, ['tr-accuracy', 'tr-compare'], 'the comparison and the live curve');
@@ -247,5 +247,40 @@ test('the Transformer\'s additive heads against its dot product: refused until a
     assert.equal(result.key, `translation.ex.heads.${faster}Faster`);
     assert.deepEqual([result.params.dot, result.params.additive], [dotAt, additiveAt], 'the steps said are the curves\'');
     assert.deepEqual([result.params.dotMs, result.params.additiveMs], ['1', '2.5'], 'each run\'s ms a step, as it trained');
+  }
+});
+
+test('an LSTM in the GRU\'s place: refused until a GRU run is kept, then judged on both runs\' steps to 95 %', () => {
+  const predict = exercise('lstm-cell');
+  const gru = inputsOf({ trSteps: 300 });
+  const lstm = inputsOf({ trCell: 'lstm', trSteps: 300 });
+  const map = { rows: 1, cols: 1, values: [1], rowNames: ['0'], colNames: ['0'] };
+  const gruRun = runOf(gru, 300, 1);
+  const keptGru = keptRunOf({ inputs: gru, run: gruRun, map });
+  const live = runOf(lstm, 300, 1.5);
+  const view = (kept) => ({
+    keptRuns: () => kept,
+    trainedRun: () => ({ ...live, inputs: lstm, stepsToGoal: stepsToReach(live.evaluatedAt, live.accuracy), msPerStep: live.trainingMs / live.step }),
+  });
+  cannotCheck(() => predict.check(core, gru, 'lstm', null, view([keptGru])), 'translation.ex.lstm.setUp');
+  cannotCheck(() => predict.check(core, { ...lstm, trArchitecture: 'transformer' }, 'lstm', null, view([keptGru])), 'translation.ex.lstm.setUp');
+  cannotCheck(() => predict.check(core, lstm, 'lstm', null, view([])), 'translation.ex.lstm.keepFirst');
+  assert.equal(predict.startedWhen(lstm), true);
+  assert.equal(predict.startedWhen({ ...lstm, trArchitecture: 'transformer' }), false, 'the Transformer has no cell');
+  // The model each run trained has its own cell: four gates a unit for the LSTM, three for the GRU.
+  const hidden = live.model.config.hidden;
+  assert.equal(live.model.params['decoder.rnn.weight_hh_l0'].length, 4 * hidden * hidden);
+  assert.equal(gruRun.model.params['decoder.rnn.weight_hh_l0'].length, 3 * hidden * hidden);
+
+  const lstmAt = stepsToReach(live.evaluatedAt, live.accuracy);
+  const gruAt = stepsToReach(keptGru.evaluatedAt, keptGru.accuracy);
+  assert.ok(lstmAt !== null && gruAt !== null, `both reach 95 % within 300 steps: ${gruAt}, ${lstmAt}`);
+  const faster = lstmAt < gruAt ? 'lstm' : lstmAt === gruAt ? 'same' : 'gru';
+  for (const answer of ['gru', 'lstm', 'same']) {
+    const result = predict.check(core, lstm, answer, null, view([keptGru]));
+    assert.equal(result.verdict, answer === faster ? 'right' : 'wrong', answer);
+    assert.equal(result.key, `translation.ex.lstm.${faster}Faster`);
+    assert.deepEqual([result.params.gru, result.params.lstm], [gruAt, lstmAt], 'the steps said are the curves\'');
+    assert.deepEqual([result.params.gruMs, result.params.lstmMs], ['1', '1.5'], 'each run\'s ms a step, as it trained');
   }
 });

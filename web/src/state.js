@@ -29,6 +29,8 @@ export const TRANSLATION_ARCHITECTURES = ['gru', 'bigru', 'transformer'];
 // 2's scaled dot product; the Transformer's heads by 10.7's scaled dot
 // product or, its exercise, one additive attention they share.
 export const TRANSLATION_SCORINGS = ['additive', 'dot'];
+// The recurrent translators' layers (the core's kinds.seq2seqCell): d2l 10.4's GRU, or its exercise 1's LSTM.
+export const TRANSLATION_CELLS = ['gru', 'lstm'];
 // The values of the batch matrix product's operands: the book's ones, or seeded normal draws.
 export const BMM_VALUES = ['ones', 'normal'];
 
@@ -172,6 +174,8 @@ export const parameters = {
   // The GRU translators' scoring, and the Transformer's heads': each architecture reads its own.
   trScoring: { type: 'choice', default: 'additive', options: TRANSLATION_SCORINGS },
   trHeadScoring: { type: 'choice', default: 'dot', options: TRANSLATION_SCORINGS },
+  // The recurrent translators' cell; the Transformer has none.
+  trCell: { type: 'choice', default: 'gru', options: TRANSLATION_CELLS },
   trSteps: { type: 'integer', default: 600, min: 50, max: 5000, step: 50 },
   // Steps a second while a run plays (a view setting, as atSpeed): at the top, as fast as the machine allows.
   trSpeed: { type: 'integer', default: 1000, min: 1, max: 1000, step: 1, scale: 'log', view: true },

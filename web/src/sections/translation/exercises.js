@@ -18,7 +18,7 @@
 import { conceptExercise, judgeNumber, CLOSE_SHARE } from '../../exercises/judging.js';
 import { formatNumber } from '../../format.js';
 import { t } from '../../i18n/index.js';
-import { EXAMPLES, scoringSetting, wordsOf, sentence } from './setup.js';
+import { EXAMPLES, recurrent, wordsOf, sentence } from './setup.js';
 import { ROW_RATIO_EXERCISE } from '../shared/row-steps-exercise.js';
 import { raceExercise, remembered, trainedRunFor } from '../shared/trained-model-exercises.js';
 
@@ -235,7 +235,7 @@ const dotScoring = raceExercise({
   kept: 'additive',
   live: 'dot',
   idle: ['trSteps', 'trSpeed'],
-  applies: (inputs) => scoringSetting(inputs) === 'trScoring',
+  applies: (inputs) => recurrent(inputs) && inputs.trCell === 'gru',
   texts: {
     question: 'translation.ex.dot.question', hint: 'translation.ex.dot.hint',
     options: { kept: 'translation.ex.dot.additive', live: 'translation.ex.dot.dot', same: 'translation.ex.dot.same' },
@@ -260,7 +260,7 @@ const headScoring = raceExercise({
   kept: 'dot',
   live: 'additive',
   idle: ['trSteps', 'trSpeed'],
-  applies: (inputs) => scoringSetting(inputs) === 'trHeadScoring',
+  applies: (inputs) => !recurrent(inputs),
   texts: {
     question: 'translation.ex.heads.question', hint: 'translation.ex.heads.hint',
     options: { kept: 'translation.ex.heads.dot', live: 'translation.ex.heads.additive', same: 'translation.ex.heads.same' },
@@ -273,6 +273,30 @@ const headScoring = raceExercise({
   play: ['tr-play', 'tr-step'],
 });
 
+// --- 8. An LSTM in the GRU's place (d2l 10.4, exercise 1) ---
+
+// A kept GRU run raced against the live one whose encoder and decoder are
+// LSTMs, every other setting the same.
+const lstmCell = raceExercise({
+  id: 'lstm-cell',
+  tells: { en: ['got there first'], zh: ['先到达'] },
+  setting: 'trCell',
+  kept: 'gru',
+  live: 'lstm',
+  idle: ['trSteps', 'trSpeed'],
+  applies: recurrent,
+  texts: {
+    question: 'translation.ex.lstm.question', hint: 'translation.ex.lstm.hint',
+    options: { kept: 'translation.ex.lstm.gru', live: 'translation.ex.lstm.lstm', same: 'translation.ex.lstm.same' },
+    faster: { kept: 'translation.ex.lstm.gruFaster', live: 'translation.ex.lstm.lstmFaster', same: 'translation.ex.lstm.sameFaster' },
+    setUp: 'translation.ex.lstm.setUp', keepFirst: 'translation.ex.lstm.keepFirst', keptShort: 'translation.ex.lstm.keptShort',
+    trainOn: 'translation.ex.raceTrainOn', solutionUntrained: 'translation.ex.lstm.solutionUntrained',
+    pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
+  },
+  figures: ['tr-accuracy', 'tr-compare'],
+  play: ['tr-play', 'tr-step'],
+});
+
 export const TRANSLATION_EXERCISES = Object.freeze([
-  predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE, dotScoring, headScoring,
+  predictEight, shiftedMap, reachMatch, readWeight, ROW_RATIO_EXERCISE, dotScoring, headScoring, lstmCell,
 ]);

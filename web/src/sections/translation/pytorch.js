@@ -20,22 +20,26 @@ import {
   MASKED_SOFTMAX, DOT_PRODUCT_ATTENTION, ADDITIVE_ATTENTION, multiHeadAttention, POSITION_WISE_FFN, ADD_NORM, DROPOUT_NOTE,
 } from '../shared/book-attention-pytorch.js';
 import {
-  BATCH, LEARNING_RATE, CLIP, modelConfig, scoringSetting,
+  BATCH, LEARNING_RATE, CLIP, modelConfig, recurrent,
 } from './setup.js';
 
 // The state the snippet states at its top (the section's inputs but the view's).
-export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trScoring', 'trHeadScoring', 'trSteps', 'trSeed'];
+export const TRANSLATION_STATE = ['trTask', 'trArchitecture', 'trCell', 'trScoring', 'trHeadScoring', 'trSteps', 'trSeed'];
 // The batches of at most this many steps are written out (each about 1,100 ids).
 export const SNIPPET_STEPS = 20;
 
-// The GRU translator, with its decoder's scoring: d2l 10.4's additive
-// attention, or its exercise 2's scaled dot product in its place.
-const gruModel = (scoring) => `# Bahdanau attention (zh.d2l.ai §10.4, d2l.ai §11.4) on the encoder of zh.d2l.ai §9.7 (d2l.ai §10.7).
+// The recurrent translator, with its decoder's scoring: d2l 10.4's additive
+// attention, or its exercise 2's scaled dot product in its place; and its
+// layers: nn.GRU, or its exercise 1's nn.LSTM, whose state is the pair (h, c).
+const recurrentModel = (scoring, cell) => {
+  const lstm = cell === 'lstm';
+  const rnn = lstm ? 'nn.LSTM' : 'nn.GRU';
+  return `# Bahdanau attention (zh.d2l.ai §10.4, d2l.ai §11.4) on the encoder of zh.d2l.ai §9.7 (d2l.ai §10.7).
 ${scoring === 'dot' ? DOT_PRODUCT_ATTENTION : ADDITIVE_ATTENTION}
 
 
 class Seq2SeqEncoder(nn.Module):
-    """d2l's GRU encoder; bidirectional (Bahdanau et al.): num_hiddens // 2 units each way,
+    """d2l's ${lstm ? 'encoder with nn.LSTM for its nn.GRU (zh.d2l.ai §10.4 exercise 1, d2l.ai §11.4)' : 'GRU encoder'}; bidirectional (Bahdanau et al.): num_hiddens // 2 units each way,
     each layer's final states joined [forward, backward] for the decoder."""
 
     def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, bidirectional=False):
@@ -43,12 +47,14 @@ class Seq2SeqEncoder(nn.Module):
         self.bidirectional = bidirectional
         self.embedding = nn.Embedding(vocab_size, embed_size)
         units = num_hiddens // 2 if bidirectional else num_hiddens
-        self.rnn = nn.GRU(embed_size, units, num_layers, bidirectional=bidirectional)
+        self.rnn = ${rnn}(embed_size, units, num_layers, bidirectional=bidirectional)
 
     def forward(self, X, *args):
         outputs, state = self.rnn(self.embedding(X).permute(1, 0, 2))  # time-major, padding included
         if self.bidirectional:
-            state = torch.cat((state[0::2], state[1::2]), dim=-1)
+            ${lstm ? `# the pair (h, c), each joined
+            state = tuple(torch.cat((s[0::2], s[1::2]), dim=-1) for s in state)`
+    : 'state = torch.cat((state[0::2], state[1::2]), dim=-1)'}
         return outputs, state
 
 
@@ -59,7 +65,7 @@ class Seq2SeqAttentionDecoder(nn.Module):
     ? 'self.attention = DotProductAttention()  # zh.d2l.ai §10.4 exercise 2 (d2l.ai §11.4): the scaled dot product'
     : 'self.attention = AdditiveAttention(num_hiddens, num_hiddens, num_hiddens)'}
         self.embedding = nn.Embedding(vocab_size, embed_size)
-        self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers)
+        self.rnn = ${rnn}(embed_size + num_hiddens, num_hiddens, num_layers)
         self.dense = nn.Linear(num_hiddens, vocab_size)
 
     def init_state(self, enc_outputs, enc_valid_lens, *args):
@@ -71,7 +77,8 @@ class Seq2SeqAttentionDecoder(nn.Module):
         X = self.embedding(X).permute(1, 0, 2)
         outputs, self._attention_weights = [], []
         for x in X:
-            query = torch.unsqueeze(hidden_state[-1], dim=1)  # the last layer's state
+            ${lstm ? 'query = torch.unsqueeze(hidden_state[0][-1], dim=1)  # the last layer\'s h'
+    : 'query = torch.unsqueeze(hidden_state[-1], dim=1)  # the last layer\'s state'}
             context = self.attention(query, enc_outputs, enc_outputs, enc_valid_lens)
             x = torch.cat((context, torch.unsqueeze(x, dim=1)), dim=-1)
             out, hidden_state = self.rnn(x.permute(1, 0, 2), hidden_state)
@@ -79,6 +86,7 @@ class Seq2SeqAttentionDecoder(nn.Module):
             self._attention_weights.append(self.attention.attention_weights)
         outputs = self.dense(torch.cat(outputs, dim=0))
         return outputs.permute(1, 0, 2), [enc_outputs, hidden_state, enc_valid_lens]`;
+};
 
 // The Transformer, its heads scoring by d2l 10.7's scaled dot product or,
 // its exercise, by one additive attention they share.
@@ -264,7 +272,7 @@ export function translationScript(state, core, { title = 'translation', stateTex
     DROPOUT_NOTE,
     '',
     '',
-    transformer ? transformerModel(config.scoring) : `${MASKED_SOFTMAX}\n\n\n${gruModel(config.scoring)}`,
+    transformer ? transformerModel(config.scoring) : `${MASKED_SOFTMAX}\n\n\n${recurrentModel(config.scoring, config.cell)}`,
     '',
     '',
     TRAINING,
@@ -307,11 +315,11 @@ export function translationScript(state, core, { title = 'translation', stateTex
 }
 
 // The section declaration's `pytorch` (sections/registry.js): the script for the state shown.
-// Its state line names the scoring setting the architecture reads, not the other one.
+// Its state line names the settings the architecture reads, not the others.
 export function translationPytorch(state, core, section = {}) {
   const titleKey = section.frame?.titleKey;
-  const unread = scoringSetting(state) === 'trScoring' ? 'trHeadScoring' : 'trScoring';
-  const names = (section.inputs ?? TRANSLATION_STATE).filter((name) => name !== unread);
+  const unread = recurrent(state) ? ['trHeadScoring'] : ['trScoring', 'trCell'];
+  const names = (section.inputs ?? TRANSLATION_STATE).filter((name) => !unread.includes(name));
   return translationScript(state, core, {
     title: titleKey ? t(titleKey) : (section.id ?? 'translation'),
     stateText: stateLine(state, names),

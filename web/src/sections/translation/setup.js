@@ -25,13 +25,18 @@ export const ARCHITECTURES = Object.freeze({
   transformer: { architecture: 'transformer', hidden: 32, heads: 4, ffnHidden: 64, blocks: 2 },
 });
 
-// The setting that holds the architecture's scoring: the GRU translators'
-// decoder, or the Transformer's heads (each has its own default).
-export const scoringSetting = (inputs) =>
-  (ARCHITECTURES[inputs.trArchitecture].architecture === 'bahdanau' ? 'trScoring' : 'trHeadScoring');
+// Whether the architecture is a recurrent one (Bahdanau's), whose cell the learner picks.
+export const recurrent = (inputs) => ARCHITECTURES[inputs.trArchitecture].architecture === 'bahdanau';
+
+// The setting that holds the architecture's scoring: the recurrent
+// translators' decoder, or the Transformer's heads (each has its own default).
+export const scoringSetting = (inputs) => (recurrent(inputs) ? 'trScoring' : 'trHeadScoring');
 
 export function modelConfig(inputs) {
-  return { ...ARCHITECTURES[inputs.trArchitecture], scoring: inputs[scoringSetting(inputs)], task: inputs.trTask, seed: inputs.trSeed };
+  return {
+    ...ARCHITECTURES[inputs.trArchitecture], scoring: inputs[scoringSetting(inputs)], cell: recurrent(inputs) ? inputs.trCell : 'gru',
+    task: inputs.trTask, seed: inputs.trSeed,
+  };
 }
 
 export function trainingOptions(inputs, steps) {

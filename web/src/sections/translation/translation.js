@@ -21,7 +21,7 @@ import {
 } from '../shared/trained-model-view.js';
 import { translationPytorch } from './pytorch.js';
 import {
-  EXAMPLES, modelConfig, scoringSetting, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
+  EXAMPLES, modelConfig, recurrent, scoringSetting, stepsPerSecond, trainSteps, wordsOf, sentence, WORD_LANGUAGES, markLanguage,
 } from './setup.js';
 import { TRANSLATION_EXERCISES } from './exercises.js';
 import { bookSubsection } from '../../book-links.js';
@@ -36,6 +36,7 @@ const ARCHITECTURE_KEYS = { gru: 'translation.architecture.gru', bigru: 'transla
 const SCORING_KEYS = { additive: 'translation.scoring.additive', dot: 'translation.scoring.dot' };
 const HEAD_SCORING_KEYS = { dot: 'translation.headScoring.dot', additive: 'translation.headScoring.additive' };
 const OTHER_SCORING_NOTES = { trScoring: 'translation.explain.dot', trHeadScoring: 'translation.explain.additiveHeads' };
+const CELL_KEYS = { gru: 'translation.cell.gru', lstm: 'translation.cell.lstm' };
 const EXPLAIN_KEYS = { gru: 'translation.explain.gru', bigru: 'translation.explain.bigru', transformer: 'translation.explain.transformer' };
 const TASK_NOTE_KEYS = {
   'numbers-en-zh': 'translation.taskNote.numbersEnZh', 'numbers-zh-en': 'translation.taskNote.numbersZhEn', dates: 'translation.taskNote.dates',
@@ -116,9 +117,12 @@ function create({ frame, controls, core, errors }) {
     trScoring: controls.choiceControl('trScoring', { labelKey: 'translation.scoring', optionKeys: SCORING_KEYS }),
     trHeadScoring: controls.choiceControl('trHeadScoring', { labelKey: 'translation.headScoring', optionKeys: HEAD_SCORING_KEYS }),
   };
+  // The recurrent translators' cell, standing only beside them.
+  const cellControl = controls.choiceControl('trCell', { labelKey: 'translation.cell', optionKeys: CELL_KEYS });
   panel.append(
     controls.choiceControl('trTask', { labelKey: 'translation.task', optionKeys: TASK_KEYS }),
     controls.choiceControl('trArchitecture', { labelKey: 'translation.architecture', optionKeys: ARCHITECTURE_KEYS }),
+    cellControl,
     ...Object.values(scoringControls),
     ...run.controlNodes,
     controls.numberControl('trSpeed', { labelKey: 'translation.speed', hintKey: 'translation.speedHint' }),
@@ -280,13 +284,15 @@ function create({ frame, controls, core, errors }) {
   return {
     draw(result, inputs, changed) {
       trained.context = { inputs, result };
-      // The scoring setting the architecture reads: its control stands, and a change of it (not of the other) starts again.
+      // The settings the architecture reads: their controls stand, and a change of one (not of another) starts again.
       const setting = scoringSetting(inputs);
-      const resetting = ['trTask', 'trArchitecture', setting, 'trSeed'];
+      const resetting = ['trTask', 'trArchitecture', setting, ...(recurrent(inputs) ? ['trCell'] : []), 'trSeed'];
       for (const [name, control] of Object.entries(scoringControls)) control.hidden = name !== setting;
-      // Each architecture's note is of its own scoring (the setting's default): the other scoring has its own note.
-      const explainKey = inputs[setting] === parameters[setting].default ? EXPLAIN_KEYS[inputs.trArchitecture]
-        : OTHER_SCORING_NOTES[setting];
+      cellControl.hidden = !recurrent(inputs);
+      // Each architecture's note is of its own cell and scoring (the settings' defaults): another has its own note.
+      const lstm = recurrent(inputs) && inputs.trCell === 'lstm';
+      const explainKey = lstm ? 'translation.explain.lstm'
+        : inputs[setting] === parameters[setting].default ? EXPLAIN_KEYS[inputs.trArchitecture] : OTHER_SCORING_NOTES[setting];
       explainNote.dataset.i18nRich = explainKey;
       explainNote.dataset.architecture = inputs.trArchitecture;
       setRichText(explainNote, t(explainKey));
@@ -334,7 +340,7 @@ export const translationSection = {
   },
   needsModels: true, // it trains a translator: the core's models part
   frame: { titleKey: 'translation.title', leadKeys: ['translation.lead1', 'translation.lead2'] },
-  inputs: ['trTask', 'trArchitecture', 'trScoring', 'trHeadScoring', 'trSteps', 'trSpeed', 'trSeed'],
+  inputs: ['trTask', 'trArchitecture', 'trCell', 'trScoring', 'trHeadScoring', 'trSteps', 'trSpeed', 'trSeed'],
   arguments: {
     task: 'trTask', architecture: 'trArchitecture', bidirectional: 'trArchitecture', scoring: 'trScoring', steps: 'trSteps', seed: 'trSeed',
   },
