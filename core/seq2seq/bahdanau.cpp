@@ -74,7 +74,7 @@ struct Sizes {
 };
 
 // One layer of nn.GRU's or nn.LSTM's parameters (weight_ih_l<k><suffix> ...)
-// with `units` hidden units over `in` inputs, `gates` gates a unit.
+// with `units` hidden units over `in` inputs (an LSTM: four gates a unit, a GRU three).
 RnnHandles describe_rnn(const LayoutBuilder& rnn, std::size_t layer, const char* suffix, std::size_t in,
                         std::size_t units, bool lstm) {
     // A GRU's weight matrices Xavier (d2l's xavier_init_weights), the rest PyTorch's own U(+-1/sqrt(units)):

@@ -79,7 +79,7 @@ const { values: args } = parseArgs({
 });
 
 const defaults = {
-  architecture: 'bahdanau', bidirectional: false, scoring: null, batch: 64, length: 8, hidden: 32, embed: 32, layers: 2,
+  architecture: 'bahdanau', bidirectional: false, scoring: null, cell: 'gru', batch: 64, length: 8, hidden: 32, embed: 32, layers: 2,
   heads: 4, ffnHidden: 64, blocks: 2, sourceVocab: 34, targetVocab: 16,
 };
 const architectures = [
@@ -88,8 +88,10 @@ const architectures = [
   ['transformer', { architecture: 'transformer' }],
 ];
 // d2l 10.4, exercise 2: the bidirectional model with the scaled dot product in place of additive attention;
+// exercise 1: with nn.LSTM in place of nn.GRU;
 // d2l 10.7's exercise: the Transformer's heads scoring additively. (null: the architecture's own scoring.)
 const variants = [['bidirectional dot', { bidirectional: true, scoring: 'dot' }],
+  ['bidirectional lstm', { bidirectional: true, cell: 'lstm' }],
   ['transformer additive', { architecture: 'transformer', scoring: 'additive' }]];
 const changes = [['', {}], [' batch 16', { batch: 16 }], [' batch 128', { batch: 128 }],
   [' hidden 64', { hidden: 64, embed: 64 }], [' length 16', { length: 16 }]];
@@ -205,7 +207,7 @@ let torchInfo = null;
 const runs = [];
 for (const [index, c] of configs.entries()) {
   const native = serving(path.resolve(args.native), [
-    '--architecture', c.architecture, '--bidirectional', c.bidirectional ? 1 : 0, ...(c.scoring ? ['--scoring', c.scoring] : []),
+    '--architecture', c.architecture, '--bidirectional', c.bidirectional ? 1 : 0, ...(c.scoring ? ['--scoring', c.scoring] : []), '--cell', c.cell,
     '--batch', c.batch, '--length', c.length,
     '--hidden', c.hidden, '--embed', c.embed, '--layers', c.layers, '--heads', c.heads, '--ffn-hidden', c.ffnHidden,
     '--blocks', c.blocks, '--source-vocab', c.sourceVocab, '--target-vocab', c.targetVocab, '--lr', lr, '--clip', clip, '--serve',
@@ -241,7 +243,7 @@ for (const [index, c] of configs.entries()) {
   const flops = 6 * first.forwardWork;
   const calls = Math.max(1, Math.round(flopsPerSample / flops));
   console.log(`\n${c.name}: batch ${c.batch}, length ${c.length}, hidden ${c.hidden}` +
-    `${c.architecture === 'bahdanau' ? `, embed ${c.embed}, ${c.layers} layers${c.bidirectional ? ', bidirectional' : ''}`
+    `${c.architecture === 'bahdanau' ? `, embed ${c.embed}, ${c.layers} ${c.cell.toUpperCase()} layers${c.bidirectional ? ', bidirectional' : ''}`
       : `, ${c.heads} heads, FFN ${c.ffnHidden}, ${c.blocks} blocks`}, ${first.config.scoring} scoring; ${(flops / 1e6).toFixed(1)} MFLOP a step, ${calls} step${calls > 1 ? 's' : ''} a sample`);
   for (const { name, worst, ok, limit, note } of checks) {
     console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(42)} max |difference| ${note ?? worst.toExponential(2)}  (<= ${limit})`);

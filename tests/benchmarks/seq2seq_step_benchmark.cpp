@@ -76,7 +76,7 @@ struct Config {
 [[noreturn]] void usage(const char* problem) {
     std::fprintf(stderr,
                  "seq2seq_step_benchmark: %s\nusage: seq2seq_step_benchmark [--architecture bahdanau|transformer] "
-                 "[--bidirectional 0|1] [--scoring additive|dot] [--batch B] [--length L] [--hidden H] [--embed E] [--layers N] [--heads h] "
+                 "[--bidirectional 0|1] [--scoring additive|dot] [--cell gru|lstm] [--batch B] [--length L] [--hidden H] [--embed E] [--layers N] [--heads h] "
                  "[--ffn-hidden F] [--blocks b] [--source-vocab V] [--target-vocab V] [--seed S] [--batch-seed S] "
                  "[--lr LR] [--clip C] [--warmup K] [--repetitions R] [--calls C] [--serve | --parts]\n",
                  problem);
@@ -99,6 +99,7 @@ Config parse(int argc, char** argv) {
         if (flag == "--architecture") m.architecture = attention::seq2seq_architecture_from_name(value);
         else if (flag == "--bidirectional") m.bidirectional = value == "1" || value == "true";
         else if (flag == "--scoring") m.scoring = attention::seq2seq_scoring_names.from_name(value);
+        else if (flag == "--cell") m.cell = attention::seq2seq_cell_names.from_name(value);
         else if (flag == "--batch") config.batch = count();
         else if (flag == "--length") m.source_length = m.target_length = count();
         else if (flag == "--hidden") m.hidden = count();
@@ -274,11 +275,12 @@ int run(const Config& config) {
     const attention::Seq2SeqBatch& b = trainer.batch;
     std::printf("{\"config\":{\"architecture\":\"%s\",\"sourceVocab\":%zu,\"targetVocab\":%zu,\"sourceLength\":%zu,"
                 "\"targetLength\":%zu,\"hidden\":%zu,\"embed\":%zu,\"layers\":%zu,\"bidirectional\":%s,"
-                "\"scoring\":\"%s\",\"heads\":%zu,\"ffnHidden\":%zu,\"blocks\":%zu,\"embeddingScale\":%.17g,\"seed\":%u},"
+                "\"scoring\":\"%s\",\"cell\":\"%s\",\"heads\":%zu,\"ffnHidden\":%zu,\"blocks\":%zu,\"embeddingScale\":%.17g,\"seed\":%u},"
                 "\"batch\":%zu,\"lr\":%.17g,\"clip\":%.17g,\"forwardWork\":%llu,",
                 attention::seq2seq_architecture_name(m.architecture), m.source_vocab, m.target_vocab, m.source_length,
                 m.target_length, m.hidden, m.embed, m.layers, m.bidirectional ? "true" : "false",
-                attention::seq2seq_scoring_names.name_of(attention::seq2seq_scoring(m)), m.heads,
+                attention::seq2seq_scoring_names.name_of(attention::seq2seq_scoring(m)),
+                attention::seq2seq_cell_names.name_of(m.cell), m.heads,
                 m.ffn_hidden, m.blocks, m.embedding_scale, m.seed, config.batch, config.lr, config.clip,
                 static_cast<unsigned long long>(forward_work(m, config.batch)));
     print_array("source", b.source.data(), b.source.size());

@@ -59,7 +59,7 @@ torch.set_default_dtype(torch.float64)
 torch.set_num_threads(1)
 
 # numbers-en-zh's vocabularies; rows of 8 tokens; d2l 10.4's sizes.
-BASE = {"architecture": "bahdanau", "bidirectional": False, "scoring": None, "sourceVocab": 34, "targetVocab": 16,
+BASE = {"architecture": "bahdanau", "bidirectional": False, "scoring": None, "cell": "gru", "sourceVocab": 34, "targetVocab": 16,
         "length": 8, "batch": 64, "embed": 32, "hidden": 32, "layers": 2, "heads": 4, "ffnHidden": 64, "blocks": 2}
 
 
@@ -74,6 +74,7 @@ CONFIGS = {
     "bidirectional": variant(bidirectional=True),
     "transformer": variant(architecture="transformer"),
     "bidirectional dot": variant(bidirectional=True, scoring="dot"),
+    "bidirectional lstm": variant(bidirectional=True, cell="lstm"),
     "transformer additive": variant(architecture="transformer", scoring="additive"),
 }
 for arch, extra in (("bahdanau", {}), ("bidirectional", {"bidirectional": True}),
@@ -88,13 +89,14 @@ def multiply_adds(c):
     B, S, T, H, E = c["batch"], c["length"], c["length"], c["hidden"], c["embed"]
     Vt = c["targetVocab"]
     if c["architecture"] == "bahdanau":
+        G = 4 if c["cell"] == "lstm" else 3  # gates a unit
         enc = 0
         for layer in range(c["layers"]):
             inputs = E if layer == 0 else H
             if c["bidirectional"]:
-                enc += 2 * 3 * (H // 2) * (inputs + H // 2)
+                enc += 2 * G * (H // 2) * (inputs + H // 2)
             else:
-                enc += 3 * H * (inputs + H)
+                enc += G * H * (inputs + H)
         enc *= B * S
         if scoring(c) == "dot":
             keys, per_step = 0, B * 2 * S * H      # q . k for every key, weights x values
@@ -103,7 +105,7 @@ def multiply_adds(c):
             per_step = B * (H * H + S * H + S * H)  # W_q, w_v on every key, weights x values
         for layer in range(c["layers"]):
             inputs = E + H if layer == 0 else H
-            per_step += B * 3 * H * (inputs + H)
+            per_step += B * G * H * (inputs + H)
         per_step += B * H * Vt
         return enc + keys + T * per_step
     F, blocks = c["ffnHidden"], c["blocks"]
@@ -125,7 +127,7 @@ def scoring(c):
 def make_net(c):
     if c["architecture"] == "bahdanau":
         return s2s.bahdanau_model(c["sourceVocab"], c["targetVocab"], c["embed"], c["hidden"], c["layers"],
-                                  c["bidirectional"], scoring(c))
+                                  c["bidirectional"], scoring(c), c["cell"])
     return s2s.transformer_model(c["sourceVocab"], c["targetVocab"], c["hidden"], c["heads"], c["ffnHidden"],
                                  c["blocks"], c.get("embeddingScale"), scoring=scoring(c))
 
@@ -206,7 +208,7 @@ def serve():
         if line.startswith("{"):
             message = json.loads(line)
             m = message["config"]
-            c = variant(architecture=m["architecture"], bidirectional=m["bidirectional"], scoring=m["scoring"],
+            c = variant(architecture=m["architecture"], bidirectional=m["bidirectional"], scoring=m["scoring"], cell=m["cell"],
                         sourceVocab=m["sourceVocab"], targetVocab=m["targetVocab"], length=m["targetLength"],
                         batch=message["batch"], embed=m["embed"], hidden=m["hidden"], layers=m["layers"],
                         heads=m["heads"], ffnHidden=m["ffnHidden"], blocks=m["blocks"])
