@@ -65,10 +65,19 @@ test('every prediction stands just above the first figure it covers, at 1280 px 
         return { x, y, width, height };
       });
       assert.ok(question && covered, `${section}.${id}: drawn`);
+      // Predictions about the same figure stand together above it (the
+      // translator's three races): each in that stack, whose last card
+      // stands just above the figure.
+      const stack = COVERING.filter(([other, , otherHides]) => other === section && otherHides[0] === hides[0]);
+      const cards = await Promise.all(stack.map(([, other]) => card(page, section, other).boundingBox()));
+      const bottom = Math.max(...cards.map((box) => box.y + box.height));
+      cards.sort((a, b) => a.y - b.y);
+      cards.slice(1).forEach((box, k) => assert.ok(Math.abs(box.y - (cards[k].y + cards[k].height)) < 40,
+        `${section}.${id}: the predictions about ${hides[0]} stand together`));
       // Above the figure (or the grid of figures that holds it, with the
       // figures the prediction is worked out from), or beside it in a row
       // of figures: never below it, and within three quarters of a screen.
-      const above = covered.y - (question.y + question.height);
+      const above = covered.y - bottom;
       const beside = Math.max(covered.x - (question.x + question.width), question.x - (covered.x + covered.width));
       const where = `${section}.${id} at ${options.viewport?.width ?? 1280} px: ${Math.round(above)} px above, ${Math.round(beside)} px beside ${hides[0]}`;
       assert.ok(question.y < covered.y + covered.height / 2, `${where}: not below it`);

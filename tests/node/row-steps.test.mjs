@@ -110,11 +110,12 @@ test('seq2seqRowSteps: Bahdanau\'s additive or dot-product rows and the Transfor
             assertClose(steps.weights, map.subarray(row, row + S), 1e-12, label);
             const pytorch = c[attention === 'self' ? 'selfWeights' : 'crossWeights'].values;
             assertClose(steps.weights, pytorch.slice(row, row + S), 1e-12, `${label} vs PyTorch`);
-            const additive = !transformer && c.config.scoring !== 'dot';
+            // The architecture's own scoring, or the other (a Transformer's additive heads share one of hidden / heads).
+            const additive = (c.config.scoring ?? (transformer ? 'dot' : 'additive')) === 'additive';
             assert.equal(steps.scoring, additive ? 'additive' : 'dot');
             if (additive) {
-              assert.equal(steps.hidden, c.config.hidden);
-              assert.equal(steps.features.length, S * c.config.hidden);
+              assert.equal(steps.hidden, c.config.hidden / heads);
+              assert.equal(steps.features.length, S * steps.hidden);
               for (let j = 0; j < S; j += 1) {
                 let score = 0;
                 for (let r = 0; r < steps.hidden; r += 1) score += steps.wV[r] * steps.features[j * steps.hidden + r];

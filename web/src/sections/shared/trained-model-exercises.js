@@ -89,10 +89,11 @@ export function raceExercise(race) {
     hides: figures,
     startedBy: play,
     startedWhen: (inputs) => inputs[setting] === live && applies(inputs),
-    // The figures show its answer where its question applies, or where a
-    // kept run of such settings stands in the comparison.
-    coversWhen: (inputs, view) => applies(inputs)
-      || (view?.keptRuns?.() ?? []).some((run) => applies(givenInputs(run.given, inputs))),
+    // The figures show its answer only beside a run of its live variant:
+    // the live run (its curve), or a kept one (the comparison). Before, the
+    // learner watches the baseline's curve to know when to keep it.
+    coversWhen: (inputs, view) => [inputs, ...(view?.keptRuns?.() ?? []).map((run) => givenInputs(run.given, inputs))]
+      .some((settings) => settings[setting] === live && applies(settings)),
     options: ['kept', 'live', 'same'].map((side) => ({ id: names[side], labelKey: texts.options[side] })),
     check(core, inputs, answer, instance, view) {
       const { key, answer: right, params } = compared(inputs, view);
