@@ -223,78 +223,75 @@ const readWeight = Object.freeze({
   },
 });
 
-// --- 6. Dot-product scoring against additive (d2l 10.4, exercise 2) ---
+// --- 6-8. The book's what-ifs, each a kept run raced against the live one ---
 
-// A kept additive run raced against the live one scoring by the dot
-// product: the steps each took to 95 % and each one's ms a step (the
-// training efficiency d2l asks about), with a GRU translator.
-const dotScoring = raceExercise({
-  id: 'dot-scoring',
+// What the translator's races share: the curve and the comparison they
+// cover, the controls that start a run, the settings that do not matter
+// (steps and speed) and the texts every race says alike.
+/**
+ * @param {{ id: string, setting: string, kept: string, live: string,
+ *   applies: (inputs: Record<string, *>) => boolean, texts: * }} race
+ */
+const translationRace = ({ id, setting, kept, live, applies, texts }) => raceExercise({
+  id, setting, kept, live, applies,
   tells: { en: ['got there first'], zh: ['先到达'] },
+  idle: ['trSteps', 'trSpeed'],
+  texts: { ...texts, trainOn: 'translation.ex.raceTrainOn', pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger' },
+  figures: ['tr-accuracy', 'tr-compare'],
+  play: ['tr-play', 'tr-step'],
+});
+
+// Dot-product scoring against additive (d2l 10.4, exercise 2): the steps
+// each took to 95 % and each one's ms a step (the training efficiency d2l
+// asks about), with a GRU translator.
+const dotScoring = translationRace({
+  id: 'dot-scoring',
   setting: 'trScoring',
   kept: 'additive',
   live: 'dot',
-  idle: ['trSteps', 'trSpeed'],
   applies: (inputs) => recurrent(inputs) && inputs.trCell === 'gru',
   texts: {
     question: 'translation.ex.dot.question', hint: 'translation.ex.dot.hint',
     options: { kept: 'translation.ex.dot.additive', live: 'translation.ex.dot.dot', same: 'translation.ex.dot.same' },
     faster: { kept: 'translation.ex.dot.additiveFaster', live: 'translation.ex.dot.dotFaster', same: 'translation.ex.dot.sameFaster' },
     setUp: 'translation.ex.dot.setUp', keepFirst: 'translation.ex.dot.keepFirst', keptShort: 'translation.ex.dot.keptShort',
-    trainOn: 'translation.ex.raceTrainOn', solutionUntrained: 'translation.ex.dot.solutionUntrained',
-    pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
+    solutionUntrained: 'translation.ex.dot.solutionUntrained',
   },
-  figures: ['tr-accuracy', 'tr-compare'],
-  play: ['tr-play', 'tr-step'],
 });
 
-// --- 7. Additive heads inside the Transformer (d2l 10.7's exercise) ---
-
-// The book asks whether additive attention is a good idea inside a
-// Transformer: a kept run whose heads score by the scaled dot product raced
-// against the live one whose heads share one additive attention.
-const headScoring = raceExercise({
+// Additive heads inside the Transformer (d2l 10.7, exercise 2): a kept run
+// whose heads score by the scaled dot product against the live one whose
+// heads share one additive attention.
+const headScoring = translationRace({
   id: 'head-scoring',
-  tells: { en: ['got there first'], zh: ['先到达'] },
   setting: 'trHeadScoring',
   kept: 'dot',
   live: 'additive',
-  idle: ['trSteps', 'trSpeed'],
   applies: (inputs) => !recurrent(inputs),
   texts: {
     question: 'translation.ex.heads.question', hint: 'translation.ex.heads.hint',
     options: { kept: 'translation.ex.heads.dot', live: 'translation.ex.heads.additive', same: 'translation.ex.heads.same' },
     faster: { kept: 'translation.ex.heads.dotFaster', live: 'translation.ex.heads.additiveFaster', same: 'translation.ex.heads.sameFaster' },
     setUp: 'translation.ex.heads.setUp', keepFirst: 'translation.ex.heads.keepFirst', keptShort: 'translation.ex.heads.keptShort',
-    trainOn: 'translation.ex.raceTrainOn', solutionUntrained: 'translation.ex.heads.solutionUntrained',
-    pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
+    solutionUntrained: 'translation.ex.heads.solutionUntrained',
   },
-  figures: ['tr-accuracy', 'tr-compare'],
-  play: ['tr-play', 'tr-step'],
 });
 
-// --- 8. An LSTM in the GRU's place (d2l 10.4, exercise 1) ---
-
-// A kept GRU run raced against the live one whose encoder and decoder are
-// LSTMs, every other setting the same.
-const lstmCell = raceExercise({
+// An LSTM in the GRU's place (d2l 10.4, exercise 1): a kept GRU run against
+// the live one whose encoder and decoder are LSTMs.
+const lstmCell = translationRace({
   id: 'lstm-cell',
-  tells: { en: ['got there first'], zh: ['先到达'] },
   setting: 'trCell',
   kept: 'gru',
   live: 'lstm',
-  idle: ['trSteps', 'trSpeed'],
   applies: recurrent,
   texts: {
     question: 'translation.ex.lstm.question', hint: 'translation.ex.lstm.hint',
     options: { kept: 'translation.ex.lstm.gru', live: 'translation.ex.lstm.lstm', same: 'translation.ex.lstm.same' },
     faster: { kept: 'translation.ex.lstm.gruFaster', live: 'translation.ex.lstm.lstmFaster', same: 'translation.ex.lstm.sameFaster' },
     setUp: 'translation.ex.lstm.setUp', keepFirst: 'translation.ex.lstm.keepFirst', keptShort: 'translation.ex.lstm.keptShort',
-    trainOn: 'translation.ex.raceTrainOn', solutionUntrained: 'translation.ex.lstm.solutionUntrained',
-    pressPlay: 'translation.ex.pressPlay', trainLonger: 'translation.ex.trainLonger',
+    solutionUntrained: 'translation.ex.lstm.solutionUntrained',
   },
-  figures: ['tr-accuracy', 'tr-compare'],
-  play: ['tr-play', 'tr-step'],
 });
 
 export const TRANSLATION_EXERCISES = Object.freeze([
