@@ -62,13 +62,13 @@ void additive_attention_forward(const AdditiveShape& shape, const double* querie
 
 // The backward pass's buffers.
 struct AdditiveScratch {
-    std::vector<double> dprojected_queries, dweights, dpre;
+    std::vector<double> dprojected_queries, dweights;
 };
 
 // After the forward pass of the same inputs (its masks are the cache's),
 // given dout: dw_q and dw_v accumulate, and so do dqueries, dprojected_keys
 // (summed over calls that share the keys, for one additive_keys_backward) and
-// dvalues; each of dqueries, dprojected_keys and dvalues may be null.
+// dvalues; dqueries and dvalues may be null.
 void additive_attention_backward(const AdditiveShape& shape, const double* queries, const double* values,
                                  const double* w_q, const double* w_v,
                                  const AdditiveCache& cache, const double* dout, double* dw_q, double* dw_v,

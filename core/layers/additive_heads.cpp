@@ -62,7 +62,7 @@ std::size_t AdditiveHeadsCache::doubles() const {
 
 std::size_t AdditiveHeadsScratch::doubles() const {
     return capacity_of(dq, dk, dv, dout, dprojected_keys) +
-           capacity_of(attention.dprojected_queries, attention.dweights, attention.dpre);
+           capacity_of(attention.dprojected_queries, attention.dweights);
 }
 
 void additive_heads_forward(const AttentionShape& shape, const double* q, const double* k, const double* v,

@@ -91,6 +91,15 @@ inline v128_t exp2(v128_t x) noexcept {
     }
 }
 
+// vector_math::tanh, two lanes at a time: the same operations in the same
+// order (the table exp2 of -2|x| log2 e, (1 - e) / (1 + e), the sign of x).
+inline v128_t tanh(v128_t x) noexcept {
+    const v128_t magnitude = wasm_f64x2_abs(x);
+    const v128_t e = exp2<false>(mul(magnitude, splat(-2.0 * vector_math::log2e)));
+    const v128_t t = wasm_f64x2_div(sub(splat(1.0), e), add(splat(1.0), e));
+    return wasm_v128_bitselect(wasm_f64x2_neg(t), t, wasm_f64x2_lt(x, splat(0.0)));
+}
+
 // The weights of two keys: 2^(factor * ((q - k)^2 - min_d2)).
 template <bool in_normal_range>
 inline v128_t gaussian_pair(v128_t q, const double* keys, v128_t factor, v128_t min_d2) noexcept {

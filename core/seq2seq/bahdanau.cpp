@@ -167,7 +167,7 @@ struct BahdanauWorkspace {
                                         dinput, dconcat, doutputs, step_logits) +
                             capacity_of(dot_scratch, dkeys_step, dvalues_step) +
                             visible.capacity() * sizeof(std::size_t) / sizeof(double) +
-                            capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights, attention_scratch.dpre);
+                            capacity_of(attention_scratch.dprojected_queries, attention_scratch.dweights);
         for (const auto* group : {&inputs, &outputs, &initial, &states, &initial_cells, &cells, &gates, &ih_transposed,
                                   &hh_transposed, &dstates, &carry, &carry_c, &d_input_gates, &d_hidden_gates, &dfinal,
                                   &dfinal_c})
