@@ -22,7 +22,9 @@
 //
 // Configurations: the default (vocab 10, length 8, hidden 32, heads 4, one
 // attention-only block, batch 32), then length 16, 32, 64, hidden 64, 128, batch
-// 8, 128 one at a time, and the full encoder block (ffnHidden 64) at the default.
+// 8, 128 one at a time, the full encoder block (ffnHidden 64) at the default,
+// and the positions' what-if variants at the default: learned (a length x
+// hidden parameter) and none (the same FLOPs; budget: 3x PyTorch).
 //
 // FLOPs of one step, counted analytically (matrix products only, a multiply-add
 // = 2 FLOPs; the softmaxes, LayerNorms, ReLU, cross-entropy and Adam's update are
@@ -77,13 +79,15 @@ const { values: args } = parseArgs({
   },
 });
 
-const defaults = { vocab: 10, length: 8, hidden: 32, heads: 4, blocks: 1, ffnHidden: 0, batch: 32 };
+const defaults = { vocab: 10, length: 8, hidden: 32, heads: 4, blocks: 1, ffnHidden: 0, batch: 32, positional: 'sinusoidal' };
 const allConfigs = [
   ['default', {}],
   ['length16', { length: 16 }], ['length32', { length: 32 }], ['length64', { length: 64 }],
   ['hidden64', { hidden: 64 }], ['hidden128', { hidden: 128 }],
   ['batch8', { batch: 8 }], ['batch128', { batch: 128 }],
   ['ffn64', { ffnHidden: 64 }],
+  // The positions' what-ifs (d2l 10.6, exercise 2; order-blindness without them).
+  ['learned', { positional: 'learned' }], ['none', { positional: 'none' }],
 ];
 const chosen = args.configs ? args.configs.split(',') : allConfigs.map(([name]) => name);
 for (const name of chosen) {
@@ -102,7 +106,7 @@ if (!(Number.isInteger(warmup) && warmup >= 0 && Number.isInteger(repetitions) &
   console.error('model-step bench: --warmup must be a whole number >= 0, --repetitions one >= 1, --flops-per-sample > 0');
   process.exit(2);
 }
-const budgets = { wasmOverNative: 1.3, torchOverWasm: 2.5 };
+const budgets = { wasmOverNative: 1.3, torchOverWasm: 2.5, whatIfTorchOverWasm: 3 };
 // Each attentionModelTrain call ends with a forward pass over the next batch
 // (the check that the last step left the model finite): a third of a step's
 // work, which at one step a call (length 64) was timed as 40% more per step.
@@ -195,6 +199,10 @@ if (args['wasm-core'] && !existsSync(args['wasm-core'])) {
   console.error(`model-step bench: ${args['wasm-core']} is missing; see README.md for the em++ command`);
   process.exit(2);
 }
+if (args['wasm-core'] && configs.some((c) => c.positional !== 'sinusoidal')) {
+  console.error('model-step bench: --wasm-core times sinusoidal positions only; leave learned and none out of --configs');
+  process.exit(2);
+}
 const wasmCore = args['wasm-core'] ? await createRequire(import.meta.url)(path.resolve(args['wasm-core']))() : null;
 const torch = serving(args.python, [path.join(here, 'model_step_torch.py'), '--serve'], 'model_step_torch.py');
 const who = ['native', ...(wasmCore ? ['core'] : []), ...(args['no-loop'] ? [] : ['loop']), 'wasm', 'torch'];
@@ -216,7 +224,7 @@ for (const c of configs) {
   const stepsOf = (w) => (w === 'loop' ? Math.max(calls, minLoopSteps) : calls);
   const native = serving(path.resolve(args.native), [
     '--vocab', c.vocab, '--length', c.length, '--hidden', c.hidden, '--heads', c.heads, '--blocks', c.blocks,
-    '--ffn-hidden', c.ffnHidden, '--batch', c.batch, '--task-seed', taskSeed, '--lr', lr, '--serve',
+    '--ffn-hidden', c.ffnHidden, '--batch', c.batch, '--positional', c.positional, '--task-seed', taskSeed, '--lr', lr, '--serve',
   ].map(String), 'model_step_benchmark');
   const first = JSON.parse(await native.line());
   torch.send(JSON.stringify({ config: first.config, batch: first.batch, lr, tokens: first.tokens, targets: first.targets, params: first.params }));
@@ -224,7 +232,9 @@ for (const c of configs) {
   torchInfo = torchFirst;
 
   // wasm: the same initialisation and batch, then three steps.
-  const modelConfig = { vocab: c.vocab, length: c.length, hidden: c.hidden, heads: c.heads, blocks: c.blocks, ffnHidden: c.ffnHidden };
+  const modelConfig = {
+    vocab: c.vocab, length: c.length, hidden: c.hidden, heads: c.heads, blocks: c.blocks, ffnHidden: c.ffnHidden, positional: c.positional,
+  };
   let model = core.attentionModelInit(modelConfig);
   const data = core.attentionTaskBatch({ task: 'reverse', batch: c.batch, length: c.length, vocab: c.vocab, seed: taskSeed });
   const stepOptions = { batch: c.batch, optimizer: 'adam', lr };
@@ -255,7 +265,7 @@ for (const c of configs) {
     maxDifference('parameters after, native vs PyTorch', first.paramsAfter, torchFirst.paramsAfter, tolerance.torch),
   ];
   const label = `${c.name}: vocab ${c.vocab}, length ${c.length}, hidden ${c.hidden}, heads ${c.heads}, ` +
-    `blocks ${c.blocks}, ffnHidden ${c.ffnHidden}, batch ${c.batch}; ${(flops / 1e6).toFixed(2)} MFLOP a step, ${calls} step${calls > 1 ? 's' : ''} a sample` +
+    `blocks ${c.blocks}, ffnHidden ${c.ffnHidden}, batch ${c.batch}, ${c.positional} positions; ${(flops / 1e6).toFixed(2)} MFLOP a step, ${calls} step${calls > 1 ? 's' : ''} a sample` +
     (args['no-loop'] || stepsOf('loop') === calls ? '' : ` (the loop ${stepsOf('loop')})`);
   console.log(`\n${label}`);
   for (const { name, worst, ok, limit, note } of checks) {
@@ -352,4 +362,11 @@ if (verdict) {
   }
   if (verdict.coreOverNative !== null) console.log(`  the core alone in wasm: core/native ${verdict.coreOverNative.toFixed(2)}.`);
   console.log(a && b ? 'Both budgets met.' : 'A budget missed (this is a report, not a test).');
+}
+// The what-if variants, judged as the default is: the loop where it ran.
+for (const { c, m } of results.filter((r) => r.c.positional !== defaults.positional)) {
+  const wasm = m.loop ?? m.wasm;
+  const ratio = m.torch.cpu / wasm.cpu;
+  console.log(`What-if budget, ${c.positional} positions (CPU time, ${m.loop ? 'wasm loop' : 'wasm'}): PyTorch/wasm ${ratio.toFixed(2)} >= ` +
+    `${budgets.whatIfTorchOverWasm}: ${ratio >= budgets.whatIfTorchOverWasm ? 'met' : 'MISSED'}.`);
 }

@@ -17,7 +17,7 @@
 //
 // Usage: model_step_benchmark [--vocab 10] [--length 8] [--hidden 32] [--heads 4] [--blocks 1]
 //          [--ffn-hidden 0] [--batch 32] [--seed 0] [--task-seed 0] [--lr 0.01]
-//          [--warmup 3] [--repetitions 21] [--calls 10] [--serve | --parts]
+//          [--positional sinusoidal|learned|none] [--warmup 3] [--repetitions 21] [--calls 10] [--serve | --parts]
 // Alone it prints its medians (ms per step). With --parts it prints the
 // medians of the step's parts, one after the other: the forward pass alone
 // (attention_model_forward, which also copies the weights out), forward and
@@ -80,7 +80,7 @@ struct Config {
     std::fprintf(stderr,
                  "model_step_benchmark: %s\nusage: model_step_benchmark [--vocab V] [--length L] [--hidden H] "
                  "[--heads h] [--blocks b] [--ffn-hidden F] [--batch B] [--seed S] [--task-seed T] [--lr LR] "
-                 "[--warmup K] [--repetitions R] [--calls C] [--serve | --parts]\n",
+                 "[--positional sinusoidal|learned|none] [--warmup K] [--repetitions R] [--calls C] [--serve | --parts]\n",
                  problem);
     std::exit(2);
 }
@@ -106,6 +106,7 @@ Config parse(int argc, char** argv) {
         else if (flag == "--seed") config.model.seed = static_cast<std::uint32_t>(count());
         else if (flag == "--task-seed") config.task_seed = static_cast<std::uint32_t>(count());
         else if (flag == "--lr") config.lr = std::strtod(value, nullptr);
+        else if (flag == "--positional") config.model.positional = attention::positional_kind_names.from_name(value);
         else if (flag == "--warmup") config.warmup = std::atoi(value);
         else if (flag == "--repetitions") config.repetitions = std::atoi(value);
         else if (flag == "--calls") config.calls = std::atol(value);
@@ -278,9 +279,9 @@ int run(const Config& config) {
 
     const attention::EncoderConfig& m = config.model;
     std::printf("{\"config\":{\"vocab\":%zu,\"length\":%zu,\"hidden\":%zu,\"heads\":%zu,\"blocks\":%zu,"
-                "\"ffnHidden\":%zu,\"embeddingScale\":%.17g,\"seed\":%u},\"batch\":%zu,\"lr\":%.17g,",
-                m.vocab, m.length, m.hidden, m.heads, m.blocks, m.ffn_hidden, m.embedding_scale, m.seed, config.batch,
-                config.lr);
+                "\"ffnHidden\":%zu,\"embeddingScale\":%.17g,\"positional\":\"%s\",\"seed\":%u},\"batch\":%zu,\"lr\":%.17g,",
+                m.vocab, m.length, m.hidden, m.heads, m.blocks, m.ffn_hidden, m.embedding_scale,
+                attention::positional_kind_names.name_of(m.positional), m.seed, config.batch, config.lr);
     print_array("tokens", trainer.data.tokens.data(), trainer.data.tokens.size());
     std::printf(",");
     print_array("targets", trainer.data.targets.data(), trainer.data.targets.size());
@@ -315,10 +316,9 @@ int run(const Config& config) {
 }
 
 int main(int argc, char** argv) {
-    const Config config = parse(argc, argv);
     try {
-        return run(config);
-    } catch (const std::exception& error) {  // e.g. a size beyond the core's limits
+        return run(parse(argc, argv));
+    } catch (const std::exception& error) {  // e.g. an unknown positional, a size beyond the core's limits
         std::fprintf(stderr, "model_step_benchmark: %s\n", error.what());
         return 1;
     }

@@ -52,14 +52,22 @@ torch.set_num_threads(1)
 
 
 class StepModel(Encoder):
-    """The references' Encoder with its positional encoding made once."""
+    """The references' Encoder with its sinusoidal encoding made once (a
+    learned table is its parameter; none adds nothing)."""
 
     def __init__(self, c):
         super().__init__(c)
-        self.register_buffer("P", positional_encoding(c["length"], c["hidden"]), persistent=False)
+        if self.positional not in ("sinusoidal", "learned", "none"):
+            raise ValueError(f"config.positional: one of sinusoidal, learned, none; got {self.positional!r}")
+        if self.positional == "sinusoidal":
+            self.register_buffer("P", positional_encoding(c["length"], c["hidden"]), persistent=False)
 
     def logits(self, tokens):
-        X = self.embedding(tokens) * self.c["embeddingScale"] + self.P
+        X = self.embedding(tokens) * self.c["embeddingScale"]
+        if self.positional == "sinusoidal":
+            X = X + self.P
+        elif self.positional == "learned":
+            X = X + self.pos_embedding
         for block in self.blocks:
             X = block(X, None)
         return self.readout(X)
