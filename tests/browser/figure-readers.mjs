@@ -3,6 +3,7 @@
 // heatmaps paint for a value, to compare pixels with the core's numbers.
 import { rgb } from 'd3-color';
 import { interpolateViridis } from 'd3-scale-chromatic';
+import { parseCsv, saveFigure } from './downloads.mjs';
 
 // The numbers of an SVG path's d attribute, as [x, y] pairs per subpath.
 export function pathSegments(d) {
@@ -34,7 +35,13 @@ export function viridisPixel(value, [low, high]) {
 
 // The cells of an annotated matrix (figures/matrix.js), row-major: the full
 // value in data-value, the masked flag, the text written in the cell, the fill.
+// A matrix whose cells are on a canvas is read as a learner reads it: the
+// values from its CSV (the save menu), the fill from the pixel at each
+// cell's centre, masked where that pixel is grey (the hatching; viridis has
+// no grey), and no text.
 export async function matrixCells(page, figure) {
+  const root = page.locator(`[data-figure="${figure}"]`);
+  if (await root.locator('canvas.matrix-canvas').count()) return canvasMatrixCells(page, root);
   return page.locator(`[data-figure="${figure}"] g.cell`).evaluateAll((groups) => groups.map((g) => {
     const rect = g.querySelector('rect');
     return {
@@ -44,6 +51,37 @@ export async function matrixCells(page, figure) {
       masked: rect.dataset.masked === 'true',
       text: g.querySelector('text').textContent,
       fill: rect.getAttribute('fill'),
+    };
+  }));
+}
+
+async function canvasMatrixCells(page, root) {
+  const menu = root.locator('.figure-export').first();
+  const { bytes } = await saveFigure(page, root, 'csv');
+  await menu.evaluate((details) => {
+    details.open = false;
+  });
+  const [header, ...rows] = parseCsv(bytes.toString('utf8'));
+  const cols = header.length - 1;
+  const numbers = rows.map((row) => row.slice(-cols).map(Number));
+  const pixels = await root.locator('canvas.matrix-canvas').evaluate((canvas, shape) => {
+    const ratio = canvas.width / canvas.getBoundingClientRect().width;
+    const cell = canvas.getBoundingClientRect().width / shape.cols;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    const centre = (k) => Math.floor((k * cell + (cell - 1) / 2) * ratio);
+    const out = [];
+    for (let r = 0; r < shape.rows; r += 1) {
+      for (let c = 0; c < shape.cols; c += 1) {
+        const at = (centre(r) * canvas.width + centre(c)) * 4;
+        out.push([data[at], data[at + 1], data[at + 2]]);
+      }
+    }
+    return out;
+  }, { rows: rows.length, cols });
+  return numbers.flatMap((row, r) => row.map((value, c) => {
+    const [red, green, blue] = pixels[r * cols + c];
+    return {
+      row: r, col: c, value, masked: Math.max(red, green, blue) - Math.min(red, green, blue) < 24, text: '', fill: `rgb(${red}, ${green}, ${blue})`,
     };
   }));
 }

@@ -6,8 +6,11 @@
 // explained in the page's language at its control, the old maps marked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rgb } from 'd3-color';
+import { interpolateViridis } from 'd3-scale-chromatic';
 import { typeInto, settled, usePage, numberValue, scrollToRendered, shownText } from './harness.mjs';
 import { matrixCells, values, canvasPixels } from './figure-readers.mjs';
+import { saveFigure, evaluateInBlankPage } from './downloads.mjs';
 import { directMultiHead } from './multihead-direct.mjs';
 
 let page;
@@ -152,6 +155,55 @@ test('switching a head off: its share and the rest, both from the core', async (
   assert.equal(await page.evaluate(() => window.attentionLab.state.mhaHeadsOff), 0);
   assert.equal(await page.locator('[data-figure="mha-output-dropped"]').isVisible(), false);
   assert.equal(await page.locator('#multihead [data-role="mha-off-note"]').isVisible(), true);
+});
+
+test('ten heads: each small map painted on one canvas, read by pointer, keyboard and export as the detailed ones', async () => {
+  await typeInto(page, 'mhaHeads', 10);
+  await settled(page);
+  const expected = await direct({ heads: 10 });
+  assert.equal(await page.locator('#multihead .head-card').count(), 10);
+  assert.equal(await page.locator('#multihead .head-card canvas.matrix-canvas').count(), 10, 'one canvas a map');
+  assert.equal(await page.locator('#multihead .head-card g.cell').count(), 0, 'no node a cell');
+  assert.deepEqual(await headWeights(10), expected.weights, 'the saved CSVs hold the core\'s weights');
+  // Each cell's pixel is viridis of the core's weight on [0, 1], as the SVG's rects were.
+  const cells = await matrixCells(page, 'mha-head-3');
+  const third = expected.weights.slice(2 * 36, 3 * 36);
+  assert.deepEqual(cells.map((cell) => cell.fill), third.map((weight) => rgb(interpolateViridis(weight)).toString()));
+  assert.ok(cells.every((cell) => !cell.masked));
+
+  // The pointer over row 2, column 4 of head 3, then the keyboard from the first cell.
+  const readout = page.locator('#multihead [data-role="mha-readout"]');
+  const canvas = page.locator('[data-figure="mha-head-3"] canvas.matrix-canvas');
+  await scrollToRendered(canvas);
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + (box.width * 4.4) / 6, box.y + (box.height * 2.4) / 6);
+  const weightText = (weight) => Number(weight.toFixed(4)).toString();
+  assert.equal(await shownText(readout), `head 3: “eating” gives “green” weight ${weightText(third[2 * 6 + 4])}`);
+  await page.locator('[data-figure="mha-head-3"] svg.matrix-svg').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  assert.equal(await shownText(readout), `head 3: “is” gives “apple” weight ${weightText(third[1 * 6 + 5])}`);
+
+  // Saved as SVG: the cells are one image with the screen's pixels.
+  const { bytes } = await saveFigure(page, page.locator('[data-figure="mha-head-3"]'), 'svg');
+  const exported = await evaluateInBlankPage(page, async (source) => {
+    const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
+    const href = doc.querySelector('image')?.getAttribute('href');
+    if (!href) return null;
+    const bitmap = await createImageBitmap(await (await fetch(href)).blob());
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d', { willReadFrequently: true });
+    context.drawImage(bitmap, 0, 0);
+    const cell = bitmap.width / 6;
+    const pixel = (row, col) => Array.from(context.getImageData(Math.floor((col + 0.45) * cell), Math.floor((row + 0.45) * cell), 1, 1).data.slice(0, 3));
+    return [pixel(0, 0), pixel(2, 4), pixel(5, 5)];
+  }, bytes.toString('utf8'));
+  assert.deepEqual(exported, [[0, 0], [2, 4], [5, 5]].map(([row, col]) => {
+    const { r, g, b } = rgb(interpolateViridis(third[row * 6 + col]));
+    return [r, g, b];
+  }));
+  await typeInto(page, 'mhaHeads', 5);
+  await settled(page);
 });
 
 test('new projections with a new seed; a head count the core refuses anyway is explained and the old maps marked', async () => {

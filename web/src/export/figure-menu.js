@@ -20,7 +20,8 @@ export function figureName(figure) {
 }
 
 // Called by each figure module once per figure, with:
-//   svg: its <svg>; canvas: the heatmap's cells (optional);
+//   svg: its <svg>; canvas: the heatmap's cells (optional), gapsShowPaper:
+//   whether the canvas's transparent pixels are paper (a matrix's) or hatching;
 //   table(): its data as { header, rows } for CSV, or null for no CSV.
 export function attachFigureExport(figure, descriptor) {
   if (figure.dataset.exportable) return;

@@ -82,7 +82,7 @@ function cellsImage(canvas, width, height) {
 }
 
 // The figure as a standalone SVG document: { text, width, height }.
-// descriptor: { svg, canvas } as given to attachFigureExport.
+// descriptor: { svg, canvas, gapsShowPaper } as given to attachFigureExport.
 export function figureSvg(figure, descriptor) {
   const source = descriptor.svg;
   const figureBox = figure.getBoundingClientRect();
@@ -118,8 +118,12 @@ export function figureSvg(figure, descriptor) {
     image.setAttribute('href', href);
     image.setAttributeNS(XLINK_NS, 'xlink:href', href);
     root.insertBefore(image, background.nextSibling);
-    root.insertBefore(hatch, image);
-    root.insertBefore(defs, background);
+    // A heatmap's undefined cells are gaps onto the hatching; a matrix's
+    // canvas hatches its own cells, and the gaps between them show the paper.
+    if (!descriptor.gapsShowPaper) {
+      root.insertBefore(hatch, image);
+      root.insertBefore(defs, background);
+    }
   }
 
   // The HTML legend below a plot, redrawn in SVG at the same place.

@@ -4,6 +4,13 @@
 // can be marked as masked (hatched, with their own text). For matrices of a
 // few dozen cells, where reading the numbers matters more than density; the
 // canvas heatmap (heatmap.js) draws the large ones.
+//
+// Maps that never write their numbers (the many small maps of heads, redrawn
+// while a model trains) take `canvasCells`: their cells are painted on one
+// canvas under the SVG (names, hover and the marked cell stay SVG), one DOM
+// node where a cell took four, so a redraw neither lays out nor paints
+// hundreds of nodes. Hover, the keyboard, the export and the read-outs work
+// the same way in both.
 import { select } from 'd3-selection';
 import { scaleSequential } from 'd3-scale';
 import { interpolateViridis } from 'd3-scale-chromatic';
@@ -51,16 +58,19 @@ function textColour(fill) {
 export function createMatrix(container, options = {}) {
   const {
     ariaKey, maxCell = 58, minCell = 14, format = '.2f', onHover, rowTitleKey, colTitleKey,
-    labelWidth = null, textMinCell = 30, rotateColumns = false,
+    labelWidth = null, textMinCell = 30, rotateColumns = false, canvasCells = false,
   } = options;
   const id = `matrix-${(nextId += 1)}`;
-  const figure = select(container).append('div').attr('class', 'matrix');
+  const figure = select(container).append('div').attr('class', canvasCells ? 'matrix has-canvas' : 'matrix');
+  const canvas = canvasCells ? figure.append('canvas').attr('class', 'matrix-canvas').attr('aria-hidden', 'true').node() : null;
+  // Small and read back (the export, tests): kept on the CPU, as the heatmaps' are.
+  const canvasContext = canvas?.getContext('2d', { willReadFrequently: true }) ?? null;
   const svg = figure.append('svg').attr('class', 'matrix-svg').attr('role', 'img');
   if (ariaKey) svg.attr('data-i18n-aria', ariaKey);
   const pattern = svg.append('defs').append('pattern').attr('id', `${id}-hatch`)
     .attr('patternUnits', 'userSpaceOnUse').attr('width', 6).attr('height', 6).attr('patternTransform', 'rotate(45)');
-  pattern.append('rect').attr('width', 6).attr('height', 6).attr('class', 'hatch-bg');
-  pattern.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('class', 'hatch-line');
+  const hatchBackground = pattern.append('rect').attr('width', 6).attr('height', 6).attr('class', 'hatch-bg').node();
+  const hatchLine = pattern.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('class', 'hatch-line').node();
   const colTitle = svg.append('text').attr('class', 'axis-label matrix-col-title').attr('text-anchor', 'middle');
   if (colTitleKey) colTitle.attr('data-i18n', colTitleKey);
   const rowTitle = svg.append('text').attr('class', 'axis-label matrix-row-title').attr('text-anchor', 'middle');
@@ -68,6 +78,7 @@ export function createMatrix(container, options = {}) {
   const colLabels = svg.append('g').attr('class', 'matrix-col-labels');
   const rowLabels = svg.append('g').attr('class', 'matrix-row-labels');
   const cells = svg.append('g').attr('class', 'matrix-cells');
+  const markBox = canvasCells ? svg.append('rect').attr('class', 'mark-box').style('display', 'none') : null;
   const hoverBox = svg.append('rect').attr('class', 'hover-box').style('display', 'none');
 
   const color = scaleSequential(interpolateViridis);
@@ -128,6 +139,12 @@ export function createMatrix(container, options = {}) {
         .text((name) => name));
     }
 
+    if (canvas) {
+      paintCells({ left, top, cell, y, height });
+      hoverBox.style('display', 'none');
+      if (active && (active.row >= data.rows || active.col >= data.cols)) active = null;
+      return;
+    }
     const items = [];
     for (let r = 0; r < rows; r += 1) {
       for (let c = 0; c < cols; c += 1) {
@@ -178,7 +195,82 @@ export function createMatrix(container, options = {}) {
     if (active && (active.row >= data.rows || active.col >= data.cols)) active = null;
   }
 
+  // The canvas's cells: each cell - 1 px square as the SVG's rects, at the
+  // screen's pixel ratio; masked and undefined cells hatched as there.
+  let lastCanvasPlacement = null;
+  let hatch = null; // [pattern, the colours it was made with]
+  function hatchPattern(context) {
+    const background = getComputedStyle(hatchBackground).fill;
+    const line = getComputedStyle(hatchLine).stroke;
+    const colours = `${background} ${line}`;
+    if (hatch?.[1] !== colours) {
+      const tile = document.createElement('canvas');
+      tile.width = 6;
+      tile.height = 6;
+      const tileContext = /** @type {CanvasRenderingContext2D} */ (tile.getContext('2d'));
+      tileContext.fillStyle = background;
+      tileContext.fillRect(0, 0, 6, 6);
+      tileContext.strokeStyle = line;
+      tileContext.lineWidth = 2.5;
+      // The SVG pattern's vertical line turned by 45 degrees: diagonals that tile.
+      for (const shift of [-6, 0, 6]) {
+        tileContext.beginPath();
+        tileContext.moveTo(shift, 6);
+        tileContext.lineTo(shift + 6, 0);
+        tileContext.stroke();
+      }
+      hatch = [context.createPattern(tile, 'repeat'), colours];
+    }
+    return hatch[0];
+  }
+  function paintCells({ left, top, cell, y, height }) {
+    const { rows, cols, values, masked } = data;
+    const cssWidth = cols * cell;
+    const cssHeight = height - 4 - top;
+    const ratio = window.devicePixelRatio || 1;
+    const placement = `${left} ${top} ${cssWidth} ${cssHeight} ${ratio}`;
+    if (placement !== lastCanvasPlacement) {
+      lastCanvasPlacement = placement;
+      canvas.width = Math.round(cssWidth * ratio);
+      canvas.height = Math.round(cssHeight * ratio);
+      Object.assign(canvas.style, { left: `${left}px`, top: `${top}px`, width: `${cssWidth}px`, height: `${cssHeight}px` });
+    }
+    const context = /** @type {CanvasRenderingContext2D} */ (canvasContext);
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.clearRect(0, 0, cssWidth, cssHeight);
+    for (let r = 0; r < rows; r += 1) {
+      for (let c = 0; c < cols; c += 1) {
+        const index = r * cols + c;
+        const value = values[index];
+        const isMasked = Boolean(masked?.[index]);
+        context.fillStyle = isMasked || !Number.isFinite(value) ? hatchPattern(context) : color(value);
+        context.fillRect(c * cell, y(r) - top, cell - 1, cell - 1);
+      }
+    }
+    const shown = marked !== null && marked < rows * cols;
+    markBox.style('display', shown ? null : 'none');
+    if (shown) {
+      markBox.attr('x', left + (marked % cols) * cell).attr('y', y(Math.floor(marked / cols)))
+        .attr('width', cell - 1).attr('height', cell - 1);
+    }
+  }
+
+  // The cell under the pointer: its SVG group, or on the canvas, where the
+  // pointer stands in the cells' geometry (the gaps between them: none).
   function cellOf(event) {
+    if (canvas) {
+      if (!data) return null;
+      const { left, cell, y } = geometry();
+      const box = svg.node().getBoundingClientRect();
+      const x = event.clientX - box.left;
+      const top = event.clientY - box.top;
+      const col = Math.floor((x - left) / cell);
+      let row = -1;
+      for (let r = 0; r < data.rows; r += 1) if (top >= y(r) && top < y(r) + cell) row = r;
+      if (row < 0 || col < 0 || col >= data.cols) return null;
+      const index = row * data.cols + col;
+      return { row, col, value: data.values[index], masked: Boolean(data.masked?.[index]) };
+    }
     const target = event.target.closest?.('g.cell');
     if (!target) return null;
     const d = select(target).datum();
@@ -195,16 +287,23 @@ export function createMatrix(container, options = {}) {
       .attr('width', size - 1).attr('height', size - 1);
   }
 
-  cells.on('pointermove', (event) => {
+  // On the canvas the SVG above it takes the pointer, and a pointer off the cells reads none.
+  const pointerMoved = (event) => {
     const cell = cellOf(event);
-    if (!cell || !data) return;
-    outline(cell);
-    onHover?.(cell);
-  });
-  cells.on('pointerleave', () => {
+    if (cell && data) {
+      outline(cell);
+      onHover?.(cell);
+    } else if (canvas) {
+      outline(null);
+      onHover?.(null);
+    }
+  };
+  const pointerLeft = () => {
     outline(null);
     onHover?.(null);
-  });
+  };
+  if (canvas) svg.on('pointermove', pointerMoved).on('pointerleave', pointerLeft);
+  else cells.on('pointermove', pointerMoved).on('pointerleave', pointerLeft);
 
   // Keyboard: a matrix with a read-out is focusable and its cells are reached
   // with the arrow keys (Home / End: first / last column); the section's
@@ -248,6 +347,7 @@ export function createMatrix(container, options = {}) {
   // the full-precision values, masked cells included as the values drawn.
   attachFigureExport(figure.node(), {
     svg: svg.node(),
+    ...(canvas ? { canvas, gapsShowPaper: true } : {}),
     table: () => (data ? matrixTable(
       { values: data.values, rows: data.rows, cols: data.cols, rowValues: data.rowNames, colValues: data.colNames },
       { xLabel: colTitleKey ? t(colTitleKey) : 'column', yLabel: rowTitleKey ? t(rowTitleKey) : 'row' },

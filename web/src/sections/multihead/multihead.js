@@ -142,7 +142,7 @@ function create({ frame, store, controls, core }) {
     headsGrid.append(card);
     const matrix = createMatrix(body, {
       format: '.2f', maxCell: detailed ? 40 : 12, minCell: detailed ? 16 : 6, textMinCell: detailed ? 27 : 999,
-      labelWidth: detailed ? null : 2, rotateColumns: detailed,
+      labelWidth: detailed ? null : 2, rotateColumns: detailed, canvasCells: !detailed,
       onHover: (cell) => {
         if (!cell || !lastWeights) {
           headReadout.textContent = t('multihead.hoverHint');

@@ -22,7 +22,7 @@ export function createHeadCard(parent, { ideal = false, head = 0, fields, datase
   if (!ideal) card.style.setProperty('--head-colour', headColour(head));
   parent.append(card);
   const entry = { card, title, head, ...fields };
-  entry.matrix = createMatrix(body, { format: '.2f', textMinCell: 999, ...matrix, onHover: hover(entry) });
+  entry.matrix = createMatrix(body, { format: '.2f', textMinCell: 999, canvasCells: true, ...matrix, onHover: hover(entry) });
   entry.matrix.element.dataset.figure = figure;
   return entry;
 }
