@@ -238,12 +238,14 @@ export function createMatrix(container, options = {}) {
     const context = /** @type {CanvasRenderingContext2D} */ (canvasContext);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, cssWidth, cssHeight);
+    let hatchFill = null; // read from the page's styles once a paint, and only if a cell needs it
     for (let r = 0; r < rows; r += 1) {
       for (let c = 0; c < cols; c += 1) {
         const index = r * cols + c;
         const value = values[index];
         const isMasked = Boolean(masked?.[index]);
-        context.fillStyle = isMasked || !Number.isFinite(value) ? hatchPattern(context) : color(value);
+        if (isMasked || !Number.isFinite(value)) context.fillStyle = hatchFill ??= hatchPattern(context);
+        else context.fillStyle = color(value);
         context.fillRect(c * cell, y(r) - top, cell - 1, cell - 1);
       }
     }
