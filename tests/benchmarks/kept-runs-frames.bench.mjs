@@ -3,20 +3,27 @@
 // CPU 4x slower (DevTools throttling): the browser's frame intervals
 // (requestAnimationFrame to requestAnimationFrame) and the section's own
 // work per frame (its User Timing entry: training and drawing), median and
-// p95, the two pages interleaved round by round, and the ratio kept/none.
-// Usage: node tests/benchmarks/kept-runs-frames.bench.mjs [rounds, 3] [steps, 300]
+// p95, the pages interleaved round by round, and the ratio kept/none. With
+// --base, a second build (main's dist/, copied aside) is measured beside this
+// one, the same way: before and after, and the ratio after/before.
+// Usage: node tests/benchmarks/kept-runs-frames.bench.mjs [--rounds 3] [--steps 300] [--base <folder>]
+import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { launchBrowser, serveDist, openPage, settled } from '../browser/harness.mjs';
 
-const rounds = Number(process.argv[2] ?? 3);
-const steps = Number(process.argv[3] ?? 300);
+const { values: args } = parseArgs({
+  options: { rounds: { type: 'string', default: '3' }, steps: { type: 'string', default: '300' }, base: { type: 'string' } },
+});
+const rounds = Number(args.rounds);
+const steps = Number(args.steps);
 const browser = await launchBrowser();
-const server = await serveDist();
+const builds = { now: await serveDist(), ...(args.base ? { base: await serveDist(path.resolve(args.base)) } : {}) };
 
 const done = (page) => page.waitForFunction(
   () => document.querySelector('#attention-training [data-role="at-status"]')?.dataset.status === 'done', null, { timeout: 300000 },
 );
 
-async function open(kept) {
+async function open(server, kept) {
   const { page, context } = await openPage(browser, `${server.origin}/`);
   const root = page.locator('#attention-training');
   await root.scrollIntoViewIfNeeded();
@@ -65,10 +72,15 @@ async function measure({ page, root }) {
   return page.evaluate(() => window.benchFrames);
 }
 
-const pages = { none: await open(0), kept: await open(3) };
-const samples = { none: { intervals: [], work: [] }, kept: { intervals: [], work: [] } };
+// Pages named "<build> <none|kept>", measured in turn each round, the order reversed every other round.
+const pages = {};
+for (const [build, server] of Object.entries(builds)) {
+  for (const [kind, kept] of [['none', 0], ['kept', 3]]) pages[`${build} ${kind}`] = await open(server, kept);
+}
+const names = Object.keys(pages);
+const samples = Object.fromEntries(names.map((name) => [name, { intervals: [], work: [] }]));
 for (let round = 0; round < rounds; round += 1) {
-  for (const name of round % 2 ? ['kept', 'none'] : ['none', 'kept']) {
+  for (const name of round % 2 ? [...names].reverse() : names) {
     const { intervals, work } = await measure(pages[name]);
     samples[name].intervals.push(...intervals);
     samples[name].work.push(...work);
@@ -79,12 +91,19 @@ const quantile = (values, q) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 };
 const format = (ms) => ms.toFixed(1);
-console.log(`attention-training, ${steps} steps at full speed, CPU 4x, ${rounds} rounds interleaved`);
+const ratio = (kind, over, under) => [['median', 0.5], ['p95', 0.95]]
+  .map(([label, q]) => `${label} ${(quantile(samples[over][kind], q) / quantile(samples[under][kind], q)).toFixed(2)}`).join(', ');
+console.log(`attention-training, ${steps} steps at full speed, CPU 4x, ${rounds} rounds interleaved` +
+  `${args.base ? `; base: ${args.base}, now: dist/` : ''}`);
 for (const kind of ['intervals', 'work']) {
-  const line = (name) => `${name}: median ${format(quantile(samples[name][kind], 0.5))} ms, p95 ${format(quantile(samples[name][kind], 0.95))} ms (${samples[name][kind].length} frames)`;
-  const ratio = (q) => (quantile(samples.kept[kind], q) / quantile(samples.none[kind], q)).toFixed(2);
-  console.log(`${kind === 'intervals' ? 'frame interval' : 'section work per frame'}: ${line('none')}; ${line('kept')}; kept/none median ${ratio(0.5)}, p95 ${ratio(0.95)}`);
+  console.log(kind === 'intervals' ? 'frame interval:' : 'section work per frame:');
+  for (const name of names) {
+    const values = samples[name][kind];
+    console.log(`  ${name}: median ${format(quantile(values, 0.5))} ms, p95 ${format(quantile(values, 0.95))} ms (${values.length} frames)`);
+  }
+  for (const build of Object.keys(builds)) console.log(`  ${build}, kept/none: ${ratio(kind, `${build} kept`, `${build} none`)}`);
+  if (args.base) for (const shown of ['none', 'kept']) console.log(`  ${shown}, now/base: ${ratio(kind, `now ${shown}`, `base ${shown}`)}`);
 }
 for (const { context } of Object.values(pages)) await context.close();
 await browser.close();
-await server.close();
+for (const server of Object.values(builds)) await server.close();
