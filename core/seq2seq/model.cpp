@@ -247,22 +247,20 @@ private:
 
 }  // namespace
 
-Seq2SeqLoss seq2seq_loss(const Seq2SeqModel& model, const Seq2SeqBatch& batch) {
-    check_seq2seq_batch(model, batch);
+namespace {
+
+// The forward pass and d2l's MaskedSoftmaxCELoss summed over the batch: each
+// valid token's cross-entropy divided by the number of steps (padding counts
+// as 0 in the mean); the logits' gradient left in w.dlogits. Returns the sum
+// and counts the valid tokens.
+double forward_losses(const Seq2SeqModel& model, const Seq2SeqBatch& batch, LossWorkspace& w, std::size_t& valid) {
     const Seq2SeqConfig& config = model.config;
     const std::size_t steps = config.target_length, rows = batch.batch * steps, vocab = config.target_vocab;
-    LossLease lease;
-    LossWorkspace& w = *lease;
-    const bool bahdanau = is_bahdanau(config);
-    const PassesHold passes(bahdanau);
-    if (bahdanau)
+    if (is_bahdanau(config))
         bahdanau_forward(model, batch, w.logits, nullptr);
     else
         transformer_forward(model, batch, w.logits, nullptr);
-
-    // d2l's MaskedSoftmaxCELoss summed over the batch: each valid token's
-    // cross-entropy divided by the number of steps (padding counts as 0 in the mean).
-    std::size_t valid = 0;
+    valid = 0;
     w.divisors.resize(rows);
     for (std::size_t r = 0; r < rows; ++r) {
         const bool inside = r % steps < static_cast<std::size_t>(batch.target_lens(r / steps));
@@ -276,9 +274,23 @@ Seq2SeqLoss seq2seq_loss(const Seq2SeqModel& model, const Seq2SeqBatch& batch) {
     double total = 0.0;
     for (std::size_t r = 0; r < rows; ++r)
         if (w.divisors[r] != 0.0) total += w.losses[r];
+    return total;
+}
+
+}  // namespace
+
+Seq2SeqLoss seq2seq_loss(const Seq2SeqModel& model, const Seq2SeqBatch& batch) {
+    check_seq2seq_batch(model, batch);
+    const Seq2SeqConfig& config = model.config;
+    LossLease lease;
+    LossWorkspace& w = *lease;
+    const bool bahdanau = is_bahdanau(config);
+    const PassesHold passes(bahdanau);
+    std::size_t valid = 0;
+    const double total = forward_losses(model, batch, w, valid);
 
     Seq2SeqLoss result;
-    result.loss = total / static_cast<double>(steps);
+    result.loss = total / static_cast<double>(config.target_length);
     result.token_loss = total / static_cast<double>(valid);
     result.gradients = xt::zeros<double>({model.values.size()});
     if (bahdanau)
@@ -286,6 +298,14 @@ Seq2SeqLoss seq2seq_loss(const Seq2SeqModel& model, const Seq2SeqBatch& batch) {
     else
         transformer_backward(model, batch, w.dlogits.data(), result.gradients.data());
     return result;
+}
+
+double seq2seq_token_loss(const Seq2SeqModel& model, const Seq2SeqBatch& batch) {
+    check_seq2seq_batch(model, batch);
+    LossLease lease;
+    std::size_t valid = 0;
+    const double total = forward_losses(model, batch, *lease, valid);
+    return total / static_cast<double>(valid);
 }
 
 Translation seq2seq_translate(const Seq2SeqModel& model, const xt::xtensor<int, 1>& source,

@@ -125,8 +125,8 @@ Seq2SeqTrainingResult train_seq2seq(Seq2SeqModel& model, OptimizerState& state, 
         clip_gradients(gradients, options.clip);
         return loss.token_loss;
     };
-    // The forward pass alone would do; the loss call's backward pass is a third of a step, once a call.
-    auto next_loss = [&] { return seq2seq_loss(model, batch_of_step()).token_loss; };
+    // The forward pass alone: a call of one step (the page's chunks off its thread) would otherwise pay two.
+    auto next_loss = [&] { return seq2seq_token_loss(model, batch_of_step()); };
     auto evaluate = [&] { return evaluate_seq2seq(model, options.task, options.held_out); };
     auto run = run_training_loop<Seq2SeqEvaluation>(model.values, state, options.optimizer, options.steps,
                                                     options.eval_every, step_loss, next_loss, evaluate);

@@ -70,6 +70,8 @@ TEST_CASE("translators: layout, forward pass, loss and gradients equal d2l's mod
         CHECK(std::abs(loss.loss - c["loss"].get<double>()) < 1e-12);
         CHECK(std::abs(loss.token_loss - c["tokenLoss"].get<double>()) < 1e-12);
         CHECK_NEAR_TOL(loss.gradients, in_layout(model, c["gradients"]), 1e-10);
+        // The forward pass alone (the training call's check after its last step): the same bits.
+        CHECK(attention::seq2seq_token_loss(model, batch) == loss.token_loss);
     }
 }
 

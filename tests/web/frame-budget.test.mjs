@@ -63,6 +63,22 @@ test('a chunk cut short (the run\'s end, an evaluation, a divergence) says nothi
   assert.deepEqual([...new Set(paced.slice(2).map((p) => p.chunk))], [4], 'the plan stays where the last whole chunk left it');
 });
 
+test('a budget given as a function is read at each plan: the chunk follows it', () => {
+  // Off the thread the budget follows the page's drawing time: 20 ms, then 80 ms from frame 15.
+  const cost = (k) => 1 + 2 * k;
+  let budgetMs = 20;
+  const budget = perCallBudget(() => budgetMs);
+  const planned = [];
+  for (let frame = 0; frame < 30; frame += 1) {
+    if (frame === 15) budgetMs = 80;
+    const chunk = budget.chunk();
+    planned.push(chunk);
+    budget.measured({ asked: chunk, chunk, ran: chunk, ms: cost(chunk) });
+  }
+  assert.equal(planned[14], 9, 'the most steps within 20 ms: 9 (19 ms)');
+  assert.equal(planned[29], 39, 'the most steps within 80 ms: 39 (79 ms)');
+});
+
 test('reset measures again from one step', () => {
   const budget = perCallBudget(BUDGET_MS);
   play(budget, 20, (k) => 0.5 * k);

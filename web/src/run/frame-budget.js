@@ -24,14 +24,16 @@ export function perStepBudget(budgetMs) {
 // whole call fits the budget. It at most doubles from one frame to the next,
 // and a slow frame (a busy machine) shrinks it. The pace is measured on whole
 // chunks: the last of a run, or one that stopped at an evaluation, says
-// little of it.
+// little of it. `budgetMs`: a number, or a function read at each plan (a
+// budget that follows what the page measures).
 export function perCallBudget(budgetMs) {
+  const budget = typeof budgetMs === 'function' ? budgetMs : () => budgetMs;
   let chunk = 1; // steps the last frame set out to train
   let lastMs = null; // and how long they took, when measured since
   return {
     chunk() {
       if (lastMs !== null) {
-        chunk = Math.max(1, Math.min(2 * chunk, Math.floor((chunk * budgetMs) / Math.max(lastMs, 0.01))));
+        chunk = Math.max(1, Math.min(2 * chunk, Math.floor((chunk * budget()) / Math.max(lastMs, 0.01))));
         lastMs = null;
       }
       return chunk;

@@ -15,9 +15,13 @@ import { perCallBudget } from './frame-budget.js';
 // on the 2-core test machine), so the whole frame stays under 50 ms.
 export const TRAIN_BUDGET_MS = 10;
 // Training time per chunk off the thread (a worker, timed there), where no
-// frame waits for it: twice the frame's, so the worker spends less of its
-// time on handing models back and forth.
+// frame waits for it: at least twice the frame's, so the worker spends less
+// of its time on handing models back and forth, and as long as the page
+// took to draw the last chunk, up to a bound: the next chunk trains while
+// the page draws, and a chunk shorter than the drawing would leave the
+// worker waiting for the page (a slow machine, or WebKit's slow frames).
 export const OFF_THREAD_BUDGET_MS = 20;
+export const OFF_THREAD_MOST_MS = 200;
 
 // `bleu`: the held-out BLEU of each evaluation, for a run whose core reports one (the translator's).
 // `trainingMs`: the time its chunks took where they trained (the worker's
@@ -73,8 +77,15 @@ function recorded(history, result, pageMs = 0) {
 export function createModelPlayer({
   train, onChange, budgetMs = TRAIN_BUDGET_MS, onFrame = null, stepsPerSecond = Infinity,
 }) {
+  let drawMs = 0; // the page's time for the last chunk, from its landing to its frame drawn
+  const offThreadBudget = () => Math.min(OFF_THREAD_MOST_MS, Math.max(OFF_THREAD_BUDGET_MS, drawMs));
   return createPlayer({
-    run: modelRun(train), budget: perCallBudget(budgetMs), offThreadBudget: perCallBudget(OFF_THREAD_BUDGET_MS),
-    onChange, onFrame, stepsPerSecond, replaysAfterStop: true,
+    run: modelRun(train), budget: perCallBudget(budgetMs), offThreadBudget: perCallBudget(offThreadBudget),
+    onChange,
+    onFrame(timing) {
+      drawMs = timing.ended - timing.trained;
+      onFrame?.(timing);
+    },
+    stepsPerSecond, replaysAfterStop: true,
   });
 }
