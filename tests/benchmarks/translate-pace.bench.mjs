@@ -67,8 +67,10 @@ async function play({ seconds: wait }) {
   };
   const chunks = []; // each landed chunk: its steps, ms from asked to landed, ms drawing it
   new PerformanceObserver((list) => {
-    for (const { detail } of list.getEntries()) chunks.push([detail.steps, detail.trainMs, detail.drawMs]);
-  }).observe({ type: 'measure', name: 'attention-lab:translation:frame' });
+    for (const { name, detail } of list.getEntries()) {
+      if (name === 'attention-lab:translation:frame') chunks.push([detail.steps, detail.trainMs, detail.drawMs]);
+    }
+  }).observe({ type: 'measure' });
   const stepNow = () => Number(root.querySelector('[data-role="tr-step"]').dataset.value);
   const everySecond = [];
   root.querySelector('[data-action="tr-play"]').click();
