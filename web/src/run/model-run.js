@@ -15,14 +15,13 @@ import { perCallBudget } from './frame-budget.js';
 // on the 2-core test machine), so the whole frame stays under 50 ms.
 export const TRAIN_BUDGET_MS = 10;
 // Training time per chunk off the thread (a worker, timed there), where no
-// frame waits for it: at least 50 ms, since each chunk's round trip (the
-// model handed over and back, the page's turn to ask for the next) costs
-// about as much as a step whatever its length (20 ms chunks of one step ran
-// at a quarter of the kernels' pace, tests/benchmarks/translate-pace), and
-// as long as the page took to draw the last chunk, up to a bound: the next
-// chunk trains while the page draws, and a shorter one would leave the
-// worker waiting for the page (a slow machine, or WebKit's slow frames).
-export const OFF_THREAD_BUDGET_MS = 50;
+// frame waits for it: at least twice the frame's, so the worker spends less
+// of its time on handing models back and forth (a run whose steps are slow
+// to hand over asks for more: `offThreadMs`), and as long as the page took
+// to draw the last chunk, up to a bound: the next chunk trains while the
+// page draws, and a shorter one would leave the worker waiting for the page
+// (a slow machine, or WebKit's slow frames).
+export const OFF_THREAD_BUDGET_MS = 20;
 export const OFF_THREAD_MOST_MS = 200;
 
 // `bleu`: the held-out BLEU of each evaluation, for a run whose core reports one (the translator's).
@@ -77,10 +76,10 @@ function recorded(history, result, pageMs = 0) {
 // `stepsPerSecond`: the pace of a playing run (Infinity: as fast as the
 // budget allows); `onFrame`: each frame's timings, for the tests.
 export function createModelPlayer({
-  train, onChange, budgetMs = TRAIN_BUDGET_MS, onFrame = null, stepsPerSecond = Infinity,
+  train, onChange, budgetMs = TRAIN_BUDGET_MS, offThreadMs = OFF_THREAD_BUDGET_MS, onFrame = null, stepsPerSecond = Infinity,
 }) {
   let drawMs = 0; // the page's time for the last chunk, from its landing to its frame drawn
-  const offThreadBudget = () => Math.min(OFF_THREAD_MOST_MS, Math.max(OFF_THREAD_BUDGET_MS, drawMs));
+  const offThreadBudget = () => Math.min(OFF_THREAD_MOST_MS, Math.max(offThreadMs, drawMs));
   return createPlayer({
     run: modelRun(train), budget: perCallBudget(budgetMs), offThreadBudget: perCallBudget(offThreadBudget),
     onChange,

@@ -45,9 +45,10 @@ export function plateaued(accuracy, { evaluations, within }) {
 // its held-out accuracy has plateaued (keys.status.plateau says so; Play
 // goes on to the end), or null; `keep`: { inputs(), keptMap(ahead) }, the
 // live run's settings and the map kept of a forward pass, for "Keep this
-// run" and the comparison (run-comparison.js).
+// run" and the comparison (run-comparison.js); `offThreadMs`: the least
+// training time of a chunk off the page's thread (model-run.js).
 export function createRunView({
-  id, name, frame, controls, keys, train, warmUp, maps, mapsContent, plateau = null, keep,
+  id, name, frame, controls, keys, train, warmUp, maps, mapsContent, plateau = null, keep, offThreadMs = undefined,
 }) {
   let start = null; // the model the run on screen starts from; null when there is none
 
@@ -125,7 +126,7 @@ export function createRunView({
   // --- The run ---
   const player = createModelPlayer({
     stepsPerSecond: Infinity, // set by the section at every reset
-    train,
+    train, offThreadMs,
     onChange: (run) => drawRun(run),
     // Each frame's training and drawing as one User Timing entry (the
     // latest only: a PerformanceObserver sees them all), for the tests.

@@ -28,6 +28,9 @@ import { bookSubsection } from '../../book-links.js';
 import { offThread } from '../../run/off-thread-training.js';
 import { positionLabels } from '../shared/axis-labels.js';
 
+// The least training time of a chunk off the page's thread (run/model-run.js).
+const TRANSLATION_OFF_THREAD_MS = 50;
+
 const TASK_KEYS = {
   'numbers-en-zh': 'translation.task.numbersEnZh', 'numbers-zh-en': 'translation.task.numbersZhEn', dates: 'translation.task.dates',
   reverse: 'translation.task.reverse', sort: 'translation.task.sort',
@@ -106,6 +109,10 @@ function create({ frame, controls, core, errors }) {
     train: (model, steps) => errors.run(() => trainSteps(offThread(core), model, trained.context.inputs, steps), trained.context.inputs),
     // One step an idle task: a translator's step costs what a few of the encoder's do.
     warmUp: (model) => trainSteps(offThread(core), model, trained.context.inputs, 1),
+    // Chunks of at least 50 ms off the thread: a translator's chunk costs about
+    // a step's time to hand over and back, so 20 ms chunks of one step trained
+    // at a quarter of the kernels' pace (tests/benchmarks/translate-pace).
+    offThreadMs: TRANSLATION_OFF_THREAD_MS,
     forward: examplesForward, draw: drawAhead,
     keep: { inputs: () => trained.context?.inputs ?? null, keptMap: keptMapOf },
   });
