@@ -56,7 +56,17 @@ const kernelRun = {
 
 // In the page: Play, wait, read. A function's source: each driver runs it there.
 async function play({ seconds: wait, steps }) {
-  while (document.documentElement.dataset.ready !== 'true') await new Promise((resolve) => { setTimeout(resolve, 50); });
+  // Ready when the page says so (html[data-ready]), not after a guessed time.
+  await new Promise((resolve) => {
+    const ready = () => document.documentElement.dataset.ready === 'true';
+    if (ready()) return resolve();
+    const observer = new MutationObserver(() => {
+      if (!ready()) return;
+      observer.disconnect();
+      resolve();
+    });
+    return observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-ready'] });
+  });
   window.attentionLab.set({ trSteps: steps });
   const root = document.getElementById('translation');
   root.scrollIntoView();
