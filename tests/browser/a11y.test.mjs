@@ -269,11 +269,26 @@ test('a dark theme follows the system setting', async () => {
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });
     await settled(page);
-    colours[colorScheme] = await page.evaluate(() => ({
-      body: getComputedStyle(document.body).backgroundColor,
-      ink: getComputedStyle(document.body).color,
-      frame: getComputedStyle(document.querySelector('.plot-frame')).fill,
-    }));
+    colours[colorScheme] = await page.evaluate(() => {
+      // A canvas's points are painted in the theme's colours: the colour
+      // most of its painted pixels have is the points' fill.
+      const canvas = document.querySelector('[data-figure="data"] .plot-canvas');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      const counts = new Map();
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] === 0) continue;
+        const colour = `${data[i]},${data[i + 1]},${data[i + 2]}`;
+        counts.set(colour, (counts.get(colour) ?? 0) + 1);
+      }
+      return {
+        body: getComputedStyle(document.body).backgroundColor,
+        ink: getComputedStyle(document.body).color,
+        frame: getComputedStyle(document.querySelector('.plot:not(.has-canvas) .plot-frame')).fill,
+        plotPaper: getComputedStyle(canvas).backgroundColor,
+        points: [...counts].sort((a, b) => b[1] - a[1])[0][0],
+        pointsStyled: getComputedStyle(document.documentElement).getPropertyValue('--points').trim(),
+      };
+    });
   }
   console.log(`screenshot: ${await screenshot(page, 'page-dark')}`);
   await context.close();
@@ -281,4 +296,15 @@ test('a dark theme follows the system setting', async () => {
   assert.equal(colours.dark.body, 'rgb(20, 23, 31)');
   assert.notEqual(colours.dark.ink, colours.light.ink);
   assert.notEqual(colours.dark.frame, colours.light.frame);
+  assert.notEqual(colours.dark.plotPaper, colours.light.plotPaper);
+  // The points repainted in each theme's colour (--points, a #rrggbb token;
+  // a canvas keeps its pixels premultiplied by their alpha: within 2 a channel).
+  const rgbOf = (hex) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  for (const scheme of ['light', 'dark']) {
+    const painted = colours[scheme].points.split(',').map(Number);
+    const styled = rgbOf(colours[scheme].pointsStyled);
+    assert.ok(painted.every((channel, i) => Math.abs(channel - styled[i]) <= 2),
+      `${scheme}: the points painted in ${painted} for ${colours[scheme].pointsStyled}`);
+  }
+  assert.notEqual(colours.dark.points, colours.light.points);
 });

@@ -4,14 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { typeInto, settled, usePage, shownText } from './harness.mjs';
+import { drawnPoints, paintedPointCount } from './figure-readers.mjs';
 
 let page;
 let problems;
 usePage({ opened: (lab) => ({ page, problems } = lab) });
 
 const numberBox = (parameter) => page.locator(`[data-param="${parameter}"] input[type="number"]`);
-const dataPoints = () => page.locator('[data-figure="data"] .layer-points circle');
-const pointPositions = () => dataPoints().evaluateAll((cs) => cs.map((c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`));
+const dataPlot = () => page.locator('[data-figure="data"]');
+const pointPositions = async () => (await drawnPoints(dataPlot())).map(({ cx, cy }) => `${cx},${cy}`);
 
 // (Every bound and step of the table: tests/web/state.test.mjs.)
 test('a typed value is clamped and snapped, shown so in its box and drawn so', async () => {
@@ -21,11 +22,11 @@ test('a typed value is clamped and snapped, shown so in its box and drawn so', a
   await typeInto(page, 'n', -3);
   await settled(page);
   assert.equal(await numberBox('n').inputValue(), '2', 'clamped to the bound');
-  assert.equal(await dataPoints().count(), 2, 'the clamped value is the one drawn');
+  assert.equal(await paintedPointCount(dataPlot()), 2, 'the clamped value is the one drawn');
   await typeInto(page, 'n', 50);
   await typeInto(page, 'noise', 0.5);
   await settled(page);
-  assert.equal(await dataPoints().count(), 50);
+  assert.equal(await paintedPointCount(dataPlot()), 50);
 });
 
 test('the slider and the number box show the same value', async () => {

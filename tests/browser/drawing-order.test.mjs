@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settled, usePage, shownText } from './harness.mjs';
+import { paintedPointCount } from './figure-readers.mjs';
 
 let page;
 let problems;
@@ -47,7 +48,7 @@ test('changes made while a section is out of sight all reach it, and it shows th
   await page.locator('[data-param="n"] input[type="number"]').press('Enter');
   await settled(page);
   await page.locator('#pooling').scrollIntoViewIfNeeded();
-  assert.equal(await page.locator('[data-figure="pooling"] .layer-points circle').count(), 40, 'n reached the pooling section');
+  assert.equal(await paintedPointCount(page.locator('[data-figure="pooling"]')), 40, 'n reached the pooling section');
   // The training section draws the same data: its landscape is that of the new seed and n.
   const drawnLandscape = await landscape();
   await page.evaluate(() => window.attentionLab.set({ seed: 0 }));

@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, settled, screenshot, elementsReady, foreignRequests, COURSE_FILE_URL, shownText } from './harness.mjs';
+import { paintedPointCount } from './figure-readers.mjs';
 import { parameters } from '../../web/src/state.js';
 
 const web = useBrowser();
@@ -62,7 +63,7 @@ test('iframe mode shows one section, hides the chosen controls and applies the s
   assert.equal(await page.locator('[data-param="w"]').isVisible(), false, 'w hidden');
   assert.equal(await page.locator('[data-param="estimator"]').isVisible(), true, 'the rest stays');
   assert.equal(await page.locator('.figure-export').first().isVisible(), false, 'export menus hidden');
-  assert.equal(await page.locator('[data-figure="pooling"] .layer-points circle').count(), 80);
+  assert.equal(await paintedPointCount(page.locator('[data-figure="pooling"]')), 80);
   const state = await page.evaluate(() => window.attentionLab.state);
   assert.equal(state.kernel, 'triangular', 'a hidden control still takes its value from the hash');
   // The link to the full lab carries the state, not the embedding.

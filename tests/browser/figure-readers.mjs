@@ -1,5 +1,5 @@
 // What the figures draw, read back from the page: an SVG path's points, a
-// heatmap canvas's pixels, an annotated matrix's cells; and the colour the
+// heatmap canvas's pixels, a plot's points, an annotated matrix's cells; and the colour the
 // heatmaps paint for a value, to compare pixels with the core's numbers.
 import { rgb } from 'd3-color';
 import { interpolateViridis } from 'd3-scale-chromatic';
@@ -22,6 +22,29 @@ export async function canvasPixels(page, selector) {
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     return { width: canvas.width, height: canvas.height, data: Array.from(data) };
   }, selector);
+}
+
+// A plot's points as drawn (figures/line-plot.js): painted on its canvas,
+// whose paint counts them (data-points), and drawn as SVG circles from the
+// same data for a file or the printed page, which is how they are read here:
+// { cx, cy, r } in the plot area's pixels. `plot`: a locator of the plot or
+// of what holds it.
+export function paintedPointCount(plot) {
+  return plot.locator('.plot-canvas').evaluate((canvas) => Number(canvas.dataset.points));
+}
+export function drawnPoints(plot, layer = 'points') {
+  return plot.evaluate((node, name) => {
+    const figure = node.matches('.plot') ? node : node.querySelector('.plot');
+    const vector = (on) => figure.dispatchEvent(new CustomEvent('figure-vector', { detail: on }));
+    vector(true);
+    try {
+      return [...figure.querySelectorAll(`.layer-${name} circle`)].map((circle) => ({
+        cx: Number(circle.getAttribute('cx')), cy: Number(circle.getAttribute('cy')), r: Number(circle.getAttribute('r')),
+      }));
+    } finally {
+      vector(false);
+    }
+  }, layer);
 }
 
 // The colour heatmap.js paints for a value on [low, high]: 256 steps of

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { typeInto, settled, usePage, scrollToRendered, shownText } from './harness.mjs';
 import { rgb } from 'd3-color';
 import { interpolateViridis } from 'd3-scale-chromatic';
-import { pathSegments, canvasPixels, viridisPixel, matrixCells } from './figure-readers.mjs';
+import { pathSegments, canvasPixels, viridisPixel, matrixCells, drawnPoints } from './figure-readers.mjs';
 
 let page;
 let problems;
@@ -60,12 +60,23 @@ test('the attention heatmap paints the core\'s weights, one viridis cell per wei
   assert.ok(brightest(0) < 10 && brightest(49) > 40, 'a bright band along the diagonal');
 });
 
-test('the plots draw the truth, the points and the prediction as real SVG data', async () => {
-  const points = await page.locator('[data-figure="pooling"] .layer-points circle').evaluateAll((circles) =>
-    circles.map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
+test('the plots draw the truth and the prediction as SVG data, the points on a canvas where they are', async () => {
+  const plot = page.locator('[data-figure="pooling"]');
+  await scrollToRendered(plot);
+  const drawn = await drawnPoints(plot);
+  const points = drawn.map(({ cx, cy }) => [cx, cy]);
   assert.equal(points.length, 50);
   assert.ok(points.every(([cx, cy]) => Number.isFinite(cx) && Number.isFinite(cy)));
   assert.ok(new Set(points.map(([cx]) => cx)).size > 40, 'points spread along x');
+  // The canvas (transparent but for what it paints) is painted at each
+  // point's centre and nowhere far from every point: in its corners there is none.
+  const pixels = await canvasPixels(page, '[data-figure="pooling"] .plot-canvas');
+  const scale = pixels.width / Number(await plot.locator('.plot-frame').getAttribute('width'));
+  const alpha = (x, y) => pixels.data[(Math.floor(y * scale) * pixels.width + Math.floor(x * scale)) * 4 + 3];
+  for (const [cx, cy] of points) assert.ok(alpha(cx, cy) > 0, `a point painted at (${cx}, ${cy})`);
+  const far = (x, y) => drawn.every((point) => Math.hypot(point.cx - x, point.cy - y) > point.r + 2);
+  const corners = [[1, 1], [pixels.width / scale - 2, 1], [1, pixels.height / scale - 2], [pixels.width / scale - 2, pixels.height / scale - 2]];
+  for (const [x, y] of corners.filter(([x, y]) => far(x, y))) assert.equal(alpha(x, y), 0, `nothing painted at (${x}, ${y})`);
 
   const [prediction] = pathSegments(await predictionPath('pooling'));
   assert.equal(prediction.length, 501, 'the prediction is sampled on 0, 0.01, ..., 5');
@@ -159,7 +170,7 @@ test('dragging the query moves its row of weights and its prediction', async () 
   }, query);
   assert.equal(Number(await formula.getAttribute('data-prediction')), direct.prediction);
   // The largest dot and the tallest bar sit on the key with the largest weight.
-  const radii = await page.locator('[data-figure="query"] .layer-points circle').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('r'))));
+  const radii = (await drawnPoints(page.locator('[data-figure="query"]'))).map(({ r }) => r);
   assert.equal(radii.indexOf(Math.max(...radii)), direct.strongest);
   const bars = await page.locator('[data-figure="weights"] .layer-stems line').evaluateAll((ls) =>
     ls.map((l) => Number(l.getAttribute('y1')) - Number(l.getAttribute('y2'))));

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settled, usePage, typeInto, screenshot, scrollToRendered, setState as setPageState, setLanguage as setPageLanguage, shownText } from './harness.mjs';
+import { drawnPoints } from './figure-readers.mjs';
 
 let page;
 usePage({ directCore: true, opened: (lab) => ({ page } = lab) });
@@ -58,8 +59,7 @@ test('with large noise every point of the data set is inside each plot that show
   for (const figure of ['data', 'pooling', 'query', 'training-prediction']) {
     const plot = page.locator(`[data-figure="${figure}"]`);
     const height = Number(await plot.locator('.plot-frame').getAttribute('height'));
-    const circles = await plot.locator('.layer-points circle').evaluateAll((nodes) =>
-      nodes.map((node) => ({ cy: Number(node.getAttribute('cy')), r: Number(node.getAttribute('r')) })));
+    const circles = await drawnPoints(plot);
     assert.equal(circles.length, 50, `${figure}: every point drawn`);
     for (const { cy, r } of circles) {
       assert.ok(cy - r >= 0 && cy + r <= height, `${figure}: a dot at ${cy} (radius ${r}) inside 0..${height}`);

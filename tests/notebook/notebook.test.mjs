@@ -62,7 +62,7 @@ test('its nbconvert HTML, opened from disk, draws both sections with their param
     const [pooling, masking] = await page.evaluate(() => [...document.querySelectorAll('attention-lab')].map((lab) => ({
       section: lab.getAttribute('section'),
       state: { kernel: lab.state.kernel, w: lab.state.w, n: lab.state.n, language: lab.state.language },
-      points: lab.shadowRoot.querySelectorAll('[data-figure="pooling"] .layer-points circle').length,
+      points: Number(lab.shadowRoot.querySelector('[data-figure="pooling"] .plot-canvas')?.dataset.points ?? 0),
       estimatorShown: lab.shadowRoot.querySelector('[data-param="estimator"]')?.checkVisibility(),
       heading: lab.shadowRoot.querySelector('.section-heading')?.textContent,
       title: lab.shadowRoot.querySelector('h2')?.innerText.trim(),

@@ -189,7 +189,7 @@ test('bundled by esbuild into a course page, the element draws its section in Ch
       const lab = document.querySelector('attention-lab');
       return {
         state: { kernel: lab.state.kernel, w: lab.state.w, n: lab.state.n },
-        points: lab.shadowRoot.querySelectorAll('[data-figure="pooling"] .layer-points circle').length,
+        points: Number(lab.shadowRoot.querySelector('[data-figure="pooling"] .plot-canvas')?.dataset.points),
         estimatorHidden: lab.shadowRoot.querySelector('[data-param="estimator"]')?.checkVisibility() === false,
         maxPoints: (await window.limits).maxPoints,
       };

@@ -20,6 +20,19 @@ export function scaleHeatmapsForPrint(root = document) {
   }
 }
 
+// A plot's points painted on a canvas are drawn as SVG circles for the
+// paper (line-plot.js), where the SVG shrinks to its cell and a canvas
+// placed at the screen's offsets would not follow it.
+export function drawPlotsAsVectors(printing, root = document) {
+  for (const plot of root.querySelectorAll('[data-canvas-layers]')) {
+    plot.dispatchEvent(new CustomEvent('figure-vector', { detail: printing }));
+  }
+}
+
 export function preparePrinting() {
-  window.addEventListener('beforeprint', () => scaleHeatmapsForPrint());
+  window.addEventListener('beforeprint', () => {
+    scaleHeatmapsForPrint();
+    drawPlotsAsVectors(true);
+  });
+  window.addEventListener('afterprint', () => drawPlotsAsVectors(false));
 }

@@ -22,7 +22,9 @@ export function figureName(figure) {
 // Called by each figure module once per figure, with:
 //   svg: its <svg>; canvas: the heatmap's cells (optional), gapsShowPaper:
 //   whether the canvas's transparent pixels are paper (a matrix's) or hatching;
-//   table(): its data as { header, rows } for CSV, or null for no CSV.
+//   table(): its data as { header, rows } for CSV, or null for no CSV;
+//   asVector(make) (optional): make() run while what the figure paints on a
+//   canvas is drawn in its SVG, for a file that is vector throughout.
 export function attachFigureExport(figure, descriptor) {
   if (figure.dataset.exportable) return;
   figure.dataset.exportable = descriptor.canvas ? 'heatmap' : 'plot';
@@ -51,7 +53,8 @@ export function attachFigureExport(figure, descriptor) {
         // A byte-order mark: spreadsheets then read the file as UTF-8 (Chinese labels).
         blob = new Blob(['\ufeff', toCsv(table)], { type: 'text/csv;charset=utf-8' });
       } else {
-        const svg = figureSvg(figure, descriptor);
+        const make = () => figureSvg(figure, descriptor);
+        const svg = descriptor.asVector ? descriptor.asVector(make) : make();
         blob = format === 'svg' ? new Blob([svg.text], { type: 'image/svg+xml' }) : await svgToPng(svg);
       }
       const file = `${name}.${format}`;

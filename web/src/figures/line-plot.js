@@ -2,6 +2,13 @@
 // named layers (lines with gaps, points, stems, vertical rules, dots). It
 // sizes itself to its container, keeps the last data of every layer and
 // redraws on resize. It knows nothing of attention: sections feed it arrays.
+//
+// A data set's points (up to a thousand, moved by every noise or n change)
+// are painted on one canvas under the SVG, in the colours their CSS class
+// gives a circle, not as one SVG circle each: a redraw then neither styles,
+// lays out nor paints a node per point. The SVG file, the PNG and the
+// printed page draw them as circles (vector), drawn into the SVG only for
+// as long as those take.
 import { select } from 'd3-selection';
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
@@ -9,9 +16,12 @@ import { line as lineShape } from 'd3-shape';
 import { attachFigureExport } from '../export/figure-menu.js';
 import { plotTable } from '../export/csv.js';
 import { observeWidth } from './width-observer.js';
+import { repaintOnColourScheme } from './colour-scheme.js';
 
 const MARGIN = { top: 14, right: 16, bottom: 44, left: 52 };
 let nextId = 0;
+
+const CANVAS_KINDS = new Set(['points']);
 
 export function createLinePlot(container, options) {
   const {
@@ -85,16 +95,17 @@ export function createLinePlot(container, options) {
         .attr('d', path);
     },
     points(group, spec, moved) {
+      if (!vector && !group.attr('data-says')) {
+        if (moved || typeof spec.r === 'function') paintCanvas();
+        return;
+      }
       const circles = group.selectAll('circle').data(spec.xs).join('circle');
       if (moved) {
         circles.attr('class', spec.className ?? '')
           .attr('cx', (value) => drawX(value))
           .attr('cy', (_, i) => drawY(spec.ys[i]));
       }
-      if (moved || typeof spec.r === 'function') {
-        const radius = typeof spec.r === 'function' ? spec.r : () => spec.r ?? 3.5;
-        circles.attr('r', (_, i) => radius(i));
-      }
+      if (moved || typeof spec.r === 'function') circles.attr('r', (_, i) => radiusOf(spec)(i));
     },
     stems(group, spec, moved) {
       const base = drawY(spec.baseline ?? 0);
@@ -123,6 +134,89 @@ export function createLinePlot(container, options) {
     },
   };
 
+  const radiusOf = (spec) => (typeof spec.r === 'function' ? spec.r : () => spec.r ?? 3.5);
+
+  // The points' canvas, made with the first points drawn. `vector`: the
+  // points drawn as SVG circles instead, while a file is made or the page
+  // printed. A layer a legend entry names (data-says) stays SVG: a
+  // prediction may withhold it, and the canvas could not hide it.
+  let canvas = null;
+  let vector = false;
+  const onCanvas = (name) => CANVAS_KINDS.has(specs.get(name)?.kind) && !groups.get(name).attr('data-says');
+  const probes = svg.append('g').attr('class', 'style-probes').style('display', 'none');
+  const probeOf = new Map(); // className -> a circle never shown, styled as a point of that class
+
+  // Each point as an SVG circle would be: fill at its fill-opacity, then
+  // its outline; the colours read from the page once a paint.
+  function paintCanvas() {
+    if (!canvas) {
+      canvas = figure.insert('canvas', 'svg').attr('class', 'plot-canvas').attr('aria-hidden', 'true').node();
+      figure.classed('has-canvas', true).attr('data-canvas-layers', '');
+      repaintOnColourScheme(repaint);
+    }
+    const innerWidth = width - MARGIN.left - MARGIN.right;
+    const innerHeight = height - MARGIN.top - MARGIN.bottom;
+    const ratio = window.devicePixelRatio || 1;
+    const pixels = [Math.round(innerWidth * ratio), Math.round(innerHeight * ratio)];
+    if (canvas.width !== pixels[0] || canvas.height !== pixels[1]) {
+      [canvas.width, canvas.height] = pixels;
+      Object.assign(canvas.style, { left: `${MARGIN.left}px`, top: `${MARGIN.top}px`, width: `${innerWidth}px`, height: `${innerHeight}px` });
+    }
+    const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.clearRect(0, 0, innerWidth, innerHeight);
+    let count = 0;
+    for (const name of groups.keys()) {
+      if (!onCanvas(name)) continue;
+      const spec = specs.get(name);
+      const className = spec.className ?? '';
+      if (!probeOf.has(className)) probeOf.set(className, probes.append('circle').attr('class', className).node());
+      const style = getComputedStyle(probeOf.get(className));
+      const fillOpacity = Number(style.fillOpacity);
+      const strokeOpacity = Number(style.strokeOpacity);
+      const lineWidth = parseFloat(style.strokeWidth);
+      const outlined = style.stroke !== 'none' && lineWidth > 0;
+      context.fillStyle = style.fill;
+      context.strokeStyle = outlined ? style.stroke : 'transparent';
+      context.lineWidth = outlined ? lineWidth : 0;
+      const radius = radiusOf(spec);
+      for (let i = 0; i < spec.xs.length; i += 1) {
+        const r = radius(i);
+        if (!Number.isFinite(spec.xs[i]) || !Number.isFinite(spec.ys[i]) || !(r > 0)) continue;
+        context.beginPath();
+        context.arc(drawX(spec.xs[i]), drawY(spec.ys[i]), r, 0, 2 * Math.PI);
+        context.globalAlpha = fillOpacity;
+        context.fill();
+        if (outlined) {
+          context.globalAlpha = strokeOpacity;
+          context.stroke();
+        }
+        count += 1;
+      }
+    }
+    context.globalAlpha = 1;
+    canvas.dataset.points = String(count);
+  }
+
+  // For a file or the printed page: the canvas's points as SVG circles
+  // (drawn by the same layer code, from the same specs), or back on canvas.
+  function drawVector(on) {
+    if (!canvas || vector === on) return;
+    vector = on;
+    canvas.hidden = on;
+    figure.classed('has-canvas', !on);
+    for (const name of groups.keys()) {
+      if (!onCanvas(name)) continue;
+      if (on) draw[specs.get(name).kind](groups.get(name), specs.get(name), true);
+      else groups.get(name).selectAll('*').remove();
+    }
+    if (!on) paintCanvas();
+  }
+  figure.on('figure-vector', (event) => drawVector(Boolean(event.detail)));
+  const repaint = () => {
+    if (!vector) paintCanvas();
+  };
+
   const drawn = new Map(); // layer -> the spec last drawn, to know what moved
 
   function drawLayer(name, rescaled = false) {
@@ -131,7 +225,7 @@ export function createLinePlot(container, options) {
     const previous = drawn.get(name);
     if (!spec) {
       group.selectAll('*').remove();
-      drawn.delete(name);
+      if (drawn.delete(name) && canvas) paintCanvas();
       return;
     }
     const moved = rescaled || !previous || previous.kind !== spec.kind || previous.xs !== spec.xs ||
@@ -243,7 +337,19 @@ export function createLinePlot(container, options) {
   });
   layout();
   drawAll();
-  attachFigureExport(figure.node(), { svg: svg.node(), table: () => plotTable(specs, csv) });
+  attachFigureExport(figure.node(), {
+    svg: svg.node(),
+    table: () => plotTable(specs, csv),
+    asVector: (make) => {
+      const wasVector = vector;
+      drawVector(true);
+      try {
+        return make();
+      } finally {
+        drawVector(wasVector);
+      }
+    },
+  });
 
   return {
     element: figure.node(),

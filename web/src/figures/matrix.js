@@ -22,6 +22,7 @@ import { matrixTable } from '../export/csv.js';
 import { t } from '../i18n/index.js';
 import { setAttributes, setText } from '../dom.js';
 import { observeWidth } from './width-observer.js';
+import { repaintOnColourScheme } from './colour-scheme.js';
 
 // A space after each label and inside each cell, where SVG draws nothing:
 // the figure's text (copied, read out, its textContent) keeps its numbers
@@ -65,6 +66,7 @@ export function createMatrix(container, options = {}) {
   const canvas = canvasCells ? figure.append('canvas').attr('class', 'matrix-canvas').attr('aria-hidden', 'true').node() : null;
   // Small and read back (the export, tests): kept on the CPU, as the heatmaps' are.
   const canvasContext = canvas?.getContext('2d', { willReadFrequently: true }) ?? null;
+  if (canvas) repaintOnColourScheme(draw); // its hatching is the theme's
   const svg = figure.append('svg').attr('class', 'matrix-svg').attr('role', 'img');
   if (ariaKey) svg.attr('data-i18n-aria', ariaKey);
   const pattern = svg.append('defs').append('pattern').attr('id', `${id}-hatch`)
