@@ -3,13 +3,14 @@
 // CPU 4x slower (DevTools throttling): the browser's frame intervals
 // (requestAnimationFrame to requestAnimationFrame) and the section's own
 // work per frame (its User Timing entry: training and drawing), median and
-// p95, the pages interleaved round by round, and the ratio kept/none. With
+// p95, the pages interleaved round by round, and the ratio kept/none; and
+// in a second run, Pause clicked during it: input to painted. With
 // --base, a second build (main's dist/, copied aside) is measured beside this
 // one, the same way: before and after, and the ratio after/before.
 // Usage: node tests/benchmarks/kept-runs-frames.bench.mjs [--rounds 3] [--steps 300] [--base <folder>]
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { launchBrowser, serveDist, openPage, settled } from '../browser/harness.mjs';
+import { launchBrowser, serveDist, openPage, settled, afterFrames } from '../browser/harness.mjs';
 
 const { values: args } = parseArgs({
   options: { rounds: { type: 'string', default: '3' }, steps: { type: 'string', default: '300' }, base: { type: 'string' } },
@@ -72,18 +73,53 @@ async function measure({ page, root }) {
   return page.evaluate(() => window.benchFrames);
 }
 
+// Pause clicked during a run, `clicks` times, a few frames of the run apart:
+// each click's time from the input to the next frame painted after its
+// handler, as the browser's Event Timing reports it (to 8 ms; it reports
+// none under 16 ms, counted as 16).
+const PAUSE_CLICKS = 5;
+async function pauseLatency({ page, root }) {
+  await root.locator('[data-action="at-reset"]').click();
+  await settled(page);
+  await page.evaluate(() => {
+    window.benchClicks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.name === 'click' && entry.target?.dataset.action === 'at-play') window.benchClicks.push(entry.duration);
+      }
+    }).observe({ type: 'event', durationThreshold: 16 });
+  });
+  const play = root.locator('[data-action="at-play"]');
+  const status = () => root.locator('[data-role="at-status"]').getAttribute('data-status');
+  const latencies = [];
+  for (let click = 0; click < PAUSE_CLICKS; click += 1) {
+    await play.click(); // Play
+    await afterFrames(page, 10 + 3 * click); // into the run, at a different phase of its chunks each time
+    if (await status() !== 'playing') break; // the run ended: fewer samples
+    const before = await page.evaluate(() => window.benchClicks.length);
+    await play.click(); // Pause
+    await page.waitForFunction(() => document.querySelector('#attention-training [data-role="at-status"]').dataset.status === 'paused');
+    await afterFrames(page, 2); // the entry is reported after the frame it waited for
+    const entries = await page.evaluate(() => window.benchClicks);
+    // The Play click's entry (if it took 16 ms or more) came before this one.
+    latencies.push(entries.length > before ? entries.at(-1) : 16);
+  }
+  return latencies;
+}
+
 // Pages named "<build> <none|kept>", measured in turn each round, the order reversed every other round.
 const pages = {};
 for (const [build, server] of Object.entries(builds)) {
   for (const [kind, kept] of [['none', 0], ['kept', 3]]) pages[`${build} ${kind}`] = await open(server, kept);
 }
 const names = Object.keys(pages);
-const samples = Object.fromEntries(names.map((name) => [name, { intervals: [], work: [] }]));
+const samples = Object.fromEntries(names.map((name) => [name, { intervals: [], work: [], pause: [] }]));
 for (let round = 0; round < rounds; round += 1) {
   for (const name of round % 2 ? [...names].reverse() : names) {
     const { intervals, work } = await measure(pages[name]);
     samples[name].intervals.push(...intervals);
     samples[name].work.push(...work);
+    samples[name].pause.push(...await pauseLatency(pages[name]));
   }
 }
 const quantile = (values, q) => {
@@ -95,11 +131,12 @@ const ratio = (kind, over, under) => [['median', 0.5], ['p95', 0.95]]
   .map(([label, q]) => `${label} ${(quantile(samples[over][kind], q) / quantile(samples[under][kind], q)).toFixed(2)}`).join(', ');
 console.log(`attention-training, ${steps} steps at full speed, CPU 4x, ${rounds} rounds interleaved` +
   `${args.base ? `; base: ${args.base}, now: dist/` : ''}`);
-for (const kind of ['intervals', 'work']) {
-  console.log(kind === 'intervals' ? 'frame interval:' : 'section work per frame:');
+const titles = { intervals: 'frame interval:', work: 'section work per frame:', pause: 'Pause clicked during a run, input to painted (goal 50 ms):' };
+for (const kind of ['intervals', 'work', 'pause']) {
+  console.log(titles[kind]);
   for (const name of names) {
     const values = samples[name][kind];
-    console.log(`  ${name}: median ${format(quantile(values, 0.5))} ms, p95 ${format(quantile(values, 0.95))} ms (${values.length} frames)`);
+    console.log(`  ${name}: median ${format(quantile(values, 0.5))} ms, p95 ${format(quantile(values, 0.95))} ms (${values.length} ${kind === 'pause' ? 'clicks' : 'frames'})`);
   }
   for (const build of Object.keys(builds)) console.log(`  ${build}, kept/none: ${ratio(kind, `${build} kept`, `${build} none`)}`);
   if (args.base) for (const shown of ['none', 'kept']) console.log(`  ${shown}, now/base: ${ratio(kind, `now ${shown}`, `base ${shown}`)}`);

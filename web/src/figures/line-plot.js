@@ -144,10 +144,28 @@ export function createLinePlot(container, options) {
   let vector = false;
   const onCanvas = (name) => CANVAS_KINDS.has(specs.get(name)?.kind) && !groups.get(name).attr('data-says');
   const probes = svg.append('g').attr('class', 'style-probes').style('display', 'none');
-  const probeOf = new Map(); // className -> a circle never shown, styled as a point of that class
+  // className -> how a circle of that class is painted, read from a circle
+  // never shown. Read once, and again when the colour scheme changes: a read
+  // during a redraw would make the browser style the page twice in a frame.
+  const pointStyles = new Map();
+  function pointStyle(className) {
+    if (pointStyles.has(className)) return pointStyles.get(className);
+    const probe = probes.append('circle').attr('class', className);
+    const style = getComputedStyle(probe.node());
+    const lineWidth = parseFloat(style.strokeWidth);
+    const outlined = style.stroke !== 'none' && lineWidth > 0;
+    const painted = {
+      fill: style.fill, fillOpacity: Number(style.fillOpacity), outlined,
+      stroke: outlined ? style.stroke : 'transparent', lineWidth: outlined ? lineWidth : 0, strokeOpacity: Number(style.strokeOpacity),
+    };
+    // A plot not yet in the document has no styles: read again next time.
+    if (probe.node().isConnected) pointStyles.set(className, painted);
+    else probe.remove();
+    return painted;
+  }
 
-  // Each point as an SVG circle would be: fill at its fill-opacity, then
-  // its outline; the colours read from the page once a paint.
+  // Each point as an SVG circle of its class would be: fill at its
+  // fill-opacity, then its outline.
   function paintCanvas() {
     if (!canvas) {
       canvas = figure.insert('canvas', 'svg').attr('class', 'plot-canvas').attr('aria-hidden', 'true').node();
@@ -169,16 +187,10 @@ export function createLinePlot(container, options) {
     for (const name of groups.keys()) {
       if (!onCanvas(name)) continue;
       const spec = specs.get(name);
-      const className = spec.className ?? '';
-      if (!probeOf.has(className)) probeOf.set(className, probes.append('circle').attr('class', className).node());
-      const style = getComputedStyle(probeOf.get(className));
-      const fillOpacity = Number(style.fillOpacity);
-      const strokeOpacity = Number(style.strokeOpacity);
-      const lineWidth = parseFloat(style.strokeWidth);
-      const outlined = style.stroke !== 'none' && lineWidth > 0;
-      context.fillStyle = style.fill;
-      context.strokeStyle = outlined ? style.stroke : 'transparent';
-      context.lineWidth = outlined ? lineWidth : 0;
+      const { fill, fillOpacity, outlined, stroke, lineWidth, strokeOpacity } = pointStyle(spec.className ?? '');
+      context.fillStyle = fill;
+      context.strokeStyle = stroke;
+      context.lineWidth = lineWidth;
       const radius = radiusOf(spec);
       for (let i = 0; i < spec.xs.length; i += 1) {
         const r = radius(i);
@@ -214,6 +226,8 @@ export function createLinePlot(container, options) {
   }
   figure.on('figure-vector', (event) => drawVector(Boolean(event.detail)));
   const repaint = () => {
+    pointStyles.clear();
+    probes.selectAll('*').remove();
     if (!vector) paintCanvas();
   };
 
