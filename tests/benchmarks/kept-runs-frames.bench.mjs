@@ -78,7 +78,10 @@ async function measure({ page, root }) {
 // handler, as the browser's Event Timing reports it (to 8 ms; it reports
 // none under 16 ms, counted as 16).
 const PAUSE_CLICKS = 5;
+const PAUSE_RUN_STEPS = 3000; // a run that outlasts the clicks
 async function pauseLatency({ page, root }) {
+  await page.evaluate((atSteps) => window.attentionLab.set({ atSteps }), PAUSE_RUN_STEPS);
+  await settled(page);
   await root.locator('[data-action="at-reset"]').click();
   await settled(page);
   await page.evaluate(() => {
@@ -92,18 +95,22 @@ async function pauseLatency({ page, root }) {
   const play = root.locator('[data-action="at-play"]');
   const status = () => root.locator('[data-role="at-status"]').getAttribute('data-status');
   const latencies = [];
-  for (let click = 0; click < PAUSE_CLICKS; click += 1) {
-    await play.click(); // Play
-    await afterFrames(page, 10 + 3 * click); // into the run, at a different phase of its chunks each time
-    if (await status() !== 'playing') break; // the run ended: fewer samples
+  // A run pauses itself once, where its held-out accuracy levels off: a
+  // click that met such a pause played on, and is not counted.
+  for (let attempt = 0; latencies.length < PAUSE_CLICKS && attempt < 3 * PAUSE_CLICKS; attempt += 1) {
+    if (await status() !== 'playing') await play.click(); // Play
+    await afterFrames(page, 10 + 3 * attempt); // into the run, at a different phase of its chunks each time
+    if (await status() !== 'playing') continue;
     const before = await page.evaluate(() => window.benchClicks.length);
     await play.click(); // Pause
-    await page.waitForFunction(() => document.querySelector('#attention-training [data-role="at-status"]').dataset.status === 'paused');
-    await afterFrames(page, 2); // the entry is reported after the frame it waited for
+    await afterFrames(page, 3); // the entry is reported after the frame it waited for
+    if (await status() !== 'paused') continue;
     const entries = await page.evaluate(() => window.benchClicks);
     // The Play click's entry (if it took 16 ms or more) came before this one.
     latencies.push(entries.length > before ? entries.at(-1) : 16);
   }
+  await page.evaluate((atSteps) => window.attentionLab.set({ atSteps }), steps);
+  await settled(page);
   return latencies;
 }
 
