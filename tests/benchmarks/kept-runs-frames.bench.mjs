@@ -73,7 +73,7 @@ async function measure({ page, root }) {
   return page.evaluate(() => window.benchFrames);
 }
 
-// Pause clicked during a run, `clicks` times, a few frames of the run apart:
+// Pause clicked during a run, PAUSE_CLICKS times, a few frames of the run apart:
 // each click's time from the input to the next frame painted after its
 // handler, as the browser's Event Timing reports it (to 8 ms; it reports
 // none under 16 ms, counted as 16).
