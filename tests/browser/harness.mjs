@@ -285,6 +285,15 @@ export async function settled(page) {
     .then(() => window.attentionLab?.drawn()));
 }
 
+// Resolves once the studies the page has started (those near the screen)
+// are done: a study's table and verdict change its panel's height, moving
+// whatever is below it, so a click aimed meanwhile can land elsewhere.
+// Two frames first: the panels' visibility is reported after a frame.
+export async function studiesDone(page) {
+  await settled(page);
+  await page.evaluate(() => window.attentionLab.studiesDone());
+}
+
 // Resolves once the page's scroll is at rest: the same position over three
 // frames. The page scrolls smoothly (scroll-behavior: smooth), so a focus or
 // a jump moves it for a while, and a click aimed meanwhile can land elsewhere.
@@ -382,7 +391,10 @@ export function usePage({ section = null, directCore = false, predictions = 'mad
     lab.server = await serveDist();
     Object.assign(lab, await openPage(lab.browser, `${lab.server.origin}/`, { predictions }));
     if (directCore) await loadDirectCore(lab.page);
-    if (section) await lab.page.locator(section).scrollIntoViewIfNeeded();
+    if (section) {
+      await lab.page.locator(section).scrollIntoViewIfNeeded();
+      await studiesDone(lab.page);
+    }
     opened(lab);
   });
   after(async () => {

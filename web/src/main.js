@@ -137,7 +137,8 @@ export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode =
   // through (the error path); memoryStats() is the page's own core instance's
   // (the soak test's leak check); drawn() resolves once every section,
   // those out of sight too, shows the state (after a language switch,
-  // measured in it).
+  // measured in it); studiesDone() resolves once no study (the consistency,
+  // scaling and cost panels' core work) is waiting or under way.
   window.attentionLab = Object.freeze({
     get state() {
       return store.get();
@@ -146,5 +147,7 @@ export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode =
     setUnchecked: (patch) => store.setUnchecked(patch),
     memoryStats: () => lab.core.memoryStats(),
     drawn: () => lab.drawn().then(() => remeasured),
+    // Loaded with the first section that has a study, not with the entry.
+    studiesDone: () => import('./sections/shared/study-runner.js').then((studies) => studies.studiesDone()),
   });
 }

@@ -11,31 +11,51 @@ import { runWithin } from '../../frame-queue.js';
 // calls never delay the frame that shows the drag.
 const SETTLE_MS = 200;
 
+// The queues with work waiting or under way, on the whole page: a study
+// changes its panel's height as it fills in (its table, its verdict), so
+// what waits for a page at rest waits for studiesDone().
+const busyQueues = new Set();
+const doneWaiters = [];
+function markDone(queue) {
+  busyQueues.delete(queue);
+  if (busyQueues.size === 0) for (const resolve of doneWaiters.splice(0)) resolve();
+}
+
+// Resolves once no study on the page has work waiting or under way.
+export function studiesDone() {
+  return busyQueues.size === 0 ? Promise.resolve() : new Promise((resolve) => doneWaiters.push(resolve));
+}
+
 // Runs jobs in tasks of about `budgetMs` once SETTLE_MS have passed since
 // the last replace(). Tasks, not animation frames: the browser draws and
 // answers input between them. Replacing the list cancels what is left.
 export function createStudyQueue(budgetMs = 8) {
   let jobs = [];
   let timer = 0;
-  function run() {
-    timer = 0;
-    runWithin(jobs, budgetMs);
-    if (jobs.length > 0 && !timer) timer = setTimeout(run, 0);
-  }
-  return {
+  const queue = {
     replace(next) {
       clearTimeout(timer);
       jobs.length = 0; // a list being run stops here: the new one waits
       jobs = [...next];
       timer = jobs.length > 0 ? setTimeout(run, SETTLE_MS) : 0;
+      if (timer) busyQueues.add(queue);
+      else markDone(queue);
     },
     // Drops what is left (the panel is going away).
     clear() {
       clearTimeout(timer);
       timer = 0;
       jobs.length = 0;
+      markDone(queue);
     },
   };
+  function run() {
+    timer = 0;
+    runWithin(jobs, budgetMs);
+    if (jobs.length > 0 && !timer) timer = setTimeout(run, 0);
+    if (!timer) markDone(queue);
+  }
+  return queue;
 }
 
 // The status text and progress bar of a study of `count` parts.
