@@ -231,6 +231,46 @@ test('a lab of one section refers to no other: the heatmap says its width is set
   assert.deepEqual([...problems, ...frame.problems, ...full.problems], []);
 });
 
+// What a printed element shows, read as the browser prints it (page.pdf
+// fires beforeprint and afterprint around it): in each shadow root, the
+// heatmap's scale to the paper and the plots' points as SVG circles.
+// Listened to once the elements are drawn, after their own listeners: what
+// they made ready.
+function watchPrinting() {
+  window.__printed = [];
+  const read = () => [...document.querySelectorAll('attention-lab')].map((lab) => {
+    const root = lab.shadowRoot;
+    const heatmap = root.querySelector('.heatmap');
+    return {
+      id: lab.id,
+      printScale: heatmap ? Number(heatmap.style.getPropertyValue('--print-scale')) : null,
+      circles: [...root.querySelectorAll('[data-canvas-layers] .layer-points')].map((layer) => layer.querySelectorAll('circle').length),
+      painted: [...root.querySelectorAll('[data-canvas-layers] .plot-canvas')].map((canvas) => Number(canvas.dataset.points)),
+    };
+  });
+  addEventListener('beforeprint', () => window.__printed.push({ when: 'before', labs: read() }));
+  addEventListener('afterprint', () => window.__printed.push({ when: 'after', labs: read() }));
+}
+
+test('printed, an element scales its heatmap to the paper and draws its points as vectors, as the page does', async () => {
+  const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`,
+    { ready: 'attention-lab' });
+  await elementsReady(page, 2);
+  await page.evaluate(watchPrinting);
+  await page.pdf({ format: 'A4' });
+  const printed = await page.evaluate(() => window.__printed);
+  assert.deepEqual(printed.map(({ when }) => when), ['before', 'after']);
+  const [before, after] = printed.map(({ labs }) => Object.fromEntries(labs.map((lab) => [lab.id, lab])));
+  const scale = before['lab-heatmap'].printScale;
+  assert.ok(scale > 0 && scale <= 1, `the heatmap's print scale: ${scale}`);
+  const pooling = before['lab-pooling'];
+  assert.ok(pooling.circles.length > 0, 'the pooling plots have points on canvas');
+  assert.deepEqual(pooling.circles, pooling.painted, 'printed, each plot draws as circles the points its canvas paints');
+  assert.ok(after['lab-pooling'].circles.every((count) => count === 0), 'back on screen, the points are on the canvas again');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('no CSS leaks into or out of the element', async () => {
   const { page, context, problems } = await openPage(web.browser, `${web.server.origin}/course-example.html`, { ready: 'attention-lab' });
   await elementsReady(page, 2);

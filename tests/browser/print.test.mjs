@@ -8,7 +8,8 @@
 // on screen), and its pages are counted: the `/Type /Page` objects of the
 // PDF. The whole page is printed once in each mode too, for its total. What
 // the paper shows is read from the page under print media
-// (emulateMedia): what is rendered there is what is printed.
+// (emulateMedia): what is rendered there is what is printed, with what
+// print-preparation.js made ready for it (page.pdf fires beforeprint).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage } from './harness.mjs';
@@ -57,8 +58,22 @@ function printedParts() {
         contentShown: [...node.children].some((child) => child !== cover && shown(child)),
       };
     });
+  // A figure on a canvas under its SVG (a heatmap, a matrix's cells): how
+  // much each was scaled for the paper; unequal, the cells print beside
+  // their labels.
+  const canvasFigures = [...document.querySelectorAll('.heatmap, .matrix.has-canvas')]
+    .filter((node) => node.checkVisibility())
+    .map((node) => {
+      const svg = node.querySelector('svg.heatmap-svg, svg.matrix-svg');
+      const canvas = node.querySelector('canvas');
+      return {
+        name: node.closest('[data-figure]')?.dataset.figure,
+        svg: svg.getBoundingClientRect().width / Number(svg.getAttribute('width')),
+        canvas: canvas.getBoundingClientRect().width / Number.parseFloat(canvas.style.width),
+      };
+    });
   const teacherNotes = [...document.querySelectorAll('[data-role="teacher-note"]')].map(shown);
-  return { controls, exercises, figures, teacherNotes, text: document.body.innerText };
+  return { controls, exercises, figures, canvasFigures, teacherNotes, text: document.body.innerText };
 }
 
 // The words of the page's controls, none of which a printed page says.
@@ -102,6 +117,9 @@ for (const [mode, paper] of [['on', 'worksheet'], ['answers', 'answer key']]) {
       for (const figure of printed.figures.filter(({ covered }) => covered)) {
         check(mode === 'on', `${id} (${paper}): ${figure.name} covered in the answer key`);
         check(figure.coverNote && !figure.contentShown, `${id} (${paper}): ${figure.name} prints what its cover hides`);
+      }
+      for (const { name, svg, canvas } of printed.canvasFigures) {
+        check(Math.abs(svg - canvas) <= 0.01, `${id} (${paper}): ${name}'s cells scaled by ${canvas.toFixed(3)}, its labels by ${svg.toFixed(3)}`);
       }
       check(printed.exercises.length === exercises.length, `${id}: ${printed.exercises.length} of ${exercises.length} exercises printed`);
       for (const card of printed.exercises) {

@@ -51,6 +51,7 @@ import { languageAround } from './i18n/detect-language.js';
 import { DEFAULT_ELEMENT_SECTION } from './element-placeholder.js';
 import { texReady } from './figures/tex.js';
 import { hideSheet, listenForFrameHeights } from './embed.js';
+import { preparePrinting } from './print-preparation.js';
 import { shadowCss, documentCss } from 'attention-lab:css';
 
 // An attribute's text as its parameter's value; a malformed one means the
@@ -75,6 +76,8 @@ function sharedSheet() {
 }
 
 const instances = new Set();
+// Printed, every element's figures are made ready for paper as the page's are.
+preparePrinting(() => [...instances].map((instance) => instance.shadowRoot));
 let pageLanguage = null;
 
 function explicitLanguage(element) {

@@ -11,6 +11,7 @@ import { startEmbedMode, postProgress } from './embed.js';
 import { showContentsProgress } from './contents-progress.js';
 import { texReady, useTexStylesheet } from './figures/tex.js';
 import { skipSectionsOutOfView, remeasureSectionsOutOfView, landOn } from './offscreen-sections.js';
+import { preparePrinting } from './print-preparation.js';
 
 // A note above the lab, in the language shown (a language switch
 // re-labels it with the page: data-i18n).
@@ -43,6 +44,7 @@ function showNotice(main, key) {
  */
 export async function start({ progress, sectionIds = SECTION_IDS, exerciseMode = null, notice = null } = {}) {
   performance.mark('attention-lab:start');
+  preparePrinting(); // the page's and a SCORM package's
   useTexStylesheet('katex.css'); // beside index.html, loaded with KaTeX
   const shown = SECTION_LOADERS.filter(({ id }) => sectionIds.includes(id));
   // The hash's parameters go through the table like any control's (clamped or ignored).
