@@ -11,10 +11,9 @@
 // encoding, studies, random draws) and the trainable models (the encoder and
 // the translators), 1.6 times the basics' size. loadAttentionCore() loads both;
 // loadAttentionBasics() the basics alone, so that a page can show its first
-// screen before the models have arrived. The models' module is imported
-// when first asked for: a bundle cut in chunks (the page) then leaves its
-// glue out of the code every first screen waits for.
+// screen before the models have arrived.
 import createBasicsModule from 'attention-core-basics-wasm';
+import createModelsModule from 'attention-core-models-wasm';
 
 import {
   argumentError, escapeLoneSurrogates, isArray, lengths, numbers, read, readOwn, target, textForCore, typeName, wholeNumbers, withFields,
@@ -503,7 +502,7 @@ function once(load) {
 }
 
 const basicsPart = once(() => createBasicsModule().then(wrapBasics));
-const modelsPart = once(() => import('attention-core-models-wasm').then(({ default: createModelsModule }) => createModelsModule()).then(wrapModels));
+const modelsPart = once(() => createModelsModule().then(wrapModels));
 const wholeCore = once(() => Promise.all([basicsPart(), modelsPart()]).then(([basics, models]) => bothParts(basics, models)));
 
 // Resolves to the basics' API: every function but the trainable models'
