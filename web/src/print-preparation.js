@@ -11,7 +11,7 @@ const PRINT_HEIGHT = 280; // CSS px, 74 mm: two heatmaps to a page with their te
 // Each figure drawn on a canvas under its SVG: the figure, and its SVG.
 const CANVAS_FIGURES = [['.heatmap', '.heatmap-svg'], ['.matrix.has-canvas', '.matrix-svg']];
 
-export function scaleCanvasFiguresForPrint(root) {
+function scaleCanvasFiguresForPrint(root) {
   for (const [figureSelector, svgSelector] of CANVAS_FIGURES) {
     for (const figure of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(figureSelector))) {
       const svg = figure.querySelector(svgSelector);
@@ -27,7 +27,7 @@ export function scaleCanvasFiguresForPrint(root) {
 // A plot's points painted on a canvas are drawn as SVG circles for the
 // paper (line-plot.js), where the SVG shrinks to its cell and a canvas
 // placed at the screen's offsets would not follow it.
-export function drawPlotsAsVectors(printing, root) {
+function drawPlotsAsVectors(printing, root) {
   for (const plot of root.querySelectorAll('[data-canvas-layers]')) {
     plot.dispatchEvent(new CustomEvent('figure-vector', { detail: printing }));
   }
