@@ -391,3 +391,11 @@ export function loadAttentionCore(): Promise<AttentionCore>;
  * loadAttentionCore() for the models later (which reuses this module).
  */
 export function loadAttentionBasics(): Promise<AttentionBasics>;
+/** The cues' part's functions: what the page's first section calls. */
+export type AttentionCues = Pick<AttentionBasics, 'limits' | 'defaults' | 'averagePool' | 'maskedSoftmax' | 'batchMatrixProduct' | 'randomUniform' | 'memoryStats'>;
+/**
+ * Loads the core's smallest part, the page's first screen's (a module of its
+ * own in the page's build; in this package's one file, the basics' module)
+ * and resolves to its functions.
+ */
+export function loadAttentionCues(): Promise<AttentionCues>;

@@ -6,13 +6,17 @@
 // ready for the next call. Limits and option defaults come from the core
 // (`limits`, `defaults`): no number of the contract is written here.
 //
-// The core comes in two parts, each a wasm module of its own: the basics
+// The core comes in parts, each a wasm module of its own: the basics
 // (data, kernels, pooling, scoring, multi-head attention, positional
 // encoding, studies, random draws) and the trainable models (the encoder and
 // the translators), 1.6 times the basics' size. loadAttentionCore() loads both;
 // loadAttentionBasics() the basics alone, so that a page can show its first
-// screen before the models have arrived.
+// screen before the models have arrived. The page has a third, smaller
+// part, the cues': the few basics its first section calls
+// (loadAttentionCues()); where a build carries no such part (this package's
+// one file), its specifier is the basics' module, and so is its API.
 import createBasicsModule from 'attention-core-basics-wasm';
+import createCuesModule from 'attention-core-cues-wasm';
 import createModelsModule from 'attention-core-models-wasm';
 
 import {
@@ -216,7 +220,8 @@ function deepFreeze(value) {
 }
 
 // The basics' functions over their module, and its contract (every limit,
-// the basics' defaults).
+// the basics' defaults); over a module that binds only some of them (the
+// cues' part), those functions only.
 function wrapBasics(core) {
   const { limits, defaults } = deepFreeze(core.contract());
   const {
@@ -224,7 +229,7 @@ function wrapBasics(core) {
     randomUniform: uniform,
   } = defaults;
   const leaveOneOut = { leaveOneOut: training.leaveOneOut };
-  return Object.freeze({
+  const api = {
     // The documented limits (core/contract/limits.hpp) and the defaults of every option.
     limits,
     defaults,
@@ -326,7 +331,10 @@ function wrapBasics(core) {
         w: number(w, 'w'), noise: number(noise, 'noise'), xMax: number(xMax, 'xMax'), seed: number(seed, 'seed'),
       }));
     },
-  });
+  };
+  // Each function calls the binding of its own name.
+  return Object.freeze(Object.fromEntries(Object.entries(api).filter(([name, value]) => typeof value !== 'function'
+    || typeof core[name] === 'function')));
 }
 
 // The trainable models' functions over their module, its defaults, and
@@ -510,6 +518,17 @@ const wholeCore = once(() => Promise.all([basicsPart(), modelsPart()]).then(([ba
 // defaults. A page loads it first, and the whole core while its learner reads.
 export function loadAttentionBasics() {
   return basicsPart();
+}
+
+// Resolves to the cues' part: averagePool, maskedSoftmax,
+// batchMatrixProduct, randomUniform and memoryStats, every limit and the
+// basics' defaults; a module of its own where the build has one (the page),
+// else the basics' API. (Made when first asked for: a bundle that never
+// asks, such as the training worker's, leaves the part's glue out.)
+let cuesPart = null;
+export function loadAttentionCues() {
+  cuesPart ??= createCuesModule === createBasicsModule ? basicsPart : once(() => createCuesModule().then(wrapBasics));
+  return cuesPart();
 }
 
 // Resolves to the whole API, both parts; its basics are the module

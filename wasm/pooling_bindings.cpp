@@ -1,5 +1,6 @@
 // Bindings of pooling and its data: the data set, kernels, Nadaraya-Watson,
-// the kernel width's training and loss, the studies and the random draws.
+// the kernel width's training and loss, the studies and the normal draws.
+// (Average pooling and uniform draws: cues_bindings.cpp.)
 #include <emscripten/bind.h>
 
 #include <string>
@@ -40,12 +41,6 @@ val sum_squared_error(val predictions, val targets) {
                                    "predictions");
         const auto t = incoming<1>(targets, {limited_length(targets, attention::limits::max_points, "targets", "numbers")}, "targets");
         return val(attention::sum_squared_error(p.copy(), t.copy()));
-    });
-}
-
-val average_pool(val values, double n_queries) {
-    return guarded([&] {
-        return to_js(attention::average_pool(vector(values, "values"), count(n_queries, "nQueries")));
     });
 }
 
@@ -111,12 +106,6 @@ val random_normal(double count_, double seed, double std) {
     return guarded([&] { return to_js(attention::random_normal(count(count_, "count"), {seed_of(seed), std})); });
 }
 
-val random_uniform(double count_, double seed, double low, double high) {
-    return guarded([&] {
-        return to_js(attention::random_uniform(count(count_, "count"), {seed_of(seed), low, high}));
-    });
-}
-
 // {sizes, repeats, queries, w, noise, xMax, seed}, checked in JS for type.
 val consistency_study(val options) {
     return guarded([&] {
@@ -174,14 +163,12 @@ EMSCRIPTEN_BINDINGS(attention_pooling) {
     emscripten::function("makeDataset", &make_dataset);
     emscripten::function("truth", &truth);
     emscripten::function("sumSquaredError", &sum_squared_error);
-    emscripten::function("averagePool", &average_pool);
     emscripten::function("attentionWeights", &attention_weights);
     emscripten::function("nadarayaWatson", &nadaraya_watson);
     emscripten::function("trainKernelWidth", &train_kernel_width);
     emscripten::function("lossLandscape", &loss_landscape);
     emscripten::function("kernelWidthLoss", &kernel_width_loss);
     emscripten::function("randomNormal", &random_normal);
-    emscripten::function("randomUniform", &random_uniform);
     emscripten::function("scalingStudy", &scaling_study);
     emscripten::function("consistencyStudy", &consistency_study);
 }

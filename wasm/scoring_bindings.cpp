@@ -1,6 +1,6 @@
-// Bindings of the scoring functions: masked softmax and d2l's masking,
-// additive, dot-product and multi-head attention, the batch matrix product
-// and the positional encoding.
+// Bindings of the scoring functions: d2l's masking, additive, dot-product
+// and multi-head attention, and the positional encoding. (Masked softmax and
+// the batch matrix product: cues_bindings.cpp.)
 #include <emscripten/bind.h>
 
 #include <string_view>
@@ -8,40 +8,15 @@
 
 #include "scoring/checked_additive_attention.hpp"
 #include "contract/attention_checks.hpp"
-#include "numerics/batch_matrix_product.hpp"
 #include "scoring/dot_product_attention.hpp"
 #include "scoring/masking.hpp"
 #include "scoring/checked_multi_head_attention.hpp"
 #include "layers/positional_encoding.hpp"
-#include "scoring/masked_softmax.hpp"
 #include "transfer.hpp"
 
 using namespace attention::transfer;
 
 namespace {
-
-// The scores of maskedSoftmax and maskScores, of shape [batch, nq, nk]: the
-// core's checks of the shape under the caller's names, then the copy.
-struct ScoresArguments {
-    xt::xtensor<double, 3> scores;
-    xt::xtensor<int, 1> lens;
-};
-
-ScoresArguments scores_arguments(const val& scores, double batch, double nq, double nk, const val& lens) {
-    constexpr attention::ExtentNames names{"shape[0] (batch)", "shape[1] (nq)", "shape[2] (nk)"};
-    const attention::AttentionExtents e{count(batch, names.batch), count(nq, names.nq), count(nk, names.nk)};
-    attention::check_attention_extents(e, names);
-    const auto incoming_scores = incoming<3>(scores, {e.batch, e.nq, e.nk}, "scores");
-    auto checked_lens = valid_lengths(lens, e);
-    return {incoming_scores.copy(), std::move(checked_lens)};
-}
-
-val masked_softmax(val scores, double batch, double nq, double nk, val lens) {
-    return guarded([&] {
-        const auto a = scores_arguments(scores, batch, nq, nk, lens);
-        return to_js(attention::masked_softmax(a.scores, a.lens));
-    });
-}
 
 val mask_scores(val scores, double batch, double nq, double nk, val lens) {
     return guarded([&] {
@@ -109,34 +84,6 @@ val dot_product_attention(val queries, val keys, val values, val shape, val lens
     });
 }
 
-// torch.bmm: X (n, a, b) times Y (n, b, c). The shapes arrive as arrays of
-// three whole numbers (checked in JS for type); the core checks them, and
-// that they match, before either array is copied.
-constexpr attention::BatchShapeNames batch_shape_names{"shapeX[0] (n)", "shapeX[1] (a)", "shapeX[2] (b)",
-                                                       "shapeY[0] (n)", "shapeY[1] (b)", "shapeY[2] (c)"};
-
-val batch_matrix_product(val x, val y, val shape_x, val shape_y) {
-    return guarded([&] {
-        const auto& names = batch_shape_names;
-        const attention::BatchShape sx{count(shape_x[0].as<double>(), names.x_n),
-                                       count(shape_x[1].as<double>(), names.x_rows),
-                                       count(shape_x[2].as<double>(), names.x_columns)};
-        const attention::BatchShape sy{count(shape_y[0].as<double>(), names.y_n),
-                                       count(shape_y[1].as<double>(), names.y_rows),
-                                       count(shape_y[2].as<double>(), names.y_columns)};
-        attention::check_batch_matrix_product(sx, sy, names);
-        const auto incoming_x = incoming<3>(x, {sx.n, sx.rows, sx.columns}, "X");
-        const auto incoming_y = incoming<3>(y, {sy.n, sy.rows, sy.columns}, "Y");
-        const auto product = attention::batch_matrix_product(incoming_x.copy(), incoming_y.copy());
-        val shape = val::array();
-        for (std::size_t extent : product.shape()) shape.call<void>("push", static_cast<double>(extent));
-        val result = val::object();
-        result.set("values", to_js(product));
-        result.set("shape", shape);
-        return result;
-    });
-}
-
 val multi_head_attention(val queries, val keys, val values, val shape, val w_q, val w_k, val w_v,
                          val w_o, val lens, val head_mask) {
     return guarded([&] {
@@ -176,11 +123,9 @@ val positional_encoding(double max_len, double dim_) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_scoring) {
-    emscripten::function("maskedSoftmax", &masked_softmax);
     emscripten::function("maskScores", &mask_scores);
     emscripten::function("additiveAttention", &additive_attention);
     emscripten::function("dotProductAttention", &dot_product_attention);
-    emscripten::function("batchMatrixProduct", &batch_matrix_product);
     emscripten::function("multiHeadAttention", &multi_head_attention);
     emscripten::function("positionalEncoding", &positional_encoding);
 }

@@ -82,6 +82,15 @@ xt::xtensor<int, 1> valid_lengths(const val& array, const AttentionExtents& e) {
     return lens;
 }
 
+ScoresArguments scores_arguments(const val& scores, double batch, double nq, double nk, const val& lens) {
+    constexpr ExtentNames names{"shape[0] (batch)", "shape[1] (nq)", "shape[2] (nk)"};
+    const AttentionExtents e{count(batch, names.batch), count(nq, names.nq), count(nk, names.nk)};
+    check_attention_extents(e, names);
+    const auto incoming_scores = incoming<3>(scores, {e.batch, e.nq, e.nk}, "scores");
+    auto checked_lens = valid_lengths(lens, e);
+    return {incoming_scores.copy(), std::move(checked_lens)};
+}
+
 val to_js_uint8(const xt::xtensor<std::uint8_t, 3>& tensor) {
     return val::take_ownership(attention_js_uint8_copy(tensor.data(), static_cast<double>(tensor.size())));
 }

@@ -134,6 +134,15 @@ xt::xtensor<int, 1> integers(const val& array, std::size_t largest, const char* 
 // before they are copied, then each) before the call copies its big arrays.
 xt::xtensor<int, 1> valid_lengths(const val& array, const AttentionExtents& e);
 
+// The scores of maskedSoftmax and maskScores, of shape [batch, nq, nk]
+// (given as its three extents), with their valid lengths: the core's checks
+// of the shape under the caller's names, then the copies.
+struct ScoresArguments {
+    xt::xtensor<double, 3> scores;
+    xt::xtensor<int, 1> lens;
+};
+ScoresArguments scores_arguments(const val& scores, double batch, double nq, double nk, const val& lens);
+
 // A JS Float64Array that owns a copy of the data.
 template <class Tensor>
 val to_js(const Tensor& tensor) {

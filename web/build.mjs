@@ -1,8 +1,7 @@
 // Builds dist/ with esbuild:
 //   dist/attention-core.mjs  the JS API as one ES module (wasm inlined), for Node and course pages;
 //   dist/index.html, app.js, page/ (ES modules), app.css, katex.css and the core's
-//     two parts, attention-core-basics.wasm and attention-core-models.wasm: the
-//     page; app.js (web/src/boot.js) starts page/ over http, and from file://
+//     three parts, attention-core-{cues,basics,models}.wasm: the page; app.js (web/src/boot.js) starts page/ over http, and from file://
 //     loads app-disk.js, the same page as one classic script (the wasm then
 //     comes from attention-core-<part>-wasm.js);
 //   dist/attention-lab-element-loader.js: the <attention-lab> element for course
@@ -16,7 +15,8 @@
 //   dist/scorm/: the SCORM 1.2 and 2004 packages of the lab, and the script they launch;
 //   dist/offline-worker.js, manifest.webmanifest, icons/: over http the page keeps
 //     its build for a second visit and offline, and installs as an app.
-// Usage: node web/build.mjs --wasm-basics <build>/wasm/attention-core-basics-wasm.mjs
+// Usage: node web/build.mjs --wasm-cues <build>/wasm/attention-core-cues-wasm.mjs
+//          --wasm-basics <build>/wasm/attention-core-basics-wasm.mjs
 //          --wasm-models <build>/wasm/attention-core-models-wasm.mjs --out dist
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -28,7 +28,7 @@ import { texCharacters } from './build-steps/tex-characters.mjs';
 import { writeCoreParts } from './build-steps/core-parts.mjs';
 import { writeAppManifest } from './build-steps/app-manifest.mjs';
 import { OFFLINE_WORKER, writeOfflineWorker } from './build-steps/offline-worker.mjs';
-import { TRAINING_WORKER_FILE, coreWasmFile } from './src/core-files.js';
+import { CORE_PARTS, TRAINING_WORKER_FILE, coreWasmFile, firstCorePart } from './src/core-files.js';
 
 // First the lists of sections, derived from their folders (web/src/generated/),
 // in a process of its own: it imports the declarations, which read the lists
@@ -46,19 +46,19 @@ const LANGUAGES = Object.keys(CATALOGUE_PARTS);
 
 const { values: args } = parseArgs({
   options: {
-    'wasm-basics': { type: 'string' }, 'wasm-models': { type: 'string' }, out: { type: 'string', default: 'dist' },
+    'wasm-cues': { type: 'string' }, 'wasm-basics': { type: 'string' }, 'wasm-models': { type: 'string' },
+    out: { type: 'string', default: 'dist' },
   },
 });
-for (const part of ['basics', 'models']) {
+for (const part of CORE_PARTS) {
   if (!args[`wasm-${part}`]) throw new Error(`--wasm-${part}: expected the path of attention-core-${part}-wasm.mjs`);
 }
 const out = path.resolve(args.out);
 await mkdir(out, { recursive: true });
 
 // The core's parts: their wasm files for the page, written to out/.
-const { apiAliases, corePartsPlugin } = await writeCoreParts(out, {
-  basics: path.resolve(args['wasm-basics']), models: path.resolve(args['wasm-models']),
-});
+const { apiAliases, corePartsPlugin } = await writeCoreParts(out,
+  Object.fromEntries(CORE_PARTS.map((part) => [part, path.resolve(args[`wasm-${part}`])])));
 
 const common = {
   bundle: true,
@@ -189,6 +189,8 @@ const modules = await build({
   charset: 'utf8',
   metafile: true,
 });
+// The wasm a mount loads first, by the section it starts with (core-files.js: firstCorePart).
+const firstWasm = Object.fromEntries(SECTION_LOADERS.map((section) => [section.id, coreWasmFile(firstCorePart(section))]));
 await writeFile(path.join(out, 'app.js'), (await build({
   ...common,
   entryPoints: ['web/src/boot.js'],
@@ -199,7 +201,7 @@ await writeFile(path.join(out, 'app.js'), (await build({
   minify: true,
   define: {
     ATTENTION_LAB_PAGE: JSON.stringify({
-      ...modulePreloads(modules.metafile, 'web/src/page-entry.js'), disk: DISK_SCRIPT, wasm: coreWasmFile('basics'), worker: OFFLINE_WORKER,
+      ...modulePreloads(modules.metafile, 'web/src/page-entry.js'), disk: DISK_SCRIPT, wasm: firstWasm, worker: OFFLINE_WORKER,
     }),
   },
 })).outputFiles[0].contents);
@@ -282,7 +284,7 @@ await build({
   define: {
     ATTENTION_LAB_ELEMENT: JSON.stringify({
       ...modulePreloads(modules.metafile, 'web/src/element.js'),
-      bundle: ELEMENT_SCRIPT, wasm: coreWasmFile('basics'), placeholderCss: await elementPlaceholderCss(),
+      bundle: ELEMENT_SCRIPT, wasm: firstWasm, placeholderCss: await elementPlaceholderCss(),
     }),
   },
 });

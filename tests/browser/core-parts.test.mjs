@@ -1,8 +1,9 @@
-// The core's two parts on the page: the basics come first and the first
-// screen is usable with them alone; the models' part is asked for after the
-// first screen is up, and the sections that declare needsModels are built
-// once it is here (the sections before them are not held back). Over http
-// (each part's wasm a file) and from file:// (each part in a classic script).
+// The core's parts on the page: the cues' part comes first and the first
+// screen is usable with it alone; the basics and the models are asked for
+// after the first screen is up, and the sections that declare them
+// (corePart) are built once they are here (the sections before them are not
+// held back). Over http (each part's wasm a file) and from file:// (each
+// part in a classic script).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, typeInto, foreignRequests, makePredictions, afterFrames, FILE_URL, shownText } from './harness.mjs';
@@ -10,8 +11,14 @@ import { SECTIONS } from '../../web/src/sections/registry.js';
 
 const web = useBrowser();
 
-const NEEDS_MODELS = SECTIONS.filter((section) => section.needsModels).map(({ id }) => id);
-const FIRST_NEEDING = SECTIONS.findIndex((section) => section.needsModels);
+const NEEDS_MODELS = SECTIONS.filter((section) => section.corePart === 'models').map(({ id }) => id);
+const FIRST_NEEDING = SECTIONS.findIndex((section) => section.corePart === 'models');
+const ON_CUES = SECTIONS.filter((section) => section.corePart === 'cues').map(({ id }) => id);
+// When the page asked for a file, or null (a resource entry appears once its response is complete).
+const requestedAt = (page, file) => page.evaluate((name) => performance.getEntriesByType('resource')
+  .find((entry) => entry.name.endsWith(`/${name}`))?.startTime ?? null, file);
+const firstScreenBuilt = (page) => page.evaluate(() => (([entry]) => entry.startTime + entry.duration)(
+  performance.getEntriesByName('attention-lab:first-sections-built')));
 const BEFORE_MODELS = SECTIONS.slice(0, FIRST_NEEDING).map(({ id }) => id);
 const builtSections = (page) => page.evaluate(() => [...document.querySelectorAll('main > section')]
   .filter((section) => section.querySelector('.section-title')).map((section) => section.id));
@@ -19,6 +26,54 @@ const builtSections = (page) => page.evaluate(() => [...document.querySelectorAl
 test('the sections that need the models are the translator, the encoder and multi-head attention\'s parameter count', () => {
   assert.deepEqual(NEEDS_MODELS, ['translation', 'multihead', 'attention-training']);
   assert.ok(BEFORE_MODELS.length >= 5, 'the first screen needs none of them');
+});
+
+test('the first section alone computes with the cues\' part', () => {
+  assert.deepEqual(ON_CUES, [SECTIONS[0].id]);
+});
+
+test('over http: the first screen waits for the cues\' part alone; the basics are fetched after it, then the rest is built', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await makePredictions(page); // no figure covered by an open prediction
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  let basicsAsked = false;
+  await page.route(/attention-core-basics\.wasm$/, async (route) => {
+    basicsAsked = true;
+    await released;
+    await route.continue();
+  });
+  await page.goto(`${web.server.origin}/`);
+  await page.waitForSelector('body.is-ready');
+  await page.waitForFunction(() => performance.getEntriesByName('attention-lab:interactive').length > 0);
+  assert.deepEqual(await builtSections(page), ON_CUES, 'the first screen is the cues section, built while the basics are held back');
+  assert.ok(basicsAsked, 'the basics were asked for while the learner reads');
+  const cuesAt = await requestedAt(page, 'attention-core-cues.wasm');
+  assert.ok(cuesAt !== null, 'the cues\' part was loaded');
+
+  // The first screen answers from the cues' part: another random matrix, drawn by it (random draws, softmax).
+  const exercise = '[data-exercise="cues.random-softmax"]';
+  const before = await page.locator(exercise).innerHTML();
+  await page.locator(`${exercise} [data-action="another"]`).click();
+  await page.waitForFunction(([selector, old]) => document.querySelector(selector).innerHTML !== old, [exercise, before]);
+
+  release();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
+  const basicsAt = await requestedAt(page, 'attention-core-basics.wasm');
+  const firstScreen = await firstScreenBuilt(page);
+  assert.ok(basicsAt >= firstScreen, `the basics were fetched at ${basicsAt.toFixed(0)} ms, after the first screen was built (${firstScreen.toFixed(0)} ms)`);
+  assert.deepEqual(await builtSections(page), SECTIONS.map(({ id }) => id), 'every section is built once the parts are here');
+  assert.ok(await page.locator('#pooling svg').count() > 0, 'the pooling section draws from the basics');
+  assert.deepEqual(problems, []);
+  await context.close();
 });
 
 test('over http: usable with the basics alone; the models are fetched after the first screen and then built', async () => {
@@ -61,17 +116,12 @@ test('over http: usable with the basics alone; the models are fetched after the 
     .getAttribute('data-prediction') !== old, before);
 
   // The models' wasm was asked for after the first screen was built.
-  const timing = await page.evaluate(() => ({
-    firstScreen: (([entry]) => entry.startTime + entry.duration)(performance.getEntriesByName('attention-lab:first-sections-built')),
-    modelsStart: performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/attention-core-models.wasm'))?.startTime,
-  }));
-  // (The resource entry appears once the response is complete: let it through first.)
   release();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
-  const modelsStart = timing.modelsStart ?? await page.evaluate(() => performance.getEntriesByType('resource')
-    .find((entry) => entry.name.endsWith('/attention-core-models.wasm')).startTime);
-  assert.ok(modelsStart >= timing.firstScreen,
-    `the models were fetched at ${modelsStart.toFixed(0)} ms, after the first screen was built (${timing.firstScreen.toFixed(0)} ms)`);
+  const modelsStart = await requestedAt(page, 'attention-core-models.wasm');
+  const firstScreen = await firstScreenBuilt(page);
+  assert.ok(modelsStart >= firstScreen,
+    `the models were fetched at ${modelsStart.toFixed(0)} ms, after the first screen was built (${firstScreen.toFixed(0)} ms)`);
 
   // Now the sections that need the models are built and drawn from them.
   const after = await builtSections(page);
@@ -92,6 +142,7 @@ test('a page of one section that needs the models (#embed) loads both parts and 
   for (const file of ['attention-core-basics.wasm', 'attention-core-models.wasm']) {
     assert.ok(requests.includes(`${web.server.origin}/${file}`), `${file} was loaded`);
   }
+  assert.ok(!requests.includes(`${web.server.origin}/attention-core-cues.wasm`), 'the cues\' part, which it does not need, was not');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -112,11 +163,11 @@ test('a failed models part is named on the page; the first screen stays usable',
   await context.close();
 });
 
-test('from file://: both parts come in their scripts beside the page, every section is built', async () => {
+test('from file://: every part comes in its script beside the page, every section is built', async () => {
   const { page, context, problems, requests } = await openPage(web.browser, FILE_URL);
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, null), [], 'nothing but files and inline data');
-  for (const file of ['attention-core-basics-wasm.js', 'attention-core-models-wasm.js']) {
+  for (const file of ['attention-core-cues-wasm.js', 'attention-core-basics-wasm.js', 'attention-core-models-wasm.js']) {
     assert.ok(requests.some((url) => url.endsWith(`/dist/${file}`)), `${file} was loaded`);
   }
   assert.deepEqual(await builtSections(page), SECTIONS.map(({ id }) => id));

@@ -26,7 +26,7 @@ const { metafile, outputFiles } = await build({
   metafile: true,
   logLevel: 'silent',
   loader: { '.css': 'empty' },
-  external: ['attention-core-basics-wasm', 'attention-core-models-wasm'], // the wasm: no text of the page
+  external: ['attention-core-cues-wasm', 'attention-core-basics-wasm', 'attention-core-models-wasm'], // the wasm: no text of the page
 });
 const textOf = new Map(outputFiles.map((file) => [path.relative(process.cwd(), file.path), file.text])); // by the metafile's names
 const outputOf = (source) => Object.keys(metafile.outputs).find((output) => metafile.outputs[output].entryPoint === source);

@@ -45,7 +45,7 @@ const MISTAKES = [
   ['a section without create()', 'without(dataSection, \'create\')'],
   ['a frame without its title', '{ ...dataSection, frame: { leadKeys: [\'data.lead\'] } }'],
   ['inputs as one name, not a list', '{ ...dataSection, inputs: \'n\' }'],
-  ['needsModels as a word', '{ ...dataSection, needsModels: \'yes\' }'],
+  ['a core part as a number', '{ ...dataSection, corePart: 2 }'],
   ['compute() that is not a function', '{ ...dataSection, compute: 3 }'],
   ['an error route of a number', '{ ...maskingSection, arguments: { seed: 3 } }'],
   ['an exercise without check()', '{ ...dataSection, exercises: [without(dataSection.exercises[0], \'check\')] }'],

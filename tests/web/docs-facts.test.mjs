@@ -176,6 +176,7 @@ test('the README\'s first paragraph names the translator and the row taken apart
 
 test('the wasm parts\' gzipped sizes the architecture and the JS API give are the build\'s', async () => {
   const gzipped = async (part) => gzipSync(await readFile(`dist/attention-core-${part}.wasm`), { level: 9 }).length / 1e3;
+  const cues = await gzipped('cues');
   const basics = await gzipped('basics');
   const models = await gzipped('models');
   const near = (stated, measured, what) => assert.ok(Math.abs(Number(stated) - measured) <= 0.02 * measured,
@@ -183,12 +184,18 @@ test('the wasm parts\' gzipped sizes the architecture and the JS API give are th
   const architecture = flat(await readFile('docs/architecture.md', 'utf8'));
   near(said(architecture, /the basics' wasm ([\d.]+)/, 'the basics\' size')[1], basics, 'the basics');
   near(said(architecture, /the models' wasm ([\d.]+)/, 'the models\' size')[1], models, 'the models');
+  near(said(architecture, /the cues' wasm ([\d.]+)/, 'the cues\' size')[1], cues, 'the cues\' part');
+  const [, cuesAgainst, basicsAgainst] = said(architecture, /(\d+) KB gzipped against the basics' (\d+)/, 'the cues\' part against the basics');
+  near(cuesAgainst, cues, 'the cues\' part against the basics: the cues\'');
+  near(basicsAgainst, basics, 'the cues\' part against the basics: the basics');
   const [, twoBasics, twoModels] = said(architecture, /parts, (\d+) \+ (\d+) KB gzipped/, 'the two parts');
   near(twoBasics, basics, 'the two parts: basics');
   near(twoModels, models, 'the two parts: models');
   const [, apiBasics, apiModels] = said(flat(await readFile('docs/js-api.md', 'utf8')), /\(gzipped, (\d+) KB and (\d+) KB/, 'the JS API\'s sizes');
   near(apiBasics, basics, 'the JS API: basics');
   near(apiModels, models, 'the JS API: models');
+  near(said(flat(await readFile('docs/js-api.md', 'utf8')), /a module of its own \((\d+) KB gzipped\)/, 'the JS API: the cues\' size')[1], cues,
+    'the JS API: the cues\' part');
 });
 
 // The element's script is large: a recipe that loads it without defer

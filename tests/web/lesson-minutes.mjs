@@ -44,7 +44,7 @@ export function sectionTexts(id, language) {
 const core = await loadAttentionCore();
 const state = defaultState();
 export function trainsModel(section) {
-  if (!section.needsModels || !section.compute) return false;
+  if (section.corePart !== 'models' || !section.compute) return false;
   const inputs = Object.fromEntries((section.inputs ?? []).map((name) => [name, state[name]]));
   return section.compute(core, inputs)?.model0 !== undefined;
 }

@@ -120,7 +120,8 @@ test('a section added by the recipe builds, shows in the nav, loads and passes t
   assert.ok(folders.length <= 4);
 
   // It builds.
-  await run(process.execPath, ['web/build.mjs', '--wasm-basics', path.join(WASM, 'attention-core-basics-wasm.mjs'),
+  await run(process.execPath, ['web/build.mjs', '--wasm-cues', path.join(WASM, 'attention-core-cues-wasm.mjs'),
+    '--wasm-basics', path.join(WASM, 'attention-core-basics-wasm.mjs'),
     '--wasm-models', path.join(WASM, 'attention-core-models-wasm.mjs'), '--out', 'dist'], { cwd: copy, maxBuffer: 1 << 24 });
 
   // It shows in the page's nav and has its place, between positional encoding (120) and the trained Transformer (130).

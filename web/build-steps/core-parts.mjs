@@ -1,7 +1,8 @@
-// The core's two parts (wasm/CMakeLists.txt: basics, models), each an
+// The core's parts (wasm/CMakeLists.txt: cues, basics, models), each an
 // Emscripten single-file module, made into what each bundle needs:
 //   - the JS API (dist/attention-core.mjs) imports the modules as they
-//     are, wasm inlined: one file (apiAliases);
+//     are, wasm inlined: one file (apiAliases), whose cues' part is its
+//     basics' module (a smaller first part buys a single file nothing);
 //   - the page takes each part's wasm out of its module: the wasm as a file
 //     (attention-core-<part>.wasm), the same bytes in base64 in a classic
 //     script for a page opened from disk (attention-core-<part>-wasm.js),
@@ -9,7 +10,8 @@
 //     web/src/core-wasm-file.js (corePartsPlugin());
 //   - the element keeps the base64 in its one script, but hands it to
 //     core-wasm-file.js as the page does (corePartsPlugin({ inlined })), so
-//     its compiled parts can be given to the training worker.
+//     its compiled parts can be given to the training worker; its cues'
+//     part too is the basics' module.
 // The page from disk and the element also carry the training worker's
 // script as text (run/training-worker-source.js; workerSource).
 import { readFile, writeFile } from 'node:fs/promises';
@@ -20,7 +22,11 @@ const INLINED_WASM = /(["'])data:application\/octet-stream;base64,([A-Za-z0-9+/=
 // The specifier wasm/attention-core.mjs imports a part by.
 const specifier = (part) => `attention-core-${part}-wasm`;
 
-// modules: { basics, models }, the paths of the parts' Emscripten modules.
+// In a bundle of one file, the part whose specifier names another's module.
+const ONE_FILE_PARTS = Object.freeze({ cues: 'basics' });
+const oneFilePart = (part) => ONE_FILE_PARTS[part] ?? part;
+
+// modules: { cues, basics, models }, the paths of the parts' Emscripten modules.
 export async function writeCoreParts(out, modules) {
   const glues = {};
   const inlinedWasm = {};
@@ -36,7 +42,7 @@ export async function writeCoreParts(out, modules) {
     glues[part] = glue.replace(INLINED_WASM, `${quote}data:application/octet-stream;base64,${quote}`);
   }
 
-  const apiAliases = Object.fromEntries(CORE_PARTS.map((part) => [specifier(part), modules[part]]));
+  const apiAliases = Object.fromEntries(CORE_PARTS.map((part) => [specifier(part), modules[oneFilePart(part)]]));
 
   const wasmFile = path.resolve('web/src/core-wasm-file.js');
   // inlined: the wasm stays in the bundle (the element); workerSource: the
@@ -46,7 +52,9 @@ export async function writeCoreParts(out, modules) {
     name: 'attention-core-parts',
     setup(pluginBuild) {
       const parts = new RegExp(`^${specifier('(\\w+)')}$`);
-      pluginBuild.onResolve({ filter: parts }, ({ path: asked }) => ({ path: asked.match(parts)[1], namespace: 'core-part' }));
+      const partOf = (asked) => (inlined ? oneFilePart(asked) : asked);
+      // Without side effects for the bundler: a bundle that never calls a part's loader (the training worker's: the cues') leaves it out.
+      pluginBuild.onResolve({ filter: parts }, ({ path: asked }) => ({ path: partOf(asked.match(parts)[1]), namespace: 'core-part', sideEffects: false }));
       pluginBuild.onLoad({ filter: /.*/, namespace: 'core-part' }, ({ path: part }) => ({
         contents: `import glue from 'core-glue:${part}';\n`
           + `import { wasmFileModule, useInlinedWasm } from ${JSON.stringify(wasmFile)};\n`

@@ -1,10 +1,11 @@
 // The page's list of sections, derived from the sections themselves: a
 // section is a folder web/src/sections/<id>/ whose module <id>.js exports
-// its declaration (id, order, book, needsModels, exercises...), with its
+// its declaration (id, order, book, corePart, exercises...), with its
 // catalogue part in each language, web/src/i18n/<language>/<id>.js. This
 // writes web/src/generated/ (not kept in git) before anything is bundled:
 //   catalogue-parts.js     each section's catalogue part, by language;
-//   section-loaders.js     each section's code, loaded when needed, in order;
+//   section-loaders.js     each section's code, loaded when needed, in order,
+//                          with the part of the core it computes with;
 //   section-list.js        every declaration, imported at once, in order
 //                          (the element, SCORM's launch, Node).
 // The page's nav and <section> elements come from the same list (build.mjs).
@@ -12,6 +13,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CORE_PARTS } from '../src/core-files.js';
 
 const WEB_SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const SECTIONS_DIR = path.join(WEB_SRC, 'sections');
@@ -60,10 +62,13 @@ async function declarations(ids) {
     if (exports.length !== 1) throw new Error(`web/src/sections/${id}/${id}.js: expected one export declaring the section with id '${id}', found ${exports.length}`);
     const [[name, declaration]] = exports;
     if (!Number.isFinite(declaration.order)) throw new Error(`section ${id}: order must be a number (its place in the page, in the book's order)`);
+    if (declaration.corePart !== undefined && !CORE_PARTS.includes(declaration.corePart)) {
+      throw new Error(`section ${id}: corePart must be one of ${CORE_PARTS.join(', ')} (web/src/core-files.js), not ${JSON.stringify(declaration.corePart)}`);
+    }
     for (const language of LANGUAGES) {
       if (!await exists(path.join(WEB_SRC, 'i18n', language, `${id}.js`))) throw new Error(`section ${id}: its catalogue part web/src/i18n/${language}/${id}.js is missing`);
     }
-    found.push({ id, name, order: declaration.order });
+    found.push({ id, name, order: declaration.order, corePart: declaration.corePart });
   }
   found.sort((a, b) => a.order - b.order);
   const twice = found.find((section, index) => index > 0 && section.order === found[index - 1].order);
@@ -73,8 +78,8 @@ async function declarations(ids) {
 
 const moduleOf = (id) => `../sections/${id}/${id}.js`;
 
-const sectionLoaders = (sections) => `${HEADER}export const SECTION_LOADERS = Object.freeze([\n${sections.map(({ id, name }) =>
-  `  { id: ${quote(id)}, load: () => import('${moduleOf(id)}').then((module) => module.${name}) },\n`).join('')}]);\n`;
+const sectionLoaders = (sections) => `${HEADER}export const SECTION_LOADERS = Object.freeze([\n${sections.map(({ id, name, corePart }) =>
+  `  { id: ${quote(id)}, ${corePart ? `corePart: ${quote(corePart)}, ` : ''}load: () => import('${moduleOf(id)}').then((module) => module.${name}) },\n`).join('')}]);\n`;
 
 const sectionList = (sections) => `${HEADER}${sections.map(({ id, name }) => `import { ${name} } from '${moduleOf(id)}';\n`).join('')}\n`
   + `export const SECTIONS = Object.freeze([\n${sections.map(({ name }) => `  ${name},\n`).join('')}]);\n`;

@@ -28,7 +28,7 @@ import { fetchWasmEarly, oneScriptUrl, preloadModule } from './one-script-url.js
 // Filled in by the build (build.mjs): the page's entry module, and for the
 // entry, each language (its shared texts) and each section (its code, and
 // its texts in each language), the module files to ask for with it; the
-// page as one script, the first wasm and the service worker.
+// page as one script, the wasm loaded first for each section and the service worker.
 /* global ATTENTION_LAB_PAGE */
 const { entry, preloads, disk, wasm, worker } = ATTENTION_LAB_PAGE;
 const scriptUrl = /** @type {HTMLScriptElement} */ (document.currentScript).src;
@@ -61,8 +61,9 @@ function firstLanguage() {
 }
 
 function overHttp() {
-  fetchWasmEarly(url(wasm));
-  const [language, section] = [firstLanguage(), preloads.sections[firstSection()]];
+  const [language, first] = [firstLanguage(), firstSection()];
+  fetchWasmEarly(url(wasm[first]));
+  const section = preloads.sections[first];
   const files = new Set([...preloads.entry, ...preloads.languages[language], ...section.code, ...section.texts[language]]);
   for (const file of files) preloadModule(url(file));
   takeOverByNewBuild().then(() => import(url(entry))).catch(failed);

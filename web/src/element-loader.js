@@ -22,7 +22,7 @@ import { fetchWasmEarly, oneScriptUrl, preloadModule } from './one-script-url.js
 
 // Filled in by the build (build.mjs): the element's entry module and the
 // module files to ask for with it (as ATTENTION_LAB_PAGE's), the one-script
-// element, the first wasm and the placeholder's CSS.
+// element, the wasm loaded first for each section and the placeholder's CSS.
 /* global ATTENTION_LAB_ELEMENT */
 const { entry, preloads, bundle, wasm, placeholderCss } = ATTENTION_LAB_ELEMENT;
 const scriptUrl = /** @type {HTMLScriptElement} */ (document.currentScript).src;
@@ -48,12 +48,17 @@ function fromDisk() {
   document.head.append(script);
 }
 
-// What the elements on the page now need (own keys only: section="__proto__" names no section).
+// The section an element shows (own keys only: section="__proto__" names no section).
+function sectionOf(element) {
+  const asked = element?.getAttribute('section') ?? null;
+  return asked !== null && Object.hasOwn(preloads.sections, asked) ? asked : DEFAULT_ELEMENT_SECTION;
+}
+
+// What the elements on the page now need.
 function neededFiles() {
   const files = new Set(preloads.entry);
   for (const element of document.querySelectorAll('attention-lab')) {
-    const asked = element.getAttribute('section');
-    const section = preloads.sections[asked !== null && Object.hasOwn(preloads.sections, asked) ? asked : DEFAULT_ELEMENT_SECTION];
+    const section = preloads.sections[sectionOf(element)];
     const explicit = element.getAttribute('language');
     const language = explicit !== null && Object.hasOwn(preloads.languages, explicit) ? explicit : languageAround(element);
     for (const file of [...preloads.languages[language], ...section.code, ...section.texts[language]]) files.add(file);
@@ -62,7 +67,7 @@ function neededFiles() {
 }
 
 function overHttp() {
-  fetchWasmEarly(url(wasm));
+  fetchWasmEarly(url(wasm[sectionOf(document.querySelector('attention-lab'))])); // the first element's
   for (const file of neededFiles()) preloadModule(url(file));
   import(url(entry)).catch(failed);
 }

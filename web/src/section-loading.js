@@ -9,15 +9,19 @@
 // first are drawn, sections/section-loaders.js).
 //
 // Every section, first screenful or rest, arrives by the same steps
-// (arrive()): its declaration, the models' part if it needs them, its
-// texts in the language shown; then the mount shows it.
+// (arrive()): its declaration, the part of the core it needs if the core
+// loaded so far lacks it, its texts in the language shown; then the mount
+// shows it.
 //
-// The core's trainable models come in a part of their own: a section that
-// declares needsModels is built once they are here, and the sections after
-// it wait for it; those before it do not. They are asked for when the first
-// section that needs them is next, or as soon as a section out of sight
-// turns out to need them.
-import { loadCore, loadWholeCore } from './core-client.js';
+// The core comes in parts (core-files.js: the cues', the basics, the
+// models), each with every function of the one before. The first section's
+// part comes first (the cues' for the page: the first screen waits for no
+// more), never the models. A section whose part is not here yet is built
+// once it is, and the sections after it wait for it; those before it do
+// not. A part is asked for when the first section that needs it is next,
+// or as soon as a section out of sight turns out to need it.
+import { loadCorePart } from './core-client.js';
+import { corePartOf, firstCorePart, lacks } from './core-files.js';
 import { SHARED_PARTS, hasCatalogue, loadCatalogue } from './i18n/index.js';
 import { TASK_BUDGET_MS, measure } from './mount-timing.js';
 
@@ -47,23 +51,27 @@ export function createTextParts(store) {
 // sections, store, indicator: as mountLab's. container: where the sections
 // go (the first screen is full when it reaches the bottom of the window).
 // texts: the mount's createTextParts. show(declaration, core): the mount
-// builds a section with the core as loaded so far (the whole core once a
-// section needed the models). settle({ firstScreen, core }): after a batch
+// builds a section with the core as loaded so far (the larger part once a
+// section needed it). settle({ firstScreen, core }): after a batch
 // of sections (firstScreen: the first screenful is built, or there was
 // none to build).
 export function loadSections({
   sections, store, indicator, container, texts, show, settle,
 }) {
   let disposed = false;
-  let core = null; // the basics, then the whole core once a section needed the models
+  let core = null; // the core as loaded so far: its part is `held`
+  let held = null;
 
-  let models = null;
-  const loadModels = () => {
-    models ??= loadWholeCore(indicator).then((whole) => {
-      measure('attention-lab:models-loaded', { start: 0, end: performance.now() });
-      return whole;
-    });
-    return models;
+  // Each part once; the first (indicated) while the page waits, the others while the learner reads.
+  const parts = new Map();
+  const loadPart = (part) => {
+    if (!parts.has(part)) {
+      parts.set(part, loadCorePart(part, indicator, { first: parts.size === 0 }).then((loaded) => {
+        measure(`attention-lab:${part}-loaded`, { start: 0, end: performance.now() });
+        return loaded;
+      }));
+    }
+    return parts.get(part);
   };
 
   let resolveInteractive;
@@ -90,18 +98,18 @@ export function loadSections({
   ]).then(([declaration]) => declaration);
 
   // The steps before a section is shown, the same for every section:
-  // its declaration (asked for earlier: `declaration`), the models' part if
-  // it needs them (beforeModels() first: the wait may be long), its texts.
-  // Null when the mount went away meanwhile.
-  let modelsHere = false;
-  async function arrive(section, declaration, { beforeModels = () => {} } = {}) {
+  // its declaration (asked for earlier: `declaration`), the part of the core
+  // it needs if not here yet (beforeWaiting() first: the wait may be long),
+  // its texts. Null when the mount went away meanwhile.
+  async function arrive(section, declaration, { beforeWaiting = () => {} } = {}) {
     const loaded = await declaration;
     if (disposed) return null;
-    if (loaded?.needsModels === true && !modelsHere) {
-      beforeModels();
-      core = await loadModels();
-      modelsHere = true;
+    const part = loaded ? corePartOf(loaded) : held;
+    if (lacks(held, part)) {
+      beforeWaiting();
+      const larger = await loadPart(part);
       if (disposed) return null;
+      if (lacks(held, part)) [core, held] = [larger, part];
     }
     await texts.add(section);
     return disposed ? null : loaded;
@@ -112,14 +120,15 @@ export function loadSections({
   firstDeclaration?.catch(() => {}); // heard when awaited below
 
   async function build() {
-    const [basics] = await Promise.all([loadCore(indicator), loadCatalogue(store.get().language, SHARED_PARTS)]);
+    const first = sections.length > 0 ? firstCorePart(sections[0]) : 'basics';
+    const [loaded] = await Promise.all([loadPart(first), loadCatalogue(store.get().language, SHARED_PARTS)]);
     // Where the time to interactive goes: the core's download and compile up to here, building and drawing after.
     measure('attention-lab:core-loaded', { start: 0, end: performance.now() });
-    core = basics;
-    if (disposed) return basics;
+    [core, held] = [loaded, first];
+    if (disposed) return core;
     // The core's limits complete the table's constraints (state.js): the
     // state is repaired before anything asks the core.
-    store.useLimits?.(basics.limits);
+    store.useLimits?.(core.limits);
     const building = performance.now();
     // The shared texts of the language shown now: a switch while the core loaded asked for another's.
     await loadCatalogue(store.get().language, SHARED_PARTS);
@@ -133,25 +142,25 @@ export function loadSections({
       show(declaration, core);
       if (container.getBoundingClientRect().bottom > window.innerHeight) break;
     }
-    if (disposed) return basics;
+    if (disposed) return core;
     settle({ firstScreen: true, core });
     measure('attention-lab:first-sections-built', { start: building, end: performance.now() });
     resolveInteractive();
 
-    // The rest: their code and texts asked for together now, the models'
-    // part as soon as one of them turns out to need it.
+    // The rest: their code and texts asked for together now, each part of
+    // the core as soon as one of them turns out to need it.
     const later = waiting.map((section) => {
       const declaration = loadSection(section);
       declaration.then((loaded) => {
-        if (loaded?.needsModels === true) loadModels().catch(() => {}); // heard of when arrived
+        if (loaded && lacks(held, corePartOf(loaded))) loadPart(corePartOf(loaded)).catch(() => {}); // heard of when arrived
       }, () => {}); // heard of when arrived
       return declaration;
     });
     await nextTask();
     let started = performance.now();
     for (const [index, section] of waiting.entries()) {
-      // The sections built so far are usable while the models load.
-      const declaration = await arrive(section, later[index], { beforeModels: () => settle({ firstScreen: false, core }) });
+      // The sections built so far are usable while a part of the core loads.
+      const declaration = await arrive(section, later[index], { beforeWaiting: () => settle({ firstScreen: false, core }) });
       if (!declaration) break;
       show(declaration, core);
       if (performance.now() - started >= TASK_BUDGET_MS) {
@@ -162,13 +171,13 @@ export function loadSections({
     }
     if (!disposed) settle({ firstScreen: false, core });
     measure('attention-lab:sections-built', { start: building, end: performance.now() });
-    return basics;
+    return core;
   }
 
   // `interactive` too, if the mount went away before the first screen.
-  const ready = build().then((basics) => {
+  const ready = build().then((loaded) => {
     resolveInteractive();
-    return basics;
+    return loaded;
   }, failed);
   interactive.catch(() => {}); // a caller that only awaits `ready` hears of a failure there
   // A failure is on the indicator already; a caller still awaiting something

@@ -35,7 +35,10 @@ declare module 'attention-lab:css' {
   export const documentCss: string;
 }
 
-// wasm/attention-core.mjs: the two Emscripten modules' factories.
+// wasm/attention-core.mjs: the Emscripten modules' factories.
+declare module 'attention-core-cues-wasm' {
+  export default function createModule(options?: object): Promise<any>;
+}
 declare module 'attention-core-basics-wasm' {
   export default function createModule(options?: object): Promise<any>;
 }

@@ -1,5 +1,5 @@
 // The Web Worker the page's models train in (run/off-thread-training.js):
-// the core's two parts, given compiled by the page (nothing is downloaded or
+// the basics' and the models' parts, given compiled by the page (nothing is downloaded or
 // compiled again), instantiated once; then each message is one training
 // call, answered with the core's result, its arrays' buffers handed over
 // rather than copied. The same wasm as the page's: the same numbers, bit for

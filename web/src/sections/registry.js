@@ -74,9 +74,13 @@
  *   (masking/masking.js masks the scores the learner typed over the result's)
  * @property {(state: SectionInputs, core: any, section: any) => string} [pytorch]
  *   "Copy as PyTorch" (section: this declaration)
- * @property {boolean} [needsModels] true when the section calls the
- *   trainable models (attentionModel*, attentionTask*, seq2seq*), which come
- *   in the core's second part: the mount builds it once that part is loaded
+ * @property {string} [corePart] the part of the core it computes with, one
+ *   of core-files.js's CORE_PARTS (the build checks it; the basics unless
+ *   said): 'models' when
+ *   it calls the trainable models (attentionModel*, attentionTask*,
+ *   seq2seq*), 'cues' when it calls no more than the cues' part's functions
+ *   (the page's first screen waits for that smaller part); the mount builds
+ *   it once that part is loaded
  * @property {readonly import('../exercises/exercise-declaration.js').ExerciseDeclaration[]} [exercises]
  *   shown below its figures by the exercise engine (web/src/exercises/),
  *   which the mount wires

@@ -350,7 +350,7 @@ export const attentionTrainingSection = {
     en: bookSubsection('transformer', 'encoder', '11.7.4', 'Encoder'),
     zh: bookSubsection('transformer', null, '10.7', 'Transformer'),
   },
-  needsModels: true, // it trains the encoder: the core's models part
+  corePart: 'models', // it trains the encoder
   frame: { titleKey: 'attention-training.title', leadKeys: ['attention-training.lead1', 'attention-training.lead2'] },
   inputs: ['atTask', 'atLag', 'atCausal', 'atVariable', 'atHidden', 'atHeads', 'atBlocks', 'atFfn', 'atD2lScale', 'atPositional',
     'atOptimizer', 'atLr', 'atSteps', 'atSpeed', 'atSeed'],

@@ -80,6 +80,7 @@ export const cuesSection = {
     zh: bookSubsection('attention-cues', null, '10.1', '注意力提示'),
   },
   frame: { titleKey: 'cues.title', leadKeys: ['cues.lead1', 'cues.lead2'], controls: false },
+  corePart: 'cues', // averagePool, maskedSoftmax, batchMatrixProduct, randomUniform: the page's first screen waits for them alone
   create,
   exercises: CUES_EXERCISES,
   teacherNoteKey: 'cues.ex.teacherNote',

@@ -260,7 +260,7 @@ export const multiheadSection = {
     en: bookSubsection('multihead-attention', null, '11.5', 'Multi-Head Attention'),
     zh: bookSubsection('multihead-attention', null, '10.5', '多头注意力'),
   },
-  needsModels: true, // an exercise counts the projections' parameters in the encoder's own layer
+  corePart: 'models', // an exercise counts the projections' parameters in the encoder's own layer
   frame: { titleKey: 'multihead.title', leadKeys: ['multihead.lead1', 'multihead.lead2'] },
   inputs: ['mhaHidden', 'mhaHeads', 'mhaHeadsOff', 'mhaSeed'],
   arguments: {

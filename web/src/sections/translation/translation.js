@@ -345,7 +345,7 @@ export const translationSection = {
     en: bookSubsection('bahdanau-attention', null, '11.4', 'The Bahdanau Attention Mechanism'),
     zh: bookSubsection('bahdanau-attention', null, '10.4', 'Bahdanau 注意力'),
   },
-  needsModels: true, // it trains a translator: the core's models part
+  corePart: 'models', // it trains a translator
   frame: { titleKey: 'translation.title', leadKeys: ['translation.lead1', 'translation.lead2'] },
   inputs: ['trTask', 'trArchitecture', 'trCell', 'trScoring', 'trHeadScoring', 'trSteps', 'trSpeed', 'trSeed'],
   arguments: {
