@@ -28,12 +28,11 @@ test('the sections that need the models are the translator, the encoder and mult
   assert.ok(BEFORE_MODELS.length >= 5, 'the first screen needs none of them');
 });
 
-test('the first section alone computes with the cues\' part', () => {
-  assert.deepEqual(ON_CUES, [SECTIONS[0].id]);
-});
-
-test('over http: the first screen waits for the cues\' part alone; the basics are fetched after it, then the rest is built', async () => {
-  const context = await web.browser.newContext({ viewport: { width: 1280, height: 800 } });
+// The page opened over http with one part's wasm held back until release()
+// is called; once the page is interactive: whether that part was asked for
+// (asked()), and the page's errors (problems).
+async function openHoldingBack(part, height) {
+  const context = await web.browser.newContext({ viewport: { width: 1280, height } });
   const page = await context.newPage();
   await makePredictions(page); // no figure covered by an open prediction
   const problems = [];
@@ -45,17 +44,26 @@ test('over http: the first screen waits for the cues\' part alone; the basics ar
   const released = new Promise((resolve) => {
     release = resolve;
   });
-  let basicsAsked = false;
-  await page.route(/attention-core-basics\.wasm$/, async (route) => {
-    basicsAsked = true;
+  let asked = false;
+  await page.route(new RegExp(`attention-core-${part}\\.wasm$`), async (route) => {
+    asked = true;
     await released;
     await route.continue();
   });
   await page.goto(`${web.server.origin}/`);
   await page.waitForSelector('body.is-ready');
   await page.waitForFunction(() => performance.getEntriesByName('attention-lab:interactive').length > 0);
+  return { context, page, problems, release, asked: () => asked };
+}
+
+test('the first section alone computes with the cues\' part', () => {
+  assert.deepEqual(ON_CUES, [SECTIONS[0].id]);
+});
+
+test('over http: the first screen waits for the cues\' part alone; the basics are fetched after it, then the rest is built', async () => {
+  const { context, page, problems, release, asked } = await openHoldingBack('basics', 800);
   assert.deepEqual(await builtSections(page), ON_CUES, 'the first screen is the cues section, built while the basics are held back');
-  assert.ok(basicsAsked, 'the basics were asked for while the learner reads');
+  assert.ok(asked(), 'the basics were asked for while the learner reads');
   const cuesAt = await requestedAt(page, 'attention-core-cues.wasm');
   assert.ok(cuesAt !== null, 'the cues\' part was loaded');
 
@@ -77,28 +85,8 @@ test('over http: the first screen waits for the cues\' part alone; the basics ar
 });
 
 test('over http: usable with the basics alone; the models are fetched after the first screen and then built', async () => {
-  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await makePredictions(page); // no figure covered by an open prediction
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
   // The models' wasm is held back until the test lets it through.
-  let release;
-  const released = new Promise((resolve) => {
-    release = resolve;
-  });
-  let modelsAsked = false;
-  await page.route(/attention-core-models\.wasm$/, async (route) => {
-    modelsAsked = true;
-    await released;
-    await route.continue();
-  });
-  await page.goto(`${web.server.origin}/`);
-  await page.waitForSelector('body.is-ready');
-  await page.waitForFunction(() => performance.getEntriesByName('attention-lab:interactive').length > 0);
+  const { context, page, problems, release, asked } = await openHoldingBack('models', 900);
 
   // Every section before the first that needs the models gets built and drawn meanwhile.
   await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`#${id} .section-title`)), BEFORE_MODELS);
@@ -106,7 +94,7 @@ test('over http: usable with the basics alone; the models are fetched after the 
   const built = await builtSections(page);
   for (const id of NEEDS_MODELS) assert.ok(!built.includes(id), `${id} waits for the models`);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), undefined, 'not every section is ready');
-  assert.ok(modelsAsked, 'the models were asked for while the learner reads');
+  assert.ok(asked(), 'the models were asked for while the learner reads');
 
   // The first screen answers: a new kernel width is drawn with the basics alone.
   const formula = page.locator('[data-role="query-formula"]');
