@@ -1,7 +1,8 @@
 // Builds dist/ with esbuild:
 //   dist/attention-core.mjs  the JS API as one ES module (wasm inlined), for Node and course pages;
 //   dist/index.html, app.js, page/ (ES modules), app.css, katex.css and the core's
-//     three parts, attention-core-{cues,basics,models}.wasm: the page; app.js (web/src/boot.js) starts page/ over http, and from file://
+//     three parts, attention-core-{cues,basics,models}.wasm: the page; app.js
+//     (web/src/boot.js) starts page/ over http, and from file://
 //     loads app-disk.js, the same page as one classic script (the wasm then
 //     comes from attention-core-<part>-wasm.js);
 //   dist/attention-lab-element-loader.js: the <attention-lab> element for course
