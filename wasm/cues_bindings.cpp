@@ -1,7 +1,7 @@
 // Bindings of what the cues section computes: average pooling, masked
 // softmax, the batch matrix product and uniform draws. The page draws that
 // section first, so these are linked into a part of the core of their own
-// (wasm/CMakeLists.txt: cues), a third of the basics' size, which its first
+// (wasm/CMakeLists.txt: cues), less than half the basics' size, which its first
 // screen waits for; and into the basics too, for every other caller.
 #include <emscripten/bind.h>
 
