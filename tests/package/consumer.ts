@@ -48,7 +48,11 @@ export function embed(): void {
   lab.addEventListener('attention-lab:ready', () => {
     const noise: number | undefined = lab.state.noise;
     const kernel: 'gaussian' | 'boxcar' | 'constant' | 'triangular' | 'epanechnikov' | undefined = lab.state.kernel;
-    console.log(noise, kernel, lab.core?.limits.maxPoints);
+    console.log(noise, kernel, lab.core?.limits.maxPoints, lab.core?.averagePool([1, 2], 1));
+    // @ts-expect-error: the element's core may be the cues' part alone (section="cues"), which has no makeDataset
+    lab.core?.makeDataset({ n: 5 });
+    const core = lab.core;
+    if (core && 'makeDataset' in core) console.log(core.makeDataset({ n: 5 }).x.length);
   });
   // A learner's progress, as a course page or a learning platform reads it.
   lab.addEventListener('attention-lab:progress', (event) => {

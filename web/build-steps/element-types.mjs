@@ -36,7 +36,7 @@ export function elementTypes() {
 // the lab's state table and section registry. Import it for its side effect:
 //   import 'attention-lab/element';
 // then write <attention-lab section="pooling" w="2"></attention-lab>.
-import type { AttentionCore } from './attention-core.js';
+import type { AttentionBasics, AttentionCore, AttentionCues } from './attention-core.js';
 
 /** A section of the lab, as the element's \`section\` attribute and the iframe mode's \`embed\` name it. */
 export type SectionId = ${SECTION_IDS.map(quote).join(' | ')};
@@ -64,8 +64,12 @@ ${attributes.join('\n')}
 export interface AttentionLabElement extends HTMLElement {
   /** A copy of the element's current state. */
   readonly state: Partial<AttentionLabState>;
-  /** The core's API once the element has drawn (one instance per page), else null. */
-  readonly core: AttentionCore | null;
+  /**
+   * The core's API once the element has drawn (one instance per page), else
+   * null: the part its section computes with (the cues' for section="cues",
+   * the whole core for the trained models' sections, else the basics).
+   */
+  readonly core: AttentionCues | AttentionBasics | AttentionCore | null;
   /** Resolves to the element once its section is drawn. */
   ready: Promise<AttentionLabElement>;
 }
