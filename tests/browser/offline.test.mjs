@@ -147,9 +147,21 @@ test('an update between two builds: a page runs one build whole, the new one tak
 
     // The next load: build B's worker takes over before the page runs, and the page is build B's, whole.
     responses.length = 0;
+    const requested = [];
+    const record = (request) => requested.push(request);
+    page.on('request', record);
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' &&
       getComputedStyle(document.documentElement).getPropertyValue('--build').trim() !== '"A"', null, { timeout: 60000 });
+    page.off('request', record);
+    // Until B's page is asked for, build A's page asks for nothing past its
+    // first files: a request reaching A's worker then would keep it running,
+    // and B's from taking over, for minutes (Chromium activates B when A idles).
+    const navigations = requested.flatMap((request, index) => (request.isNavigationRequest() ? [index] : []));
+    assert.equal(navigations.length, 2, 'two loads: build A\'s page, then build B\'s');
+    const askedByA = requested.slice(navigations[0] + 1, navigations[1]).map((request) => new URL(request.url()).pathname);
+    assert.deepEqual(askedByA.filter((file) => /\.(wasm|mjs)$|^\/page\//.test(file)), [],
+      `build A's page waits for the take-over before its modules and wasm (it asked for ${askedByA.join(', ')})`);
     assert.equal(await controllingBuild(page), b.version, 'build B\'s worker controls the page');
     assert.equal(await assertRunsOneBuild(page, responses, b, 'the next load'), '"B"');
     assert.deepEqual(await page.evaluate(() => caches.keys()), [`attention-lab-${b.version}`], 'build A\'s cache is gone');

@@ -60,13 +60,23 @@ function firstLanguage() {
   return asked ?? detectLanguage();
 }
 
-function overHttp() {
+function startEarly() {
   const [language, first] = [firstLanguage(), firstSection()];
   fetchWasmEarly(url(wasm[first]));
   const section = preloads.sections[first];
   const files = new Set([...preloads.entry, ...preloads.languages[language], ...section.code, ...section.texts[language]]);
   for (const file of files) preloadModule(url(file));
-  takeOverByNewBuild().then(() => import(url(entry))).catch(failed);
+}
+
+function overHttp() {
+  // The take-over is asked before the page requests anything more: Chromium
+  // activates the new build's worker once the old one is idle, and a request
+  // that reaches the old worker then keeps it running for minutes, the page
+  // blank meanwhile.
+  takeOverByNewBuild().then(() => {
+    startEarly();
+    return import(url(entry));
+  }).catch(failed);
   const drawn = new MutationObserver(() => {
     if (document.documentElement.dataset.ready !== 'true') return;
     drawn.disconnect();

@@ -35,10 +35,10 @@ const decided = (state) => {
 // worker went away, the browser keeps no workers here), and never when the
 // page reloads: the page starts either way.
 export async function takeOverByNewBuild() {
-  if (offlineRefusal()) return false;
+  if (offlineRefusal() || !navigator.serviceWorker.controller) return false;
   const registration = await navigator.serviceWorker.getRegistration().catch(() => null);
   const waiting = registration?.waiting;
-  if (!waiting || !navigator.serviceWorker.controller) return false;
+  if (!waiting) return false;
   const channel = new MessageChannel();
   const answered = new Promise((resolve) => {
     channel.port1.onmessage = ({ data }) => resolve(data === true);
